@@ -1,0 +1,161 @@
+"""The IR verifier: structure, dominance, terminators, and each op's own checks.
+
+Checked, for every function:
+- parent pointers and use lists agree with the operand lists;
+- every operand is defined before its use in the same block or an enclosing one
+  (structured dominance), and in the same function;
+- every block ends in exactly one terminator, and terminators appear nowhere else;
+- each terminator fits its context: `yield` types match the parent `if`/`try`
+  results or a loop's carried values, `condition` ends a while condition,
+  `break`/`continue` sit in a loop body and carry its values, `return` matches
+  the function's result type;
+- each op's `verify_()` (types against op definitions and kernel schemas);
+- calls name functions that exist, with matching argument and result types.
+"""
+
+from __future__ import annotations
+
+from ember.errors import VerifyError
+from ember.ir import types as T
+from ember.ir.core import Use
+from ember.ir.ops import (
+    BreakOp, CallOp, ClosureOp, ConditionOp, ContinueOp, ForOp, FuncOp, IfOp, RaiseOp,
+    ReturnOp, TryOp, WhileOp, YieldOp, _LoopOp, fail,
+)
+
+
+def verify_module(m) -> None:
+    """Raise VerifyError at the first broken invariant of module m."""
+    for f in m.funcs.values():
+        verify_func(f, m)
+
+
+def verify_func(f: FuncOp, m=None) -> None:
+    f.verify_()
+    _Verifier(f, m).run()
+
+
+class _Verifier:
+    def __init__(self, f: FuncOp, m):
+        self.f = f
+        self.m = m
+        self.visible: set = set()
+
+    def run(self) -> None:
+        block = self.f.body
+        self._check_block(block, self.f.regions[0], [])
+
+    def _check_block(self, block, region, ctx) -> None:
+        if block.parent is not region:
+            raise VerifyError(f"block parent pointer broken in @{self.f.sym_name}")
+        added = list(block.args)
+        self.visible.update(added)
+        if not block.ops:
+            raise VerifyError(f"empty block in @{self.f.sym_name} (a block needs a terminator)")
+        for i, op in enumerate(block.ops):
+            self._check_op(op, block, ctx, last=i == len(block.ops) - 1)
+            added.extend(op.results)
+            self.visible.update(op.results)
+        self.visible.difference_update(added)
+
+    def _check_op(self, op, block, ctx, last: bool) -> None:
+        if op.parent is not block:
+            fail(op, "has a broken parent pointer")
+        for i, v in enumerate(op.operands):
+            if v not in self.visible:
+                fail(op, f"operand {i} is not defined before this use")
+            if Use(op, i) not in v.uses:
+                fail(op, f"operand {i}'s use list does not record this use")
+        for r in op.results:
+            if any(u.op.operands[u.index] is not r for u in r.uses):
+                fail(op, "a result's use list is stale")
+        if op.is_terminator != last:
+            fail(op, "must end its block" if op.is_terminator else
+                 "is not a terminator but ends its block")
+        op.verify_()
+        if op.is_terminator:
+            self._check_terminator(op, ctx)
+        if isinstance(op, (CallOp, ClosureOp)):
+            self._check_call(op)
+        for idx, region in enumerate(op.regions):
+            if region.parent is not op:
+                fail(op, "has a region with a broken parent pointer")
+            self._check_block(region.block, region, ctx + [(op, idx)])
+
+    # -- terminators ---------------------------------------------------------------------------
+    def _check_terminator(self, op, ctx) -> None:
+        types = [v.type for v in op.operands]
+        if isinstance(op, ReturnOp):
+            if types != [self.f.type.ret]:
+                fail(op, f"returns {_fmt(types)} but @{self.f.sym_name} returns {self.f.type.ret}")
+            return
+        if isinstance(op, RaiseOp):
+            return
+        if isinstance(op, (BreakOp, ContinueOp)):
+            loop = _enclosing_loop_body(ctx)
+            if loop is None:
+                fail(op, "is not inside a loop body")
+            if types != [r.type for r in loop.results]:
+                fail(op, f"carries {_fmt(types)} but the loop carries "
+                         f"{_fmt([r.type for r in loop.results])}")
+            return
+        if not ctx:
+            fail(op, "cannot end a function body (use return)")
+        parent, idx = ctx[-1]
+        if isinstance(op, ConditionOp):
+            if not (isinstance(parent, WhileOp) and idx == 0):
+                fail(op, "may only end a while loop's condition region")
+            return
+        if isinstance(op, YieldOp):
+            self._check_yield(op, types, parent, idx)
+
+    def _check_yield(self, op, types, parent, idx) -> None:
+        if isinstance(parent, WhileOp) and idx == 0:
+            fail(op, "cannot end a while condition (use condition)")
+        if isinstance(parent, TryOp) and parent.finally_region is parent.regions[idx]:
+            if types:
+                fail(op, "in a finally region yields no values")
+            return
+        want = [r.type for r in parent.results]
+        if isinstance(parent, (IfOp, TryOp, _LoopOp)) and types != want:
+            fail(op, f"yields {_fmt(types)} but the parent '{parent.name}' expects {_fmt(want)}")
+
+    # -- calls ---------------------------------------------------------------------------------
+    def _check_call(self, op) -> None:
+        if self.m is None:
+            return
+        callee = self.m.funcs.get(op.callee)
+        if callee is None:
+            fail(op, f"calls unknown function @{op.callee}")
+        params = list(callee.type.params)
+        args = [v.type for v in op.operands]
+        if isinstance(op, CallOp):
+            if args != params:
+                fail(op, f"passes {_fmt(args)} to @{op.callee} which takes {_fmt(params)}")
+            if op.result.type != callee.type.ret:
+                fail(op, f"result type {op.result.type} differs from @{op.callee}'s "
+                         f"{callee.type.ret}")
+            return
+        ft = op.result.type
+        if args + list(ft.params) != params or ft.ret != callee.type.ret:
+            fail(op, f"closure type {ft} with captures {_fmt(args)} does not match "
+                     f"@{op.callee}: {callee.type}")
+
+
+def _enclosing_loop_body(ctx):
+    """The innermost loop whose body (not condition or else) contains the current block."""
+    for op, idx in reversed(ctx):
+        if isinstance(op, ForOp) and idx == 0:
+            return op
+        if isinstance(op, WhileOp) and idx == 1:
+            return op
+    return None
+
+
+def _fmt(types) -> str:
+    return "(" + ", ".join(map(str, types)) + ")"
+
+
+def check_types_equal(op, got: T.Type, want: T.Type, what: str) -> None:
+    if got != want:
+        fail(op, f"{what} has type {got}, expected {want}")
