@@ -104,7 +104,7 @@ class Printer:
     # -- output -------------------------------------------------------------------------------
     def _emit(self, indent: int, text: str, loc: Loc | None = None) -> None:
         line = "  " * indent + text
-        if self.locs and loc is not None:
+        if self.locs and loc is not None and not loc.is_unknown:
             pad = max(LOC_COLUMN - len(line), 2)
             line = line + " " * pad + str(loc)
         self.lines.append(line)
