@@ -1,0 +1,145 @@
+"""The `ember` command line.
+
+    ember compile FILE.py:NAME -o OUT.ember   script a function/module and save it
+    ember run OUT.ember [ARG ...]             run an artifact (args: JSON literals or .npy files)
+    ember inspect OUT.ember                   manifest, signatures, operators, sizes, disassembly
+    ember demo                                script, save, load and run the bundled examples
+    ember fuzz --seconds N [--seed S]         differential program fuzzer
+    ember-opt FILE.ir -p PIPELINE             run IR passes (see ember.passes.opt)
+
+`run` and `inspect` use only the lite runtime (ember.mobile).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import sys
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="ember", description="ember compiler and lite runtime")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("compile", help="script FILE.py:NAME and save an artifact")
+    c.add_argument("target", help="FILE.py:NAME (a function, a module instance, or a module "
+                                  "class constructible without arguments)")
+    c.add_argument("-o", "--output", required=True)
+    r = sub.add_parser("run", help="run an artifact's entry point")
+    r.add_argument("artifact")
+    r.add_argument("args", nargs="*", help="JSON literals (3, 2.5, \"s\", [1, 2]) or .npy files")
+    r.add_argument("--entry", default=None, help="entry point (default: the artifact's)")
+    i = sub.add_parser("inspect", help="describe an artifact")
+    i.add_argument("artifact")
+    sub.add_parser("demo", help="script, save, load and run the bundled examples")
+    f = sub.add_parser("fuzz", help="run the differential program fuzzer")
+    f.add_argument("--seconds", type=float, default=10.0)
+    f.add_argument("--seed", type=int, default=None)
+    f.add_argument("--programs", type=int, default=None, help="stop after this many programs")
+    args = ap.parse_args(argv)
+    try:
+        return _COMMANDS[args.cmd](args)
+    except Exception as e:  # user-facing errors print without a Python traceback
+        from ember.errors import EmberError
+
+        if isinstance(e, EmberError):
+            print(str(e), file=sys.stderr)
+            return 1
+        raise
+
+
+def _compile(args) -> int:
+    import ember
+
+    obj = _load_target(args.target)
+    fn = ember.script(obj)
+    fn.save(args.output)
+    size = os.path.getsize(args.output)
+    print(f"wrote {args.output} ({size:,} bytes, entry {fn.entry})")
+    return 0
+
+
+def _load_target(target: str):
+    from ember.errors import UnsupportedError
+
+    path, sep, name = target.rpartition(":")
+    if not sep or not path.endswith(".py") or not name:
+        raise UnsupportedError(f"expected FILE.py:NAME, got {target!r}")
+    if not os.path.exists(path):
+        raise UnsupportedError(f"no such file: {path}")
+    spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(path))[0],
+                                                  path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    if not hasattr(mod, name):
+        raise UnsupportedError(f"{path} defines no {name!r}")
+    obj = getattr(mod, name)
+    if isinstance(obj, type):
+        obj = obj()
+    return obj
+
+
+def _run(args) -> int:
+    from ember import mobile
+
+    m = mobile.load(args.artifact)
+    fn = m.entry(args.entry) if args.entry else m
+    values = [_parse_arg(a) for a in args.args]
+    print(_show(fn(*values)))
+    return 0
+
+
+def _parse_arg(text: str):
+    if text.endswith(".npy") and os.path.exists(text):
+        import numpy as np
+
+        return np.load(text, allow_pickle=False)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _show(value) -> str:
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        with np.printoptions(threshold=20, edgeitems=3, precision=5):
+            return f"array(shape={value.shape}, dtype={value.dtype})\n{value}"
+    return repr(value)
+
+
+def _inspect(args) -> int:
+    from ember import mobile
+
+    print(mobile.describe(args.artifact))
+    return 0
+
+
+def _demo(args) -> int:
+    from ember.demo import run_demo
+
+    return run_demo()
+
+
+def _fuzz(args) -> int:
+    from ember.fuzz.cli import run as run_fuzz
+
+    return run_fuzz(seconds=args.seconds, seed=args.seed, programs=args.programs)
+
+
+_COMMANDS = {"compile": _compile, "run": _run, "inspect": _inspect, "demo": _demo,
+             "fuzz": _fuzz}
+
+
+def opt_main(argv=None) -> int:
+    """The `ember-opt` console script (IR in, passes, IR out)."""
+    from ember.passes.opt import main as opt
+
+    return opt(sys.argv[1:] if argv is None else argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,369 @@
+"""Lowering: IR module -> bytecode Program (ember.mobile.program).
+
+Each function is register-allocated (regalloc.py) and walked once. Structured
+ops become the bytecode's structured jumps: `if` -> IF/ELSE/END, `for` ->
+FOR/END, `while` -> LOOP/TEST/END, a loop's else region -> LOOPELSE/END,
+`try` -> TRY/EXCEPT/TRYELSE/FINALLY/END. Values flowing out of regions
+(yield, break, continue) become register moves, sequentialized as parallel
+moves. Constants are loaded once at function entry. Every instruction
+carries the source line of the op it came from.
+"""
+
+from __future__ import annotations
+
+from ember.errors import LoweringError
+from ember.interpreter.regalloc import allocate, const_key
+from ember.ir import types as T
+from ember.ir.core import SymbolRef
+from ember.ir.ops import (
+    BreakOp, CallIndirectOp, CallOp, ClosureOp, ConditionOp, ConstOp, ContinueOp, DictNewOp,
+    ForOp, FuncOp, IfOp, IsInstanceOp, KernelOp, ListNewOp, NarrowOp, ObjGetOp, ObjNewOp,
+    ObjSetOp, RaiseOp, ReturnOp, TryOp, TupleGetOp, TupleNewOp, VarGetOp, VarNewOp, VarSetOp,
+    WhileOp, WidenOp, YieldOp,
+)
+from ember.mobile import opcodes as OPC
+from ember.mobile.program import Function
+
+
+class ProgramContext:
+    """Module-wide tables shared by every function's lowering."""
+
+    def __init__(self, module):
+        self.module = module
+        self.func_index = {name: i for i, name in enumerate(module.funcs)}
+        self.operators: list[str] = []
+        self._op_index: dict[str, int] = {}
+        self.class_index = {name: i for i, name in enumerate(module.classes)}
+        self.tensor_index = {name: i for i, name in enumerate(module.tensors)}
+        self.sources: list[tuple[str, str]] = []
+        self._source_index: dict[str, int] = {}
+
+    def operator(self, name: str) -> int:
+        i = self._op_index.get(name)
+        if i is None:
+            i = self._op_index[name] = len(self.operators)
+            self.operators.append(name)
+        return i
+
+    def source(self, filename: str) -> int:
+        i = self._source_index.get(filename)
+        if i is None:
+            i = self._source_index[filename] = len(self.sources)
+            self.sources.append((filename, _read_source(filename)))
+        return i
+
+
+def _read_source(filename: str) -> str:
+    import linecache
+
+    return "".join(linecache.getlines(filename))
+
+
+class FunctionLowering:
+    """Lowers one FuncOp to a bytecode Function."""
+
+    def __init__(self, f: FuncOp, ctx: ProgramContext):
+        self.f = f
+        self.ctx = ctx
+        self.alloc = allocate(f)
+        self.code: list[int] = []
+        self.lines: list[tuple[int, int]] = []
+        self.consts: list = []
+        self._const_index: dict = {}
+        self.loc = f.loc
+        self.loop_stack: list = []
+
+    # -- emission helpers ---------------------------------------------------------------------
+    def reg(self, v) -> int:
+        return self.alloc.reg[v]
+
+    def emit(self, opcode, *operands) -> int:
+        """Append one instruction; returns its pc (for patching jump targets)."""
+        pc = len(self.code)
+        self.code.append(int(opcode))
+        self.code.extend(int(x) for x in operands)
+        line = self.loc.line if not self.loc.is_unknown else 0
+        src = self.ctx.source(self.loc.file) if not self.loc.is_unknown else -1
+        self.lines.append((pc, src, line))
+        return pc
+
+    def emit_var(self, opcode, fixed, regs) -> int:
+        return self.emit(opcode, *fixed, len(regs), *regs)
+
+    def patch(self, pc: int, operand_index: int, value: int) -> None:
+        self.code[pc + 1 + operand_index] = value
+
+    def const_index(self, value) -> int:
+        key = (type(value).__name__, repr(value))
+        i = self._const_index.get(key)
+        if i is None:
+            i = self._const_index[key] = len(self.consts)
+            self.consts.append(value)
+        return i
+
+    def moves(self, dsts, srcs) -> None:
+        """Parallel move dst[i] := src[i], using a scratch register for cycles."""
+        pending = [(d, s) for d, s in zip(dsts, srcs) if d != s]
+        while pending:
+            ready = [(d, s) for d, s in pending if d not in {s2 for _, s2 in pending}]
+            if ready:
+                d, s = ready[0]
+                self.emit(OPC.Op.MOVE, d, s)
+                pending.remove((d, s))
+                continue
+            d, s = pending[0]
+            tmp = self.scratch()
+            self.emit(OPC.Op.MOVE, tmp, s)
+            pending = [(d2, tmp if s2 == s else s2) for d2, s2 in pending]
+
+    def scratch(self) -> int:
+        if not hasattr(self, "_scratch"):
+            self._scratch = self.alloc.nregs
+            self.alloc.nregs += 1
+        return self._scratch
+
+    # -- function ------------------------------------------------------------------------------
+    def run(self) -> Function:
+        for reg, op in self.alloc.consts:
+            self.loc = op.loc
+            self.emit(OPC.Op.LOADK, reg, self._const_operand(op))
+        self.lower_block(self.f.body)
+        ft = self.f.type
+        return Function(
+            name=self.f.sym_name, params=[a.name or f"arg{i}" for i, a in enumerate(self.f.args)],
+            param_types=[str(t) for t in ft.params], ret_type=str(ft.ret),
+            nregs=self.alloc.nregs, code=self.code, consts=self.consts, lines=self.lines,
+            defaults=list(self.f.defaults))
+
+    def _const_operand(self, op: ConstOp) -> int:
+        v = op.value
+        if isinstance(v, SymbolRef):
+            return self.const_index(("tensor", self.ctx.tensor_index[v.name]))
+        return self.const_index(v)
+
+    def lower_block(self, block) -> None:
+        for op in block.ops:
+            self.loc = op.loc
+            handler = _HANDLERS.get(type(op))
+            if handler is None:
+                raise LoweringError(f"cannot lower op '{op.name}'")
+            handler(self, op)
+
+    # -- simple ops ----------------------------------------------------------------------------
+    def lower_const(self, op) -> None:
+        pass  # hoisted to the function entry
+
+    def lower_kernel(self, op: KernelOp) -> None:
+        args = [self.reg(v) for v in op.operands]
+        self.emit_var(OPC.Op.KCALL, (self.reg(op.result), self.ctx.operator(op.name)), args)
+
+    def lower_call(self, op: CallOp) -> None:
+        args = [self.reg(v) for v in op.operands]
+        fn = self.ctx.func_index[op.callee]
+        self.emit_var(OPC.Op.CALL, (self.reg(op.result), fn), args)
+
+    def lower_closure(self, op: ClosureOp) -> None:
+        args = [self.reg(v) for v in op.operands]
+        fn = self.ctx.func_index[op.callee]
+        self.emit_var(OPC.Op.CLOSURE, (self.reg(op.result), fn), args)
+
+    def lower_call_indirect(self, op: CallIndirectOp) -> None:
+        f, *args = [self.reg(v) for v in op.operands]
+        self.emit_var(OPC.Op.CALLI, (self.reg(op.result), f), args)
+
+    def lower_tuple_new(self, op) -> None:
+        self.emit_var(OPC.Op.TUPLE, (self.reg(op.result),), [self.reg(v) for v in op.operands])
+
+    def lower_tuple_get(self, op) -> None:
+        self.emit(OPC.Op.TGET, self.reg(op.result), self.reg(op.operands[0]), op.attrs["index"])
+
+    def lower_list_new(self, op) -> None:
+        self.emit_var(OPC.Op.LIST, (self.reg(op.result),), [self.reg(v) for v in op.operands])
+
+    def lower_dict_new(self, op) -> None:
+        regs = [self.reg(v) for v in op.operands]
+        self.emit(OPC.Op.DICT, self.reg(op.result), len(regs) // 2, *regs)
+
+    def lower_obj_new(self, op) -> None:
+        cls = self.ctx.class_index[op.result.type.name]
+        self.emit_var(OPC.Op.NEWOBJ, (self.reg(op.result), cls),
+                      [self.reg(v) for v in op.operands])
+
+    def _field(self, obj_type, name) -> int:
+        decl = self.ctx.module.classes[obj_type.name]
+        return decl.field_index(name)
+
+    def lower_obj_get(self, op) -> None:
+        o = op.operands[0]
+        self.emit(OPC.Op.GETF, self.reg(op.result), self.reg(o), self._field(o.type, op.attrs["field"]))
+
+    def lower_obj_set(self, op) -> None:
+        o, v = op.operands
+        self.emit(OPC.Op.SETF, self.reg(o), self._field(o.type, op.attrs["field"]), self.reg(v))
+
+    def lower_widen(self, op) -> None:
+        self.moves([self.reg(op.result)], [self.reg(op.operands[0])])
+
+    def lower_narrow(self, op) -> None:
+        t = self.const_index(("type", str(op.result.type)))
+        self.emit(OPC.Op.NARROW, self.reg(op.result), self.reg(op.operands[0]), t)
+
+    def lower_isinstance(self, op) -> None:
+        t = self.const_index(("type", str(op.attrs["type"])))
+        self.emit(OPC.Op.ISINST, self.reg(op.result), self.reg(op.operands[0]), t)
+
+    def lower_var_new(self, op) -> None:
+        if op.operands:
+            self.moves([self.reg(op.result)], [self.reg(op.operands[0])])
+
+    def lower_var_get(self, op) -> None:
+        self.moves([self.reg(op.result)], [self.reg(op.operands[0])])
+
+    def lower_var_set(self, op) -> None:
+        self.moves([self.reg(op.operands[0])], [self.reg(op.operands[1])])
+
+    # -- terminators ------------------------------------------------------------------------------
+    def lower_return(self, op) -> None:
+        self.emit(OPC.Op.RETURN, self.reg(op.operands[0]))
+
+    def lower_raise(self, op) -> None:
+        self.emit(OPC.Op.RAISE, self.reg(op.operands[0]))
+
+    def lower_yield(self, op: YieldOp) -> None:
+        parent = op.parent_op()
+        fin = parent.finally_region if isinstance(parent, TryOp) else None
+        if fin is not None and op.parent is fin.block:
+            return
+        self.moves([self.reg(r) for r in parent.results], [self.reg(v) for v in op.operands])
+
+    def lower_condition(self, op: ConditionOp) -> None:
+        self.emit(OPC.Op.TEST, self.reg(op.operands[0]))
+
+    def _exit_moves(self, op) -> None:
+        loop = self.loop_stack[-1]
+        self.moves([self.reg(r) for r in loop.results], [self.reg(v) for v in op.operands])
+
+    def lower_break(self, op) -> None:
+        self._exit_moves(op)
+        self.emit(OPC.Op.BREAK)
+
+    def lower_continue(self, op) -> None:
+        self._exit_moves(op)
+        self.emit(OPC.Op.CONTINUE)
+
+    # -- structured ops ---------------------------------------------------------------------------
+    def lower_if(self, op: IfOp) -> None:
+        then_r, else_r = op.regions
+        pc_if = self.emit(OPC.Op.IF, self.reg(op.operands[0]), 0)
+        self.lower_region(then_r)
+        if _is_empty_yield(else_r, op):
+            self.patch(pc_if, 1, len(self.code))
+            self.loc = op.loc
+            self.emit(OPC.Op.END)
+            return
+        self.loc = op.loc
+        pc_else = self.emit(OPC.Op.ELSE, 0)
+        self.patch(pc_if, 1, len(self.code))
+        self.lower_region(else_r)
+        self.loc = op.loc
+        self.patch(pc_else, 0, len(self.code))
+        self.emit(OPC.Op.END)
+
+    def lower_region(self, region) -> None:
+        self.lower_block(region.block)
+
+    def lower_for(self, op: ForOp) -> None:
+        lo, hi, step = (self.reg(v) for v in op.operands[:3])
+        self.moves([self.reg(r) for r in op.results], [self.reg(v) for v in op.inits])
+        iv = self.reg(op.body.block.args[0])
+        pc = self.emit(OPC.Op.FOR, iv, lo, hi, step, 0)
+        self._loop_body(op, op.body, pc, 4)
+
+    def lower_while(self, op: WhileOp) -> None:
+        self.moves([self.reg(r) for r in op.results], [self.reg(v) for v in op.inits])
+        pc = self.emit(OPC.Op.LOOP, 0)
+        self.loop_stack.append(op)
+        self.lower_region(op.cond)
+        self.loop_stack.pop()
+        self._loop_body(op, op.body, pc, 0)
+
+    def _loop_body(self, op, body, pc_head, jump_operand) -> None:
+        self.loop_stack.append(op)
+        self.lower_region(body)
+        self.loop_stack.pop()
+        self.loc = op.loc
+        self.patch(pc_head, jump_operand, len(self.code))
+        self.emit(OPC.Op.END)
+        if op.else_region is not None:
+            pc_else = self.emit(OPC.Op.LOOPELSE, 0)
+            self.lower_region(op.else_region)
+            self.loc = op.loc
+            self.patch(pc_else, 0, len(self.code))
+            self.emit(OPC.Op.END)
+
+    def lower_try(self, op: TryOp) -> None:
+        pc_try = self.emit(OPC.Op.TRY, 0)
+        self.lower_region(op.body)
+        for names, region in zip(op.handlers, op.handler_regions()):
+            self.loc = op.loc
+            ks = [self.const_index(n) for n in names]
+            e = self.reg(region.block.args[0])
+            pc_h = self.emit(OPC.Op.EXCEPT, e, len(ks), *ks, 0)
+            self.lower_region(region)
+            self.patch(pc_h, 2 + len(ks), len(self.code))
+        if op.else_region is not None:
+            self.loc = op.loc
+            self.emit(OPC.Op.TRYELSE)
+            self.lower_region(op.else_region)
+        if op.finally_region is not None:
+            self.loc = op.loc
+            self.emit(OPC.Op.FINALLY)
+            self.lower_region(op.finally_region)
+        self.loc = op.loc
+        self.patch(pc_try, 0, len(self.code))
+        self.emit(OPC.Op.END)
+
+
+def _is_empty_yield(region, op) -> bool:
+    ops = region.block.ops
+    if len(ops) != 1 or not isinstance(ops[0], YieldOp):
+        return False
+    return not op.results
+
+
+_HANDLERS = {
+    ConstOp: FunctionLowering.lower_const, KernelOp: FunctionLowering.lower_kernel,
+    CallOp: FunctionLowering.lower_call, ClosureOp: FunctionLowering.lower_closure,
+    CallIndirectOp: FunctionLowering.lower_call_indirect,
+    TupleNewOp: FunctionLowering.lower_tuple_new, TupleGetOp: FunctionLowering.lower_tuple_get,
+    ListNewOp: FunctionLowering.lower_list_new, DictNewOp: FunctionLowering.lower_dict_new,
+    ObjNewOp: FunctionLowering.lower_obj_new, ObjGetOp: FunctionLowering.lower_obj_get,
+    ObjSetOp: FunctionLowering.lower_obj_set, WidenOp: FunctionLowering.lower_widen,
+    NarrowOp: FunctionLowering.lower_narrow, IsInstanceOp: FunctionLowering.lower_isinstance,
+    VarNewOp: FunctionLowering.lower_var_new, VarGetOp: FunctionLowering.lower_var_get,
+    VarSetOp: FunctionLowering.lower_var_set, ReturnOp: FunctionLowering.lower_return,
+    RaiseOp: FunctionLowering.lower_raise, YieldOp: FunctionLowering.lower_yield,
+    ConditionOp: FunctionLowering.lower_condition, BreakOp: FunctionLowering.lower_break,
+    ContinueOp: FunctionLowering.lower_continue, IfOp: FunctionLowering.lower_if,
+    ForOp: FunctionLowering.lower_for, WhileOp: FunctionLowering.lower_while,
+    TryOp: FunctionLowering.lower_try,
+}
+
+
+def lower_module(module):
+    """The bytecode Program for an (optimized, verified) IR module."""
+    from ember import __version__
+    from ember.mobile.program import Program
+
+    ctx = ProgramContext(module)
+    functions = [FunctionLowering(f, ctx).run() for f in module.funcs.values()]
+    entries = {name: ctx.func_index[name] for name in module.entries}
+    classes = [(c.name, [n for n, _ in c.fields], [str(t) for _, t in c.fields], c.kind)
+               for c in module.classes.values()]
+    tensors = [(t.name, t.data) for t in module.tensors.values()]
+    return Program(functions=functions, operators=ctx.operators, classes=classes,
+                   tensors=tensors, sources=ctx.sources, entries=entries,
+                   producer=f"ember {__version__}")
+
+
+__all__ = ["lower_module", "FunctionLowering", "ProgramContext", "const_key", "T"]

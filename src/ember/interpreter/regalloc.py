@@ -1,0 +1,206 @@
+"""Register allocation for structured SSA: linear scan over a pre-order numbering.
+
+Every op gets a start position (pre-order) and an end position (after its
+regions). A value lives from its definition to its last use; a use inside a
+loop that does not contain the definition extends the value to that loop's
+end (the value must survive every iteration). Structured ops fix some
+registers up front:
+
+- a loop's carried values share one register per slot: the loop's results and
+  the carried block arguments of its body/cond/else regions (live from the loop's
+  start to the later of the loop's end and the results' last use);
+- a `for` loop's induction variable gets one register for the whole loop;
+- `if`/`try` results get registers at the op's start (written by the yields);
+- constants are hoisted: one register per distinct constant, live for the whole
+  function (loaded once at entry).
+
+A value whose only use is as operand k of its own loop body's `yield` (or a
+`break`/`continue` of that loop), defined at the top level of the body after
+the last use of carried slot k's block argument, is coalesced into slot k's
+register, so `acc = acc + i` needs no move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ember.ir.core import BlockArg, Op, OpResult, Value
+from ember.ir.ops import (
+    BreakOp, ConstOp, ContinueOp, ForOp, FuncOp, IfOp, TryOp, WhileOp, YieldOp, _LoopOp,
+)
+
+
+@dataclass
+class Allocation:
+    """The result: a register per value, the constant table and the register count."""
+
+    reg: dict = field(default_factory=dict)
+    """Value -> register number."""
+    consts: list = field(default_factory=list)
+    """(register, ConstOp) for every hoisted constant, in load order."""
+    nregs: int = 0
+    last_use: dict = field(default_factory=dict)
+    """Value -> position of its (loop-extended) last use."""
+    pos: dict = field(default_factory=dict)
+    """Op -> (start, end) positions."""
+
+
+def allocate(f: FuncOp) -> Allocation:
+    return _Allocator(f).run()
+
+
+def const_key(op: ConstOp):
+    v = op.value
+    # 1 == 1.0 == True in Python: key on the type too; -0.0 vs 0.0 and NaN by repr.
+    return (str(op.result.type), type(v).__name__, repr(v))
+
+
+class _Allocator:
+    def __init__(self, f: FuncOp):
+        self.f = f
+        self.a = Allocation()
+        self.counter = 0
+        self.loops_of: dict[Op, list[Op]] = {}
+        self.fixed_groups: list[tuple[list[Value], int, int]] = []
+
+    def run(self) -> Allocation:
+        self._number(self.f.body, [])
+        self._liveness()
+        self._assign()
+        return self.a
+
+    # -- positions ----------------------------------------------------------------------------
+    def _number(self, block, loops) -> None:
+        for op in block.ops:
+            start = self.counter
+            self.counter += 1
+            self.loops_of[op] = loops
+            inner = loops + [op] if isinstance(op, _LoopOp) else loops
+            for r in op.regions:
+                self._number(r.block, inner)
+            self.a.pos[op] = (start, self.counter)
+            self.counter += 1
+
+    def _def_pos(self, v: Value) -> int:
+        if isinstance(v, OpResult):
+            return self.a.pos[v.op][0]
+        owner = v.block.parent.parent if v.block.parent else None
+        if owner is None or isinstance(owner, FuncOp):
+            return -1
+        return self.a.pos[owner][0]
+
+    def _use_pos(self, v: Value, user: Op) -> int:
+        p = self.a.pos[user][0]
+        d = self._def_pos(v)
+        for loop in self.loops_of[user]:
+            ls, le = self.a.pos[loop]
+            if not ls <= d < le:        # the loop does not contain the definition
+                p = max(p, le)
+                break                   # loops_of is outermost first
+        return p
+
+    def _liveness(self) -> None:
+        for op in self.f.walk():
+            for v in op.operands:
+                p = self._use_pos(v, op)
+                if p > self.a.last_use.get(v, -2):
+                    self.a.last_use[v] = p
+
+    # -- assignment ---------------------------------------------------------------------------
+    def _assign(self) -> None:
+        nparams = len(self.f.args)
+        for i, arg in enumerate(self.f.args):
+            self.a.reg[arg] = i
+        self.next_reg = nparams
+        self.free: list[int] = []
+        self.active: list[tuple[int, int]] = []   # (last position, register)
+        for i, arg in enumerate(self.f.args):
+            self.active.append((self.a.last_use.get(arg, -1), i))
+        self._hoist_consts()
+        self._walk(self.f.body)
+        self.a.nregs = self.next_reg
+
+    def _hoist_consts(self) -> None:
+        seen = {}
+        end = self.counter
+        for op in self.f.walk():
+            if isinstance(op, ConstOp):
+                key = const_key(op)
+                if key not in seen:
+                    seen[key] = self._new_reg(end)
+                    self.a.consts.append((seen[key], op))
+                self.a.reg[op.result] = seen[key]
+
+    def _new_reg(self, until: int) -> int:
+        if self.free:
+            r = min(self.free)
+            self.free.remove(r)
+        else:
+            r = self.next_reg
+            self.next_reg += 1
+        self.active.append((until, r))
+        return r
+
+    def _expire(self, pos: int) -> None:
+        keep = []
+        for last, r in self.active:
+            if last < pos:
+                self.free.append(r)
+            else:
+                keep.append((last, r))
+        self.active = keep
+
+    def _take(self, v: Value, pos: int) -> None:
+        if v in self.a.reg:
+            return
+        self.a.reg[v] = self._new_reg(max(self.a.last_use.get(v, pos), pos))
+
+    def _walk(self, block) -> None:
+        for op in block.ops:
+            start, end = self.a.pos[op]
+            self._expire(start)
+            if isinstance(op, _LoopOp):
+                self._loop_regs(op, start, end)
+            elif isinstance(op, (IfOp, TryOp)):
+                for r in op.results:
+                    self._take(r, start)
+            for region in op.regions:
+                for arg in region.block.args:
+                    self._take(arg, start)
+                self._walk(region.block)
+            if not op.regions and not isinstance(op, ConstOp):
+                # Operands dying here may donate their register to the result:
+                # every instruction reads its operands before writing its result.
+                self._expire(start + 1)
+                for r in op.results:
+                    self._take(r, start)
+
+    def _loop_regs(self, op: _LoopOp, start: int, end: int) -> None:
+        slots = []
+        for k, res in enumerate(op.results):
+            last = max(end, self.a.last_use.get(res, end))
+            reg = self._new_reg(last)
+            self.a.reg[res] = reg
+            slots.append(reg)
+        skip = 1 if isinstance(op, ForOp) else 0
+        if isinstance(op, ForOp):
+            self.a.reg[op.body.block.args[0]] = self._new_reg(end)
+        for region in op.regions:
+            for k, arg in enumerate(region.block.args[skip if region is op.body else 0:]):
+                self.a.reg[arg] = slots[k]
+        self._coalesce(op, slots, skip)
+
+    def _coalesce(self, op: _LoopOp, slots, skip: int) -> None:
+        body = op.body.block
+        term = body.ops[-1]
+        if not isinstance(term, (YieldOp, BreakOp, ContinueOp)):
+            return
+        for k, v in enumerate(term.operands):
+            if not (isinstance(v, OpResult) and v.op.parent is body and v.has_one_use()):
+                continue
+            if isinstance(v.op, ConstOp) or v in self.a.reg:
+                continue
+            arg = body.args[skip + k]
+            arg_last = self.a.last_use.get(arg, -1)
+            if arg_last <= self.a.pos[v.op][0]:
+                self.a.reg[v] = slots[k]

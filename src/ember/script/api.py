@@ -1,0 +1,157 @@
+"""The public compiler API: `ember.script`, `ember.CompilationUnit`, `ScriptFunction`.
+
+    f = ember.script(fn)       # compile fn (and what it calls) -> ScriptFunction
+    f(3)                       # run in process on the lite runtime's engine
+    f.graph                    # the optimized IR, as text
+    f.code                     # the bytecode disassembly
+    f.save("f.ember")          # one artifact; ember.mobile.load("f.ember") runs it
+
+The in-process call and the loaded artifact run the same bytecode through the
+same translator (`ember.mobile.build`), so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+
+from ember.errors import UnsupportedError
+
+BACKENDS = ("vm",)
+"""Execution engines ember.script accepts; "llvm" arrives with the LLVM backend."""
+
+
+def script(obj, backend: str = "vm", optimize: bool = True):
+    """Compile a Python function (or an ember.nn / torch.nn module) into a ScriptFunction."""
+    _check_backend(backend)
+    if isinstance(obj, ScriptFunction):
+        return obj
+    if isinstance(obj, (types.FunctionType, types.MethodType)):
+        from ember.frontend import compile_function
+
+        module, entry = compile_function(obj)
+        return ScriptFunction(module, entry, optimize=optimize)
+    from ember.script.modules import script_module, is_scriptable_module
+
+    if is_scriptable_module(obj):
+        module, entry = script_module(obj)
+        return ScriptFunction(module, entry, optimize=optimize)
+    if inspect.isclass(obj):
+        raise UnsupportedError(
+            f"ember.script got the class {obj.__name__}; script an instance of a module "
+            "(ember.script(MyModule())) or a function")
+    raise UnsupportedError(
+        f"ember.script cannot compile a {type(obj).__name__}; pass a Python function, an "
+        "ember.nn.Module or a torch.nn.Module")
+
+
+def _check_backend(backend: str) -> None:
+    if backend not in BACKENDS:
+        raise UnsupportedError(
+            f"backend {backend!r} is not available; ember offers {', '.join(BACKENDS)} "
+            "(the LLVM backend is not built yet)")
+
+
+class _Compiled:
+    """One IR module lowered to one bytecode program, loaded once for in-process calls."""
+
+    def __init__(self, module, optimize: bool):
+        from ember import mobile
+        from ember.interpreter.pipeline import compile_to_program
+
+        self.module = module
+        self.program = compile_to_program(module, optimize=optimize)
+        self.loaded = mobile.build(self.program)
+
+
+class ScriptFunction:
+    """A compiled entry point (and the module it belongs to)."""
+
+    def __init__(self, module, entry: str, optimize: bool = True, compiled=None):
+        self._compiled = compiled or _Compiled(module, optimize)
+        self.entry = entry
+        """Symbol name of the entry function in `module`."""
+        self._fn = self._compiled.loaded.entry(entry)
+
+    @property
+    def module(self):
+        """The IR module after optimization."""
+        return self._compiled.module
+
+    @property
+    def program(self):
+        """The bytecode program (what `save` writes)."""
+        return self._compiled.program
+
+    def __call__(self, *args, **kwargs):
+        return self._fn(*args, **kwargs)
+
+    @property
+    def graph(self) -> str:
+        """The IR of the module, as text (print -> parse -> print is exact)."""
+        from ember.ir import print_module
+
+        return print_module(self.module)
+
+    @property
+    def code(self) -> str:
+        """The bytecode disassembly with source lines."""
+        from ember import mobile
+
+        return mobile.disassemble(self.program)
+
+    def save(self, path) -> None:
+        """Write one artifact file (atomically); `ember.mobile.load(path)` runs it.
+
+        The artifact's default entry is this function; the module's other entry
+        points are attributes of the loaded object.
+        """
+        from ember.interpreter.artifact_writer import write_artifact
+
+        write_artifact(self.program, path, default_entry=self.entry)
+
+    def __repr__(self) -> str:
+        return f"<ember.ScriptFunction {self.entry}>"
+
+
+class CompilationUnit:
+    """Compile a source string; every top-level def is an attribute (a ScriptFunction).
+
+        cu = ember.CompilationUnit('''
+        def fib(n: int) -> int:
+            return n if n < 2 else fib(n - 1) + fib(n - 2)
+        ''')
+        cu.fib(10)
+    """
+
+    def __init__(self, source: str, filename: str = "<string>", optimize: bool = True):
+        from ember.frontend import compile_source
+
+        compiled = _Compiled(compile_source(source, filename), optimize)
+        self.module = compiled.module
+        self._functions = {name: ScriptFunction(None, name, compiled=compiled)
+                           for name in self.module.entries}
+
+    def __getattr__(self, name):
+        fns = self.__dict__.get("_functions", {})
+        if name in fns:
+            return fns[name]
+        raise AttributeError(f"CompilationUnit has no function {name!r}")
+
+    @property
+    def functions(self) -> list[str]:
+        return list(self._functions)
+
+
+def freeze(obj):
+    """Turn a scripted module's attributes into constants and refold (see ember.script)."""
+    from ember.script.modules import freeze as _freeze
+
+    return _freeze(obj)
+
+
+def compile_source(source: str, filename: str = "<string>"):
+    """The IR module for a source string (no lowering)."""
+    from ember.frontend import compile_source as _cs
+
+    return _cs(source, filename)
