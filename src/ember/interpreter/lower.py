@@ -263,7 +263,7 @@ class FunctionLowering:
             return
         self.loc = op.loc
         pc_else = self.emit(OPC.Op.ELSE, 0)
-        self.patch(pc_if, 1, len(self.code))
+        self.patch(pc_if, 1, pc_else)
         self.lower_region(else_r)
         self.loc = op.loc
         self.patch(pc_else, 0, len(self.code))

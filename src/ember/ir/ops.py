@@ -572,7 +572,8 @@ def kernel_traits(name: str) -> frozenset:
     if d is None:
         return frozenset()
     traits = set()
-    if d.pure:
+    # A fresh list or dict must not be merged by CSE (two calls give two objects).
+    if d.pure and d.schema.ret.name not in ("List", "Dict"):
         traits.add(PURE)
     if d.may_raise:
         traits.add(MAY_RAISE)

@@ -1,1 +1,53 @@
+"""ember.mobile: the lite runtime. Loads artifacts and runs them with numpy alone.
 
+    from ember import mobile
+    m = mobile.load("model.ember")   # read, check, verify, translate
+    y = m(x)                         # run the default entry point
+    m.other_method(x)                # other entry points are attributes
+
+Imports only the standard library, numpy, ember.ops and ember.errors.
+"""
+
+from __future__ import annotations
+
+from ember.mobile.artifact import load_program, read_program
+from ember.mobile.disasm import disassemble
+from ember.mobile.program import ClassInfo, Function, Program
+from ember.mobile.runtime import LoadedFunction, LoadedModule, build
+
+
+def load(path) -> LoadedModule:
+    """Load an artifact file; ArtifactError if it is corrupt, too new or needs missing ops."""
+    return build(load_program(path))
+
+
+def loads(data: bytes) -> LoadedModule:
+    """Load an artifact from bytes."""
+    return build(read_program(data))
+
+
+def describe(path) -> str:
+    """A human-readable description of an artifact: manifest, signatures, operators, code."""
+    import os
+
+    program = load_program(path)
+    lines = [f"artifact {path} ({os.path.getsize(path):,} bytes), produced by {program.producer}"]
+    lines.append("entries:")
+    for name, i in program.entries.items():
+        f = program.functions[i]
+        sig = ", ".join(f"{p}: {t}" for p, t in zip(f.params, f.param_types))
+        mark = " (default)" if name == (program.default_entry or next(iter(program.entries))) \
+            else ""
+        lines.append(f"  {name}({sig}) -> {f.ret_type}{mark}")
+    lines.append(f"operators ({len(program.operators)}): {', '.join(program.operators)}")
+    nbytes = sum(a.nbytes for _, a in program.tensors)
+    lines.append(f"tensors: {len(program.tensors)} ({nbytes:,} bytes)")
+    words = sum(len(f.code) for f in program.functions)
+    lines.append(f"functions: {len(program.functions)}, {words} code words")
+    lines.append("")
+    lines.append(disassemble(program))
+    return "\n".join(lines)
+
+
+__all__ = ["load", "loads", "build", "describe", "disassemble", "Program", "Function",
+           "ClassInfo", "LoadedModule", "LoadedFunction"]

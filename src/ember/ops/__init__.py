@@ -1,1 +1,26 @@
+"""ember.ops: every operator once — schema, flags, kernel (numpy + stdlib only).
 
+Naming contract (shared by ops, the frontend and the runtime translator):
+operators are named `<receiver>.<verb>` (int.add, str.split, list.append,
+tensor.relu). Python spellings are attached as qualnames so the type checker
+finds overloads: dunders of the Python type ("int.__add__"), builtins
+("builtins.len"), methods ("list.append"), module functions ("math.sqrt"),
+torch functions ("torch.relu", "torch.nn.functional.relu") and tensor
+methods ("Tensor.relu"). One qualname may have several overloads; the type
+checker takes the first whose schema matches.
+
+int is 64-bit: int.add/sub/mul/pow/lshift/neg/abs/floordiv raise
+`int64.overflow_error(symbol, a, b)` when the exact result leaves int64;
+`int ** int` with a negative exponent raises ValueError. // and % are
+CPython's. The runtime inlines the hottest scalar operators and must behave
+exactly like these kernels.
+"""
+
+from ember.ops.registry import (
+    REGISTRY, OpDef, ShapeMismatch, all_ops, by_python_name, get, op, register,
+)
+from ember.ops import scalar_num, scalar_str, scalar_containers, scalar_builtins  # noqa: F401
+from ember.ops.scalar_builtins import EXCEPTION_CLASSES, exception_matches
+
+__all__ = ["REGISTRY", "OpDef", "ShapeMismatch", "all_ops", "by_python_name", "get", "op",
+           "register", "EXCEPTION_CLASSES", "exception_matches"]

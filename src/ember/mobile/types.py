@@ -1,0 +1,226 @@
+"""IR type strings at run time: parse them, check Python values against them, show them.
+
+The runtime cannot import ember.ir, so this is a small twin of its type
+syntax: i64 f64 bool str none exc dtype tensor<f32, [3, ?, N]> list<T>
+dict<K, V> tuple<A, B> optional<T> union<A, B> fn<(A) -> R> var<T> !Name.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+NUMPY_DTYPE = {"bool": "bool", "u8": "uint8", "i8": "int8", "i16": "int16", "i32": "int32",
+               "i64": "int64", "f16": "float16", "f32": "float32", "f64": "float64"}
+_TOKEN = re.compile(r"\s*(->|[A-Za-z_!][A-Za-z0-9_.!]*|\d+|[<>\[\](),?])")
+MAX_TYPE_DEPTH = 32
+
+
+class TypeSyntaxError(ValueError):
+    pass
+
+
+class RType:
+    """A parsed run-time type: `name` plus `args` (types, dims or a dtype)."""
+
+    __slots__ = ("name", "args")
+
+    def __init__(self, name, args=()):
+        self.name, self.args = name, tuple(args)
+
+    def __repr__(self):
+        return f"RType({self.name!r}, {self.args!r})"
+
+
+def parse(text: str) -> RType:
+    toks = _TOKEN.findall(text)
+    if "".join(toks) != re.sub(r"\s+", "", text):
+        raise TypeSyntaxError(f"bad type {text!r}")
+    t, i = _parse(toks, 0, 0)
+    if i != len(toks):
+        raise TypeSyntaxError(f"bad type {text!r}")
+    return t
+
+
+def _expect(toks, i, tok):
+    if i >= len(toks) or toks[i] != tok:
+        raise TypeSyntaxError(f"expected {tok!r} in type")
+    return i + 1
+
+
+def _parse(toks, i, depth):
+    if depth > MAX_TYPE_DEPTH or i >= len(toks):
+        raise TypeSyntaxError("type too deep or truncated")
+    name = toks[i]
+    i += 1
+    if name.startswith("!"):
+        return RType("class", (name[1:],)), i
+    if name in ("i64", "f64", "bool", "str", "none", "exc", "dtype"):
+        return RType(name), i
+    if name == "tensor":
+        return _parse_tensor(toks, i)
+    if name in ("list", "optional", "var"):
+        i = _expect(toks, i, "<")
+        t, i = _parse(toks, i, depth + 1)
+        return RType(name, (t,)), _expect(toks, i, ">")
+    if name in ("dict", "tuple", "union"):
+        i = _expect(toks, i, "<")
+        args = []
+        while i < len(toks) and toks[i] != ">":
+            t, i = _parse(toks, i, depth + 1)
+            args.append(t)
+            if i < len(toks) and toks[i] == ",":
+                i += 1
+        return RType(name, args), _expect(toks, i, ">")
+    if name == "fn":
+        i = _expect(toks, i, "<")
+        i = _expect(toks, i, "(")
+        while i < len(toks) and toks[i] != ")":
+            _, i = _parse(toks, i, depth + 1)
+            if i < len(toks) and toks[i] == ",":
+                i += 1
+        i = _expect(toks, i, ")")
+        i = _expect(toks, i, "->")
+        _, i = _parse(toks, i, depth + 1)
+        return RType("fn"), _expect(toks, i, ">")
+    raise TypeSyntaxError(f"unknown type {name!r}")
+
+
+def _parse_tensor(toks, i):
+    if i >= len(toks) or toks[i] != "<":
+        return RType("tensor", (None, None)), i
+    i += 1
+    dtype = toks[i] if i < len(toks) else "?"
+    if dtype != "?" and dtype not in NUMPY_DTYPE:
+        raise TypeSyntaxError(f"unknown dtype {dtype!r}")
+    i += 1
+    shape = None
+    if i < len(toks) and toks[i] == ",":
+        i = _expect(toks, i + 1, "[")
+        shape = []
+        while i < len(toks) and toks[i] != "]":
+            d = toks[i]
+            shape.append(int(d) if d.isdigit() else None)
+            i += 1
+            if i < len(toks) and toks[i] == ",":
+                i += 1
+        i = _expect(toks, i, "]")
+    i = _expect(toks, i, ">")
+    return RType("tensor", (None if dtype == "?" else NUMPY_DTYPE[dtype], shape)), i
+
+
+# ----------------------------------------------------------------------------- checking
+
+
+def checker(t: RType, classes: dict):
+    """A function value -> bool for type t; `classes` maps class names to Python classes."""
+    simple = _SIMPLE.get(t.name)
+    if simple is not None:
+        return simple
+    return _COMPOUND[t.name](t, classes)
+
+
+def _is_i64(v):
+    return type(v) is int and INT64_MIN <= v <= INT64_MAX
+
+
+_SIMPLE = {
+    "i64": _is_i64,
+    "f64": lambda v: type(v) is float,
+    "bool": lambda v: type(v) is bool,
+    "str": lambda v: type(v) is str,
+    "none": lambda v: v is None,
+    "exc": lambda v: isinstance(v, BaseException),
+    "dtype": lambda v: type(v) is str and v in NUMPY_DTYPE.values(),
+    "fn": callable,
+}
+
+
+def _tensor(t, classes):
+    dtype, shape = t.args
+    dt = np.dtype(dtype) if dtype else None
+
+    def check(v):
+        if type(v) is not np.ndarray or (dt is not None and v.dtype != dt):
+            return False
+        if shape is None:
+            return True
+        return v.ndim == len(shape) and all(d is None or d == s for d, s in zip(shape, v.shape))
+    return check
+
+
+def _list(t, classes):
+    elem = checker(t.args[0], classes)
+    return lambda v: type(v) is list and all(elem(x) for x in v)
+
+
+def _dict(t, classes):
+    k, val = checker(t.args[0], classes), checker(t.args[1], classes)
+    return lambda v: type(v) is dict and all(k(a) and val(b) for a, b in v.items())
+
+
+def _tuple(t, classes):
+    elems = [checker(a, classes) for a in t.args]
+    n = len(elems)
+    return lambda v: isinstance(v, tuple) and len(v) == n and all(c(x) for c, x in zip(elems, v))
+
+
+def _optional(t, classes):
+    inner = checker(t.args[0], classes)
+    return lambda v: v is None or inner(v)
+
+
+def _union(t, classes):
+    alts = [checker(a, classes) for a in t.args]
+    return lambda v: any(c(v) for c in alts)
+
+
+def _class(t, classes):
+    cls = classes.get(t.args[0])
+    if cls is None:
+        return lambda v: False
+    return lambda v: isinstance(v, cls)
+
+
+_COMPOUND = {"tensor": _tensor, "list": _list, "dict": _dict, "tuple": _tuple,
+             "optional": _optional, "union": _union, "class": _class,
+             "var": lambda t, c: (lambda v: False)}
+
+
+# ----------------------------------------------------------------------------- display
+
+_PY = {"i64": "int", "f64": "float", "bool": "bool", "str": "str", "none": "None",
+       "exc": "Exception", "dtype": "dtype", "fn": "Callable"}
+
+
+def show(t: RType) -> str:
+    """The Python spelling of a type, for messages: List[int], Optional[Tensor[float32]]."""
+    if t.name in _PY:
+        return _PY[t.name]
+    if t.name == "tensor":
+        dtype, shape = t.args
+        parts = [dtype or "?"] if dtype or shape is not None else []
+        if shape is not None:
+            parts.append("(" + ", ".join("?" if d is None else str(d) for d in shape) + ")")
+        return "Tensor" + (f"[{', '.join(parts)}]" if parts else "")
+    if t.name == "class":
+        return t.args[0]
+    inner = ", ".join(show(a) for a in t.args)
+    name = {"list": "List", "dict": "Dict", "tuple": "Tuple", "optional": "Optional",
+            "union": "Union", "var": "Var"}[t.name]
+    return f"{name}[{inner}]"
+
+
+def describe(v) -> str:
+    """The type of a Python value, in the same spelling as show()."""
+    if isinstance(v, np.ndarray):
+        return f"Tensor[{v.dtype}, {tuple(v.shape)}]"
+    if type(v) is int and not INT64_MIN <= v <= INT64_MAX:
+        return "int (outside int64)"
+    if v is None:
+        return "None"
+    if isinstance(v, list) and v:
+        return f"List[{describe(v[0])}]"
+    return type(v).__name__

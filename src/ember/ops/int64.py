@@ -1,0 +1,45 @@
+"""int64 semantics shared by the int kernels and the runtime's inlined arithmetic.
+
+ember's int is 64-bit: an operation whose exact result does not fit raises
+OverflowError (never a silent wrap, unlike TorchScript). Everything else —
+floor division and modulo of negatives, ZeroDivisionError messages — is
+CPython's own behaviour, because the kernels run CPython's operators.
+"""
+
+from __future__ import annotations
+
+INT64_MIN = -(1 << 63)
+INT64_MAX = (1 << 63) - 1
+
+
+def overflow_error(symbol: str, a, b=None) -> OverflowError:
+    """The error raised when `a symbol b` (or unary `symbol a`) leaves int64."""
+    if b is None:
+        return OverflowError(f"int64 overflow: {symbol}{a}")
+    return OverflowError(f"int64 overflow: {a} {symbol} {b}")
+
+
+def check(r: int, symbol: str, a, b=None) -> int:
+    """r if it fits in int64, else raise the overflow error for `a symbol b`."""
+    if INT64_MIN <= r <= INT64_MAX:
+        return r
+    raise overflow_error(symbol, a, b)
+
+
+def int_pow(a: int, b: int) -> int:
+    """a ** b for ints: int result; a negative exponent is an error (the result is a float)."""
+    if b < 0:
+        raise ValueError("negative exponent in int ** int; write float(x) ** n")
+    if -1 <= a <= 1 or b <= 64:
+        return check(a ** b, "**", a, b)
+    raise overflow_error("**", a, b)
+
+
+def int_lshift(a: int, b: int) -> int:
+    if b < 0:
+        raise ValueError("negative shift count")
+    if a == 0:
+        return 0
+    if b >= 64:
+        raise overflow_error("<<", a, b)
+    return check(a << b, "<<", a, b)

@@ -1,0 +1,92 @@
+"""The operator registry: every operator once, with its schema, flags and kernel."""
+
+from __future__ import annotations
+
+from ember.ops.schema import Schema, parse_schema
+
+
+class ShapeMismatch(Exception):
+    """Raised by a shape function for a mismatch it can prove at compile time."""
+
+
+class OpDef:
+    """One operator. The schema string is parsed on first use (import stays cheap)."""
+
+    __slots__ = ("name", "schema_text", "kernel", "pure", "may_raise", "commutative",
+                 "elementwise", "shape_fn", "python_names", "doc", "_schema", "fold")
+
+    def __init__(self, name, schema_text, kernel, *, pure=True, may_raise=False,
+                 commutative=False, elementwise=False, shape_fn=None, python_names=(),
+                 doc="", fold=True):
+        self.name = name
+        """Operator name, `<receiver>.<verb>` (the IR kernel op's name)."""
+        self.schema_text = schema_text
+        self.kernel = kernel
+        """The implementation, called positionally with every schema argument."""
+        self.pure = pure
+        """No side effects (it may still raise)."""
+        self.may_raise = may_raise
+        self.commutative = commutative
+        self.elementwise = elementwise
+        self.shape_fn = shape_fn
+        """(list[ArgInfo]) -> TensorInfo | tuple; raises ShapeMismatch on a proven mismatch."""
+        self.python_names = tuple(python_names)
+        """Python qualnames this operator implements ("int.__add__", "math.sqrt", ...)."""
+        self.doc = doc
+        self.fold = fold
+        """May the compiler run the kernel at compile time on constant arguments?"""
+        self._schema = None
+
+    @property
+    def schema(self) -> Schema:
+        if self._schema is None:
+            self._schema = parse_schema(self.schema_text)
+        return self._schema
+
+    @property
+    def arity(self) -> int:
+        return len(self.schema.params)
+
+    def __repr__(self) -> str:
+        return f"<op {self.schema_text}>"
+
+
+REGISTRY: dict[str, OpDef] = {}
+_BY_PYTHON: dict[str, list[OpDef]] = {}
+
+
+def op(schema_text: str, *, python=(), pure=True, may_raise=False, commutative=False,
+       elementwise=False, shape=None, fold=True):
+    """Register the decorated function as the kernel of `schema_text`'s operator."""
+    name = schema_text[:schema_text.index("(")].strip()
+
+    def deco(kernel):
+        register(OpDef(name, schema_text, kernel, pure=pure, may_raise=may_raise,
+                       commutative=commutative, elementwise=elementwise, shape_fn=shape,
+                       python_names=python, doc=(kernel.__doc__ or "").strip(), fold=fold))
+        return kernel
+
+    return deco
+
+
+def register(d: OpDef) -> OpDef:
+    if d.name in REGISTRY:
+        raise ValueError(f"operator {d.name!r} registered twice")
+    REGISTRY[d.name] = d
+    for q in d.python_names:
+        _BY_PYTHON.setdefault(q, []).append(d)
+    return d
+
+
+def get(name: str) -> OpDef | None:
+    """The operator called `name`, or None."""
+    return REGISTRY.get(name)
+
+
+def by_python_name(qualname: str) -> list[OpDef]:
+    """The overloads implementing a Python qualname, in registration order."""
+    return _BY_PYTHON.get(qualname, [])
+
+
+def all_ops() -> list[OpDef]:
+    return list(REGISTRY.values())

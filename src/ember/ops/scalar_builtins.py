@@ -1,0 +1,85 @@
+"""math functions, str()/repr()/format()/print(), and exceptions."""
+
+from __future__ import annotations
+
+import math
+
+from ember.ops.registry import OpDef, register
+
+
+def _reg(name, schema, kernel, python=(), **flags):
+    register(OpDef(name, f"{name}{schema}", kernel, python_names=python, **flags))
+
+
+# ----------------------------------------------------------------------------- math
+
+_F1 = ["sqrt", "exp", "expm1", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos",
+       "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "fabs", "degrees", "radians",
+       "erf", "erfc", "gamma", "lgamma"]
+for _n in _F1:
+    _reg(f"math.{_n}", "(float x) -> float", getattr(math, _n), (f"math.{_n}",),
+         may_raise=True)
+for _n in ["floor", "ceil", "trunc"]:
+    _reg(f"math.{_n}", "(float x) -> int", getattr(math, _n), (f"math.{_n}",),
+         may_raise=True)
+    _reg(f"math.{_n}_int", "(int x) -> int", getattr(math, _n), (f"math.{_n}",))
+for _n in ["isnan", "isinf", "isfinite"]:
+    _reg(f"math.{_n}", "(float x) -> bool", getattr(math, _n), (f"math.{_n}",))
+for _n in ["atan2", "pow", "fmod", "hypot", "copysign", "remainder"]:
+    _reg(f"math.{_n}", "(float x, float y) -> float", getattr(math, _n), (f"math.{_n}",),
+         may_raise=True)
+
+
+def _log(x, base):
+    return math.log(x) if base is None else math.log(x, base)
+
+
+_reg("math.log", "(float x, float? base=None) -> float", _log, ("math.log",), may_raise=True)
+_reg("math.gcd", "(int a, int b) -> int", math.gcd, ("math.gcd",))
+_reg("math.factorial", "(int n) -> int", math.factorial, ("math.factorial",), may_raise=True)
+_reg("math.isclose", "(float a, float b) -> bool", math.isclose, ("math.isclose",))
+
+# ----------------------------------------------------------------------------- text
+
+
+def _print(line):
+    print(line, end="")
+
+
+_reg("builtins.str", "(t x) -> str", str, ("builtins.str",))
+_reg("builtins.repr", "(t x) -> str", repr, ("builtins.repr",))
+_reg("builtins.format", "(t x, str spec) -> str", format, ("builtins.format",),
+     may_raise=True)
+_reg("builtins.print", "(str line) -> None", _print, (), pure=False, fold=False)
+
+# ----------------------------------------------------------------------------- exceptions
+
+EXCEPTION_CLASSES: dict[str, type] = {c.__name__: c for c in (
+    BaseException, Exception, ArithmeticError, AssertionError, AttributeError, IndexError,
+    KeyError, LookupError, NotImplementedError, OverflowError, RecursionError, RuntimeError,
+    StopIteration, TypeError, ValueError, ZeroDivisionError, FloatingPointError,
+    UnicodeError, KeyboardInterrupt,
+)}
+"""Exception classes a script may raise and catch, by name (the artifact names them)."""
+
+
+def exc_new(kind: str, msg):
+    cls = EXCEPTION_CLASSES.get(kind)
+    if cls is None:
+        raise ValueError(f"unknown exception class {kind!r}")
+    return cls() if msg is None else cls(msg)
+
+
+def exc_str(e) -> str:
+    return str(e)
+
+
+def exception_matches(e: BaseException, names) -> bool:
+    """True if e is an instance of one of the named classes (all Exceptions if names is empty)."""
+    if not names:
+        return isinstance(e, Exception)
+    return any(isinstance(e, EXCEPTION_CLASSES[n]) for n in names)
+
+
+_reg("exc.new", "(str kind, str? msg) -> exc", exc_new, (), may_raise=True, fold=False)
+_reg("exc.str", "(exc e) -> str", exc_str, (), fold=False)

@@ -1,0 +1,192 @@
+"""list, dict and tuple operators, and generic comparisons of any value.
+
+Lists, dicts and tuples are Python's own at run time, so every kernel is the
+CPython method (same results, same exceptions and messages).
+"""
+
+from __future__ import annotations
+
+import operator
+
+from ember.ops.int64 import check
+from ember.ops.registry import OpDef, register
+
+
+def _reg(name, schema, kernel, python=(), **flags):
+    register(OpDef(name, f"{name}{schema}", kernel, python_names=python, **flags))
+
+
+def _slice(xs, start, stop, step):
+    return xs[start:stop:step]
+
+
+def _setitem(xs, i, v):
+    xs[i] = v
+
+
+def _delitem(xs, i):
+    del xs[i]
+
+
+def _sort(xs, reverse):
+    xs.sort(reverse=reverse)
+
+
+def _sum_int(xs):
+    total = 0
+    for x in xs:
+        total = check(total + x, "+", total, x)
+    return total
+
+
+def _sum_float(xs):
+    total = 0.0
+    for x in xs:
+        total += x
+    return total
+
+
+# ----------------------------------------------------------------------------- list
+
+L = "List[t] self"
+_LIST = [
+    ("getitem", f"({L}, int i) -> t", operator.getitem, ("list.__getitem__",), True, True),
+    ("setitem", f"({L}, int i, t v) -> None", _setitem, ("list.__setitem__",), True, False),
+    ("delitem", f"({L}, int i) -> None", _delitem, ("list.__delitem__",), True, False),
+    ("len", f"({L}) -> int", len, ("builtins.len",), False, True),
+    ("append", f"({L}, t x) -> None", list.append, ("list.append",), False, False),
+    ("pop", f"({L}, int i=-1) -> t", list.pop, ("list.pop",), True, False),
+    ("insert", f"({L}, int i, t x) -> None", list.insert, ("list.insert",), False, False),
+    ("extend", f"({L}, List[t] other) -> None", list.extend, ("list.extend",), False, False),
+    ("remove", f"({L}, t x) -> None", list.remove, ("list.remove",), True, False),
+    ("index", f"({L}, t x) -> int", list.index, ("list.index",), True, True),
+    ("count", f"({L}, t x) -> int", list.count, ("list.count",), False, True),
+    ("reverse", f"({L}) -> None", list.reverse, ("list.reverse",), False, False),
+    ("sort", f"({L}, bool reverse=False) -> None", _sort, ("list.sort",), True, False),
+    ("clear", f"({L}) -> None", list.clear, ("list.clear",), False, False),
+    ("copy", f"({L}) -> List[t]", list.copy, ("list.copy",), False, False),
+    ("slice", f"({L}, int? start=None, int? stop=None, int? step=None) -> List[t]", _slice,
+     (), True, False),
+    ("add", "(List[t] a, List[t] b) -> List[t]", operator.add, ("list.__add__",), False, False),
+    ("mul", f"({L}, int n) -> List[t]", operator.mul, ("list.__mul__",), False, False),
+    ("contains", f"({L}, t x) -> bool", operator.contains, ("list.__contains__",), False, True),
+]
+# Lists and dicts are mutable: even their reads are not `pure` (CSE must not merge a read
+# across a write). The last column says whether the op only reads.
+for _n, _schema, _k, _py, _raises, _pure in _LIST:
+    _reg(f"list.{_n}", _schema, _k, _py, may_raise=_raises, pure=False, fold=False)
+
+# ----------------------------------------------------------------------------- dict
+
+D = "Dict[k, v] self"
+
+
+def _dict_keys(d):
+    return list(d)
+
+
+def _dict_values(d):
+    return list(d.values())
+
+
+def _dict_items(d):
+    return list(d.items())
+
+
+def _dict_pop(d, k):
+    return d.pop(k)
+
+
+def _dict_pop_default(d, k, default):
+    return d.pop(k, default)
+
+
+_DICT = [
+    ("getitem", f"({D}, k key) -> v", operator.getitem, ("dict.__getitem__",), True, True),
+    ("setitem", f"({D}, k key, v value) -> None", _setitem, ("dict.__setitem__",), False,
+     False),
+    ("delitem", f"({D}, k key) -> None", _delitem, ("dict.__delitem__",), True, False),
+    ("len", f"({D}) -> int", len, ("builtins.len",), False, True),
+    ("contains", f"({D}, k key) -> bool", operator.contains, ("dict.__contains__",), False,
+     True),
+    ("get", f"({D}, k key, v default) -> v", dict.get, ("dict.get",), False, True),
+    ("get_opt", f"({D}, k key) -> Optional[v]", dict.get, ("dict.get",), False, True),
+    ("keys", f"({D}) -> List[k]", _dict_keys, ("dict.keys",), False, True),
+    ("values", f"({D}) -> List[v]", _dict_values, ("dict.values",), False, True),
+    ("items", f"({D}) -> List[Tuple[k, v]]", _dict_items, ("dict.items",), False, True),
+    ("pop", f"({D}, k key) -> v", _dict_pop, ("dict.pop",), True, False),
+    ("pop_default", f"({D}, k key, v default) -> v", _dict_pop_default, ("dict.pop",), False,
+     False),
+    ("setdefault", f"({D}, k key, v default) -> v", dict.setdefault, ("dict.setdefault",),
+     False, False),
+    ("update", f"({D}, Dict[k, v] other) -> None", dict.update, ("dict.update",), False,
+     False),
+    ("clear", f"({D}) -> None", dict.clear, ("dict.clear",), False, False),
+    ("copy", f"({D}) -> Dict[k, v]", dict.copy, ("dict.copy",), False, False),
+]
+for _n, _schema, _k, _py, _raises, _pure in _DICT:
+    _reg(f"dict.{_n}", _schema, _k, _py, may_raise=_raises, pure=False, fold=False)
+
+# ----------------------------------------------------------------------------- any value
+
+# Generic comparisons for values without a dedicated operator (tuples, lists, None, ...):
+# both operands have the same type t; the kernel is Python's operator.
+for _n, _k in [("eq", operator.eq), ("ne", operator.ne), ("lt", operator.lt),
+               ("le", operator.le), ("gt", operator.gt), ("ge", operator.ge)]:
+    _reg(f"any.{_n}", "(t a, t b) -> bool", _k, (), may_raise=_n not in ("eq", "ne"),
+         pure=False)
+_reg("obj.is", "(Any a, Any b) -> bool", operator.is_, ())
+_reg("obj.isnot", "(Any a, Any b) -> bool", operator.is_not, ())
+_reg("any.contains", "(Any container, Any x) -> bool", operator.contains, (), pure=False)
+_reg("tuple.len", "(Any t) -> int", len, ())
+_reg("tuple.getitem", "(Any t, int i) -> Any", operator.getitem, (), may_raise=True)
+_reg("tuple.slice", "(Any t, int? start=None, int? stop=None, int? step=None) -> Any", _slice)
+
+# ----------------------------------------------------------------------------- builtins on lists
+
+
+def _min_list(xs):
+    return min(xs)
+
+
+def _max_list(xs):
+    return max(xs)
+
+
+def _sorted(xs, reverse):
+    return sorted(xs, reverse=reverse)
+
+
+def _sorted_key(xs, key, reverse):
+    return sorted(xs, key=key, reverse=reverse)
+
+
+def _all(xs):
+    return all(xs)
+
+
+def _any(xs):
+    return any(xs)
+
+
+_reg("builtins.min2", "(t a, t b) -> t", min, ("builtins.min",), may_raise=True)
+_reg("builtins.max2", "(t a, t b) -> t", max, ("builtins.max",), may_raise=True)
+_reg("builtins.min_list", "(List[t] xs) -> t", _min_list, ("builtins.min",), may_raise=True,
+     pure=False)
+_reg("builtins.max_list", "(List[t] xs) -> t", _max_list, ("builtins.max",), may_raise=True,
+     pure=False)
+_reg("builtins.sum_int", "(List[int] xs) -> int", _sum_int, ("builtins.sum",), may_raise=True,
+     pure=False)
+_reg("builtins.sum_float", "(List[float] xs) -> float", _sum_float, ("builtins.sum",),
+     pure=False)
+_reg("builtins.sorted", "(List[t] xs, bool reverse=False) -> List[t]", _sorted,
+     ("builtins.sorted",), may_raise=True, fold=False, pure=False)
+_reg("builtins.sorted_key", "(List[t] xs, Callable[[t], u] key, bool reverse=False) -> List[t]",
+     _sorted_key, ("builtins.sorted",), may_raise=True, fold=False, pure=False)
+_reg("builtins.all", "(List[bool] xs) -> bool", _all, ("builtins.all",), pure=False)
+_reg("builtins.any", "(List[bool] xs) -> bool", _any, ("builtins.any",), pure=False)
+_reg("builtins.list_copy", "(List[t] xs) -> List[t]", list, ("builtins.list",), fold=False,
+     pure=False)
+_reg("builtins.list_str", "(str s) -> List[str]", list, ("builtins.list",), fold=False)
+_reg("builtins.dict_copy", "(Dict[k, v] d) -> Dict[k, v]", dict, ("builtins.dict",),
+     fold=False, pure=False)
