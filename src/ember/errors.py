@@ -30,7 +30,7 @@ class Source:
 
     filename: str
     """Path shown in messages ("<string>" for CompilationUnit sources)."""
-    text: str
+    text: str = field(repr=False)
     """The text itself, already dedented if it came from an indented def."""
     first_line: int = 1
     """Line number in `filename` of the first line of `text` (1-based)."""

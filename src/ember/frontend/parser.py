@@ -1,0 +1,185 @@
+"""Source text -> ember AST, with lark (LALR + Python's indentation rules).
+
+The grammar (grammar.lark) is built once per process, with the AST builder
+(astbuild.py) as lark's embedded transformer: nodes are built during the LALR
+reductions, no parse tree is materialized, and nothing recurses. Every lark
+error becomes an ember ParseError with a caret at the offending token.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from lark import Lark
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
+from lark.indenter import DedentError, PythonIndenter
+
+from ember.errors import ParseError, Source, Span
+from ember.frontend import ast as A
+from ember.frontend.astbuild import BUILDER, span_of
+
+MAX_DEPTH = 200
+"""Deepest expression/statement nesting accepted (deeper is a ParseError, not a crash)."""
+
+_LOCK = threading.RLock()
+_PARSERS: dict[str, Lark] = {}
+
+
+class _Indenter(PythonIndenter):
+    tab_len = 8
+
+
+def _parser(start: str = "file_input") -> Lark:
+    """One parser per start symbol: f-string fields are parsed while a module parse is
+    running, and an indenter's state must not be shared between the two."""
+    p = _PARSERS.get(start)
+    if p is None:
+        path = os.path.join(os.path.dirname(__file__), "grammar.lark")
+        p = _PARSERS[start] = Lark.open(path, parser="lalr", postlex=_Indenter(),
+                                        transformer=BUILDER, start=start,
+                                        maybe_placeholders=True, cache=True)
+    return p
+
+
+def parse_module(source: Source) -> A.Module:
+    """Parse a whole source text into an ast.Module (raises ParseError)."""
+    text = source.text if source.text.endswith("\n") else source.text + "\n"
+    body = _parse(source, text, "file_input")
+    module = A.Module(span_of(source, 1, 1, text.count("\n") + 1, 1), body)
+    check_depth(module)
+    return module
+
+
+def parse_expression(text: str, source: Source, line: int, col: int) -> A.Node:
+    """Parse an f-string replacement field's expression found at (line, col) of source."""
+    sub = Source(source.filename, text, line, source.col_offset)
+    node = _parse(sub, text.strip() + "\n", "fstring_expr")
+    for n in A.walk(node):
+        s = n.span
+        end_col = s.end_col + col - 1 if s.end_line == s.line else s.end_col
+        n.span = Span(source, s.line, s.col + col - 1, s.end_line, end_col)
+    return node
+
+
+def _parse(source: Source, text: str, start: str):
+    parser = _parser(start)
+    with _LOCK:
+        saved = BUILDER.source
+        BUILDER.source = source
+        if saved is None:
+            BUILDER.reset()
+        try:
+            return parser.parse(text)
+        except DedentError:
+            raise _dedent_error(source, text) from None
+        except UnexpectedInput as e:
+            raise _syntax_error(source, e) from None
+        except AssertionError:  # lark's indenter asserts on unbalanced brackets
+            raise ParseError("unbalanced brackets", span_of(source, 1, 1, 1, 2)) from None
+        except LarkError as e:
+            orig = getattr(e, "orig_exc", None)
+            if isinstance(orig, ParseError):
+                raise orig from None
+            raise ParseError(f"invalid syntax ({e})",
+                             span_of(source, 1, 1, 1, 2)) from None
+        finally:
+            BUILDER.source = saved
+
+
+def check_depth(node) -> None:
+    stack = [(node, 0)]
+    while stack:
+        n, d = stack.pop()
+        if d > MAX_DEPTH:
+            raise ParseError("expression or statement nesting is too deep "
+                             f"(ember's limit is {MAX_DEPTH})", n.span)
+        stack.extend((c, d + 1) for c in A.children(n))
+
+
+# ----------------------------------------------------------------------------- errors
+
+_TOKEN_WORDS = {
+    "COLON": "':'", "RPAR": "')'", "RSQB": "']'", "RBRACE": "'}'", "LPAR": "'('",
+    "NAME": "a name", "_NEWLINE": "a new line", "EQUAL": "'='", "COMMA": "','",
+}
+
+
+def _syntax_error(source, e) -> ParseError:
+    line = getattr(e, "line", 1) or 1
+    col = getattr(e, "column", 1) or 1
+    tok = getattr(e, "token", None)
+    ttype = getattr(tok, "type", "")
+    if ttype in ("_INDENT", "_DEDENT"):
+        line, col = tok.end_line or line, 1
+    if line < 1 or isinstance(e, UnexpectedEOF) or ttype == "$END":
+        lines = source.text.rstrip("\n").split("\n")
+        line, col = len(lines), len(lines[-1]) + 1
+    return ParseError(_describe(source, e), span_of(source, line, col, line, col + 1))
+
+
+def _describe(source, e) -> str:
+    if isinstance(e, UnexpectedCharacters):
+        ch = source.text[e.pos_in_stream] if e.pos_in_stream < len(source.text) else ""
+        if ch in "'\"":
+            return "unterminated string literal"
+        if ch in ")]}":
+            return f"unmatched '{ch}'"
+        return f"invalid character {ch!r}"
+    if isinstance(e, UnexpectedEOF):
+        return "unexpected end of input (unclosed bracket?)"
+    tok = getattr(e, "token", None)
+    expected = set(getattr(e, "expected", ()) or ())
+    ttype = getattr(tok, "type", "")
+    if ttype == "_INDENT":
+        return "unexpected indent"
+    if ttype == "_DEDENT":
+        return "unexpected unindent"
+    if ttype == "$END":
+        return "unexpected end of input (unclosed bracket?)"
+    if ttype in ("RPAR", "RSQB", "RBRACE"):
+        return f"unmatched {tok.value!r}"
+    if "_INDENT" in expected and len(expected) == 1 or _after_colon(source, tok):
+        return "expected an indented block"
+    if "COLON" in expected and ttype in ("_NEWLINE", "NAME", "EQUAL", "LPAR"):
+        return "expected ':'"
+    if ttype == "_NEWLINE" and "_INDENT" in expected:
+        return "expected an indented block"
+    if ttype == "_NEWLINE":
+        return "invalid syntax: unexpected end of line"
+    if expected and len(expected) <= 3:
+        want = " or ".join(sorted(_TOKEN_WORDS.get(x, x) for x in expected))
+        return f"invalid syntax: expected {want}, found {tok.value!r}"
+    return f"invalid syntax: unexpected {tok.value!r}" if tok is not None else "invalid syntax"
+
+
+def _after_colon(source, tok) -> bool:
+    """True if tok starts a line and the previous code line ends with ':' (a block header)."""
+    line = getattr(tok, "line", None)
+    if not line or getattr(tok, "column", 0) != 1:
+        return False
+    lines = source.text.split("\n")[:line - 1]
+    for prev in reversed(lines):
+        code = prev.split("#", 1)[0].rstrip()
+        if code:
+            return code.endswith(":")
+    return False
+
+
+def _dedent_error(source, text) -> ParseError:
+    # lark does not say where: find the first line whose indentation matches no open block.
+    stack = [0]
+    for i, raw in enumerate(text.splitlines(), 1):
+        stripped = raw.lstrip(" \t")
+        if not stripped or stripped.startswith("#"):
+            continue
+        width = len(raw.expandtabs(8)) - len(stripped.expandtabs(8))
+        if width > stack[-1]:
+            stack.append(width)
+        while width < stack[-1]:
+            stack.pop()
+        if width != stack[-1]:
+            return ParseError("unindent does not match any outer indentation level",
+                              span_of(source, i, 1, i, 2))
+    return ParseError("unindent does not match any outer indentation level",
+                      span_of(source, 1, 1, 1, 2))
