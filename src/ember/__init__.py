@@ -13,11 +13,11 @@ free of lark, llvmlite and the compiler packages.
 __version__ = "0.1.0"
 
 _LAZY = {
-    "script": "ember.script.api",
-    "CompilationUnit": "ember.script.api",
-    "ScriptFunction": "ember.script.api",
-    "freeze": "ember.script.api",
-    "compile_source": "ember.script.api",
+    "script": "ember.api.core",
+    "CompilationUnit": "ember.api.core",
+    "ScriptFunction": "ember.api.core",
+    "freeze": "ember.api.core",
+    "compile_source": "ember.api.core",
 }
 
 

@@ -466,10 +466,13 @@ class WidenOp(Op):
 
 @register
 class NarrowOp(Op):
-    """`%x = narrow %o : i64` — checked downcast to a member of an optional/union."""
+    """`%x = narrow %o : i64` — downcast to a member of an optional/union.
+
+    The frontend emits it only where a check proved the member (x is not None,
+    isinstance); the runtime still checks it."""
 
     name = "narrow"
-    traits = frozenset({PURE, MAY_RAISE})
+    traits = frozenset({PURE})
 
     def verify_(self):
         _expect(self, 1, 1, 0)
@@ -496,14 +499,20 @@ class IsInstanceOp(Op):
 
 @register
 class VarNewOp(Op):
-    """`%v = var.new %init : var<T>` — a mutable slot (for variables live across `try`)."""
+    """`%v = var.new [%init] : var<T>` — a mutable slot (for variables live across `try`).
+
+    Without an init the slot starts unassigned; the frontend proves every read
+    comes after an assignment."""
 
     name = "var.new"
 
     def verify_(self):
-        _expect(self, 1, 1, 0)
+        if len(self.operands) > 1:
+            fail(self, "takes at most one operand")
+        _expect(self, None, 1, 0)
         t = self.result.type
-        if not isinstance(t, T.VarType) or not T.is_subtype(self.operands[0].type, t.elem):
+        if not isinstance(t, T.VarType) or (self.operands and
+                                            not T.is_subtype(self.operands[0].type, t.elem)):
             fail(self, "result must be var<T> of the init's type")
 
 

@@ -383,10 +383,23 @@ for _k in [k for k in INLINE if k.startswith("bool.") and k[5:] in ("lt", "le", 
     del INLINE[_k]
 
 
+def _fix_locations(node, line):
+    """Give every node a valid one-line location (children inherit their statement's line)."""
+    stack = [(node, line)]
+    while stack:
+        n, parent_line = stack.pop()
+        if "lineno" in n._attributes:
+            ln = getattr(n, "lineno", None) or parent_line
+            n.lineno = n.end_lineno = ln
+            n.col_offset = n.end_col_offset = 0
+            parent_line = ln
+        stack.extend((c, parent_line) for c in ast.iter_child_nodes(n))
+
+
 def compile_function(fdef: ast.FunctionDef, filename: str, name: str, globals_: dict):
     """Compile one translated function (an ast tree, never text) into a function object."""
     module = ast.Module(body=[fdef], type_ignores=[])
-    ast.fix_missing_locations(module)
+    _fix_locations(fdef, fdef.lineno)
     code = compile(module, filename, "exec", dont_inherit=True, optimize=0)
     fcode = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     fcode = fcode.replace(co_name=name, co_qualname=name)

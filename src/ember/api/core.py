@@ -31,7 +31,7 @@ def script(obj, backend: str = "vm", optimize: bool = True):
 
         module, entry = compile_function(obj)
         return ScriptFunction(module, entry, optimize=optimize)
-    from ember.script.modules import script_module, is_scriptable_module
+    from ember.api.modules import script_module, is_scriptable_module
 
     if is_scriptable_module(obj):
         module, entry = script_module(obj)
@@ -145,7 +145,7 @@ class CompilationUnit:
 
 def freeze(obj):
     """Turn a scripted module's attributes into constants and refold (see ember.script)."""
-    from ember.script.modules import freeze as _freeze
+    from ember.api.modules import freeze as _freeze
 
     return _freeze(obj)
 

@@ -1,0 +1,133 @@
+"""Annotations -> IR types: int, List[int], Optional[Tensor], Dict[str, float], classes.
+
+Accepts typing's spellings (List, Dict, Tuple, Optional, Union, Final,
+Callable), builtin generics (list[int]), torch.Tensor / Tensor, string
+annotations, NamedTuple and user classes. Anything else is an error naming
+the annotation.
+"""
+
+from __future__ import annotations
+
+from ember.errors import ParseError, Source, TypeCheckError
+from ember.frontend import ast as A
+from ember.frontend.meta import MClass, MModule, MTypeName, MBuiltin, MConst
+from ember.frontend.typing_ import ERROR
+from ember.ir import types as T
+
+_SIMPLE = {"int": T.I64, "float": T.F64, "bool": T.BOOL, "str": T.STR, "None": T.NONE,
+           "Tensor": T.TENSOR, "NoneType": T.NONE}
+
+
+class AnnotationResolver:
+    def __init__(self, emitter):
+        self.em = emitter
+
+    def error(self, message, span):
+        self.em.c.report(TypeCheckError(message, span))
+        return ERROR
+
+    def resolve(self, node) -> T.Type:
+        if isinstance(node, A.Constant):
+            if node.value is None:
+                return T.NONE
+            if isinstance(node.value, str):
+                return self._string(node)
+        name = self._name_of(node)
+        if name is not None:
+            return self._named(name, node)
+        if isinstance(node, A.Subscript):
+            return self._generic(node)
+        if isinstance(node, A.BinOp) and node.op == "|":
+            return T.make_union([self.resolve(node.left), self.resolve(node.right)])
+        return self.error("unsupported type annotation", node.span)
+
+    def _string(self, node):
+        from ember.frontend.parser import parse_expression
+
+        try:
+            expr = parse_expression(node.value, self.em.source, node.span.line,
+                                    node.span.col + 1)
+        except ParseError:
+            return self.error(f"cannot parse the annotation {node.value!r}", node.span)
+        return self.resolve(expr)
+
+    def _name_of(self, node) -> str | None:
+        """The meaning of a bare annotation name: 'int', 'Tensor', a class, ..."""
+        if isinstance(node, A.Name):
+            if node.id in _SIMPLE and self.em.scope.lookup(node.id) is None:
+                return node.id
+            meta = self.em.scope.lookup(node.id)
+            return self._meta_name(meta, node)
+        if isinstance(node, A.Attribute):
+            base = node.value
+            if isinstance(base, A.Name):
+                meta = self.em.scope.lookup(base.id)
+                if isinstance(meta, MModule):
+                    if meta.name.startswith("torch") and node.attr == "Tensor":
+                        return "Tensor"
+                    if meta.name == "typing":
+                        return node.attr
+        return None
+
+    def _meta_name(self, meta, node):
+        if isinstance(meta, MTypeName):
+            return meta.name
+        if isinstance(meta, MBuiltin) and meta.name in ("int", "float", "bool", "str", "list",
+                                                        "dict", "tuple"):
+            return meta.name
+        if isinstance(meta, MClass):
+            return meta
+        if isinstance(meta, MConst) and meta.value is None:
+            return "None"
+        if meta is None and node.id in _SIMPLE:
+            return node.id
+        return None
+
+    def _named(self, name, node) -> T.Type:
+        if isinstance(name, MClass):
+            decl = self.em.c.declare_class(name.info)
+            return T.ClassType(decl.name) if decl is not None else ERROR
+        if name in _SIMPLE:
+            return _SIMPLE[name]
+        if name in ("List", "list"):
+            return T.ListType(T.TENSOR)
+        if name in ("Dict", "dict"):
+            return T.DictType(T.STR, T.TENSOR)
+        if name == "Any":
+            return self.error("'Any' is not supported; use a concrete type or a Union", node.span)
+        return self.error(f"unknown type '{name}' in annotation", node.span)
+
+    def _generic(self, node: A.Subscript) -> T.Type:
+        head = self._name_of(node.value)
+        args = node.slice.elts if isinstance(node.slice, A.Tuple) else [node.slice]
+        if head in ("List", "list", "Sequence"):
+            return T.ListType(self.resolve(args[0]))
+        if head in ("Dict", "dict"):
+            if len(args) != 2:
+                return self.error("Dict needs a key and a value type", node.span)
+            return T.DictType(self.resolve(args[0]), self.resolve(args[1]))
+        if head in ("Tuple", "tuple"):
+            if len(args) == 1 and isinstance(args[0], A.Tuple) and not args[0].elts:
+                return T.TupleType(())
+            if len(args) == 2 and isinstance(args[1], A.Constant) and args[1].value is ...:
+                return self.error("variable-length Tuple[T, ...] is not supported; use List[T]",
+                                  node.span)
+            return T.TupleType(tuple(self.resolve(a) for a in args))
+        if head == "Optional":
+            return T.make_union([self.resolve(args[0]), T.NONE])
+        if head == "Union":
+            return T.make_union([self.resolve(a) for a in args])
+        if head == "Final":
+            return self.resolve(args[0])
+        if head == "Callable":
+            return self._callable(node, args)
+        return self.error("unsupported generic type annotation", node.span)
+
+    def _callable(self, node, args):
+        if len(args) != 2 or not isinstance(args[0], A.List):
+            return self.error("Callable annotations look like Callable[[int, str], float]",
+                              node.span)
+        return T.FunctionType(tuple(self.resolve(a) for a in args[0].elts), self.resolve(args[1]))
+
+
+__all__ = ["AnnotationResolver", "Source"]

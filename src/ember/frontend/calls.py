@@ -1,0 +1,239 @@
+"""Calls: user functions, methods, builtins, and operators found by Python name in ember.ops.
+
+Operator calls resolve like TorchScript's: the overloads registered for a
+Python qualname ("math.sqrt", "list.append", "Tensor.__add__") are tried in
+order; the first whose schema matches the argument types wins. Arguments are
+converted (bool -> int -> float, T -> Optional[T]) and defaults filled in, so
+every kernel op gets its full arity.
+"""
+
+from __future__ import annotations
+
+from ember import ops
+from ember.errors import NameResolutionError, ShapeError
+from ember.frontend import ast as A
+from ember.frontend.meta import (
+    MBoundMethod, MBuiltin, MClass, MConst, MDtype, MException, MFunction, MLambda, MModule,
+    MOpFunc, MTypeName, Meta,
+)
+from ember.frontend.typing_ import ANY, ERROR, ErrorType, Matcher, contains_any, show
+from ember.ir import Value
+from ember.ir import types as T
+
+_TYPE_PREFIX = {T.I64: "int", T.F64: "float", T.BOOL: "bool", T.STR: "str"}
+
+
+class CallMixin:
+    def e_Call(self, node, expected):
+        if any(isinstance(a, A.Starred) for a in node.args) or \
+                any(k.arg is None for k in node.keywords):
+            return self.unsupported("*args and **kwargs in calls are not supported", node.span)
+        callee = self.expr(node.func)
+        if isinstance(callee, Value):
+            if isinstance(callee.type, ErrorType):
+                return callee
+            if isinstance(callee.type, T.FunctionType):
+                from ember.frontend.closures import call_function_value
+                return call_function_value(self, callee, node)
+            return self.error(f"'{self.expr_text(node.func)}' is a {show(callee.type)}, which "
+                              "is not callable", node.func.span)
+        return self.call_meta(callee, node, expected)
+
+    def call_meta(self, callee, node, expected):
+        if isinstance(callee, MFunction):
+            from ember.frontend.userfuncs import call_user_function
+            return call_user_function(self, callee.info, node, [])
+        if isinstance(callee, MBuiltin):
+            from ember.frontend.builtins_ import call_builtin
+            return call_builtin(self, callee.name, node, expected)
+        if isinstance(callee, MOpFunc):
+            return self.call_python_op(callee.qualname, self.call_args(node), node,
+                                       self.call_kwargs(node))
+        if isinstance(callee, MBoundMethod):
+            return self.call_method(callee, node, expected)
+        if isinstance(callee, MClass):
+            from ember.frontend.classes import construct
+            return construct(self, callee.info, node)
+        if isinstance(callee, MException):
+            return self.unsupported(f"{callee.name}(...) can only be raised (raise "
+                                    f"{callee.name}('message'))", node.span)
+        if isinstance(callee, MLambda):
+            from ember.frontend.closures import call_lambda
+            return call_lambda(self, callee, node)
+        if isinstance(callee, ErrorType) or isinstance(callee, Value):
+            return callee
+        if isinstance(callee, MTypeName):
+            return self.error(f"{callee.describe()} cannot be called", node.span)
+        return self.error(f"{callee.describe()} is not callable", node.func.span)
+
+    def call_args(self, node):
+        return [self.value(a) for a in node.args]
+
+    def call_kwargs(self, node):
+        return {k.arg: (self.value(k.value), k) for k in node.keywords}
+
+    def isinstance_types(self, node):
+        from ember.frontend.builtins_ import isinstance_types
+        return isinstance_types(self, node)
+
+    # -- methods -----------------------------------------------------------------------------------
+    def call_method(self, m: MBoundMethod, node, expected):
+        recv = m.receiver
+        t = recv.type
+        if isinstance(t, T.ClassType):
+            from ember.frontend.classes import call_class_method
+            return call_class_method(self, recv, m.name, node)
+        prefix = self.type_prefix(t)
+        if prefix is None:
+            return self.error(f"{show(t)} has no method '{m.name}'", m.span)
+        if prefix == "str" and m.name == "format":
+            from ember.frontend.builtins_ import str_format
+            return str_format(self, recv, node)
+        if prefix == "list" and m.name == "sort":
+            return self.list_sort(recv, node)
+        qual = f"{prefix}.{m.name}"
+        if not ops.by_python_name(qual):
+            return self.error(f"{show(t)} has no method '{m.name}'", m.span, NameResolutionError)
+        return self.call_python_op(qual, [recv] + self.call_args(node), node,
+                                   self.call_kwargs(node))
+
+    def list_sort(self, recv, node):
+        kwargs = {k.arg: k for k in node.keywords}
+        if "key" in kwargs:
+            from ember.frontend.builtins_ import sorted_with_key
+            return sorted_with_key(self, recv, node, in_place=True)
+        return self.call_python_op("list.sort", [recv] + self.call_args(node), node,
+                                   self.call_kwargs(node))
+
+    @staticmethod
+    def type_prefix(t) -> str | None:
+        if t in _TYPE_PREFIX:
+            return _TYPE_PREFIX[t]
+        if isinstance(t, T.ListType):
+            return "list"
+        if isinstance(t, T.DictType):
+            return "dict"
+        if isinstance(t, T.TensorType):
+            return "Tensor"
+        if isinstance(t, T.TupleType):
+            return "tuple"
+        return None
+
+    # -- operators ---------------------------------------------------------------------------------
+    def call_op_name(self, name: str, args, node):
+        """Call one operator by its ember.ops name (args already converted)."""
+        d = ops.get(name)
+        return self.emit_overload(d, args, {}, node)
+
+    def call_python_op(self, qualname: str, args, node, kwargs=None):
+        """Resolve a Python-level call against the operators registered for qualname."""
+        kwargs = kwargs or {}
+        if any(isinstance(a.type, ErrorType) for a in args) or \
+                any(isinstance(v.type, ErrorType) for v, _ in kwargs.values()):
+            return Poison_()
+        overloads = ops.by_python_name(qualname)
+        if not overloads:
+            return self.error(f"'{qualname}' is not supported by ember (no operator "
+                              "implements it)", node.span, NameResolutionError)
+        reasons = []
+        for d in overloads:
+            bound = self.bind_overload(d, args, kwargs, node)
+            if isinstance(bound, str):
+                reasons.append(f"{d.schema_text}: {bound}")
+                continue
+            return self.emit_bound(d, bound, node)
+        arg_types = ", ".join(show(a.type) for a in args)
+        if kwargs:
+            arg_types += ", " + ", ".join(f"{k}={show(v.type)}" for k, (v, _) in kwargs.items())
+        message = f"no overload of {qualname} accepts ({arg_types})"
+        if len(overloads) == 1:
+            message = f"{qualname}(): {reasons[0].split(': ', 1)[1]}"
+        return self.error(message, node.span)
+
+    def bind_overload(self, d, args, kwargs, node):
+        """(matcher, converted argument list) or a str saying why d does not match."""
+        params = d.schema.params
+        if len(args) > len(params):
+            return f"takes at most {len(params)} arguments, got {len(args)}"
+        slots = list(args) + [None] * (len(params) - len(args))
+        for k, (v, kn) in kwargs.items():
+            idx = next((i for i, p in enumerate(params) if p.name == k), None)
+            if idx is None:
+                return f"unexpected keyword argument '{k}'"
+            if slots[idx] is not None:
+                return f"got multiple values for argument '{k}'"
+            slots[idx] = v
+        m = Matcher()
+        targets = []
+        for p, v in zip(params, slots):
+            if v is None:
+                if not p.has_default:
+                    return f"missing argument '{p.name}'"
+                targets.append(None)
+                continue
+            got = m.match(v.type, p.type)
+            if got is None:
+                return f"argument '{p.name}' must be {p.type}, not {show(v.type)}"
+            targets.append(got)
+        return m, slots, targets
+
+    def emit_bound(self, d, bound, node):
+        m, slots, targets = bound
+        loc = self.loc(node)
+        operands = []
+        for p, v, want in zip(d.schema.params, slots, targets):
+            if v is None:
+                want = m.resolve(p.type)
+                v = self.default_value(p.default, want, node)
+            elif want != v.type and not contains_any(want):
+                v = self.coerce(v, want, node.span)
+            operands.append(v)
+        ret = self.result_type(d, m, operands, node)
+        if isinstance(ret, ErrorType):
+            return Poison_()
+        return self.b.kernel(d.name, operands, ret, loc)
+
+    def emit_overload(self, d, args, kwargs, node):
+        bound = self.bind_overload(d, args, kwargs, node)
+        if isinstance(bound, str):
+            return self.error(f"{d.name}: {bound}", node.span)
+        return self.emit_bound(d, bound, node)
+
+    def default_value(self, default, want, node):
+        loc = self.loc(node)
+        if isinstance(default, list):
+            elem = want.elem if isinstance(want, T.ListType) else T.I64
+            items = [self.constant(x, node) for x in default]
+            return self.b.create("list.new", items, [T.ListType(elem)], loc=loc).result
+        if isinstance(want, T.TensorType) or contains_any(want):
+            want = None
+        if default is None:
+            v = self.b.const(None, T.NONE, loc)
+        elif want == T.DTYPE:
+            v = self.b.const(str(default), T.DTYPE, loc)
+        else:
+            v = self.constant(default, node)
+            if want == T.F64 and v.type == T.I64:
+                v = self.b.const(float(default), T.F64, loc)
+        return self.coerce(v, want, None) if want is not None else v
+
+    def result_type(self, d, m, operands, node):
+        ret = m.resolve(d.schema.ret)
+        if d.shape_fn is not None:
+            from ember.frontend.tensors import apply_shape_fn
+            try:
+                return apply_shape_fn(self, d, operands, ret)
+            except ops.ShapeMismatch as e:
+                self.c.report(ShapeError(str(e), node.span))
+                return ERROR
+        if contains_any(ret):
+            return self.error(f"cannot infer the result type of {d.name} here", node.span)
+        return ret
+
+
+def Poison_():
+    from ember.frontend.function import Poison
+    return Poison()
+
+
+__all__ = ["CallMixin", "MConst", "MDtype", "MModule", "Meta", "ANY"]

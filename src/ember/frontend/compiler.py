@@ -1,0 +1,288 @@
+"""The compilation context: which Python functions and classes go into one IR module.
+
+`compile_function(fn)` compiles fn and, on demand, every function and class it
+reaches (recursion and mutual recursion included). `compile_source(text)`
+compiles every top-level def of a source string. Errors from every function
+are collected and raised together (at most MAX_ERRORS), first error first.
+"""
+
+from __future__ import annotations
+
+from ember.errors import (
+    MAX_ERRORS, CompileError, Diagnostic, NameResolutionError, ParseError, Source,
+    UnsupportedError,
+)
+from ember.frontend import ast as A
+from ember.frontend.meta import (
+    MClass, MConst, MDtype, MException, MFunction, MModule, MTypeName, PyScope, UnitScope,
+    TORCH_DTYPES,
+)
+from ember.frontend.parser import parse_module
+from ember.frontend.source import source_of
+from ember.ir import Module
+
+
+class FuncInfo:
+    """One function to compile: its AST, source, scope and (once known) IR symbol."""
+
+    def __init__(self, name, node: A.FunctionDef, source: Source, scope, pyfn=None,
+                 owner=None):
+        self.name = name
+        self.node = node
+        self.source = source
+        self.scope = scope
+        self.pyfn = pyfn
+        self.owner = owner
+        """The ClassInfo for methods."""
+        self.symbol: str | None = None
+        self.state = "new"  # new -> compiling -> done
+        self.func = None  # the FuncOp
+        self.signature = None  # (param names, param types, defaults, declared return or None)
+
+
+class ClassInfo:
+    """A user class or NamedTuple referenced by compiled code."""
+
+    def __init__(self, name, node: A.ClassDef, source: Source, scope, pyclass=None):
+        self.name = name
+        self.node = node
+        self.source = source
+        self.scope = scope
+        self.pyclass = pyclass
+        self.decl = None  # ember.ir.ClassDecl once declared
+        self.kind = "class"
+        self.methods: dict[str, FuncInfo] = {}
+        self.defaults: dict = {}
+
+
+class Compiler:
+    def __init__(self):
+        self.module = Module()
+        self.errors: list[Diagnostic] = []
+        self._infos: dict = {}
+        self._classes: dict = {}
+        self.class_by_decl: dict = {}
+        self._symbols: set[str] = set()
+        self._queue: list[FuncInfo] = []
+
+    # -- errors --------------------------------------------------------------------------------
+    def report(self, err: CompileError) -> None:
+        for d in err.diagnostics:
+            if len(self.errors) < MAX_ERRORS:
+                d.kind = type(err)
+                self.errors.append(d)
+
+    def raise_errors(self) -> None:
+        if not self.errors:
+            return
+        first = self.errors[0]
+        cls = getattr(first, "kind", CompileError)
+        raise cls(first.message, diagnostics=self.errors)
+
+    # -- functions ------------------------------------------------------------------------------
+    def function_info(self, fn) -> FuncInfo:
+        key = getattr(fn, "__func__", fn)
+        info = self._infos.get(key)
+        if info is None:
+            source = source_of(key)
+            node = _find_def(parse_module(source), key.__name__, source)
+            info = FuncInfo(key.__qualname__, node, source, PyScope(key, self), key)
+            self._infos[key] = info
+        return info
+
+    def unique_symbol(self, name: str) -> str:
+        sym, k = name.replace("<locals>.", ""), 1
+        base = sym
+        while sym in self._symbols:
+            k += 1
+            sym = f"{base}.{k}"
+        self._symbols.add(sym)
+        return sym
+
+    def ensure_compiled(self, info: FuncInfo):
+        """Compile info if needed; returns its FuncOp (None while it is being compiled)."""
+        from ember.frontend.function import FunctionEmitter
+
+        if info.state == "done":
+            return info.func
+        if info.state == "compiling":
+            return None
+        info.state = "compiling"
+        try:
+            FunctionEmitter(self, info).run()
+        except CompileError as e:
+            self.report(e)
+        info.state = "done"
+        return info.func
+
+    # -- classes ---------------------------------------------------------------------------------
+    def class_meta(self, cls) -> MClass | None:
+        info = self._classes.get(cls)
+        if info is None:
+            try:
+                source = source_of(cls)
+            except UnsupportedError:
+                return None
+            node = _find_class(parse_module(source), cls.__name__, source)
+            info = ClassInfo(cls.__qualname__, node, source, PyScope(_scope_fn(cls), self), cls)
+            self._classes[cls] = info
+        return MClass(info)
+
+    def declare_class(self, info: ClassInfo):
+        from ember.frontend.classes import declare_class
+
+        if info.decl is None:
+            declare_class(self, info)
+        return info.decl
+
+    def module_object_meta(self, obj):
+        """Hook for module instances (ember.nn / torch.nn) found in globals."""
+        return None
+
+
+def _scope_fn(cls):
+    for v in vars(cls).values():
+        f = getattr(v, "__func__", v)
+        if hasattr(f, "__globals__"):
+            return f
+    import sys
+
+    class _Fake:
+        __globals__ = vars(sys.modules.get(cls.__module__)) if cls.__module__ in sys.modules \
+            else {}
+        __closure__ = None
+    return _Fake
+
+
+def _find_def(module: A.Module, name: str, source: Source) -> A.FunctionDef:
+    for node in module.body:
+        if isinstance(node, A.FunctionDef) and node.name == name:
+            return node
+    for node in module.body:
+        if isinstance(node, A.FunctionDef):
+            return node
+    raise ParseError(f"no function definition named {name!r} in its source",
+                     module.span)
+
+
+def _find_class(module: A.Module, name: str, source: Source) -> A.ClassDef:
+    for node in module.body:
+        if isinstance(node, A.ClassDef) and node.name == name:
+            return node
+    raise ParseError(f"no class definition named {name!r} in its source", module.span)
+
+
+# ----------------------------------------------------------------------------- entry points
+
+
+def compile_function(fn) -> tuple[Module, str]:
+    """Compile a Python function (and what it reaches) into an IR module."""
+    c = Compiler()
+    try:
+        info = c.function_info(fn)
+    except CompileError as e:
+        raise e from None
+    info.symbol = c.unique_symbol(info.node.name)
+    c.ensure_compiled(info)
+    c.raise_errors()
+    c.module.entries.append(info.symbol)
+    return c.module, info.symbol
+
+
+def compile_source(text: str, filename: str = "<string>") -> Module:
+    """Compile every top-level def of a source string; each is an entry of the module."""
+    c = Compiler()
+    source = Source(filename, text)
+    tree = parse_module(source)
+    table: dict = {}
+    scope = UnitScope(table, c)
+    defs = []
+    for node in tree.body:
+        _declare_toplevel(c, node, table, scope, source, defs)
+    c.raise_errors()
+    for info in defs:
+        info.symbol = info.symbol or c.unique_symbol(info.node.name)
+    for info in defs:
+        c.ensure_compiled(info)
+    c.raise_errors()
+    c.module.entries.extend(info.symbol for info in defs)
+    return c.module
+
+
+def _declare_toplevel(c, node, table, scope, source, defs):
+    if isinstance(node, A.FunctionDef):
+        info = FuncInfo(node.name, node, source, scope)
+        table[node.name] = MFunction(info)
+        defs.append(info)
+    elif isinstance(node, A.ClassDef):
+        info = ClassInfo(node.name, node, source, scope)
+        table[node.name] = MClass(info)
+    elif isinstance(node, A.Import):
+        for dotted, asname in node.names:
+            if asname:
+                table[asname] = MModule(dotted)
+            else:
+                table[dotted.split(".")[0]] = MModule(dotted.split(".")[0])
+    elif isinstance(node, A.ImportFrom):
+        for name, asname in node.names:
+            table[asname or name] = _from_import(node.module or "", name)
+    elif isinstance(node, (A.Assign, A.AnnAssign)):
+        _declare_constant(c, node, table)
+    elif isinstance(node, A.Expr) and isinstance(node.value, A.Constant):
+        pass  # a docstring
+    elif isinstance(node, A.Pass):
+        pass
+    else:
+        c.report(UnsupportedError("only imports, constants, defs and classes may appear at "
+                                  "the top level of a CompilationUnit", node.span))
+
+
+def _from_import(module: str, name: str):
+    if module == "typing":
+        return MTypeName(name)
+    if module == "torch" and name in TORCH_DTYPES:
+        return MDtype(TORCH_DTYPES[name])
+    if module == "torch" and name == "Tensor":
+        return MTypeName("Tensor")
+    if module == "torch" and name == "nn":
+        return MModule("torch.nn")
+    if module == "torch.nn" and name == "functional":
+        return MModule("torch.nn.functional")
+    if module in ("math", "torch", "torch.nn.functional"):
+        from ember.frontend.meta import MOpFunc
+        return MOpFunc(f"{module}.{name}")
+    if module == "builtins" and name in MException.__dict__:
+        return MException(name)
+    return MModule(f"{module}.{name}")
+
+
+def _declare_constant(c, node, table):
+    target = node.targets[0] if isinstance(node, A.Assign) else node.target
+    value = node.value
+    if isinstance(target, A.Name) and value is not None:
+        const = _literal(value)
+        if const is not _NO:
+            table[target.id] = MConst(const)
+            return
+    c.report(UnsupportedError("a top-level assignment must give a name a literal constant "
+                              "(int, float, str, bool, None or a tuple of them)", node.span))
+
+
+_NO = object()
+
+
+def _literal(node):
+    if isinstance(node, A.Constant) and isinstance(node.value, (int, float, str, bool,
+                                                                  type(None))):
+        return node.value
+    if isinstance(node, A.UnaryOp) and node.op == "-" and isinstance(node.operand, A.Constant) \
+            and isinstance(node.operand.value, (int, float)):
+        return -node.operand.value
+    if isinstance(node, A.Tuple):
+        items = [_literal(e) for e in node.elts]
+        return _NO if _NO in items else tuple(items)
+    return _NO
+
+
+__all__ = ["compile_function", "compile_source", "Compiler", "FuncInfo", "ClassInfo",
+           "NameResolutionError", "MException"]

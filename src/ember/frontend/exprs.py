@@ -1,0 +1,652 @@
+"""Expressions: names, constants, operators, comparisons, subscripts, attributes, literals."""
+
+from __future__ import annotations
+
+from ember.errors import NameResolutionError
+from ember.frontend import ast as A
+from ember.frontend.meta import (
+    MBoundMethod, MClass, MConst, MDtype, MException, MFunction, MLambda, MModule, MOpFunc,
+    MTypeName, Meta, TORCH_DTYPES,
+)
+from ember.frontend.typing_ import ErrorType, numeric_rank, show
+from ember.ir import Region, Value
+from ember.ir import types as T
+from ember.ops.int64 import INT64_MAX, INT64_MIN
+
+AUG_INPLACE = {"+"}
+_VERB = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "//": "floor-divide",
+         "%": "take the modulo of", "**": "raise", "@": "matrix-multiply", "<<": "shift",
+         ">>": "shift", "&": "and", "|": "or", "^": "xor"}
+_NAMES = {"+": "add", "-": "sub", "*": "mul", "/": "truediv", "//": "floordiv", "%": "mod",
+          "**": "pow", "<<": "lshift", ">>": "rshift", "&": "and", "|": "or", "^": "xor",
+          "@": "matmul"}
+_CMP_NAMES = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+_SWAP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+_MATH_CONSTS = {"pi", "e", "tau", "inf", "nan"}
+_TENSOR_PROPERTIES = {"shape", "dtype", "T", "ndim", "mT", "data", "device", "is_cuda"}
+
+
+class ExprMixin:
+    def expr(self, node, expected=None):
+        """Emit node; returns an IR Value or a Meta (a compile-time value)."""
+        handler = getattr(self, "e_" + type(node).__name__, None)
+        if handler is None:
+            return self.unsupported(f"'{type(node).__name__}' expressions are not supported",
+                                    node.span)
+        return handler(node, expected)
+
+    def value(self, node, expected=None) -> Value:
+        return self.as_value(self.expr(node, expected), node)
+
+    def as_value(self, v, node) -> Value:
+        if isinstance(v, Value):
+            return v
+        if isinstance(v, MConst):
+            return self.constant(v.value, node)
+        if isinstance(v, MDtype):
+            return self.b.const(v.numpy_name, T.DTYPE, self.loc(node))
+        if isinstance(v, (MFunction, MLambda)):
+            from ember.frontend.closures import function_value
+            return function_value(self, v, node)
+        return self.error(f"{v.describe()} cannot be used as a value here", node.span)
+
+    # -- leaves --------------------------------------------------------------------------------
+    def e_Constant(self, node, expected):
+        return self.constant(node.value, node)
+
+    def constant(self, value, node):
+        loc = self.loc(node)
+        if isinstance(value, bool):
+            return self.b.const(value, T.BOOL, loc)
+        if isinstance(value, int):
+            if not INT64_MIN <= value <= INT64_MAX:
+                return self.error(f"integer literal {value} does not fit in 64 bits", node.span)
+            return self.b.const(value, T.I64, loc)
+        if isinstance(value, float):
+            return self.b.const(value, T.F64, loc)
+        if isinstance(value, str):
+            return self.b.const(value, T.STR, loc)
+        if value is None:
+            return self.b.const(None, T.NONE, loc)
+        if isinstance(value, tuple):
+            items = [self.constant(x, node) for x in value]
+            return self.b.create("tuple.new", items, [T.TupleType(tuple(v.type for v in items))],
+                                 loc=loc).result
+        kind = {bytes: "bytes literals", complex: "complex numbers",
+                type(...): "'...' (Ellipsis)"}.get(type(value), f"{type(value).__name__} values")
+        return self.unsupported(f"{kind} are not supported", node.span)
+
+    def e_Name(self, node, expected):
+        v = self.read_var(node.id, node.span)
+        if v is not None:
+            return v
+        if node.id in self.local_metas:
+            return self.local_metas[node.id]
+        meta = self.scope.lookup(node.id)
+        if meta is None:
+            return self.error(f"name '{node.id}' is not defined", node.span, NameResolutionError)
+        return meta
+
+    # -- attributes -------------------------------------------------------------------------------
+    def e_Attribute(self, node, expected):
+        base = self.expr(node.value)
+        if isinstance(base, Meta):
+            return self.meta_attribute(base, node)
+        return self.attribute(base, node)
+
+    def meta_attribute(self, base, node):
+        attr = node.attr
+        if isinstance(base, MModule):
+            return self.module_attribute(base, attr, node)
+        if isinstance(base, MClass):
+            from ember.frontend.classes import class_attribute
+            return class_attribute(self, base, node)
+        return self.error(f"{base.describe()} has no attribute '{attr}'", node.span)
+
+    def module_attribute(self, mod, attr, node):
+        import math
+
+        name = mod.name
+        if name == "math" and attr in _MATH_CONSTS:
+            return MConst(getattr(math, attr))
+        if name == "torch" and attr in TORCH_DTYPES:
+            return MDtype(TORCH_DTYPES[attr])
+        if name == "torch" and attr == "Tensor":
+            return MTypeName("Tensor")
+        if name in ("torch", "torch.nn") and attr in ("nn", "functional", "jit"):
+            return MModule(f"{name}.{attr}")
+        if name == "typing":
+            return MTypeName(attr)
+        if mod.pyobj is not None and name not in ("math", "torch", "torch.nn.functional"):
+            from ember.frontend.meta import classify
+            obj = getattr(mod.pyobj, attr, None)
+            if obj is not None:
+                meta = classify(obj, attr, self.c)
+                if meta is not None:
+                    return meta
+        if name in ("math", "torch", "torch.nn.functional"):
+            return MOpFunc(f"{name}.{attr}")
+        if name == "torch.jit" or name == "ember":
+            return MOpFunc(f"{name}.{attr}")
+        return self.error(f"module '{name}' has no attribute '{attr}' that ember knows",
+                          node.span, NameResolutionError)
+
+    def attribute(self, obj: Value, node):
+        t = obj.type
+        if isinstance(t, ErrorType):
+            return obj
+        if isinstance(t, T.ClassType):
+            from ember.frontend.classes import instance_attribute
+            return instance_attribute(self, obj, node)
+        if isinstance(t, T.TensorType) and node.attr in _TENSOR_PROPERTIES:
+            return self.call_python_op(f"Tensor.{node.attr}", [obj], node)
+        if isinstance(t, (T.OptionalType, T.UnionType)):
+            return self.error(f"'{self.expr_text(node.value)}' is {show(t)}: refine it first "
+                              "(if x is not None: ...), copying an attribute to a local "
+                              "variable if needed", node.value.span)
+        return MBoundMethod(obj, node.attr, node.span)
+
+    def attribute_set(self, obj, node, value) -> None:
+        from ember.frontend.classes import instance_attribute_set
+        instance_attribute_set(self, obj, node, value)
+
+    def expr_text(self, node) -> str:
+        s = node.span
+        if s.line == s.end_line:
+            line = self.source.line(s.line)
+            return line[s.col - 1:s.end_col - 1]
+        return "expression"
+
+    # -- operators -----------------------------------------------------------------------------
+    def e_BinOp(self, node, expected):
+        left = self.value(node.left)
+        right = self.value(node.right)
+        return self.binop(node.op, left, right, node)
+
+    def binop(self, op, a: Value, b: Value, node):
+        ta, tb = a.type, b.type
+        if isinstance(ta, ErrorType) or isinstance(tb, ErrorType):
+            return a if isinstance(ta, ErrorType) else b
+        loc = self.loc(node)
+        if isinstance(ta, T.TensorType) or isinstance(tb, T.TensorType):
+            return self.tensor_binop(op, a, b, node)
+        if numeric_rank(ta) is not None and numeric_rank(tb) is not None:
+            return self.numeric_binop(op, a, b, node)
+        if ta == T.STR and (tb == T.STR and op == "+"):
+            return self.b.kernel("str.add", [a, b], T.STR, loc)
+        if op == "*" and {ta, tb} & {T.STR} and {ta, tb} & {T.I64, T.BOOL}:
+            s, n = (a, b) if ta == T.STR else (b, a)
+            return self.b.kernel("str.mul", [s, self.to_int(n, node)], T.STR, loc)
+        if op == "%" and ta == T.STR:
+            return self.b.kernel("builtins.percent_format", [a, b], T.STR, loc)
+        if isinstance(ta, T.ListType) or isinstance(tb, T.ListType):
+            r = self.list_binop(op, a, b, node)
+            if r is not None:
+                return r
+        if op == "+" and isinstance(ta, T.TupleType) and isinstance(tb, T.TupleType):
+            return self.tuple_concat(a, b, node)
+        verb = _VERB.get(op, op)
+        return self.error(f"cannot {verb} {show(ta)} and {show(tb)} (operator '{op}')",
+                          node.span)
+
+    def list_binop(self, op, a, b, node):
+        loc = self.loc(node)
+        ta, tb = a.type, b.type
+        if op == "+" and isinstance(ta, T.ListType) and isinstance(tb, T.ListType):
+            j = T.join(ta, tb)
+            if j is not None:
+                return self.b.kernel("list.add", [self.coerce(a, j, node.span),
+                                                  self.coerce(b, j, node.span)], j, loc)
+        if op == "*":
+            lst, n = (a, b) if isinstance(ta, T.ListType) else (b, a)
+            if n.type in (T.I64, T.BOOL):
+                return self.b.kernel("list.mul", [lst, self.to_int(n, node)], lst.type, loc)
+        return None
+
+    def tuple_concat(self, a, b, node):
+        loc = self.loc(node)
+        items = [self.b.create("tuple.get", [v], [t], {"index": i}, loc=loc).result
+                 for v in (a, b) for i, t in enumerate(v.type.elems)]
+        return self.b.create("tuple.new", items, [T.TupleType(tuple(x.type for x in items))],
+                             loc=loc).result
+
+    def numeric_binop(self, op, a, b, node):
+        loc = self.loc(node)
+        ta, tb = a.type, b.type
+        if op in ("&", "|", "^") and ta == T.BOOL and tb == T.BOOL:
+            return self.b.kernel(f"bool.{_NAMES[op]}", [a, b], T.BOOL, loc)
+        if op == "@":
+            return self.error("'@' needs tensors", node.span)
+        if op == "/":
+            if T.F64 not in (ta, tb):
+                return self.b.kernel("int.truediv", [self.to_int(a, node), self.to_int(b, node)],
+                                     T.F64, loc)
+            return self.b.kernel("float.truediv", [self.to_float(a, node),
+                                                   self.to_float(b, node)], T.F64, loc)
+        if op == "**" and T.F64 not in (ta, tb) and self.negative_const(node):
+            return self.b.kernel("float.pow", [self.to_float(a, node), self.to_float(b, node)],
+                                 T.F64, loc)
+        if T.F64 in (ta, tb):
+            if op in ("<<", ">>", "&", "|", "^"):
+                return self.error(f"operator '{op}' needs ints, not float", node.span)
+            return self.b.kernel(f"float.{_NAMES[op]}", [self.to_float(a, node),
+                                                         self.to_float(b, node)], T.F64, loc)
+        return self.b.kernel(f"int.{_NAMES[op]}", [self.to_int(a, node), self.to_int(b, node)],
+                             T.I64, loc)
+
+    def negative_const(self, node) -> bool:
+        r = getattr(node, "right", None)
+        if isinstance(r, A.UnaryOp) and r.op == "-" and isinstance(r.operand, A.Constant):
+            return isinstance(r.operand.value, int) and r.operand.value > 0
+        return isinstance(r, A.Constant) and isinstance(r.value, int) and r.value < 0
+
+    def to_int(self, v, node):
+        if v.type == T.BOOL:
+            return self.b.kernel("bool.to_int", [v], T.I64, self.loc(node))
+        if v.type != T.I64 and not isinstance(v.type, ErrorType):
+            return self.error(f"expected an int, got {show(v.type)}", node.span)
+        return v
+
+    def to_float(self, v, node):
+        if v.type == T.F64 or isinstance(v.type, ErrorType):
+            return v
+        if v.type == T.I64:
+            return self.b.kernel("int.to_float", [v], T.F64, self.loc(node))
+        if v.type == T.BOOL:
+            return self.b.kernel("bool.to_float", [v], T.F64, self.loc(node))
+        return self.error(f"expected a number, got {show(v.type)}", node.span)
+
+    def tensor_binop(self, op, a, b, node):
+        name = _NAMES.get(op)
+        if isinstance(a.type, T.TensorType):
+            return self.call_python_op(f"Tensor.__{name}__", [a, b], node)
+        return self.call_python_op(f"Tensor.__r{name}__", [b, a], node)
+
+    def e_UnaryOp(self, node, expected):
+        if node.op == "not":
+            c = self.condition(node.operand)
+            if isinstance(c.value.type, ErrorType):
+                return c.value
+            return self.b.kernel("bool.not", [c.value], T.BOOL, self.loc(node))
+        v = self.value(node.operand)
+        t = v.type
+        loc = self.loc(node)
+        if isinstance(t, ErrorType):
+            return v
+        if isinstance(t, T.TensorType):
+            qual = {"-": "Tensor.__neg__", "+": "Tensor.__pos__", "~": "Tensor.__invert__"}
+            return self.call_python_op(qual[node.op], [v], node)
+        if t == T.BOOL:
+            v, t = self.b.kernel("bool.to_int", [v], T.I64, loc), T.I64
+        if t == T.I64:
+            name = {"-": "int.neg", "+": "int.pos", "~": "int.invert"}[node.op]
+            return self.b.kernel(name, [v], T.I64, loc)
+        if t == T.F64 and node.op != "~":
+            return self.b.kernel("float.neg" if node.op == "-" else "float.pos", [v], T.F64,
+                                 loc)
+        return self.error(f"bad operand type for unary {node.op}: {show(t)}", node.span)
+
+    # -- comparisons ---------------------------------------------------------------------------------
+    def e_Compare(self, node, expected):
+        left = self.value(node.left)
+        return self.compare_chain(left, node.ops, node.comparators, node, 0)
+
+    def compare_chain(self, left, ops, rights, node, i):
+        right = self.value(rights[i])
+        r = self.compare(ops[i], left, right, node, rights[i])
+        if i == len(ops) - 1 or isinstance(r.type, ErrorType):
+            return r
+        loc = self.loc(node)
+        then_r, else_r = Region(), Region()
+        with self.at(then_r.block):
+            rest = self.compare_chain(right, ops, rights, node, i + 1)
+            self.b.yield_([rest], loc)
+        with self.at(else_r.block):
+            self.b.yield_([self.b.const(False, T.BOOL, loc)], loc)
+        return self.b.create("if", [r], [T.BOOL], regions=[then_r, else_r], loc=loc).result
+
+    def compare(self, op, a, b, node, rnode):
+        ta, tb = a.type, b.type
+        loc = self.loc(node)
+        if isinstance(ta, ErrorType) or isinstance(tb, ErrorType):
+            return a if isinstance(ta, ErrorType) else b
+        if op in ("is", "is not"):
+            return self.b.kernel("obj.is" if op == "is" else "obj.isnot", [a, b], T.BOOL, loc)
+        if op in ("in", "not in"):
+            r = self.contains(b, a, node)
+            return r if op == "in" or isinstance(r.type, ErrorType) else \
+                self.b.kernel("bool.not", [r], T.BOOL, loc)
+        if isinstance(ta, T.TensorType) or isinstance(tb, T.TensorType):
+            if isinstance(ta, T.TensorType):
+                return self.call_python_op(f"Tensor.__{_CMP_NAMES[op]}__", [a, b], node)
+            return self.call_python_op(f"Tensor.__{_CMP_NAMES[_SWAP[op]]}__", [b, a], node)
+        return self.scalar_compare(op, a, b, node)
+
+    def scalar_compare(self, op, a, b, node):
+        ta, tb = a.type, b.type
+        loc = self.loc(node)
+        name = _CMP_NAMES[op]
+        ra, rb = numeric_rank(ta), numeric_rank(tb)
+        if ra is not None and rb is not None:
+            if ta == T.BOOL and tb == T.BOOL and op in ("==", "!="):
+                return self.b.kernel(f"bool.{name}", [a, b], T.BOOL, loc)
+            if T.F64 not in (ta, tb):
+                return self.b.kernel(f"int.{name}", [self.to_int(a, node), self.to_int(b, node)],
+                                     T.BOOL, loc)
+            if ta == T.F64 and tb == T.F64:
+                return self.b.kernel(f"float.{name}", [a, b], T.BOOL, loc)
+            if ta == T.F64:
+                return self.b.kernel(f"float.{name}_int", [a, self.to_int(b, node)], T.BOOL, loc)
+            return self.b.kernel(f"int.{name}_float", [self.to_int(a, node), b], T.BOOL, loc)
+        if ta == T.STR and tb == T.STR:
+            return self.b.kernel(f"str.{name}", [a, b], T.BOOL, loc)
+        if op in ("==", "!=") and T.NONE in (ta, tb):
+            return self.b.kernel("obj.is" if op == "==" else "obj.isnot", [a, b], T.BOOL, loc)
+        j = T.join(ta, tb)
+        if j is not None and not (op not in ("==", "!=") and (T.NONE in T.members(j) or
+                                                                isinstance(j, T.ClassType))):
+            if isinstance(j, T.ClassType):
+                return self.b.kernel("obj.is" if op == "==" else "obj.isnot", [a, b], T.BOOL, loc)
+            a, b = self.coerce(a, j, node.span), self.coerce(b, j, node.span)
+            return self.b.kernel(f"any.{name}", [a, b], T.BOOL, loc)
+        return self.error(f"cannot compare {show(ta)} and {show(tb)} with '{op}'", node.span)
+
+    def contains(self, container, x, node):
+        t = container.type
+        loc = self.loc(node)
+        if isinstance(t, T.ListType):
+            return self.b.kernel("list.contains", [container, self.coerce(x, t.elem, node.span)],
+                                 T.BOOL, loc)
+        if isinstance(t, T.DictType):
+            return self.b.kernel("dict.contains", [container, self.coerce(x, t.key, node.span)],
+                                 T.BOOL, loc)
+        if t == T.STR:
+            if x.type != T.STR:
+                return self.error(f"'in <str>' requires a str on the left, not {show(x.type)}",
+                                  node.span)
+            return self.b.kernel("str.contains", [container, x], T.BOOL, loc)
+        if isinstance(t, T.TupleType):
+            return self.b.kernel("any.contains", [container, x], T.BOOL, loc)
+        return self.error(f"'in' is not supported for {show(t)}", node.span)
+
+    # -- boolean and conditional expressions ---------------------------------------------------------
+    def e_BoolOp(self, node, expected):
+        types = []
+        for v in node.values:
+            types.append(None)
+        first = self.value(node.values[0])
+        return self.boolop_values(node.op, first, node.values[1:], node)
+
+    def boolop_values(self, op, first, rest, node):
+        if not rest or isinstance(first.type, ErrorType):
+            return first
+        loc = self.loc(node)
+        truth = self.truth(first, node)
+        then_r, else_r = Region(), Region()
+        # `a and b`: b when a is truthy, else a.  `a or b`: a when a is truthy, else b.
+        eval_r, keep_r = (then_r, else_r) if op == "and" else (else_r, then_r)
+        with self.at(eval_r.block):
+            second = self.boolop_values(op, self.value(rest[0]), rest[1:], node)
+        result_t = self.boolop_type(op, first.type, second.type, node)
+        with self.at(eval_r.block):
+            self.b.yield_([self.coerce(second, result_t, node.span)], loc)
+        with self.at(keep_r.block):
+            kept = first
+            if op == "or" and isinstance(first.type, T.OptionalType) and \
+                    not T.is_subtype(first.type, result_t):
+                kept = self.b.create("narrow", [first], [first.type.elem], loc=loc).result
+            self.b.yield_([self.coerce(kept, result_t, node.span)], loc)
+        return self.b.create("if", [truth], [result_t], regions=[then_r, else_r], loc=loc).result
+
+    def boolop_type(self, op, ta, tb, node):
+        if ta == tb:
+            return ta
+        if op == "or" and isinstance(ta, T.OptionalType) and T.is_subtype(tb, ta.elem):
+            return ta.elem
+        j = T.join(ta, tb) or self.numeric_join(ta, tb)
+        if j is None:
+            self.error(f"'{op}' operands have different types ({show(ta)} and {show(tb)})",
+                       node.span)
+            return ta
+        return j
+
+    def e_IfExp(self, node, expected):
+        cond = self.condition(node.test)
+        loc = self.loc(node)
+        branches = []
+        before = self.env
+        for expr_node, facts in ((node.body, cond.true), (node.orelse, cond.false)):
+            self.env = before.copy()
+            r = Region()
+            with self.at(r.block):
+                self.apply_facts(facts)
+                branches.append((r, self.value(expr_node, expected)))
+        self.env = before
+        (r1, v1), (r2, v2) = branches
+        t = T.join(v1.type, v2.type) or self.numeric_join(v1.type, v2.type)
+        if t is None:
+            return self.error(f"the two branches of this conditional expression have types "
+                              f"{show(v1.type)} and {show(v2.type)}", node.span)
+        for r, v, n in ((r1, v1, node.body), (r2, v2, node.orelse)):
+            with self.at(r.block):
+                self.b.yield_([self.coerce(v, t, n.span)], loc)
+        return self.b.create("if", [cond.value], [t], regions=[r1, r2], loc=loc).result
+
+    # -- subscripts --------------------------------------------------------------------------------
+    def e_Subscript(self, node, expected):
+        base = self.expr(node.value)
+        if isinstance(base, Meta):
+            return self.error(f"{base.describe()} cannot be subscripted here", node.span)
+        if isinstance(base.type, T.TupleType):
+            return self.tuple_subscript(base, node)
+        index = self.index_value(node.slice, base)
+        return self.subscript_get(base, index, node)
+
+    def index_value(self, sl, base):
+        if isinstance(sl, A.Slice):
+            return ("slice", [self.optional_int(x) for x in (sl.lower, sl.upper, sl.step)])
+        if isinstance(base.type, T.TensorType):
+            return ("tensor", sl)
+        return self.value(sl)
+
+    def optional_int(self, node):
+        loc = self.loc(node) if node is not None else self.b.loc
+        opt = T.OptionalType(T.I64)
+        if node is None:
+            return self.coerce(self.b.const(None, T.NONE, loc), opt, None)
+        v = self.value(node)
+        if v.type == T.BOOL:
+            v = self.to_int(v, node)
+        return self.coerce(v, opt, node.span, what="a slice index")
+
+    def subscript_get(self, obj, index, node):
+        t = obj.type
+        loc = self.loc(node)
+        if isinstance(t, ErrorType) or (isinstance(index, Value) and
+                                        isinstance(index.type, ErrorType)):
+            return obj if isinstance(t, ErrorType) else index
+        if isinstance(index, tuple) and index[0] == "tensor":
+            from ember.frontend.tensors import tensor_getitem
+            return tensor_getitem(self, obj, index[1], node)
+        if isinstance(index, tuple):
+            kind = {T.STR: "str"}.get(t, "list" if isinstance(t, T.ListType) else None)
+            if kind is None:
+                return self.error(f"{show(t)} cannot be sliced", node.span)
+            return self.b.kernel(f"{kind}.slice", [obj] + index[1], t, loc)
+        if isinstance(t, T.ListType):
+            return self.b.kernel("list.getitem", [obj, self.index_int(index, node)], t.elem, loc)
+        if t == T.STR:
+            return self.b.kernel("str.getitem", [obj, self.index_int(index, node)], T.STR, loc)
+        if isinstance(t, T.DictType):
+            return self.b.kernel("dict.getitem", [obj, self.coerce(index, t.key, node.span,
+                                                                    "the key")], t.value, loc)
+        if isinstance(t, (T.OptionalType, T.UnionType)):
+            return self.error(f"'{self.expr_text(node.value)}' is {show(t)}: check it is not "
+                              "None before indexing", node.value.span)
+        return self.error(f"{show(t)} is not subscriptable", node.span)
+
+    def index_int(self, index, node):
+        if index.type in (T.I64, T.BOOL):
+            return self.to_int(index, node)
+        return self.error(f"indices must be integers, not {show(index.type)}", node.span)
+
+    def tuple_subscript(self, base, node):
+        elems = base.type.elems
+        loc = self.loc(node)
+        sl = node.slice
+        if isinstance(sl, A.Slice):
+            bounds = [self.static_int(x) for x in (sl.lower, sl.upper, sl.step)]
+            if any(b is False for b in bounds):
+                return self.error("tuple slices need constant bounds", sl.span)
+            idx = list(range(len(elems)))[slice(*bounds)]
+            items = [self.b.create("tuple.get", [base], [elems[i]], {"index": i}, loc=loc).result
+                     for i in idx]
+            return self.b.create("tuple.new", items, [T.TupleType(tuple(elems[i] for i in idx))],
+                                 loc=loc).result
+        i = self.static_int(sl)
+        if i is False or i is None:
+            if elems and all(e == elems[0] for e in elems):
+                v = self.value(sl)
+                return self.b.kernel("tuple.getitem", [base, self.index_int(v, sl)], elems[0], loc)
+            return self.error("a tuple with elements of different types needs a constant index",
+                              sl.span)
+        if not -len(elems) <= i < len(elems):
+            return self.error(f"tuple index {i} out of range (the tuple has {len(elems)} "
+                              "elements)", sl.span)
+        i %= len(elems)
+        return self.b.create("tuple.get", [base], [elems[i]], {"index": i}, loc=loc).result
+
+    def static_int(self, node):
+        """The value of a constant int expression (None for a missing bound, False if not constant)."""
+        if node is None:
+            return None
+        if isinstance(node, A.Constant) and type(node.value) is int:
+            return node.value
+        if isinstance(node, A.UnaryOp) and node.op == "-" and isinstance(node.operand, A.Constant) \
+                and type(node.operand.value) is int:
+            return -node.operand.value
+        if isinstance(node, A.Name):
+            m = self.scope.lookup(node.id) if self.env.get(node.id) is None else None
+            if isinstance(m, MConst) and type(m.value) is int:
+                return m.value
+        return False
+
+    def subscript_set(self, obj, index, value, node) -> None:
+        t = obj.type
+        loc = self.loc(node)
+        if isinstance(t, ErrorType) or isinstance(value.type, ErrorType):
+            return
+        if isinstance(index, tuple) and index[0] == "tensor":
+            from ember.frontend.tensors import tensor_setitem
+            tensor_setitem(self, obj, index[1], value, node)
+            return
+        if isinstance(t, T.ListType) and not isinstance(index, tuple):
+            self.b.kernel("list.setitem", [obj, self.index_int(index, node),
+                                           self.coerce(value, t.elem, node.span, "list element")],
+                          T.NONE, loc)
+        elif isinstance(t, T.DictType):
+            self.b.kernel("dict.setitem", [obj, self.coerce(index, t.key, node.span, "the key"),
+                                           self.coerce(value, t.value, node.span, "dict value")],
+                          T.NONE, loc)
+        else:
+            self.error(f"{show(t)} does not support item assignment", node.span)
+
+    # -- literals ----------------------------------------------------------------------------------
+    def e_Tuple(self, node, expected):
+        exp = expected.elems if isinstance(expected, T.TupleType) and \
+            len(expected.elems) == len(node.elts) else [None] * len(node.elts)
+        items = [self.value(e, x) for e, x in zip(node.elts, exp)]
+        if any(isinstance(e, A.Starred) for e in node.elts):
+            return self.unsupported("starred expressions are not supported", node.span)
+        return self.b.create("tuple.new", items, [T.TupleType(tuple(v.type for v in items))],
+                             loc=self.loc(node)).result
+
+    def e_List(self, node, expected):
+        want = expected.elem if isinstance(expected, T.ListType) else None
+        items = [self.value(e, want) for e in node.elts]
+        elem = want or self.join_elements(items, node, T.TENSOR)
+        items = [self.coerce(v, elem, e.span, "list element") for v, e in zip(items, node.elts)]
+        return self.b.create("list.new", items, [T.ListType(elem)], loc=self.loc(node)).result
+
+    def join_elements(self, items, node, empty):
+        if not items:
+            return empty
+        t = items[0].type
+        for v in items[1:]:
+            j = T.join(t, v.type) or self.numeric_join(t, v.type)
+            if j is None:
+                self.error(f"container elements have different types ({show(t)} and "
+                           f"{show(v.type)}); annotate the variable", node.span)
+                return t
+            t = j
+        return t
+
+    def e_Dict(self, node, expected):
+        if any(k is None for k in node.keys):
+            return self.unsupported("'**' in dict literals is not supported", node.span)
+        kt = expected.key if isinstance(expected, T.DictType) else None
+        vt = expected.value if isinstance(expected, T.DictType) else None
+        keys = [self.value(k, kt) for k in node.keys]
+        values = [self.value(v, vt) for v in node.values]
+        kt = kt or self.join_elements(keys, node, T.STR)
+        vt = vt or self.join_elements(values, node, T.TENSOR)
+        ops = []
+        for k, v, kn, vn in zip(keys, values, node.keys, node.values):
+            ops += [self.coerce(k, kt, kn.span, "dict key"), self.coerce(v, vt, vn.span,
+                                                                          "dict value")]
+        return self.b.create("dict.new", ops, [T.DictType(kt, vt)], loc=self.loc(node)).result
+
+    def e_Set(self, node, expected):
+        return self.unsupported("sets are not supported; use a dict with None values or a list",
+                                node.span)
+
+    e_SetComp = e_Set
+
+    def e_Starred(self, node, expected):
+        return self.unsupported("starred expressions (*x) are not supported", node.span)
+
+    def e_NamedExpr(self, node, expected):
+        v = self.value(node.value, expected)
+        self.write_var(node.target.id, v, node.target.span)
+        return v
+
+    def e_Yield(self, node, expected):
+        return self.unsupported("generators ('yield') are not supported", node.span)
+
+    def e_Await(self, node, expected):
+        return self.unsupported("'await' (async code) is not supported", node.span)
+
+    def e_Lambda(self, node, expected):
+        from ember.frontend.closures import make_lambda
+        return make_lambda(self, node, expected)
+
+    # -- strings -----------------------------------------------------------------------------------
+    def e_JoinedStr(self, node, expected):
+        loc = self.loc(node)
+        parts = []
+        for piece in node.values:
+            if isinstance(piece, A.Constant):
+                parts.append(self.b.const(piece.value, T.STR, loc))
+            else:
+                parts.append(self.formatted(piece))
+        return self.concat(parts, loc)
+
+    def formatted(self, fv):
+        loc = self.loc(fv)
+        v = self.value(fv.value)
+        if fv.conversion == "a":
+            return self.unsupported("the !a conversion is not supported", fv.span)
+        if fv.conversion in ("r", "s"):
+            v = self.b.kernel("builtins.repr" if fv.conversion == "r" else "builtins.str", [v],
+                              T.STR, loc)
+        spec = self.e_JoinedStr(fv.format_spec, None) if fv.format_spec is not None and \
+            fv.format_spec.values else self.b.const("", T.STR, loc)
+        return self.b.kernel("builtins.format", [v, spec], T.STR, loc)
+
+    def concat(self, parts, loc):
+        if not parts:
+            return self.b.const("", T.STR, loc)
+        out = parts[0]
+        for p in parts[1:]:
+            out = self.b.kernel("str.add", [out, p], T.STR, loc)
+        return out

@@ -1,0 +1,275 @@
+"""FunctionEmitter: type-checks one function's AST and emits its IR in the same pass.
+
+The emitter keeps an Env of local variables and an insertion point. Structured
+statements (if, loops, try) open regions; values flowing out of them become
+the ops' results. On an error the emitter records a diagnostic and goes on
+with a poison value (ErrorType), so every independent error is reported once.
+The statement, loop, expression and call parts live in mixins (stmts.py,
+loops.py, exprs.py, calls.py, refine.py).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from ember.errors import (
+    CompileError, NameResolutionError, Span, TypeCheckError, UnsupportedError,
+)
+from ember.frontend import ast as A
+from ember.frontend.annotations import AnnotationResolver
+from ember.frontend.calls import CallMixin
+from ember.frontend.env import Env, PendingSlot, Var, slot_value
+from ember.frontend.exprs import ExprMixin
+from ember.frontend.loops import LoopMixin
+from ember.frontend.refine import RefineMixin
+from ember.frontend.stmts import StmtMixin
+from ember.frontend.typing_ import ERROR, ErrorType, show
+from ember.ir import Block, FuncOp, IRBuilder, Loc, Value
+from ember.ir import types as T
+from ember.ir.core import BlockArg, OpResult
+from ember.ir.ops import ReturnOp, WidenOp
+
+
+class Poison(Value):
+    """The value of an expression that already failed; errors involving it are not reported."""
+
+    __slots__ = ()
+
+    def __init__(self):
+        super().__init__(ERROR, None)
+
+
+def is_poison(v) -> bool:
+    return isinstance(v, Value) and isinstance(v.type, ErrorType)
+
+
+class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
+    """Emits one FuncOp for a FuncInfo."""
+
+    def __init__(self, compiler, info, param_types=None, captures=()):
+        self.c = compiler
+        self.info = info
+        self.node: A.FunctionDef = info.node
+        self.source = info.source
+        self.scope = info.scope
+        self.ann = AnnotationResolver(self)
+        self.env = Env()
+        self.b = IRBuilder()
+        self.terminated = False
+        self.loops: list = []
+        self.handlers: list = []
+        self.returns: list[ReturnOp] = []
+        self.declared_ret: T.Type | None = None
+        self.fixed_param_types = param_types
+        self.captures = list(captures)
+        self.lambda_counter = 0
+        self.local_metas: dict = {}
+        """Local names bound to compile-time values (a lambda assigned to a variable)."""
+
+    # -- errors -----------------------------------------------------------------------------------
+    def error(self, message: str, span: Span, cls=TypeCheckError) -> Poison:
+        """Record an error at span; returns a poison value to continue with."""
+        self.c.report(cls(message, span))
+        return Poison()
+
+    def unsupported(self, message: str, span: Span) -> Poison:
+        return self.error(message, span, UnsupportedError)
+
+    def loc(self, node_or_span) -> Loc:
+        span = node_or_span.span if isinstance(node_or_span, A.Node) else node_or_span
+        return Loc.of_span(span)
+
+    # -- insertion ---------------------------------------------------------------------------------
+    @contextmanager
+    def at(self, block: Block):
+        """Emit into block; restores the insertion point and the terminated flag."""
+        saved = (self.b.block, self.b.before, self.terminated)
+        self.b.set_insertion_end(block)
+        self.terminated = False
+        try:
+            yield block
+        finally:
+            self.b.block, self.b.before, self.terminated = saved
+
+    def scratch(self) -> None:
+        """Continue in a detached block: code after an exit is type-checked, then dropped."""
+        self.b.set_insertion_end(Block())
+        self.terminated = False
+
+    # -- the function -------------------------------------------------------------------------------
+    def run(self) -> FuncOp:
+        names, types, defaults, ret = self.signature()
+        self.declared_ret = ret
+        loc = Loc.of_span(self.node.name_span or self.node.span)
+        ftype = T.FunctionType(tuple(types), ret or T.NONE)
+        f = FuncOp(self.info.symbol, ftype, loc, names, defaults)
+        self.info.func = f
+        self.c.module.add_func(f)
+        for name, arg in zip(names, f.args):
+            self.env.set(name, Var(arg.type, arg, True, declared=True))
+        self.b.set_insertion_end(f.body)
+        self.emit_body(self.node.body)
+        self.finish(f)
+        return f
+
+    def signature(self):
+        """(names, types, defaults, declared return type or None), cached on the info."""
+        if self.info.signature is None:
+            from ember.frontend.signature import function_signature
+            self.info.signature = function_signature(self)
+        names, types, defaults, ret = self.info.signature
+        if self.fixed_param_types is not None:
+            types = list(self.fixed_param_types)
+        return names, types, defaults, ret
+
+    def emit_body(self, stmts) -> None:
+        for s in stmts:
+            if self.terminated:
+                self.scratch()
+            self.stmt(s)
+
+    def finish(self, f: FuncOp) -> None:
+        """Close the function: implicit `return None`, then fix the return type."""
+        if not self.terminated:
+            if self.declared_ret is not None and self.declared_ret != T.NONE \
+                    and not isinstance(self.declared_ret, ErrorType):
+                end = self.node.body[-1].span if self.node.body else self.node.span
+                self.error(f"function '{self.node.name}' is annotated to return "
+                           f"{show(self.declared_ret)} but can reach its end without a "
+                           "return statement", self.node.name_span or self.node.span)
+            else:
+                none = self.b.const(None, T.NONE, loc=self.loc(self.node.body[-1].span))
+                self.emit_return(none, self.node.body[-1].span)
+        ret = self.declared_ret or self.infer_return()
+        f.attrs["type"] = T.FunctionType(f.type.params, ret)
+        for r in self.returns:
+            v = r.operands[0]
+            if v.type != ret and not isinstance(v.type, ErrorType):
+                self.b.set_insertion_before(r)
+                r.set_operand(0, self.coerce(v, ret, None))
+
+    def infer_return(self) -> T.Type:
+        types = [r.operands[0].type for r in self.returns]
+        result = T.NONE if not types else types[0]
+        for t in types[1:]:
+            j = T.join(result, t) or self.numeric_join(result, t)
+            if j is None:
+                self.error(f"function '{self.node.name}' returns both {show(result)} and "
+                           f"{show(t)}; annotate its return type", self.node.name_span)
+                return result
+            result = j
+        return result
+
+    def emit_return(self, value: Value, span) -> None:
+        op = self.b.create("return", [value], loc=self.loc(span))
+        self.returns.append(op)
+        self.terminated = True
+
+    # -- variables ---------------------------------------------------------------------------------
+    def read_var(self, name: str, span) -> Value | None:
+        var = self.env.get(name)
+        if var is None:
+            return None
+        if not var.defined:
+            return self.error(f"variable '{name}' may be undefined here (it is not assigned "
+                              "on every path that reaches this line)", span,
+                              NameResolutionError)
+        if var.slot is not None:
+            slot = slot_value(var.slot)
+            if slot is None:
+                return self.error(f"variable '{name}' may be undefined here", span,
+                                  NameResolutionError)
+            return self.b.create("var.get", [slot], [var.type], loc=self.loc(span),
+                                 names=[name]).result
+        return var.value
+
+    def write_var(self, name: str, value: Value, span, declared_type=None) -> None:
+        """Bind name to value (checking it against the variable's type)."""
+        var = self.env.get(name)
+        if declared_type is not None:
+            if var is not None and var.declared and var.type != declared_type:
+                self.error(f"variable '{name}' is annotated twice with different types "
+                           f"({show(var.type)} and {show(declared_type)})", span)
+            value = self.coerce(value, declared_type, span, what=f"variable '{name}'")
+            if var is None or var.slot is None:
+                self.env.set(name, Var(declared_type, self._named(value, name), True,
+                                       declared=True, span=span))
+                return
+            var.type, var.declared = declared_type, True
+        elif var is None or var.type is None or (var.type == T.NONE and not var.declared
+                                                  and var.slot is None):
+            if var is None or var.slot is None:
+                self.env.set(name, Var(self._var_type(value), self._named(value, name), True,
+                                       span=span))
+                return
+            var.type = self._var_type(value)
+        else:
+            value = self.coerce(value, var.type, span, what=f"variable '{name}'")
+        var = self.env.get(name)
+        if var.slot is not None:
+            slot = self.ensure_slot(var, name, span)
+            self.b.create("var.set", [slot, value], loc=self.loc(span))
+            var.defined = True
+        else:
+            var.value, var.defined = self._named(value, name), True
+
+    def ensure_slot(self, var, name, span):
+        """The var.new value of a slot-backed variable, creating a pending slot's op."""
+        slot = var.slot
+        if not isinstance(slot, PendingSlot):
+            return slot
+        if slot.value is None:
+            from ember.ir.ops import VarNewOp
+            op = VarNewOp([], [T.VarType(var.type)], None, (), self.loc(span), [name])
+            slot.block.append(op)
+            slot.value = op.result
+        return slot.value
+
+    def _var_type(self, value):
+        t = value.type
+        return t
+
+    def _named(self, value: Value, name: str) -> Value:
+        if isinstance(value, (OpResult, BlockArg)) and value.name is None:
+            value.name = name
+        return value
+
+    # -- conversions -------------------------------------------------------------------------------
+    def coerce(self, v: Value, want: T.Type, span, what: str = "value") -> Value:
+        """v converted to `want` (numeric promotion, widening), or an error at span."""
+        got = v.type
+        if got == want or isinstance(got, ErrorType) or isinstance(want, ErrorType):
+            return v
+        loc = self.loc(span) if span is not None else self.b.loc
+        if isinstance(got, T.TensorType) and isinstance(want, T.TensorType) and \
+                T.tensor_matches(got, want):
+            return v
+        if T.is_subtype(got, want):
+            return self.b.insert(WidenOp([v], [want], None, (), loc)).result
+        conv = _NUMERIC_CONV.get((got, want))
+        if conv is not None:
+            return self.b.kernel(conv, [v], want, loc)
+        if isinstance(want, (T.OptionalType, T.UnionType)):
+            for m in T.members(want):
+                if (got, m) in _NUMERIC_CONV:
+                    return self.coerce(self.coerce(v, m, span, what), want, span, what)
+        if span is None:
+            return v
+        return self.error(f"{what} has type {show(want)}, but is given a value of type "
+                          f"{show(got)}", span)
+
+    @staticmethod
+    def numeric_join(a: T.Type, b: T.Type) -> T.Type | None:
+        pair = {a, b}
+        if pair <= {T.I64, T.F64, T.BOOL}:
+            return T.F64 if T.F64 in pair else T.I64
+        return None
+
+
+_NUMERIC_CONV = {
+    (T.I64, T.F64): "int.to_float", (T.BOOL, T.I64): "bool.to_int",
+    (T.BOOL, T.F64): "bool.to_float",
+}
+
+
+__all__ = ["FunctionEmitter", "Poison", "is_poison", "CompileError"]

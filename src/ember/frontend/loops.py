@@ -1,0 +1,362 @@
+"""Loops: while, for (over ranges, lists, strings, dicts, tuples, enumerate, zip,
+reversed), break/continue/else, and comprehensions.
+
+Variables assigned in a loop body that exist before the loop are carried
+(block arguments + yields); variables first assigned in the body are local
+to an iteration. `for x in xs` over a list is a `while` loop with a hidden
+index that re-reads len(xs) each step, like CPython's list iterator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ember.frontend import ast as A
+from ember.frontend.env import Var, assigned_names, slot_value
+from ember.frontend.typing_ import ErrorType, show
+from ember.ir import Block, Region, Value
+from ember.ir import types as T
+
+
+@dataclass
+class LoopCtx:
+    op_names: list
+    types: list
+    kind: str = "loop"
+
+
+class _Seq:
+    """An iterable evaluated once: how to get its length and its i-th item."""
+
+    def __init__(self, kind, value, elem, loc):
+        self.kind, self.value, self.elem, self.loc = kind, value, elem, loc
+
+    def length(self, em):
+        name = {"list": "list.len", "str": "str.len"}[self.kind]
+        return em.b.kernel(name, [self.value], T.I64, self.loc)
+
+    def item(self, em, i):
+        name = {"list": "list.getitem", "str": "str.getitem"}[self.kind]
+        return em.b.kernel(name, [self.value, i], self.elem, self.loc)
+
+
+class LoopMixin:
+    # -- while ------------------------------------------------------------------------------------
+    def s_While(self, s):
+        self.emit_while(s.test, lambda: self.emit_body(s.body), s.body, s.orelse, s)
+
+    def emit_while(self, test, body_fn, body_stmts, orelse, node, extra=()):
+        """A while op; `test` is an AST test or a callable returning a Cond."""
+        loc = self.loc(node.kw_span if getattr(node, "kw_span", None) else node)
+        names, types, inits = self.carried(assigned_names(body_stmts) + list(extra), node)
+        regions = [Region(Block(types, names)) for _ in range(3 if orelse else 2)]
+        before = self.env
+        self.env = self.bind_carried(before, names, regions[0].block.args)
+        with self.at(regions[0].block):
+            cond = test() if callable(test) else self.condition(test)
+            self.b.create("condition", [cond.value], loc=loc)
+        self.env = self.bind_carried(before, names, regions[1].block.args)
+        with self.at(regions[1].block):
+            self.apply_facts(cond.true)
+            self.run_loop_body(body_fn, regions[1].block, names, types, loc)
+        if orelse:
+            self.emit_loop_else(before, names, types, regions[2], orelse, loc)
+        op = self.b.create("while", inits, types, regions=regions, loc=loc, names=names)
+        self.after_loop(before, names, op.results, body_stmts)
+
+    def carried(self, assigned, node):
+        """(names, types, init values) of the variables a loop carries."""
+        names, types, inits = [], [], []
+        for name in assigned:
+            var = self.env.get(name)
+            if var is None or not var.defined or var.slot is not None or var.value is None:
+                continue
+            if name in names:
+                continue
+            names.append(name)
+            types.append(var.type)
+            inits.append(self.coerce(var.value, var.type, None))
+        return names, types, inits
+
+    def bind_carried(self, before, names, args):
+        env = before.copy()
+        for name, arg in zip(names, args):
+            var = env.get(name)
+            var.value, var.defined = arg, True
+        return env
+
+    def run_loop_body(self, body_fn, block, names, types, loc):
+        self.loops.append(LoopCtx(names, types))
+        body_fn()
+        self.loops.pop()
+        self.materialize_slots(block)
+        if not self.terminated:
+            self.b.yield_(self.carried_values(names, types), loc)
+
+    def carried_values(self, names, types):
+        out = []
+        for name, t in zip(names, types):
+            var = self.env.get(name)
+            if var.slot is not None:
+                v = self.b.create("var.get", [slot_value(var.slot)], [var.type]).result
+            else:
+                v = var.value
+            out.append(self.coerce(v, t, None) if v.type != t else v)
+        return out
+
+    def emit_loop_else(self, before, names, types, region, orelse, loc):
+        self.env = self.bind_carried(before, names, region.block.args)
+        with self.at(region.block):
+            self.emit_body(orelse)
+            self.materialize_slots(region.block)
+            if not self.terminated:
+                self.b.yield_(self.carried_values(names, types), loc)
+
+    def after_loop(self, before, names, results, body_stmts):
+        """Carried variables take the loop's results; variables first assigned in the body
+        stay local to it (reading one after the loop is a 'may be undefined' error)."""
+        self.env = before
+        for name, r in zip(names, results):
+            var = self.env.get(name)
+            var.value, var.defined = r, True
+
+    def s_Break(self, s):
+        self.loop_exit("break", s)
+
+    def s_Continue(self, s):
+        self.loop_exit("continue", s)
+
+    def loop_exit(self, kind, s):
+        if not self.loops:
+            self.error(f"'{kind}' outside a loop", s.span)
+            return
+        ctx = self.loops[-1]
+        if ctx.kind == "unrolled":
+            self.unsupported(f"'{kind}' inside a loop over a tuple of mixed types is not "
+                             "supported", s.span)
+            return
+        self.b.create(kind, self.carried_values(ctx.op_names, ctx.types), loc=self.loc(s))
+        self.terminated = True
+
+    # -- for ----------------------------------------------------------------------------------------
+    def s_For(self, s):
+        it = s.iter
+        if isinstance(it, A.Call) and isinstance(it.func, A.Name) and \
+                self.env.get(it.func.id) is None:
+            fname = it.func.id
+            from ember.frontend.meta import MBuiltin
+            meta = self.scope.lookup(fname)
+            if isinstance(meta, MBuiltin):
+                if fname == "range":
+                    return self.for_range(s, it)
+                if fname == "enumerate":
+                    return self.for_enumerate(s, it)
+                if fname == "zip":
+                    return self.for_zip(s, it)
+                if fname == "reversed":
+                    return self.for_reversed(s, it)
+        v = self.value(it)
+        self.for_value(s, v, it)
+
+    def for_value(self, s, v, it):
+        t = v.type
+        if isinstance(t, ErrorType):
+            return
+        if isinstance(t, T.ListType):
+            return self.for_sequences(s, [_Seq("list", v, t.elem, self.loc(it))], None)
+        if t == T.STR:
+            return self.for_sequences(s, [_Seq("str", v, T.STR, self.loc(it))], None)
+        if isinstance(t, T.DictType):
+            keys = self.b.kernel("dict.keys", [v], T.ListType(t.key), self.loc(it))
+            return self.for_sequences(s, [_Seq("list", keys, t.key, self.loc(it))], None)
+        if isinstance(t, T.TupleType):
+            return self.for_tuple(s, v, it)
+        if isinstance(t, T.TensorType):
+            return self.unsupported("iterating over a tensor is not supported; index it "
+                                    "(for i in range(x.size(0)): x[i])", it.span)
+        self.error(f"cannot iterate over {show(t)}", it.span)
+
+    def range_args(self, call):
+        if call.keywords or not 1 <= len(call.args) <= 3:
+            self.error("range() takes 1 to 3 positional arguments", call.span)
+            return None
+        vals = [self.to_int(self.value(a), a) for a in call.args]
+        loc = self.loc(call)
+        if len(vals) == 1:
+            vals = [self.b.const(0, T.I64, loc), vals[0]]
+        if len(vals) == 2:
+            vals.append(self.b.const(1, T.I64, loc))
+        return vals
+
+    def for_range(self, s, call):
+        bounds = self.range_args(call)
+        if bounds is None:
+            return
+        self.emit_for(s, bounds, lambda iv: self.assign(s.target, iv, s.target.span))
+
+    def emit_for(self, s, bounds, bind_target, extra=()):
+        loc = self.loc(s.kw_span if getattr(s, "kw_span", None) else s)
+        names, types, inits = self.carried(assigned_names([s]) + list(extra), s)
+        body = Block([T.I64] + types, ["i"] + names)
+        regions = [Region(body)]
+        if s.orelse:
+            regions.append(Region(Block(types, names)))
+        before = self.env
+        self.env = self.bind_carried(before, names, body.args[1:])
+        with self.at(body):
+            def run():
+                bind_target(body.args[0])
+                self.emit_body(s.body)
+            self.run_loop_body(run, body, names, types, loc)
+        if s.orelse:
+            self.emit_loop_else(before, names, types, regions[1], s.orelse, loc)
+        op = self.b.create("for", bounds + inits, types, regions=regions, loc=loc, names=names)
+        self.after_loop(before, names, op.results, s.body)
+
+    def for_sequences(self, s, seqs, index_target, start=None):
+        """`for target in seq` (or zip/enumerate of several): a while loop over an index."""
+        loc = self.loc(s.kw_span if getattr(s, "kw_span", None) else s)
+        idx_name = f"$i{id(s)}"
+        self.env.set(idx_name, Var(T.I64, start or self.b.const(0, T.I64, loc), True))
+
+        def test():
+            from ember.frontend.refine import Cond
+            i = self.env.get(idx_name).value
+            conds = [self.b.kernel("int.lt", [i, q.length(self)], T.BOOL, loc) for q in seqs]
+            c = conds[0]
+            for other in conds[1:]:
+                c = self.b.kernel("bool.and", [c, other], T.BOOL, loc)
+            return Cond(c)
+
+        def body():
+            i = self.env.get(idx_name).value
+            items = [q.item(self, i) for q in seqs]
+            one = self.b.const(1, T.I64, loc)
+            self.env.get(idx_name).value = self.b.kernel("int.add", [i, one], T.I64, loc)
+            self.bind_for_target(s, items, index_target, i)
+            self.emit_body(s.body)
+
+        self.emit_while(test, body, [s], s.orelse, s, extra=[idx_name])
+        self.env.vars.pop(idx_name, None)
+
+    def bind_for_target(self, s, items, index_target, i):
+        if index_target == "enumerate":
+            offset = self._enum_start
+            idx = i if offset is None else self.b.kernel("int.add", [i, offset], T.I64, self.b.loc)
+            tup = self.make_tuple([idx, items[0]])
+            self.assign(s.target, tup, s.target.span)
+        elif len(items) > 1:
+            self.assign(s.target, self.make_tuple(items), s.target.span)
+        else:
+            self.assign(s.target, items[0], s.target.span)
+
+    def make_tuple(self, items):
+        return self.b.create("tuple.new", items, [T.TupleType(tuple(v.type for v in items))]
+                             ).result
+
+    def sequence_of(self, node):
+        v = self.value(node)
+        t = v.type
+        loc = self.loc(node)
+        if isinstance(t, T.ListType):
+            return _Seq("list", v, t.elem, loc)
+        if t == T.STR:
+            return _Seq("str", v, T.STR, loc)
+        if isinstance(t, T.DictType):
+            keys = self.b.kernel("dict.keys", [v], T.ListType(t.key), loc)
+            return _Seq("list", keys, t.key, loc)
+        if isinstance(t, T.TupleType) and t.elems and all(e == t.elems[0] for e in t.elems):
+            lst = self.b.create("list.new", [self.b.create("tuple.get", [v], [e], {"index": k},
+                                                           loc=loc).result
+                                             for k, e in enumerate(t.elems)],
+                                [T.ListType(t.elems[0])], loc=loc).result
+            return _Seq("list", lst, t.elems[0], loc)
+        if not isinstance(t, ErrorType):
+            self.error(f"cannot iterate over {show(t)} here", node.span)
+        return None
+
+    def for_enumerate(self, s, call):
+        if not call.args or len(call.args) > 2:
+            self.error("enumerate() takes an iterable and an optional start", call.span)
+            return
+        seq = self.sequence_of(call.args[0])
+        if seq is None:
+            return
+        self._enum_start = self.to_int(self.value(call.args[1]), call.args[1]) \
+            if len(call.args) == 2 else None
+        self.for_sequences(s, [seq], "enumerate")
+
+    def for_zip(self, s, call):
+        seqs = [self.sequence_of(a) for a in call.args]
+        if not seqs or None in seqs:
+            if not seqs:
+                self.error("zip() needs at least one iterable", call.span)
+            return
+        self.for_sequences(s, seqs, None)
+
+    def for_reversed(self, s, call):
+        if len(call.args) != 1:
+            self.error("reversed() takes one argument", call.span)
+            return
+        arg = call.args[0]
+        if isinstance(arg, A.Call) and isinstance(arg.func, A.Name) and arg.func.id == "range":
+            return self.for_reversed_range(s, arg)
+        seq = self.sequence_of(arg)
+        if seq is None:
+            return
+        loc = self.loc(call)
+        n = seq.length(self)
+        one = self.b.const(1, T.I64, loc)
+        last = self.b.kernel("int.sub", [n, one], T.I64, loc)
+        minus1 = self.b.const(-1, T.I64, loc)
+        self.emit_for(s, [last, minus1, minus1],
+                      lambda iv: self.assign(s.target, seq.item(self, iv), s.target.span))
+
+    def for_reversed_range(self, s, call):
+        bounds = self.range_args(call)
+        if bounds is None:
+            return
+        loc = self.loc(call)
+        rev = self.b.kernel("builtins.range_reversed", bounds, T.TupleType((T.I64,) * 3), loc)
+        parts = [self.b.create("tuple.get", [rev], [T.I64], {"index": k}, loc=loc).result
+                 for k in range(3)]
+        self.emit_for(s, parts, lambda iv: self.assign(s.target, iv, s.target.span))
+
+    def for_tuple(self, s, v, it):
+        t = v.type
+        if t.elems and all(e == t.elems[0] for e in t.elems):
+            loc = self.loc(it)
+            lst = self.b.create("list.new", [self.b.create("tuple.get", [v], [e], {"index": k},
+                                                           loc=loc).result
+                                             for k, e in enumerate(t.elems)],
+                                [T.ListType(t.elems[0])], loc=loc).result
+            return self.for_sequences(s, [_Seq("list", lst, t.elems[0], loc)], None)
+        if s.orelse:
+            return self.unsupported("for/else over a tuple of mixed types is not supported",
+                                    s.span)
+        self.loops.append(LoopCtx([], [], "unrolled"))
+        for k, e in enumerate(t.elems):
+            if self.terminated:
+                break
+            item = self.b.create("tuple.get", [v], [e], {"index": k}, loc=self.loc(it)).result
+            self.assign(s.target, item, s.target.span)
+            self.emit_body(s.body)
+        self.loops.pop()
+
+    # -- comprehensions ---------------------------------------------------------------------------
+    def e_ListComp(self, node, expected):
+        return self.comprehension(node, expected, "list")
+
+    def e_DictComp(self, node, expected):
+        return self.comprehension(node, expected, "dict")
+
+    def e_GeneratorExp(self, node, expected):
+        return self.comprehension(node, expected, "list")
+
+    def comprehension(self, node, expected, kind):
+        """Build the result by a loop; comprehension variables stay local to it."""
+        from ember.frontend.comprehensions import emit_comprehension
+        return emit_comprehension(self, node, expected, kind)
+
+
+__all__ = ["LoopMixin", "LoopCtx", "Value"]

@@ -1,0 +1,82 @@
+"""Function signatures: parameter names, types, defaults and the declared return type.
+
+TorchScript's rules: an unannotated parameter is a Tensor (`self` of a method
+is its class); defaults are constants (the Python function's own default
+values when it is a real function object, literals otherwise).
+"""
+
+from __future__ import annotations
+
+from ember.frontend import ast as A
+from ember.frontend.meta import scalar_type_of
+from ember.ir import types as T
+
+
+def function_signature(em):
+    node: A.FunctionDef = em.node
+    names, types, defaults = [], [], []
+    for cap_name, cap_type in em.captures:
+        names.append(cap_name)
+        types.append(cap_type)
+    py_defaults = _python_defaults(em.info.pyfn)
+    for i, arg in enumerate(node.args):
+        if arg.kind != "normal":
+            what = {"star": "*args", "starstar": "**kwargs",
+                    "kwonly": "keyword-only parameters"}[arg.kind]
+            em.unsupported(f"{what} are not supported; give the function ordinary "
+                           "parameters (TorchScript has the same rule)", arg.span)
+            continue
+        names.append(arg.arg)
+        types.append(_param_type(em, i, arg))
+        if arg.default is not None:
+            defaults.append(_default(em, arg, py_defaults, types[-1]))
+        elif defaults:
+            em.error("a parameter without a default follows one with a default", arg.span)
+    ret = em.ann.resolve(node.returns) if node.returns is not None else None
+    if ret is None and em.info.owner is not None and node.name == "__init__":
+        ret = T.NONE
+    return names, types, defaults, ret
+
+
+def _param_type(em, i, arg):
+    if arg.annotation is not None:
+        return em.ann.resolve(arg.annotation)
+    owner = em.info.owner
+    if i == 0 and owner is not None:
+        return T.ClassType(owner.decl.name)
+    return T.TENSOR
+
+
+def _python_defaults(pyfn) -> dict:
+    if pyfn is None or not pyfn.__defaults__:
+        return {}
+    code = pyfn.__code__
+    names = code.co_varnames[:code.co_argcount]
+    return dict(zip(names[len(names) - len(pyfn.__defaults__):], pyfn.__defaults__))
+
+
+def _default(em, arg, py_defaults, want):
+    if arg.arg in py_defaults:
+        value = py_defaults[arg.arg]
+    else:
+        value = _literal(arg.default)
+    t = scalar_type_of(value) if not isinstance(value, tuple) else None
+    if t is None:
+        em.unsupported("a default value must be a constant int, float, str, bool or None",
+                       arg.default.span)
+        return None
+    if want == T.F64 and t in (T.I64, T.BOOL):
+        value = float(value)
+    elif want == T.I64 and t == T.BOOL:
+        value = int(value)
+    elif not (t == want or T.is_subtype(t, want)):
+        em.error(f"default value {value!r} does not match the parameter type", arg.default.span)
+    return value
+
+
+def _literal(node):
+    if isinstance(node, A.Constant):
+        return node.value
+    if isinstance(node, A.UnaryOp) and node.op == "-" and isinstance(node.operand, A.Constant):
+        return -node.operand.value
+    return object()

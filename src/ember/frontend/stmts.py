@@ -1,0 +1,560 @@
+"""Statements: assignment, if, return, raise, assert, del, try, with, nested defs."""
+
+from __future__ import annotations
+
+from ember.errors import NameResolutionError, UnsupportedError
+from ember.frontend import ast as A
+from ember.frontend.env import PendingSlot, Var, assigned_names, slot_value
+from ember.frontend.typing_ import ERROR, ErrorType, show
+from ember.ir import Block, Region
+from ember.ir import types as T
+from ember.frontend.meta import MLambda
+from ember.ir.ops import TryOp, VarNewOp
+
+
+class StmtMixin:
+    def stmt(self, s) -> None:
+        handler = getattr(self, "s_" + type(s).__name__, None)
+        if handler is None:
+            self.unsupported(f"'{type(s).__name__}' statements are not supported", s.span)
+            return
+        self.b.loc = self.loc(s)
+        handler(s)
+
+    # -- simple statements ----------------------------------------------------------------------
+    def s_Pass(self, s):
+        pass
+
+    def s_Append(self, s):
+        from ember.frontend.comprehensions import s_Append
+        s_Append(self, s)
+
+    def s_Expr(self, s):
+        v = s.value
+        if isinstance(v, A.Constant) and isinstance(v.value, str):
+            return  # docstring
+        if isinstance(v, A.Yield):
+            self.unsupported("generators ('yield') are not supported", v.span)
+            return
+        self.value(v)
+
+    def s_Return(self, s):
+        if self.handlers and any(h == "finally" for h in self.handlers):
+            pass
+        if s.value is None:
+            v = self.b.const(None, T.NONE, loc=self.loc(s))
+        else:
+            v = self.value(s.value, expected=self.declared_ret)
+        if self.declared_ret is not None:
+            v = self.coerce(v, self.declared_ret, s.value.span if s.value else s.span,
+                            what=f"the return value of '{self.node.name}'")
+        self.emit_return(v, s)
+
+    def s_Assign(self, s):
+        if isinstance(s.value, A.Yield):
+            self.unsupported("generators ('yield') are not supported", s.value.span)
+            return
+        expected = self._target_type(s.targets[0])
+        value = self.expr(s.value, expected=expected)
+        if isinstance(value, MLambda) and len(s.targets) == 1 and \
+                isinstance(s.targets[0], A.Name):
+            self.local_metas[s.targets[0].id] = value
+            return
+        value = self.as_value(value, s.value)
+        for target in s.targets:
+            self.assign(target, value, s.value.span)
+
+    def _target_type(self, target):
+        if isinstance(target, A.Name):
+            var = self.env.get(target.id)
+            if var is not None:
+                return var.type
+        return None
+
+    def s_AnnAssign(self, s):
+        t = self.ann.resolve(s.annotation)
+        if not isinstance(s.target, A.Name):
+            if s.value is not None:
+                self.assign(s.target, self.coerce(self.value(s.value, expected=t), t,
+                                                  s.value.span), s.value.span)
+            return
+        if s.value is None:
+            var = self.env.get(s.target.id)
+            if var is None:
+                self.env.set(s.target.id, Var(t, None, False, declared=True, span=s.span))
+            return
+        self.write_var(s.target.id, self.value(s.value, expected=t), s.value.span,
+                       declared_type=t)
+
+    def s_AugAssign(self, s):
+        from ember.frontend.exprs import AUG_INPLACE
+
+        t = s.target
+        if isinstance(t, A.Name):
+            cur = self.read_var(t.id, t.span)
+            if cur is None:
+                cur = self.error(f"variable '{t.id}' is used before it is assigned", t.span,
+                                 NameResolutionError)
+            if isinstance(cur.type, T.ListType) and s.op in AUG_INPLACE:
+                self.list_extend_inplace(cur, s)
+                return
+            self.write_var(t.id, self.binop(s.op, cur, self.value(s.value), s), s.span)
+        elif isinstance(t, A.Subscript):
+            obj = self.value(t.value)
+            index = self.index_value(t.slice, obj)
+            cur = self.subscript_get(obj, index, t)
+            self.subscript_set(obj, index, self.binop(s.op, cur, self.value(s.value), s), t)
+        elif isinstance(t, A.Attribute):
+            obj = self.value(t.value)
+            cur = self.attribute(obj, t)
+            self.attribute_set(obj, t, self.binop(s.op, cur, self.value(s.value), s))
+        else:
+            self.unsupported("unsupported augmented assignment target", t.span)
+
+    def list_extend_inplace(self, cur, s):
+        # `xs += ys` extends the list in place (aliases see it), like Python.
+        other = self.value(s.value, expected=cur.type)
+        other = self.coerce(other, cur.type, s.value.span)
+        self.b.kernel("list.extend", [cur, other], T.NONE, self.loc(s))
+
+    def s_Delete(self, s):
+        for t in s.targets:
+            if not isinstance(t, A.Subscript):
+                self.unsupported("'del' only removes list and dict items (del xs[i], "
+                                 "del d[k])", t.span)
+                continue
+            obj = self.value(t.value)
+            idx = self.value(t.slice)
+            if isinstance(obj.type, T.ListType):
+                self.call_op_name("list.delitem", [obj, self.to_int(idx, t.slice)], t)
+            elif isinstance(obj.type, T.DictType):
+                self.call_op_name("dict.delitem", [obj, idx], t)
+            elif not isinstance(obj.type, ErrorType):
+                self.error(f"cannot delete items of {show(obj.type)}", t.span)
+
+    def s_Assert(self, s):
+        cond = self.condition(s.test)
+        then_r, else_r = Region(), Region()
+        op = self.b.create("if", [cond.value], [], regions=[then_r, else_r], loc=self.loc(s))
+        with self.at(then_r.block):
+            self.apply_facts(cond.true)
+            self.b.yield_([], self.loc(s))
+        with self.at(else_r.block):
+            msg = self.str_value(s.msg) if s.msg is not None else None
+            self.raise_new("AssertionError", msg, s)
+        self.apply_facts_after(cond.true)
+        del op
+
+    def s_Raise(self, s):
+        if s.cause is not None:
+            self.unsupported("'raise ... from ...' is not supported", s.cause.span)
+        if s.exc is None:
+            if not self.handlers or self.handlers[-1] is None:
+                self.error("bare 'raise' is only allowed inside an except block", s.span)
+                return
+            self.b.create("raise", [self.handlers[-1]], loc=self.loc(s))
+            self.terminated = True
+            return
+        self.raise_expr(s.exc, s)
+
+    def raise_expr(self, exc, s):
+        from ember.frontend.meta import MException
+
+        if isinstance(exc, A.Call):
+            callee = self.expr(exc.func)
+            if isinstance(callee, MException):
+                if len(exc.args) > 1 or exc.keywords:
+                    self.unsupported("exceptions take at most one (message) argument",
+                                     exc.span)
+                msg = self.str_value(exc.args[0]) if exc.args else None
+                self.raise_new(callee.name, msg, s)
+                return
+        v = self.expr(exc)
+        if isinstance(v, MException):
+            self.raise_new(v.name, None, s)
+            return
+        v = self.as_value(v, exc)
+        if v.type != T.EXC and not isinstance(v.type, ErrorType):
+            self.error(f"can only raise exceptions, not {show(v.type)}", exc.span)
+            return
+        self.b.create("raise", [v], loc=self.loc(s))
+        self.terminated = True
+
+    def raise_new(self, kind: str, msg, node) -> None:
+        loc = self.loc(node)
+        k = self.b.const(kind, T.STR, loc)
+        if msg is None:
+            msg = self.b.const(None, T.NONE, loc)
+            msg = self.coerce(msg, T.OptionalType(T.STR), None)
+        else:
+            msg = self.coerce(msg, T.OptionalType(T.STR), None)
+        e = self.b.kernel("exc.new", [k, msg], T.EXC, loc)
+        self.b.create("raise", [e], loc=loc)
+        self.terminated = True
+
+    def str_value(self, node):
+        """The message argument of an exception/assert: a str (other values via str())."""
+        v = self.value(node)
+        if v.type == T.STR or isinstance(v.type, ErrorType):
+            return v
+        return self.b.kernel("builtins.str", [v], T.STR, self.loc(node))
+
+    def s_Global(self, s):
+        self.unsupported("'global' is not supported: read module-level constants directly, "
+                         "or pass values as arguments", s.span)
+
+    def s_Nonlocal(self, s):
+        self.unsupported("'nonlocal' is not supported: nested functions capture variables by "
+                         "value", s.span)
+
+    def s_Import(self, s):
+        self.unsupported("imports inside a function are not supported; import at module level",
+                         s.span)
+
+    s_ImportFrom = s_Import
+
+    def s_ClassDef(self, s):
+        self.unsupported("classes must be defined at module level", s.span)
+
+    def s_With(self, s):
+        for ctx, target in s.items:
+            if not self.is_no_grad(ctx) or target is not None:
+                self.unsupported("'with' is only supported for torch.no_grad() (a no-op in "
+                                 "ember: there is no autograd)", ctx.span)
+        self.emit_body(s.body)
+
+    def is_no_grad(self, ctx) -> bool:
+        if isinstance(ctx, A.Call) and not ctx.args and isinstance(ctx.func, A.Attribute):
+            return ctx.func.attr in ("no_grad", "inference_mode", "enable_grad")
+        return False
+
+    # -- assignment targets ---------------------------------------------------------------------
+    def assign(self, target, value, span) -> None:
+        if isinstance(target, A.Name):
+            self.write_var(target.id, value, target.span)
+        elif isinstance(target, (A.Tuple, A.List)):
+            self.unpack(target, value, span)
+        elif isinstance(target, A.Subscript):
+            obj = self.value(target.value)
+            self.subscript_set(obj, self.index_value(target.slice, obj), value, target)
+        elif isinstance(target, A.Attribute):
+            self.attribute_set(self.value(target.value), target, value)
+        elif isinstance(target, A.Starred):
+            self.unsupported("starred assignment targets are not supported", target.span)
+        else:
+            self.error("cannot assign to this expression", target.span)
+
+    def unpack(self, target, value, span) -> None:
+        n = len(target.elts)
+        t = value.type
+        if isinstance(t, ErrorType):
+            for e in target.elts:
+                self.assign(e, value, span)
+            return
+        if any(isinstance(e, A.Starred) for e in target.elts):
+            self.unsupported("starred unpacking (a, *rest = ...) is not supported", target.span)
+            return
+        if isinstance(t, T.TupleType):
+            if len(t.elems) != n:
+                self.error(f"cannot unpack a tuple of {len(t.elems)} values into {n} targets",
+                           target.span)
+                return
+            for i, e in enumerate(target.elts):
+                item = self.b.create("tuple.get", [value], [t.elems[i]], {"index": i},
+                                     loc=self.loc(e)).result
+                self.assign(e, item, span)
+            return
+        if isinstance(t, T.ListType):
+            self.unpack_list(target, value, span)
+            return
+        if isinstance(t, T.ClassType) and self.is_namedtuple(t):
+            decl = self.c.module.classes[t.name]
+            if len(decl.fields) != n:
+                self.error(f"cannot unpack {t.name} ({len(decl.fields)} fields) into {n} "
+                           "targets", target.span)
+                return
+            for (fname, ftype), e in zip(decl.fields, target.elts):
+                self.assign(e, self.b.create("obj.get", [value], [ftype], {"field": fname},
+                                             loc=self.loc(e)).result, span)
+            return
+        self.error(f"cannot unpack a value of type {show(t)}", target.span)
+
+    def unpack_list(self, target, value, span):
+        n = len(target.elts)
+        loc = self.loc(target)
+        length = self.b.kernel("list.len", [value], T.I64, loc)
+        want = self.b.const(n, T.I64, loc)
+        bad = self.b.kernel("int.ne", [length, want], T.BOOL, loc)
+        then_r, else_r = Region(), Region()
+        self.b.create("if", [bad], [], regions=[then_r, else_r], loc=loc)
+        with self.at(then_r.block):
+            msg = self.b.const(f"wrong number of values to unpack (expected {n})", T.STR, loc)
+            self.raise_new("ValueError", msg, target)
+        with self.at(else_r.block):
+            self.b.yield_([], loc)
+        for i, e in enumerate(target.elts):
+            idx = self.b.const(i, T.I64, loc)
+            item = self.b.kernel("list.getitem", [value, idx], value.type.elem, loc)
+            self.assign(e, item, span)
+
+    # -- if ---------------------------------------------------------------------------------------
+    def s_If(self, s):
+        cond = self.condition(s.test)
+        if cond.const is not None and not self.has_side_effect_free_skip():
+            pass
+        self.emit_if(cond, lambda: self.emit_body(s.body), lambda: self.emit_body(s.orelse),
+                     s)
+
+    def has_side_effect_free_skip(self):
+        return False
+
+    def emit_if(self, cond, then_fn, else_fn, node) -> None:
+        """Emit an if op whose regions run then_fn/else_fn; merge the branch environments."""
+        loc = self.loc(node.kw_span if getattr(node, "kw_span", None) else node)
+        before = self.env
+        branches = []
+        for fn, facts in ((then_fn, cond.true), (else_fn, cond.false)):
+            self.env = before.copy()
+            block = Block()
+            with self.at(block):
+                self.apply_facts(facts)
+                fn()
+                exited = self.terminated
+                self.materialize_slots(block)
+                branches.append((block, None if exited else self.env))
+        self.env = before
+        self.merge_into_if(cond.value, branches, loc, before)
+
+    def merge_into_if(self, cond_value, branches, loc, before) -> None:
+        live = [(b, e) for b, e in branches if e is not None]
+        names, types = self.merge_plan([e for _, e in live], before)
+        for block, env in branches:
+            if env is not None:
+                with self.at(block):
+                    self.b.yield_([self.current_value(env, n, t) for n, t in zip(names, types)],
+                                  loc)
+        op = self.b.create("if", [cond_value], types, regions=[Region(b) for b, _ in branches],
+                           loc=loc, names=names)
+        if not live:
+            self.terminated = True
+            return
+        self.env = self.merged_env([e for _, e in live], names, op.results)
+
+    def merge_plan(self, envs, before):
+        """Names (re)bound inside a branch and defined on every live path, with their types."""
+        if not envs:
+            return [], []
+        names, types = [], []
+        keys = set(envs[0].names())
+        for e in envs[1:]:
+            keys &= set(e.names())
+        for name in sorted(keys):
+            vars_ = [e.get(name) for e in envs]
+            if any(v.slot is not None for v in vars_) or not all(v.defined for v in vars_):
+                continue
+            values = [v.value for v in vars_]
+            old = before.get(name)
+            if old is not None and old.defined and old.slot is None and \
+                    all(v is old.value for v in values):
+                continue
+            t = self.merged_type(name, vars_)
+            if t is not None:
+                names.append(name)
+                types.append(t)
+        return names, types
+
+    def merged_type(self, name, vars_):
+        types = [v.value.type for v in vars_]
+        if all(t == types[0] for t in types):
+            return types[0]
+        static = vars_[0].type
+        if all(v.type == static for v in vars_) and all(T.is_subtype(t, static) for t in types):
+            return static
+        result = types[0]
+        for t in types[1:]:
+            j = T.join(result, t)
+            if j is None:
+                span = vars_[-1].span or self.node.span
+                self.error(f"variable '{name}' is {show(result)} on one path and {show(t)} on "
+                           "another; give it one type (annotate it)", span)
+                return None
+            result = j
+        return result
+
+    def merged_env(self, envs, names, results):
+        """The environment after a join: per name, defined only if defined on every path."""
+        out = envs[0].copy()
+        for name in list(out.names()):
+            vs = [e.get(name) for e in envs]
+            var = out.get(name)
+            if any(v is None for v in vs):
+                var.defined = False
+                var.value = None
+                continue
+            if not all(v.defined for v in vs):
+                var.defined, var.value = False, None
+            elif var.slot is None and name not in names:
+                changed = any(v.value is not vs[0].value for v in vs)
+                if changed:
+                    var.value, var.defined = None, False
+        for e in envs[1:]:
+            for name in e.names():
+                if out.get(name) is None:
+                    v = e.get(name).copy()
+                    v.defined, v.value = False, None
+                    out.set(name, v)
+        for name, r in zip(names, results):
+            var = out.get(name)
+            var.value, var.defined = r, True
+            if not var.declared and not T.is_subtype(r.type, var.type):
+                var.type = r.type
+        return out
+
+    def current_value(self, env, name, want):
+        var = env.get(name)
+        v = var.value
+        return self.coerce(v, want, None) if v.type != want else v
+
+    def materialize_slots(self, block) -> None:
+        """Slots created in `block` are read back into SSA values before the block ends."""
+        if self.terminated:
+            return
+        for name, var in list(self.env.vars.items()):
+            slot = slot_value(var.slot) if var.slot is not None else None
+            if var.slot is not None and slot is None and _slot_block(var.slot) is block:
+                var.slot, var.value, var.defined = None, None, False
+            elif slot is not None and slot.owner.parent is block:
+                var.slot = None
+                if var.defined:
+                    var.value = self.b.create("var.get", [slot], [var.type], names=[name]).result
+                else:
+                    var.value = None
+
+    # -- try -------------------------------------------------------------------------------------
+    def s_Try(self, s):
+        loc = self.loc(s)
+        names = assigned_names([s])
+        self.promote_to_slots(names, s)
+        handlers = []
+        for h in s.handlers:
+            handlers.append(self.handler_classes(h))
+        regions, envs = [], []
+        before = self.env
+        body_env = self.emit_region_env(before, s.body, regions, envs, None)
+        for h, classes in zip(s.handlers, handlers):
+            self.emit_handler(before, h, regions, envs)
+        if s.orelse:
+            self.env = body_env if body_env is not None else before.copy()
+            block = Block()
+            with self.at(block):
+                self.emit_body(s.orelse)
+                if not self.terminated:
+                    self.b.yield_([], loc)
+                envs[0] = None if self.terminated else self.env
+            regions.append(Region(block))
+        fin_env = None
+        if s.finalbody:
+            fin_env = self.emit_region_env(before, s.finalbody, regions, [], None)
+        attrs = {"handlers": handlers, "has_else": bool(s.orelse),
+                 "has_finally": bool(s.finalbody)}
+        self.b.create("try", [], [], attrs, regions, loc=loc)
+        self.env = before
+        self.after_try(envs, fin_env)
+
+    def emit_region_env(self, before, stmts, regions, envs, exc_value):
+        self.env = before.copy()
+        block = Block()
+        with self.at(block):
+            self.emit_body(stmts)
+            exited = self.terminated
+            if not exited:
+                self.b.yield_([], self.b.loc)
+            env = None if exited else self.env
+        regions.append(Region(block))
+        envs.append(env)
+        return env
+
+    def emit_handler(self, before, h, regions, envs):
+        self.env = before.copy()
+        block = Block([T.EXC], ["e" if h.name is None else h.name])
+        exc = block.args[0]
+        with self.at(block):
+            self.handlers.append(exc)
+            if h.name:
+                self.env.set(h.name, Var(T.EXC, exc, True))
+            self.emit_body(h.body)
+            self.handlers.pop()
+            exited = self.terminated
+            if not exited:
+                self.b.yield_([], self.b.loc)
+            if h.name and not exited:
+                self.env.vars.pop(h.name, None)
+            env = None if exited else self.env
+        regions.append(Region(block))
+        envs.append(env)
+
+    def handler_classes(self, h) -> list:
+        from ember.frontend.meta import MException
+
+        if h.type is None:
+            return []
+        nodes = h.type.elts if isinstance(h.type, A.Tuple) else [h.type]
+        names = []
+        for n in nodes:
+            m = self.expr(n)
+            if isinstance(m, MException):
+                names.append(m.name)
+            else:
+                self.error("except clauses name builtin exception classes "
+                           "(ValueError, KeyError, ...)", n.span)
+        if "Exception" in names or "BaseException" in names:
+            return []
+        return names
+
+    def promote_to_slots(self, names, s) -> None:
+        """Variables assigned inside a try statement live in mutable slots from here on."""
+        for name in names:
+            var = self.env.get(name)
+            if var is None or (not var.defined and var.slot is None):
+                declared = var is not None and var.declared
+                self.env.set(name, Var(var.type if declared else None, None, False,
+                                       slot=PendingSlot(self.b.block), declared=declared,
+                                       span=s.span))
+                continue
+            if var.slot is not None:
+                continue
+            op = self.b.insert(VarNewOp([var.value], [T.VarType(var.type)], None, (),
+                                        self.loc(s), [name]))
+            var.slot, var.value = op.result, None
+
+    def after_try(self, envs, fin_env) -> None:
+        live = [e for e in envs if e is not None]
+        if not live:
+            self.terminated = True
+            return
+        for name, var in self.env.vars.items():
+            defined = all(e.get(name) is not None and e.get(name).defined for e in live)
+            fin_var = fin_env.get(name) if fin_env is not None else None
+            if fin_var is not None and fin_var.defined:
+                defined = True
+            var.defined = defined if var.slot is not None else var.defined
+            types = [e.get(name).type for e in live if e.get(name) is not None]
+            if var.type is None and types:
+                var.type = types[0]
+            if isinstance(var.slot, PendingSlot):
+                var.slot = var.slot.value
+                if var.slot is None:
+                    var.defined = False
+
+    # -- nested functions ----------------------------------------------------------------------------
+    def s_FunctionDef(self, s):
+        from ember.frontend.closures import define_nested
+
+        define_nested(self, s)
+
+
+def _slot_block(slot):
+    return slot.block if isinstance(slot, PendingSlot) else slot.owner.parent
+
+
+__all__ = ["StmtMixin", "ERROR", "UnsupportedError", "TryOp"]

@@ -1,0 +1,88 @@
+"""Calls to compiled Python functions: argument binding, conversion, recursion."""
+
+from __future__ import annotations
+
+from ember.errors import TypeCheckError
+from ember.frontend.typing_ import ERROR, ErrorType, show
+from ember.ir import SymbolRef
+from ember.ir import types as T
+
+
+def signature_of(c, info):
+    """(names, types, defaults, declared return) of a function, without compiling its body."""
+    if info.signature is None:
+        from ember.frontend.function import FunctionEmitter
+        info.signature = FunctionEmitter(c, info).signature()
+    return info.signature
+
+
+def ensure_symbol(c, info) -> str:
+    if info.symbol is None:
+        info.symbol = c.unique_symbol(info.name if info.owner is None
+                                      else f"{info.owner.name}.{info.node.name}")
+    return info.symbol
+
+
+def call_user_function(em, info, node, leading):
+    """Emit a call of `info` with `leading` values (self, captures) before the call's args."""
+    c = em.c
+    ensure_symbol(c, info)
+    names, types, defaults, declared = signature_of(c, info)
+    fname = info.node.name
+    args = bind_arguments(em, fname, names, types, defaults, leading, node)
+    if args is None:
+        from ember.frontend.function import Poison
+        return Poison()
+    func = c.ensure_compiled(info)
+    if func is None:  # called while being compiled: recursion
+        if declared is None:
+            return em.error(f"recursive function '{fname}' needs a return type annotation",
+                            node.span, TypeCheckError)
+        ret = declared
+    else:
+        ret = func.type.ret
+    if any(isinstance(a.type, ErrorType) for a in args) or isinstance(ret, ErrorType):
+        from ember.frontend.function import Poison
+        return Poison()
+    return em.b.create("call", args, [ret], {"callee": SymbolRef(info.symbol)},
+                       loc=em.loc(node)).result
+
+
+def bind_arguments(em, fname, names, types, defaults, leading, node):
+    """Match positional and keyword arguments to parameters; converted values or None."""
+    nlead = len(leading)
+    params = names[nlead:]
+    ptypes = types[nlead:]
+    first_default = len(names) - len(defaults)
+    if len(node.args) > len(params):
+        em.error(f"{fname}() takes {len(params)} argument(s) but {len(node.args)} were given",
+                 node.span)
+        return None
+    slots = [None] * len(params)
+    for i, a in enumerate(node.args):
+        slots[i] = (em.value(a, ptypes[i]), a)
+    for k in node.keywords:
+        if k.arg not in params:
+            em.error(f"{fname}() got an unexpected keyword argument '{k.arg}'", k.span)
+            return None
+        i = params.index(k.arg)
+        if slots[i] is not None:
+            em.error(f"{fname}() got multiple values for argument '{k.arg}'", k.span)
+            return None
+        slots[i] = (em.value(k.value, ptypes[i]), k.value)
+    out = list(leading)
+    for i, (slot, pname, ptype) in enumerate(zip(slots, params, ptypes)):
+        if slot is None:
+            d = i + nlead - first_default
+            if d < 0:
+                em.error(f"{fname}() missing required argument '{pname}'", node.span)
+                return None
+            out.append(em.coerce(em.constant(defaults[d], node), ptype, node.span))
+            continue
+        v, anode = slot
+        out.append(em.coerce(v, ptype, anode.span, what=f"argument '{pname}' of {fname}()"))
+    return out
+
+
+__all__ = ["call_user_function", "bind_arguments", "signature_of", "ensure_symbol", "ERROR",
+           "show", "T"]
