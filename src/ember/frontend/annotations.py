@@ -93,6 +93,9 @@ class AnnotationResolver:
             return T.ListType(T.TENSOR)
         if name in ("Dict", "dict"):
             return T.DictType(T.STR, T.TENSOR)
+        if name in ("Tuple", "tuple"):
+            return self.error("a tuple annotation needs element types (Tuple[int, str])",
+                              node.span)
         if name == "Any":
             return self.error("'Any' is not supported; use a concrete type or a Union", node.span)
         return self.error(f"unknown type '{name}' in annotation", node.span)

@@ -240,6 +240,9 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         got = v.type
         if got == want or isinstance(got, ErrorType) or isinstance(want, ErrorType):
             return v
+        if _is_fresh_empty(v, want):
+            v.type = want  # an empty [] or {} takes the type its context expects
+            return v
         loc = self.loc(span) if span is not None else self.b.loc
         if isinstance(got, T.TensorType) and isinstance(want, T.TensorType) and \
                 T.tensor_matches(got, want):
@@ -264,6 +267,13 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         if pair <= {T.I64, T.F64, T.BOOL}:
             return T.F64 if T.F64 in pair else T.I64
         return None
+
+
+def _is_fresh_empty(v, want) -> bool:
+    op = getattr(v, "op", None)
+    return (op is not None and not op.operands and not v.uses and
+            ((op.name == "list.new" and isinstance(want, T.ListType)) or
+             (op.name == "dict.new" and isinstance(want, T.DictType))))
 
 
 _NUMERIC_CONV = {

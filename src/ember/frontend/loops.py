@@ -26,7 +26,7 @@ class LoopCtx:
 
 
 class _Seq:
-    """An iterable evaluated once: how to get its length and its i-th item."""
+    """An iterable evaluated once: whether index i is in range, and its i-th item."""
 
     def __init__(self, kind, value, elem, loc):
         self.kind, self.value, self.elem, self.loc = kind, value, elem, loc
@@ -35,9 +35,43 @@ class _Seq:
         name = {"list": "list.len", "str": "str.len"}[self.kind]
         return em.b.kernel(name, [self.value], T.I64, self.loc)
 
+    def cond(self, em, i):
+        return em.b.kernel("int.lt", [i, self.length(em)], T.BOOL, self.loc)
+
     def item(self, em, i):
         name = {"list": "list.getitem", "str": "str.getitem"}[self.kind]
         return em.b.kernel(name, [self.value, i], self.elem, self.loc)
+
+
+class _Zip:
+    """zip(a, b, ...): in range while every part is; items are tuples."""
+
+    def __init__(self, parts, loc):
+        self.parts, self.loc = parts, loc
+
+    def cond(self, em, i):
+        c = self.parts[0].cond(em, i)
+        for p in self.parts[1:]:
+            c = em.b.kernel("bool.and", [c, p.cond(em, i)], T.BOOL, self.loc)
+        return c
+
+    def item(self, em, i):
+        return em.make_tuple([p.item(em, i) for p in self.parts])
+
+
+class _Enumerate:
+    """enumerate(seq, start): items are (start + i, seq[i])."""
+
+    def __init__(self, seq, start, loc):
+        self.seq, self.start, self.loc = seq, start, loc
+
+    def cond(self, em, i):
+        return self.seq.cond(em, i)
+
+    def item(self, em, i):
+        k = i if self.start is None else em.b.kernel("int.add", [i, self.start], T.I64,
+                                                     self.loc)
+        return em.make_tuple([k, self.seq.item(em, i)])
 
 
 class LoopMixin:
@@ -163,12 +197,12 @@ class LoopMixin:
         if isinstance(t, ErrorType):
             return
         if isinstance(t, T.ListType):
-            return self.for_sequences(s, [_Seq("list", v, t.elem, self.loc(it))], None)
+            return self.for_sequences(s, _Seq("list", v, t.elem, self.loc(it)))
         if t == T.STR:
-            return self.for_sequences(s, [_Seq("str", v, T.STR, self.loc(it))], None)
+            return self.for_sequences(s, _Seq("str", v, T.STR, self.loc(it)))
         if isinstance(t, T.DictType):
             keys = self.b.kernel("dict.keys", [v], T.ListType(t.key), self.loc(it))
-            return self.for_sequences(s, [_Seq("list", keys, t.key, self.loc(it))], None)
+            return self.for_sequences(s, _Seq("list", keys, t.key, self.loc(it)))
         if isinstance(t, T.TupleType):
             return self.for_tuple(s, v, it)
         if isinstance(t, T.TensorType):
@@ -213,48 +247,51 @@ class LoopMixin:
         op = self.b.create("for", bounds + inits, types, regions=regions, loc=loc, names=names)
         self.after_loop(before, names, op.results, s.body)
 
-    def for_sequences(self, s, seqs, index_target, start=None):
-        """`for target in seq` (or zip/enumerate of several): a while loop over an index."""
+    def for_sequences(self, s, seq):
+        """`for target in seq`: a while loop over a hidden index (Python's iterator rules)."""
         loc = self.loc(s.kw_span if getattr(s, "kw_span", None) else s)
         idx_name = f"$i{id(s)}"
-        self.env.set(idx_name, Var(T.I64, start or self.b.const(0, T.I64, loc), True))
+        self.env.set(idx_name, Var(T.I64, self.b.const(0, T.I64, loc), True))
 
         def test():
             from ember.frontend.refine import Cond
-            i = self.env.get(idx_name).value
-            conds = [self.b.kernel("int.lt", [i, q.length(self)], T.BOOL, loc) for q in seqs]
-            c = conds[0]
-            for other in conds[1:]:
-                c = self.b.kernel("bool.and", [c, other], T.BOOL, loc)
-            return Cond(c)
+            return Cond(seq.cond(self, self.env.get(idx_name).value))
 
         def body():
             i = self.env.get(idx_name).value
-            items = [q.item(self, i) for q in seqs]
+            item = seq.item(self, i)
             one = self.b.const(1, T.I64, loc)
             self.env.get(idx_name).value = self.b.kernel("int.add", [i, one], T.I64, loc)
-            self.bind_for_target(s, items, index_target, i)
+            self.assign(s.target, item, s.target.span)
             self.emit_body(s.body)
 
         self.emit_while(test, body, [s], s.orelse, s, extra=[idx_name])
         self.env.vars.pop(idx_name, None)
-
-    def bind_for_target(self, s, items, index_target, i):
-        if index_target == "enumerate":
-            offset = self._enum_start
-            idx = i if offset is None else self.b.kernel("int.add", [i, offset], T.I64, self.b.loc)
-            tup = self.make_tuple([idx, items[0]])
-            self.assign(s.target, tup, s.target.span)
-        elif len(items) > 1:
-            self.assign(s.target, self.make_tuple(items), s.target.span)
-        else:
-            self.assign(s.target, items[0], s.target.span)
 
     def make_tuple(self, items):
         return self.b.create("tuple.new", items, [T.TupleType(tuple(v.type for v in items))]
                              ).result
 
     def sequence_of(self, node):
+        from ember.frontend.meta import MBuiltin
+        if isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
+                self.env.get(node.func.id) is None and \
+                isinstance(self.scope.lookup(node.func.id), MBuiltin):
+            if node.func.id == "zip":
+                parts = [self.sequence_of(a) for a in node.args]
+                if not parts or None in parts:
+                    if not parts:
+                        self.error("zip() needs at least one iterable", node.span)
+                    return None
+                return _Zip(parts, self.loc(node))
+            if node.func.id == "enumerate":
+                if not node.args or len(node.args) > 2:
+                    self.error("enumerate() takes an iterable and an optional start", node.span)
+                    return None
+                inner = self.sequence_of(node.args[0])
+                start = self.to_int(self.value(node.args[1]), node.args[1]) \
+                    if len(node.args) == 2 else None
+                return None if inner is None else _Enumerate(inner, start, self.loc(node))
         v = self.value(node)
         t = v.type
         loc = self.loc(node)
@@ -276,23 +313,11 @@ class LoopMixin:
         return None
 
     def for_enumerate(self, s, call):
-        if not call.args or len(call.args) > 2:
-            self.error("enumerate() takes an iterable and an optional start", call.span)
-            return
-        seq = self.sequence_of(call.args[0])
-        if seq is None:
-            return
-        self._enum_start = self.to_int(self.value(call.args[1]), call.args[1]) \
-            if len(call.args) == 2 else None
-        self.for_sequences(s, [seq], "enumerate")
+        seq = self.sequence_of(call)
+        if seq is not None:
+            self.for_sequences(s, seq)
 
-    def for_zip(self, s, call):
-        seqs = [self.sequence_of(a) for a in call.args]
-        if not seqs or None in seqs:
-            if not seqs:
-                self.error("zip() needs at least one iterable", call.span)
-            return
-        self.for_sequences(s, seqs, None)
+    for_zip = for_enumerate
 
     def for_reversed(self, s, call):
         if len(call.args) != 1:
@@ -303,6 +328,9 @@ class LoopMixin:
             return self.for_reversed_range(s, arg)
         seq = self.sequence_of(arg)
         if seq is None:
+            return
+        if not isinstance(seq, _Seq):
+            self.unsupported("reversed() of zip()/enumerate() is not supported", arg.span)
             return
         loc = self.loc(call)
         n = seq.length(self)
@@ -330,7 +358,7 @@ class LoopMixin:
                                                            loc=loc).result
                                              for k, e in enumerate(t.elems)],
                                 [T.ListType(t.elems[0])], loc=loc).result
-            return self.for_sequences(s, [_Seq("list", lst, t.elems[0], loc)], None)
+            return self.for_sequences(s, _Seq("list", lst, t.elems[0], loc))
         if s.orelse:
             return self.unsupported("for/else over a tuple of mixed types is not supported",
                                     s.span)

@@ -32,10 +32,17 @@ def function_signature(em):
             defaults.append(_default(em, arg, py_defaults, types[-1]))
         elif defaults:
             em.error("a parameter without a default follows one with a default", arg.span)
-    ret = em.ann.resolve(node.returns) if node.returns is not None else None
+    ret = None
+    if node.returns is not None and not _bare_container(node.returns):
+        ret = em.ann.resolve(node.returns)
     if ret is None and em.info.owner is not None and node.name == "__init__":
         ret = T.NONE
     return names, types, defaults, ret
+
+
+def _bare_container(node) -> bool:
+    """`-> tuple`, `-> list`, `-> dict` without element types: infer the return type."""
+    return isinstance(node, A.Name) and node.id in ("tuple", "list", "dict")
 
 
 def _param_type(em, i, arg):

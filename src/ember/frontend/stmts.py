@@ -282,16 +282,7 @@ class StmtMixin:
     def unpack_list(self, target, value, span):
         n = len(target.elts)
         loc = self.loc(target)
-        length = self.b.kernel("list.len", [value], T.I64, loc)
-        want = self.b.const(n, T.I64, loc)
-        bad = self.b.kernel("int.ne", [length, want], T.BOOL, loc)
-        then_r, else_r = Region(), Region()
-        self.b.create("if", [bad], [], regions=[then_r, else_r], loc=loc)
-        with self.at(then_r.block):
-            msg = self.b.const(f"wrong number of values to unpack (expected {n})", T.STR, loc)
-            self.raise_new("ValueError", msg, target)
-        with self.at(else_r.block):
-            self.b.yield_([], loc)
+        self.b.kernel("list.check_unpack", [value, self.b.const(n, T.I64, loc)], T.NONE, loc)
         for i, e in enumerate(target.elts):
             idx = self.b.const(i, T.I64, loc)
             item = self.b.kernel("list.getitem", [value, idx], value.type.elem, loc)

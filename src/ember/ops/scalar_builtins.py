@@ -83,3 +83,18 @@ def exception_matches(e: BaseException, names) -> bool:
 
 _reg("exc.new", "(str kind, str? msg) -> exc", exc_new, (), may_raise=True, fold=False)
 _reg("exc.str", "(exc e) -> str", exc_str, (), fold=False)
+
+
+def _percent_format(fmt, args):
+    return fmt % args
+
+
+def _range_reversed(start, stop, step):
+    r = range(start, stop, step)[::-1]
+    return (r.start, r.stop, r.step)
+
+
+_reg("builtins.percent_format", "(str fmt, t args) -> str", _percent_format,
+     ("str.__mod__",), may_raise=True)
+_reg("builtins.range_reversed", "(int start, int stop, int step) -> Tuple[int, int, int]",
+     _range_reversed, (), may_raise=True)

@@ -190,3 +190,15 @@ _reg("builtins.list_copy", "(List[t] xs) -> List[t]", list, ("builtins.list",), 
 _reg("builtins.list_str", "(str s) -> List[str]", list, ("builtins.list",), fold=False)
 _reg("builtins.dict_copy", "(Dict[k, v] d) -> Dict[k, v]", dict, ("builtins.dict",),
      fold=False, pure=False)
+
+
+def _check_unpack(xs, n):
+    got = len(xs)
+    if got > n:
+        raise ValueError(f"too many values to unpack (expected {n})")
+    if got < n:
+        raise ValueError(f"not enough values to unpack (expected {n}, got {got})")
+
+
+_reg("list.check_unpack", "(List[t] xs, int n) -> None", _check_unpack, (), may_raise=True,
+     pure=False, fold=False)

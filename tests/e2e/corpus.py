@@ -1,0 +1,97 @@
+"""The program corpus: loading programs, running them, comparing results exactly.
+
+A valid program is a .py file with module-level functions and
+    CASES = [("entry", (arg, ...)), ...]
+An invalid program starts with
+    # error: TypeCheckError
+    # line: 7
+    # match: cannot add
+and names the function to compile with ENTRY = "name".
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import math
+import re
+import sys
+from pathlib import Path
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+PROGRAMS = sorted((CORPUS / "programs").glob("*.py"))
+INVALID = sorted((CORPUS / "invalid").glob("*.py"))
+
+
+def load_module(path: Path):
+    name = f"corpus_{path.stem}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def outcome(fn, args):
+    """("ok", value) or ("raise", exception type name, message)."""
+    try:
+        return ("ok", fn(*copy.deepcopy(args)))
+    except Exception as e:  # noqa: BLE001 - the exception is the result being compared
+        return ("raise", type(e).__name__, str(e))
+
+
+def same(a, b) -> bool:
+    """Equal values of equal types, recursively; NaN equals NaN; -0.0 differs from 0.0."""
+    if isinstance(a, float) and isinstance(b, float):
+        if math.isnan(a) and math.isnan(b):
+            return True
+        return type(a) is type(b) and a == b and math.copysign(1, a) == math.copysign(1, b)
+    if _is_record(a) or _is_record(b):
+        return _record_fields(a) == _record_fields(b) and \
+            type(a).__name__ == type(b).__name__ and \
+            all(same(x, y) for x, y in zip(_record_values(a), _record_values(b)))
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    return a == b
+
+
+def _is_record(x) -> bool:
+    return hasattr(x, "_fields") or hasattr(type(x), "_field_names") or (
+        hasattr(x, "__dict__") and not isinstance(x, (type, BaseException)))
+
+
+def _record_fields(x):
+    if hasattr(x, "_fields"):
+        return tuple(x._fields)
+    if hasattr(type(x), "_field_names"):
+        return tuple(type(x)._field_names)
+    return tuple(vars(x))
+
+
+def _record_values(x):
+    return [getattr(x, f) for f in _record_fields(x)]
+
+
+def same_outcome(a, b) -> bool:
+    if a[0] != b[0]:
+        return False
+    if a[0] == "raise":
+        return a[1:] == b[1:]
+    return same(a[1], b[1])
+
+
+def invalid_header(path: Path) -> dict:
+    text = path.read_text()
+    head = {}
+    for key in ("error", "line", "match"):
+        m = re.search(rf"^# {key}: (.*)$", text, re.M)
+        head[key] = m.group(1).strip() if m else None
+    m = re.search(r'^ENTRY = "(\w+)"', text, re.M)
+    head["entry"] = m.group(1) if m else None
+    return head
