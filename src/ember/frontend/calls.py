@@ -14,6 +14,7 @@ from ember.errors import NameResolutionError, ShapeError
 from ember.frontend import ast as A
 from ember.frontend.meta import (
     MBoundMethod, MBuiltin, MClass, MConst, MDtype, MException, MFunction, MLambda, MModule,
+    MNested,
     MOpFunc, MTypeName, Meta,
 )
 from ember.frontend.typing_ import ANY, ERROR, ErrorType, Matcher, contains_any, show
@@ -60,6 +61,9 @@ class CallMixin:
         if isinstance(callee, MLambda):
             from ember.frontend.closures import call_lambda
             return call_lambda(self, callee, node)
+        if isinstance(callee, MNested):
+            from ember.frontend.closures import call_nested
+            return call_nested(self, callee, node)
         if isinstance(callee, ErrorType) or isinstance(callee, Value):
             return callee
         if isinstance(callee, MTypeName):

@@ -15,7 +15,7 @@ from ember.errors import UnsupportedError
 from ember.frontend import ast as A
 from ember.frontend.compiler import FuncInfo
 from ember.frontend.env import assigned_names
-from ember.frontend.meta import MFunction, MLambda
+from ember.frontend.meta import MFunction, MLambda, MNested
 from ember.frontend.typing_ import ErrorType, show
 from ember.ir import SymbolRef
 from ember.ir import types as T
@@ -38,6 +38,11 @@ def captures_of(em, node, params, def_span):
     out = []
     for name in free_names(node, params):
         var = em.env.get(name)
+        nested = em.local_metas.get(name)
+        if var is None and isinstance(nested, MNested):
+            value = function_value(em, nested, node)
+            out.append((name, value.type, value))
+            continue
         if var is None:
             continue
         if reassigned_later(em.node, name, node):
@@ -92,9 +97,25 @@ def define_nested(em, s: A.FunctionDef):
         return
     caps = captures_of(em, s, params, s.span)
     info = FuncInfo(f"{em.info.name}.{s.name}", s, em.source, em.scope, owner=None)
-    value = _instantiate(em, info, caps, None, s)
-    if value is not None:
-        em.write_var(s.name, value, s.name_span or s.span)
+    _compile(em, info, caps, None)
+    em.local_metas[s.name] = MNested(info, [(n, t) for n, t, _ in caps])
+
+
+def call_nested(em, meta: MNested, node):
+    """A direct call of a nested def: captures are passed first, defaults work."""
+    from ember.frontend.userfuncs import call_user_function
+    return call_user_function(em, meta.info, node, _capture_values(em, meta, node))
+
+
+def _capture_values(em, meta, node):
+    out = []
+    for name, t in meta.captures:
+        v = em.read_var(name, node.span)
+        if v is None:
+            nested = em.local_metas.get(name)
+            v = function_value(em, nested, node)
+        out.append(em.coerce(v, t, None))
+    return out
 
 
 def _instantiate(em, info, caps, fixed_types, node):
@@ -175,6 +196,9 @@ def function_value(em, meta, node):
         return em.error("cannot tell the parameter types of this lambda; call it, or pass it "
                         "where a typed function is expected (e.g. sorted(xs, key=...))",
                         node.span)
+    if isinstance(meta, MNested):
+        caps = [(n, t, v) for (n, t), v in zip(meta.captures, _capture_values(em, meta, node))]
+        return _closure(em, meta.info, caps, node)
     from ember.frontend.userfuncs import ensure_symbol, signature_of
     info = meta.info
     ensure_symbol(em.c, info)

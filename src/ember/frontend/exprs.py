@@ -5,7 +5,8 @@ from __future__ import annotations
 from ember.errors import NameResolutionError
 from ember.frontend import ast as A
 from ember.frontend.meta import (
-    MBoundMethod, MClass, MConst, MDtype, MException, MFunction, MLambda, MModule, MOpFunc,
+    MBoundMethod, MClass, MConst, MDtype, MException, MFunction, MLambda, MModule, MNested,
+    MOpFunc,
     MTypeName, Meta, TORCH_DTYPES,
 )
 from ember.frontend.typing_ import ErrorType, numeric_rank, show
@@ -45,7 +46,7 @@ class ExprMixin:
             return self.constant(v.value, node)
         if isinstance(v, MDtype):
             return self.b.const(v.numpy_name, T.DTYPE, self.loc(node))
-        if isinstance(v, (MFunction, MLambda)):
+        if isinstance(v, (MFunction, MLambda, MNested)):
             from ember.frontend.closures import function_value
             return function_value(self, v, node)
         return self.error(f"{v.describe()} cannot be used as a value here", node.span)

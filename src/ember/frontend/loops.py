@@ -74,6 +74,24 @@ class _Enumerate:
         return em.make_tuple([k, self.seq.item(em, i)])
 
 
+def _runs_forever(test, body) -> bool:
+    """`while True:` with no `break` of its own: the code after it is unreachable."""
+    if not (isinstance(test, A.Constant) and test.value is True):
+        return False
+    stack = list(body)
+    while stack:
+        s = stack.pop()
+        if isinstance(s, A.Break):
+            return False
+        if isinstance(s, (A.For, A.While, A.FunctionDef, A.ClassDef)):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            stack.extend(getattr(s, field, None) or [])
+        for h in getattr(s, "handlers", None) or []:
+            stack.extend(h.body)
+    return True
+
+
 class LoopMixin:
     # -- while ------------------------------------------------------------------------------------
     def s_While(self, s):
@@ -97,6 +115,9 @@ class LoopMixin:
             self.emit_loop_else(before, names, types, regions[2], orelse, loc)
         op = self.b.create("while", inits, types, regions=regions, loc=loc, names=names)
         self.after_loop(before, names, op.results, body_stmts)
+        if _runs_forever(test, body_stmts) and not orelse:
+            self.b.create("unreachable", [], loc=loc)
+            self.terminated = True
 
     def carried(self, assigned, node):
         """(names, types, init values) of the variables a loop carries."""

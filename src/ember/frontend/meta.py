@@ -120,6 +120,16 @@ class MLambda(Meta):
         return f"lambda {self.name}"
 
 
+class MNested(Meta):
+    """A nested def: a compiled function plus the enclosing variables it captures."""
+
+    def __init__(self, info, captures):
+        self.info, self.captures = info, captures  # captures: [(name, type)]
+
+    def describe(self):
+        return f"function {self.info.node.name}"
+
+
 class MDtype(Meta):
     """torch.float32 and friends: a dtype constant (numpy name at run time)."""
 

@@ -327,6 +327,7 @@ class StmtMixin:
         op = self.b.create("if", [cond_value], types, regions=[Region(b) for b, _ in branches],
                            loc=loc, names=names)
         if not live:
+            self.b.create("unreachable", [], loc=loc)
             self.terminated = True
             return
         self.env = self.merged_env([e for _, e in live], names, op.results)
@@ -444,8 +445,10 @@ class StmtMixin:
                 envs[0] = None if self.terminated else self.env
             regions.append(Region(block))
         fin_env = None
+        self._finally_exits = False
         if s.finalbody:
             fin_env = self.emit_region_env(before, s.finalbody, regions, [], None)
+            self._finally_exits = fin_env is None
         attrs = {"handlers": handlers, "has_else": bool(s.orelse),
                  "has_finally": bool(s.finalbody)}
         self.b.create("try", [], [], attrs, regions, loc=loc)
@@ -520,7 +523,8 @@ class StmtMixin:
 
     def after_try(self, envs, fin_env) -> None:
         live = [e for e in envs if e is not None]
-        if not live:
+        if not live or fin_env is None and self._finally_exits:
+            self.b.create("unreachable", [])
             self.terminated = True
             return
         for name, var in self.env.vars.items():

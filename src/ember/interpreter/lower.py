@@ -18,7 +18,8 @@ from ember.ir.core import SymbolRef
 from ember.ir.ops import (
     BreakOp, CallIndirectOp, CallOp, ClosureOp, ConditionOp, ConstOp, ContinueOp, DictNewOp,
     ForOp, FuncOp, IfOp, IsInstanceOp, KernelOp, ListNewOp, NarrowOp, ObjGetOp, ObjNewOp,
-    ObjSetOp, RaiseOp, ReturnOp, TryOp, TupleGetOp, TupleNewOp, VarGetOp, VarNewOp, VarSetOp,
+    ObjSetOp, RaiseOp, ReturnOp, TryOp, TupleGetOp, TupleNewOp, UnreachableOp, VarGetOp,
+    VarNewOp, VarSetOp,
     WhileOp, WidenOp, YieldOp,
 )
 from ember.mobile import opcodes as OPC
@@ -229,6 +230,9 @@ class FunctionLowering:
     def lower_raise(self, op) -> None:
         self.emit(OPC.Op.RAISE, self.reg(op.operands[0]))
 
+    def lower_unreachable(self, op) -> None:
+        pass  # the structure before it never falls through
+
     def lower_yield(self, op: YieldOp) -> None:
         parent = op.parent_op()
         fin = parent.finally_region if isinstance(parent, TryOp) else None
@@ -346,7 +350,7 @@ _HANDLERS = {
     ConditionOp: FunctionLowering.lower_condition, BreakOp: FunctionLowering.lower_break,
     ContinueOp: FunctionLowering.lower_continue, IfOp: FunctionLowering.lower_if,
     ForOp: FunctionLowering.lower_for, WhileOp: FunctionLowering.lower_while,
-    TryOp: FunctionLowering.lower_try,
+    TryOp: FunctionLowering.lower_try, UnreachableOp: FunctionLowering.lower_unreachable,
 }
 
 

@@ -130,6 +130,16 @@ class RaiseOp(_Terminator):
 
 
 @register
+class UnreachableOp(_Terminator):
+    """Ends a block that control never reaches (after an if/try whose regions all exit)."""
+
+    name = "unreachable"
+
+    def verify_(self):
+        _expect(self, 0, 0, 0)
+
+
+@register
 class IfOp(Op):
     """`%r = if %c : T { then } else { else }`."""
 

@@ -20,7 +20,7 @@ from ember.ir import types as T
 from ember.ir.core import Use
 from ember.ir.ops import (
     BreakOp, CallOp, ClosureOp, ConditionOp, ContinueOp, ForOp, FuncOp, IfOp, RaiseOp,
-    ReturnOp, TryOp, WhileOp, YieldOp, _LoopOp, fail,
+    ReturnOp, TryOp, UnreachableOp, WhileOp, YieldOp, _LoopOp, fail,
 )
 
 
@@ -89,7 +89,7 @@ class _Verifier:
             if types != [self.f.type.ret]:
                 fail(op, f"returns {_fmt(types)} but @{self.f.sym_name} returns {self.f.type.ret}")
             return
-        if isinstance(op, RaiseOp):
+        if isinstance(op, (RaiseOp, UnreachableOp)):
             return
         if isinstance(op, (BreakOp, ContinueOp)):
             loop = _enclosing_loop_body(ctx)
