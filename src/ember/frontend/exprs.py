@@ -440,6 +440,8 @@ class ExprMixin:
             return self.error(f"{base.describe()} cannot be subscripted here", node.span)
         if isinstance(base.type, T.TupleType):
             return self.tuple_subscript(base, node)
+        if isinstance(base.type, T.ClassType) and self.is_namedtuple(base.type):
+            return self.namedtuple_subscript(base, node)
         index = self.index_value(node.slice, base)
         return self.subscript_get(base, index, node)
 
@@ -516,6 +518,16 @@ class ExprMixin:
                               "elements)", sl.span)
         i %= len(elems)
         return self.b.create("tuple.get", [base], [elems[i]], {"index": i}, loc=loc).result
+
+    def namedtuple_subscript(self, base, node):
+        decl = self.c.module.classes[base.type.name]
+        i = self.static_int(node.slice)
+        n = len(decl.fields)
+        if i is False or i is None or not -n <= i < n:
+            return self.error(f"a {decl.name} index must be a constant in range(-{n}, {n})",
+                              node.slice.span)
+        name, t = decl.fields[i % n]
+        return self.b.create("obj.get", [base], [t], {"field": name}, loc=self.loc(node)).result
 
     def static_int(self, node):
         """The value of a constant int expression (None for a missing bound, False if not constant)."""

@@ -137,11 +137,13 @@ class StmtMixin:
         then_r, else_r = Region(), Region()
         op = self.b.create("if", [cond.value], [], regions=[then_r, else_r], loc=self.loc(s))
         with self.at(then_r.block):
-            self.apply_facts(cond.true)
             self.b.yield_([], self.loc(s))
+        before = self.env
+        self.env = before.copy()
         with self.at(else_r.block):
             msg = self.str_value(s.msg) if s.msg is not None else None
             self.raise_new("AssertionError", msg, s)
+        self.env = before
         self.apply_facts_after(cond.true)
         del op
 
@@ -278,6 +280,10 @@ class StmtMixin:
                                              loc=self.loc(e)).result, span)
             return
         self.error(f"cannot unpack a value of type {show(t)}", target.span)
+
+    def is_namedtuple(self, t) -> bool:
+        decl = self.c.module.classes.get(t.name)
+        return decl is not None and decl.kind == "namedtuple"
 
     def unpack_list(self, target, value, span):
         n = len(target.elts)

@@ -114,6 +114,10 @@ def make_classes(infos) -> list:
         n = len(info.fields)
         if info.kind == "namedtuple":
             ns = {f"f{i}": property(operator.itemgetter(i)) for i in range(n)}
+            for i, field in enumerate(info.fields):
+                if field.isidentifier() and not field.startswith("_") and \
+                        not hasattr(tuple, field):
+                    ns[field] = property(operator.itemgetter(i))
             ns.update({"__slots__": (), "_fields": tuple(info.fields),
                        "__new__": lambda cls, *vals: tuple.__new__(cls, vals),
                        "__repr__": _namedtuple_repr})
@@ -218,6 +222,8 @@ class LoadedFunction:
         self._sources = sources
         types = [RT.parse(t) for t in f.param_types]
         self._checks = [RT.checker(t, classes) for t in types]
+        self._converters = [(i, c) for i, c in enumerate(RT.converter(t, classes)
+                                                         for t in types) if c is not None]
         self._shown = [RT.show(t) for t in types]
         nd = len(f.defaults)
         self._defaults = [_NO_DEFAULT] * (f.nparams - nd) + list(f.defaults)
@@ -228,6 +234,10 @@ class LoadedFunction:
     def __call__(self, *args, **kwargs):
         if kwargs or len(args) != len(self._checks):
             args = self._bind(args, kwargs)
+        if self._converters:
+            args = list(args)
+            for i, conv in self._converters:
+                args[i] = conv(args[i])
         checks = self._checks
         for i, v in enumerate(args):
             if not checks[i](v):

@@ -184,6 +184,23 @@ def _class(t, classes):
     return lambda v: isinstance(v, cls)
 
 
+def converter(t: RType, classes: dict):
+    """For values that cross the call boundary in another form: a function making the
+    runtime's representation (a NamedTuple of the caller's class -> the script's class),
+    or None when values pass as they are."""
+    if t.name == "class":
+        cls = classes.get(t.args[0])
+        if cls is not None and issubclass(cls, tuple):
+            n = len(cls._fields)
+
+            def convert(v):
+                if isinstance(v, tuple) and not isinstance(v, cls) and len(v) == n:
+                    return cls(*v)
+                return v
+            return convert
+    return None
+
+
 _COMPOUND = {"tensor": _tensor, "list": _list, "dict": _dict, "tuple": _tuple,
              "optional": _optional, "union": _union, "class": _class,
              "var": lambda t, c: (lambda v: False)}
