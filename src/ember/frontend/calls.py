@@ -168,17 +168,31 @@ class CallMixin:
                 return f"got multiple values for argument '{k}'"
             slots[idx] = v
         m = Matcher()
-        targets = []
-        for p, v in zip(params, slots):
+        targets = [None] * len(params)
+        deferred = []
+        for k, (p, v) in enumerate(zip(params, slots)):
             if v is None:
                 if not p.has_default:
                     return f"missing argument '{p.name}'"
-                targets.append(None)
+                continue
+            if _fresh_empty(v):
+                deferred.append(k)  # [] / {}: typed by the other arguments
                 continue
             got = m.match(v.type, p.type)
             if got is None:
                 return f"argument '{p.name}' must be {p.type}, not {show(v.type)}"
-            targets.append(got)
+            targets[k] = got
+        for k in deferred:
+            want = m.resolve(params[k].type)
+            v = slots[k]
+            if not contains_any(want) and type(want) is type(v.type):
+                targets[k] = want
+                m.match(want, params[k].type)
+                continue
+            got = m.match(v.type, params[k].type)
+            if got is None:
+                return f"argument '{params[k].name}' must be {params[k].type}, not {show(v.type)}"
+            targets[k] = got
         return m, slots, targets
 
     def emit_bound(self, d, bound, node):
@@ -233,6 +247,11 @@ class CallMixin:
         if contains_any(ret):
             return self.error(f"cannot infer the result type of {d.name} here", node.span)
         return ret
+
+
+def _fresh_empty(v) -> bool:
+    from ember.frontend.function import _is_fresh_empty
+    return _is_fresh_empty(v, v.type)
 
 
 def Poison_():

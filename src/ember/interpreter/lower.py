@@ -231,7 +231,7 @@ class FunctionLowering:
         self.emit(OPC.Op.RAISE, self.reg(op.operands[0]))
 
     def lower_unreachable(self, op) -> None:
-        pass  # the structure before it never falls through
+        self.emit(OPC.Op.UNREACHABLE)
 
     def lower_yield(self, op: YieldOp) -> None:
         parent = op.parent_op()

@@ -60,6 +60,7 @@ class Op(IntEnum):
     #                                (N = 0: any Exception), bound to R[A]; next marker at J
     TRYELSE = 29  #                  runs if the try body raised nothing
     FINALLY = 30  #                  runs however the try statement is left
+    UNREACHABLE = 31  #              control never gets here (after `while True` without break)
 
 
 # Operand kinds: r register, k constant, f operator, n function, c class, i immediate,
@@ -74,7 +75,7 @@ LAYOUT: dict[Op, tuple[str, ...]] = {
     Op.FREE: ("r",), Op.IF: ("r", "j"), Op.ELSE: ("j",), Op.END: (), Op.LOOP: ("j",),
     Op.TEST: ("r",), Op.FOR: ("r", "r", "r", "r", "j"), Op.LOOPELSE: ("j",),
     Op.BREAK: (), Op.CONTINUE: (), Op.RETURN: ("r",), Op.RAISE: ("r",), Op.TRY: ("j",),
-    Op.EXCEPT: ("r", "*k", "j"), Op.TRYELSE: (), Op.FINALLY: (),
+    Op.EXCEPT: ("r", "*k", "j"), Op.TRYELSE: (), Op.FINALLY: (), Op.UNREACHABLE: (),
 }
 
 WRITES_A = frozenset({Op.MOVE, Op.LOADK, Op.KCALL, Op.CALL, Op.CLOSURE, Op.CALLI, Op.TUPLE,

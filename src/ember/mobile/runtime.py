@@ -32,6 +32,7 @@ class ProgramEnv:
         self.globals = {
             "__builtins__": {}, "_range": range, "_len": len, "_float": float,
             "_partial": functools.partial, "_ovf": overflow_error,
+            "_unreachable": _unreachable,
         }
         for i, k in enumerate(kernels):
             self.globals[f"_k{i}"] = k
@@ -69,6 +70,10 @@ class ProgramEnv:
             self.globals[name] = tuple(ops.EXCEPTION_CLASSES[n] for n in names) or Exception
             self._names[key] = name
         return self._names[key]
+
+
+def _unreachable():
+    return RuntimeError("ember: reached code marked unreachable (a corrupt artifact?)")
 
 
 def _narrower(check, type_text):

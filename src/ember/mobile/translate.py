@@ -244,6 +244,9 @@ class FunctionTranslator:
     def i_continue(self):
         return [ast.Continue()]
 
+    def i_unreachable(self):
+        return [ast.Raise(exc=_call("_unreachable", []), cause=None)]
+
 
 def _written(n):
     if isinstance(n, Ins):
@@ -267,6 +270,7 @@ _INS = {
     Op.NARROW: FunctionTranslator.i_narrow, Op.FREE: FunctionTranslator.i_free,
     Op.RETURN: FunctionTranslator.i_return, Op.RAISE: FunctionTranslator.i_raise,
     Op.BREAK: FunctionTranslator.i_break, Op.CONTINUE: FunctionTranslator.i_continue,
+    Op.UNREACHABLE: FunctionTranslator.i_unreachable,
 }
 
 # ----------------------------------------------------------------------------- inlined operators

@@ -17,7 +17,7 @@ from ember.mobile.opcodes import Op
 from ember.mobile.types import TypeSyntaxError, parse as parse_type
 
 _MARKERS = {Op.ELSE, Op.END, Op.TEST, Op.EXCEPT, Op.TRYELSE, Op.FINALLY}
-_EXITS = {Op.BREAK, Op.CONTINUE, Op.RETURN, Op.RAISE}
+_EXITS = {Op.BREAK, Op.CONTINUE, Op.RETURN, Op.RAISE, Op.UNREACHABLE}
 
 
 class Ins:
