@@ -190,7 +190,7 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
             if var is not None and var.declared and var.type != declared_type:
                 self.error(f"variable '{name}' is annotated twice with different types "
                            f"({show(var.type)} and {show(declared_type)})", span)
-            value = self.coerce(value, declared_type, span, what=f"variable '{name}'")
+            value = self.narrow_or_coerce(value, declared_type, span, name)
             if var is None or var.slot is None:
                 self.env.set(name, Var(declared_type, self._named(value, name), True,
                                        declared=True, span=span))
@@ -204,14 +204,23 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
                 return
             var.type = self._var_type(value)
         else:
-            value = self.coerce(value, var.type, span, what=f"variable '{name}'")
+            value = self.narrow_or_coerce(value, var.type, span, name)
         var = self.env.get(name)
         if var.slot is not None:
+            value = self.coerce(value, var.type, span)
             slot = self.ensure_slot(var, name, span)
             self.b.create("var.set", [slot, value], loc=self.loc(span))
             var.defined = True
         else:
             var.value, var.defined = self._named(value, name), True
+
+    def narrow_or_coerce(self, value, want, span, name):
+        """An assigned value keeps its narrower type (flow-sensitive typing: after
+        `x = 3`, an Optional[int] x is an int); other values convert to the type."""
+        if value.type != want and T.is_subtype(value.type, want) and \
+                not isinstance(want, T.TensorType):
+            return value
+        return self.coerce(value, want, span, what=f"variable '{name}'")
 
     def ensure_slot(self, var, name, span):
         """The var.new value of a slot-backed variable, creating a pending slot's op."""
