@@ -217,6 +217,8 @@ class Builder(Transformer):
     def expr_stmt(self, items):
         return A.Expr(self.span(items), items[0])
 
+    yield_stmt = expr_stmt
+
     def assign(self, items):
         *targets, value = self.strip(items)
         return A.Assign(self.span(items), list(targets), value)

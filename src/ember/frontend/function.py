@@ -98,6 +98,9 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
 
     # -- the function -------------------------------------------------------------------------------
     def run(self) -> FuncOp:
+        if self.node.is_async:
+            self.unsupported("'async def' is not supported (ember has no coroutines)",
+                             self.node.name_span or self.node.span)
         names, types, defaults, ret = self.signature()
         self.declared_ret = ret
         loc = Loc.of_span(self.node.name_span or self.node.span)
@@ -239,6 +242,9 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         return t
 
     def _named(self, value: Value, name: str) -> Value:
+        op = getattr(value, "op", None)
+        if op is not None and op.name in ("list.new", "dict.new"):
+            op.meta["settled"] = True  # a variable's list keeps its type
         if isinstance(value, (OpResult, BlockArg)) and value.name is None:
             value.name = name
         return value
@@ -279,8 +285,10 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
 
 
 def _is_fresh_empty(v, want) -> bool:
+    """An empty [] / {} literal not yet bound to a variable: it takes its context's type."""
     op = getattr(v, "op", None)
     return (op is not None and not op.operands and not v.uses and
+            not op.meta.get("settled") and
             ((op.name == "list.new" and isinstance(want, T.ListType)) or
              (op.name == "dict.new" and isinstance(want, T.DictType))))
 

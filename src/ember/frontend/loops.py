@@ -174,6 +174,9 @@ class LoopMixin:
         for name, r in zip(names, results):
             var = self.env.get(name)
             var.value, var.defined = r, True
+        for name in assigned_names(body_stmts):
+            if self.env.get(name) is None and not name.startswith("$"):
+                self.env.set(name, Var(None, None, False))  # assigned only inside the loop
 
     def s_Break(self, s):
         self.loop_exit("break", s)

@@ -106,6 +106,10 @@ _TOKEN_WORDS = {
 
 
 def _syntax_error(source, e) -> ParseError:
+    unclosed = _unclosed_bracket(source, e)
+    if unclosed is not None:
+        line, col, ch = unclosed
+        return ParseError(f"'{ch}' was never closed", span_of(source, line, col, line, col + 1))
     line = getattr(e, "line", 1) or 1
     col = getattr(e, "column", 1) or 1
     tok = getattr(e, "token", None)
@@ -139,6 +143,9 @@ def _describe(source, e) -> str:
         return "unexpected end of input (unclosed bracket?)"
     if ttype in ("RPAR", "RSQB", "RBRACE"):
         return f"unmatched {tok.value!r}"
+    line_text = source.line(getattr(tok, "line", 0) + source.first_line - 1).strip()
+    if line_text.startswith("match ") and line_text.endswith(":"):
+        return "invalid syntax: 'match' statements are not supported"
     if "_INDENT" in expected and len(expected) == 1 or _after_colon(source, tok):
         return "expected an indented block"
     if "COLON" in expected and ttype in ("_NEWLINE", "NAME", "EQUAL", "LPAR"):
@@ -151,6 +158,53 @@ def _describe(source, e) -> str:
         want = " or ".join(sorted(_TOKEN_WORDS.get(x, x) for x in expected))
         return f"invalid syntax: expected {want}, found {tok.value!r}"
     return f"invalid syntax: unexpected {tok.value!r}" if tok is not None else "invalid syntax"
+
+
+def _unclosed_bracket(source, e):
+    """(line, col, char) of a bracket left open before the error point, as CPython reports."""
+    tok = getattr(e, "token", None)
+    end = getattr(e, "pos_in_stream", None)
+    if end is None and tok is not None:
+        end = getattr(tok, "start_pos", None)
+    text = source.text
+    if end is None or isinstance(e, UnexpectedEOF) or getattr(tok, "type", "") == "$END":
+        end = len(text)
+    stack = []
+    i = 0
+    quote = None
+    while i < min(end, len(text)):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 2
+                continue
+            if text.startswith(quote, i):
+                i += len(quote)
+                quote = None
+                continue
+        elif c == "#":
+            nl = text.find("\n", i)
+            i = len(text) if nl < 0 else nl
+            continue
+        elif c in "'\"":
+            quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else c
+            i += len(quote)
+            continue
+        elif c in "([{":
+            stack.append(i)
+        elif c in ")]}" and stack:
+            stack.pop()
+        i += 1
+    if not stack:
+        return None
+    pos = stack[-1]
+    line = text.count("\n", 0, pos) + 1
+    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    err_line = getattr(tok, "line", None) or line
+    if err_line == line and not isinstance(e, UnexpectedEOF) and \
+            getattr(tok, "type", "") != "$END":
+        return None  # the error is on the bracket's own line: report it there
+    return line, col, text[pos]
 
 
 def _after_colon(source, tok) -> bool:

@@ -244,7 +244,9 @@ class StmtMixin:
         elif isinstance(target, A.Starred):
             self.unsupported("starred assignment targets are not supported", target.span)
         else:
-            self.error("cannot assign to this expression", target.span)
+            from ember.errors import ParseError
+            what = "a function call" if isinstance(target, A.Call) else "this expression"
+            self.error(f"invalid syntax: cannot assign to {what}", target.span, ParseError)
 
     def unpack(self, target, value, span) -> None:
         n = len(target.elts)

@@ -1,0 +1,9 @@
+# error: NameResolutionError
+# line: 6
+# match: not defined
+
+def f(x: int) -> int:
+    return x + undefined_thing
+
+
+ENTRY = "f"

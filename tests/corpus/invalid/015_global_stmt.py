@@ -1,0 +1,13 @@
+# error: UnsupportedError
+# line: 9
+# match: global
+
+COUNT = 0
+
+
+def f(x: int) -> int:
+    global COUNT
+    return x
+
+
+ENTRY = "f"

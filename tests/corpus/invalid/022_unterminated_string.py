@@ -1,0 +1,9 @@
+# error: ParseError
+# line: 6
+# match: unterminated string
+
+def f(x: int) -> str:
+    return "abc
+
+
+ENTRY = "f"

@@ -1,0 +1,19 @@
+# error: UnsupportedError
+# line: 10
+# match: inheritance
+
+class A:
+    def __init__(self):
+        self.v = 1
+
+
+class B(A):
+    def __init__(self):
+        self.v = 2
+
+
+def f(x: int) -> int:
+    return B().v + x
+
+
+ENTRY = "f"

@@ -1,0 +1,9 @@
+# error: TypeCheckError
+# line: 6
+# match: raise
+
+def f(x: int) -> int:
+    raise x
+
+
+ENTRY = "f"
