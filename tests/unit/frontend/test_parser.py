@@ -99,7 +99,7 @@ def test_fstring_expression_spans():
     ("def f(x):\n    x = 1\n      y = 2\n", 3, 1, "unexpected indent"),
     ("def f(x):\n    if x:\n        y = 1\n      z = 2\n", 4, 1, "unindent"),
     ("x = 'abc\n", 1, 5, "unterminated string"),
-    ("x = (1, 2\n", 1, 10, "unexpected end of input"),
+    ("x = (1, 2\n", 1, 5, "'(' was never closed"),
     ("x = 1)\n", 1, 6, "unmatched ')'"),
     ("x = 1 $ 2\n", 1, 7, "invalid character"),
     ("x = = 2\n", 1, 5, "invalid syntax"),
