@@ -17,9 +17,6 @@ def compile_to_program(module, optimize: bool = True):
     from ember.interpreter.lower import lower_module
 
     if optimize:
-        try:
-            run_passes(module)
-        except ModuleNotFoundError:
-            pass  # TODO(lead): remove once ember.passes lands in this session
+        run_passes(module)
     verify_module(module)
     return lower_module(module)

@@ -140,6 +140,7 @@ COMMUTATIVE = "commutative"  # operands 0 and 1 may be swapped
 MAY_RAISE = "may_raise"      # may raise at run time (folding must not hide it)
 LOOP = "loop"                # a loop op (break/continue target)
 NO_FOLD = "no_fold"          # never constant-folded
+ALLOC = "alloc"              # creates a fresh mutable object: removable when unused, never merged
 
 
 class Op:

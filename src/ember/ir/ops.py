@@ -11,7 +11,7 @@ from __future__ import annotations
 from ember.errors import VerifyError
 from ember.ir import types as T
 from ember.ir.core import (
-    COMMUTATIVE, LOOP, MAY_RAISE, NO_FOLD, PURE, TERMINATOR, Block, Loc, Op, Region,
+    ALLOC, COMMUTATIVE, LOOP, MAY_RAISE, NO_FOLD, PURE, TERMINATOR, Block, Loc, Op, Region,
     SymbolRef,
 )
 
@@ -390,7 +390,7 @@ class TupleGetOp(Op):
 @register
 class ListNewOp(Op):
     name = "list.new"
-    traits = frozenset({PURE, NO_FOLD})
+    traits = frozenset({ALLOC})
 
     def verify_(self):
         _expect(self, None, 1, 0)
@@ -406,7 +406,7 @@ class DictNewOp(Op):
     """`%d = dict.new %k0, %v0, %k1, %v1 : dict<K, V>`."""
 
     name = "dict.new"
-    traits = frozenset({PURE, NO_FOLD, MAY_RAISE})
+    traits = frozenset({ALLOC, MAY_RAISE})
 
     def verify_(self):
         _expect(self, None, 1, 0)
@@ -424,7 +424,7 @@ class ObjNewOp(Op):
     """`%o = obj.new %f0, %f1 : !Point` — field values in declaration order."""
 
     name = "obj.new"
-    traits = frozenset({PURE, NO_FOLD})
+    traits = frozenset({ALLOC})
 
     def verify_(self):
         _expect(self, None, 1, 0)

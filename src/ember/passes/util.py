@@ -1,0 +1,68 @@
+"""Helpers shared by passes: constants, op replacement, walking."""
+
+from __future__ import annotations
+
+from ember.ir import types as T
+from ember.ir.core import SymbolRef
+from ember.ir.ops import ConstOp
+from ember.ops.int64 import INT64_MAX, INT64_MIN
+
+_NO = object()
+
+
+def const_value(v):
+    """The Python value of v if a `const` op defines it (not tensor constants), else _NO."""
+    op = getattr(v, "op", None)
+    if isinstance(op, ConstOp) and not isinstance(op.value, SymbolRef):
+        return op.value
+    return _NO
+
+
+def is_const(v) -> bool:
+    return const_value(v) is not _NO
+
+
+def representable(value, t) -> bool:
+    """Can `value` be a `const` of IR type t?"""
+    if t == T.BOOL:
+        return type(value) is bool
+    if t == T.I64:
+        return type(value) is int and INT64_MIN <= value <= INT64_MAX
+    if t == T.F64:
+        return type(value) is float
+    if t == T.STR:
+        return type(value) is str
+    if t == T.NONE:
+        return value is None
+    return False
+
+
+def insert_const(before_op, value, t):
+    """A new const op inserted before `before_op`; returns its result."""
+    c = ConstOp((), [t], {"value": value}, (), before_op.loc)
+    before_op.parent.insert_before(before_op, c)
+    return c.result
+
+
+def funcs(module):
+    return list(module.funcs.values())
+
+
+def all_ops(f):
+    """Every op of a function, post-order (inner ops before the op that holds them)."""
+    out = []
+    stack = [(f, False)]
+    while stack:
+        op, expanded = stack.pop()
+        if expanded:
+            out.append(op)
+            continue
+        stack.append((op, True))
+        for r in reversed(op.regions):
+            for inner in reversed(r.block.ops):
+                stack.append((inner, False))
+    return [o for o in out if o is not f]
+
+
+__all__ = ["const_value", "is_const", "representable", "insert_const", "funcs", "all_ops",
+           "_NO"]

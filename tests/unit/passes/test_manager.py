@@ -1,0 +1,71 @@
+"""The pass manager: pipelines, verification between passes, printing, timing."""
+
+import io
+from dataclasses import dataclass
+
+import pytest
+
+import ember.ir as I
+from ember.errors import VerifyError
+from ember.passes.manager import PassManager, default_pipeline
+from ember.passes.registry import Pass, PipelineError, parse_pipeline
+
+IR = """
+export func @f(%x: i64) -> i64 {
+  %a = const 2 : i64
+  %b = const 3 : i64
+  %c = int.add %a, %b : i64
+  %d = int.mul %x, %c : i64
+  return %d
+}
+"""
+
+
+def test_parse_pipeline_with_options():
+    passes = parse_pipeline("canonicalize{max-rounds=3}, fold-constants,dce")
+    assert [p.name for p in passes] == ["canonicalize", "fold-constants", "dce"]
+    assert passes[0].max_rounds == 3
+
+
+@pytest.mark.parametrize("text, match", [
+    ("nosuch", "unknown pass"), ("dce{x=1}", "no option"), ("canonicalize{max-rounds=a}",
+                                                           "bad value"), ("dce,,", "bad pipeline"),
+])
+def test_bad_pipelines(text, match):
+    with pytest.raises(PipelineError, match=match):
+        parse_pipeline(text)
+
+
+@dataclass
+class BreakIR(Pass):
+    """Deliberately breaks the IR: erases the function's return."""
+
+    name = "break-ir"
+
+    def run(self, module):
+        f = module.funcs["f"]
+        f.body.ops[-1].erase()
+        return True
+
+
+def test_verify_each_names_the_broken_pass():
+    m = I.parse_module(IR)
+    pm = PassManager([BreakIR()], verify_each=True)
+    with pytest.raises(VerifyError, match="pass 'break-ir' produced invalid IR"):
+        pm.run(m)
+
+
+def test_print_after_and_timing():
+    m = I.parse_module(IR)
+    out = io.StringIO()
+    pm = PassManager("fold-constants,dce", print_after=["dce"], time_passes=True, out=out)
+    assert pm.run(m)
+    text = out.getvalue()
+    assert "IR after dce" in text and "const 5 : i64" in text
+    assert "pass execution timing" in text and "fold-constants" in text
+
+
+def test_default_pipeline_runs_clean():
+    m = I.parse_module(IR)
+    PassManager(default_pipeline(), verify_each=True).run(m)
+    assert "int.add" not in I.print_module(m)
