@@ -25,8 +25,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ember.ir.core import BlockArg, Op, OpResult, Value
+from ember.ir import types as T
 from ember.ir.ops import (
-    BreakOp, ConstOp, ContinueOp, ForOp, FuncOp, IfOp, TryOp, WhileOp, YieldOp, _LoopOp,
+    BreakOp, ConditionOp, ConstOp, ContinueOp, ForOp, FuncOp, IfOp, TryOp, WhileOp, YieldOp,
+    _LoopOp,
 )
 
 
@@ -49,6 +51,17 @@ def allocate(f: FuncOp) -> Allocation:
     return _Allocator(f).run()
 
 
+def _is_branch_condition(v) -> bool:
+    """v's only use is the if/condition op right after its definition."""
+    if len(v.uses) != 1 or v.type != T.BOOL:
+        return False
+    user = v.uses[0].op
+    if not isinstance(user, (IfOp, ConditionOp)) or user.parent is not v.op.parent:
+        return False
+    ops = user.parent.ops
+    return ops.index(user) == ops.index(v.op) + 1
+
+
 def const_key(op: ConstOp):
     v = op.value
     # 1 == 1.0 == True in Python: key on the type too; -0.0 vs 0.0 and NaN by repr.
@@ -61,6 +74,7 @@ class _Allocator:
         self.a = Allocation()
         self.counter = 0
         self.loops_of: dict[Op, list[Op]] = {}
+        self.discard = None
         self.fixed_groups: list[tuple[list[Value], int, int]] = []
 
     def run(self) -> Allocation:
@@ -131,6 +145,19 @@ class _Allocator:
                     self.a.consts.append((seen[key], op))
                 self.a.reg[op.result] = seen[key]
 
+    def _private_reg(self) -> int:
+        """A register used by this value alone: the translator can then fold a compare
+        into the `if`/`while` that reads it."""
+        r = self.next_reg
+        self.next_reg += 1
+        return r
+
+    def _discard_reg(self) -> int:
+        """One register, never read, for the unused None results of side-effect ops."""
+        if self.discard is None:
+            self.discard = self._private_reg()
+        return self.discard
+
     def _new_reg(self, until: int) -> int:
         if self.free:
             r = min(self.free)
@@ -173,7 +200,12 @@ class _Allocator:
                 # every instruction reads its operands before writing its result.
                 self._expire(start + 1)
                 for r in op.results:
-                    self._take(r, start)
+                    if _is_branch_condition(r):
+                        self.a.reg[r] = self._private_reg()
+                    elif not r.uses and r.type == T.NONE:
+                        self.a.reg[r] = self._discard_reg()
+                    else:
+                        self._take(r, start)
 
     def _loop_regs(self, op: _LoopOp, start: int, end: int) -> None:
         slots = []
@@ -198,9 +230,12 @@ class _Allocator:
         for k, v in enumerate(term.operands):
             if not (isinstance(v, OpResult) and v.op.parent is body and v.has_one_use()):
                 continue
-            if isinstance(v.op, ConstOp) or v in self.a.reg:
+            if isinstance(v.op, (ConstOp, TryOp)) or v in self.a.reg:
                 continue
             arg = body.args[skip + k]
             arg_last = self.a.last_use.get(arg, -1)
-            if arg_last <= self.a.pos[v.op][0]:
+            start, end = self.a.pos[v.op]
+            # A simple op reads its operands before writing; an if writes its result at
+            # the end of each region, after every read inside that region.
+            if arg_last <= (end if isinstance(v.op, IfOp) else start):
                 self.a.reg[v] = slots[k]

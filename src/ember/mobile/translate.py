@@ -46,7 +46,8 @@ class FunctionTranslator:
         self.first_line = min(self.line_of.values(), default=1)
         self.line = self.first_line
         self.consts = self._constant_registers()
-        self.read_regs = self._read_registers()
+        self.read_counts = self._read_counts()
+        self.read_regs = set(self.read_counts)
 
     # -- analysis ------------------------------------------------------------------------------
     def _walk(self, nodes):
@@ -72,19 +73,35 @@ class FunctionTranslator:
                     loadk[n.args[0]] = c
         return {r: c for r, c in loadk.items() if writes.get(r) == 1 and r >= self.f.nparams}
 
-    def _read_registers(self) -> set:
-        regs = set()
+    def _read_counts(self) -> dict:
+        from ember.mobile.verify import _reads_writes
+        counts: dict = {}
+
+        def add(r):
+            counts[r] = counts.get(r, 0) + 1
         for n in self._walk(self.tree):
             if isinstance(n, Ins):
-                from ember.mobile.verify import _reads_writes
-                regs.update(_reads_writes(n)[0])
+                for r in _reads_writes(n)[0]:
+                    add(r)
             elif isinstance(n, If):
-                regs.add(n.cond)
+                add(n.cond)
             elif isinstance(n, While):
-                regs.add(n.test)
+                add(n.test)
             elif isinstance(n, For):
-                regs.update((n.lo, n.hi, n.step))
-        return regs
+                for r in (n.lo, n.hi, n.step):
+                    add(r)
+        return counts
+
+    def take_test(self, stmts: list, reg: int):
+        """The expression for a branch on `reg`: the value of the statement just before,
+        when it assigns reg and nothing else reads reg (saves a store and a load)."""
+        if stmts and self.read_counts.get(reg) == 1 and reg not in self.consts:
+            last = stmts[-1]
+            if isinstance(last, ast.Assign) and len(last.targets) == 1 and \
+                    isinstance(last.targets[0], ast.Name) and last.targets[0].id == f"r{reg}":
+                stmts.pop()
+                return last.value
+        return self.R(reg)
 
     # -- expressions ---------------------------------------------------------------------------
     def R(self, r: int):
@@ -113,21 +130,22 @@ class FunctionTranslator:
         out = []
         for n in nodes:
             self.line = self.line_of.get(n.pc, self.line)
-            stmts = self.node(n)
+            stmts = self.node(n, out)
             for s in stmts:
                 s.lineno = self.line_of.get(n.pc, self.line)
                 s.col_offset = 0
             out.extend(stmts)
         return out or [ast.Pass(lineno=self.line, col_offset=0)]
 
-    def node(self, n) -> list:
+    def node(self, n, before) -> list:
         if isinstance(n, Ins):
             if n.op is Op.LOADK and n.args[0] in self.consts:
                 return []
             return _INS[n.op](self, *n.args)
         if isinstance(n, If):
+            test = self.take_test(before, n.cond)
             orelse = self.block(n.orelse) if n.orelse else []
-            return [ast.If(test=self.R(n.cond), body=self.block(n.then), orelse=orelse)]
+            return [ast.If(test=test, body=self.block(n.then), orelse=orelse)]
         if isinstance(n, For):
             return [ast.For(target=self.W(n.iv), iter=self.range_call(n), body=self.block(n.body),
                             orelse=self.block(n.orelse) if n.orelse else [])]
@@ -144,20 +162,25 @@ class FunctionTranslator:
         return _call("_range", [self.R(n.lo), self.R(n.hi), self.R(n.step)])
 
     def while_(self, n: While) -> list:
-        cond = self.block(n.cond_code) if n.cond_code else []
+        cond = [s for s in (self.block(n.cond_code) if n.cond_code else [])
+                if not isinstance(s, ast.Pass)]
+        test = self.take_test(cond, n.test)
+        body = self.block(n.body)
+        orelse = self.block(n.orelse) if n.orelse else []
+        if not cond:
+            # The condition is one expression: Python's own while/else has our semantics.
+            return [ast.While(test=test, body=body, orelse=orelse)]
         if not n.orelse:
-            leave = [ast.If(test=ast.UnaryOp(op=ast.Not(), operand=self.R(n.test)),
+            leave = [ast.If(test=ast.UnaryOp(op=ast.Not(), operand=test),
                             body=[ast.Break()], orelse=[])]
-            body = [s for s in cond if not isinstance(s, ast.Pass)] + leave + self.block(n.body)
-            return [ast.While(test=ast.Constant(True), body=body, orelse=[])]
+            return [ast.While(test=ast.Constant(True), body=cond + leave + body, orelse=[])]
         flag = f"_else{n.pc}"
-        leave = [ast.If(test=ast.UnaryOp(op=ast.Not(), operand=self.R(n.test)),
+        leave = [ast.If(test=ast.UnaryOp(op=ast.Not(), operand=test),
                         body=[ast.Assign(targets=[_name(flag, True)],
                                          value=ast.Constant(True)), ast.Break()], orelse=[])]
-        body = [s for s in cond if not isinstance(s, ast.Pass)] + leave + self.block(n.body)
         return [ast.Assign(targets=[_name(flag, True)], value=ast.Constant(False)),
-                ast.While(test=ast.Constant(True), body=body, orelse=[]),
-                ast.If(test=_name(flag), body=self.block(n.orelse), orelse=[])]
+                ast.While(test=ast.Constant(True), body=cond + leave + body, orelse=[]),
+                ast.If(test=_name(flag), body=orelse, orelse=[])]
 
     def try_(self, n: Try) -> list:
         handlers = []
