@@ -193,6 +193,7 @@ def compile_source(text: str, filename: str = "<string>") -> Module:
     """Compile every top-level def of a source string; each is an entry of the module."""
     c = Compiler()
     source = Source(filename, text)
+    c.module.sources[filename] = text
     tree = parse_module(source)
     table: dict = {}
     scope = UnitScope(table, c)

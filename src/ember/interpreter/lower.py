@@ -50,7 +50,8 @@ class ProgramContext:
         i = self._source_index.get(filename)
         if i is None:
             i = self._source_index[filename] = len(self.sources)
-            self.sources.append((filename, _read_source(filename)))
+            text = self.module.sources.get(filename)
+            self.sources.append((filename, text if text is not None else _read_source(filename)))
         return i
 
 

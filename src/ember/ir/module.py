@@ -58,6 +58,9 @@ class Module:
         self.tensors: dict[str, TensorConst] = {}
         self.entries: list[str] = []
         """Functions that are public entry points (kept by DCE, exported by save)."""
+        self.sources: dict[str, str] = {}
+        """Full source text per file name, for files that do not exist on disk (a
+        CompilationUnit string): run-time tracebacks quote their lines."""
 
     def add_func(self, f: FuncOp) -> FuncOp:
         if f.sym_name in self.funcs:

@@ -151,9 +151,21 @@ def bind_kernels(program) -> list:
     return [ops.get(n).kernel for n in program.operators]
 
 
+def check_types(program) -> None:
+    """Every type string in the program parses (ArtifactError otherwise)."""
+    texts = [t for f in program.functions for t in f.param_types + [f.ret_type]]
+    texts += [t for c in program.classes for t in c.field_types]
+    for text in texts:
+        try:
+            RT.parse(text)
+        except RT.TypeSyntaxError as e:
+            raise ArtifactError(f"bad type in artifact: {e}") from None
+
+
 def build(program) -> "LoadedModule":
     """Verify, bind and translate a Program; the result runs its entry points."""
     kernels = bind_kernels(program)
+    check_types(program)
     trees = verify_program(program, ops.EXCEPTION_CLASSES)
     env = ProgramEnv(program, kernels)
     fns = []
