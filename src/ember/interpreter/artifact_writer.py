@@ -18,7 +18,7 @@ import zipfile
 import numpy as np
 
 from ember import __version__
-from ember.mobile.artifact import ALIGN, DTYPES, encode_const
+from ember.mobile.manifest import ALIGN, DTYPES, encode_const
 from ember.mobile.opcodes import FORMAT_NAME, FORMAT_VERSION, READS
 
 
@@ -47,13 +47,14 @@ def artifact_bytes(program, default_entry: str | None = None) -> bytes:
     for f in program.functions:
         c0, l0 = len(code), len(lines)
         code.extend(f.code)
-        for t in f.lines:
+        for t in compact_lines(f.lines):
             lines.extend(t)
         consts.append([encode_const(c) for c in f.consts])
         funcs.append({"name": f.name, "params": list(f.params),
                       "param_types": list(f.param_types), "ret_type": f.ret_type,
                       "nregs": f.nregs, "code": [c0, len(code)], "lines": [l0, len(lines)],
-                      "defaults": [encode_const(d) for d in f.defaults]})
+                      "defaults": [encode_const(d) for d in f.defaults],
+                      "qualname": f.qualname})
     blob, records = _tensor_blob(program.tensors)
     for name, i in program.entries.items():
         f = program.functions[i]
@@ -89,6 +90,16 @@ def artifact_bytes(program, default_entry: str | None = None) -> bytes:
     return buf.getvalue()
 
 
+def compact_lines(lines):
+    """The line table with only the entries where (source, line) changes."""
+    out, last = [], None
+    for pc, src, line in lines:
+        if (src, line) != last:
+            out.append((pc, src, line))
+            last = (src, line)
+    return out
+
+
 def _tensor_blob(tensors):
     """Concatenated aligned tensor bytes and their records; shared tensors stored once."""
     out = bytearray()
@@ -96,6 +107,9 @@ def _tensor_blob(tensors):
     by_content = {}
     for name, arr in tensors:
         arr = np.ascontiguousarray(arr)
+        if arr.dtype.name not in DTYPES:
+            raise ValueError(f"tensor {name!r} has dtype {arr.dtype}; artifacts hold "
+                             f"{', '.join(DTYPES)}")
         le = arr.astype(arr.dtype.newbyteorder("<"), copy=False)
         raw = le.tobytes()
         key = (arr.dtype.name, arr.shape, hashlib.sha256(raw).digest())

@@ -1,18 +1,22 @@
 """Reading artifact files: a zip of stored entries, checked completely before use.
 
-Layout (FORMAT_VERSION 1):
-    manifest.json   format name and version, reader range, producer, byte order and dtype
-                    sizes, entry points with signatures, operators, classes, functions
-                    (code/line ranges, register counts, signatures), tensor records,
-                    sources, sha256 checksum of every other entry
-    code.bin        every function's instructions, little-endian int32
+Layout (format version 1; the writer is interpreter/artifact_writer.py):
+    manifest.json   format name and version, the writer's reader range, producer, byte
+                    order and dtype sizes, entry points with signatures, operators,
+                    classes, functions (code and line ranges, register counts,
+                    signatures, defaults), tensor records {name, dtype, shape, offset,
+                    nbytes}, sources, the sha256 checksum of every other entry, metadata
+    code.bin        every function's instruction words, little-endian int32
     lines.bin       every function's line table, little-endian int32 (pc, source, line)
-    consts.json     per function, its tagged constants
-    tensors.bin     raw little-endian tensor data, 64-byte aligned
-    source/N        source texts (for tracebacks)
+                    triples, one where the location changes
+    consts.json     per function, its list of tagged constants (manifest.decode_const)
+    tensors.bin     raw little-endian tensor data, each tensor 64-byte aligned, no
+                    overlaps, no holes beyond alignment padding (identical tensors shared)
+    source/N        source texts (UTF-8), for tracebacks
 
 Every failure is an ArtifactError naming what is wrong. Nothing is executed,
-and nothing larger than the file's own (capped) sizes is allocated.
+nothing larger than the file itself is allocated (the declared sizes of all
+entries must fit in the file), and every loop is bounded by the file size.
 """
 
 from __future__ import annotations
@@ -21,25 +25,18 @@ import hashlib
 import io
 import json
 import math
+import struct
 import zipfile
 
 import numpy as np
 
 from ember.errors import ArtifactError
-from ember.mobile.opcodes import FORMAT_NAME, FORMAT_VERSION, MAX_REGISTERS, READS
+from ember.mobile import manifest as M
+from ember.mobile.manifest import ALIGN, DTYPES, decode_const, encode_const, need
 from ember.mobile.program import ClassInfo, Function, Program
 
-MAX_MANIFEST = 64 << 20
-MAX_CONSTS = 256 << 20
-MAX_ENTRIES = 10_000
-MAX_FUNCTIONS = 100_000
-MAX_CODE_WORDS = 1 << 26
-MAX_TENSORS = 1 << 20
-MAX_RANK = 16
-ALIGN = 64
-DTYPES = {"bool": 1, "uint8": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 8,
-          "float16": 2, "float32": 4, "float64": 8}
 REQUIRED = ("manifest.json", "code.bin", "lines.bin", "consts.json", "tensors.bin")
+"""Entries every artifact has; the only others allowed are the manifest's source/N."""
 
 
 def load_program(path) -> Program:
@@ -48,286 +45,219 @@ def load_program(path) -> Program:
         with open(path, "rb") as fh:
             data = fh.read()
     except OSError as e:
-        raise ArtifactError(f"cannot read artifact {path!r}: {e.strerror or e}") from None
+        raise ArtifactError(f"cannot read artifact {str(path)!r}: {e.strerror or e}") from None
     return read_program(data)
 
 
 def read_program(data: bytes) -> Program:
+    """Check an artifact's bytes and return its Program; ArtifactError on any problem."""
     try:
-        return _Reader(data).read()
+        return _Reader(bytes(data)).read()
     except ArtifactError:
         raise
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError, KeyError,
             IndexError, TypeError, OverflowError, RecursionError, MemoryError,
-            NotImplementedError, UnicodeDecodeError, AttributeError) as e:
+            NotImplementedError, UnicodeError, AttributeError, struct.error) as e:
         raise ArtifactError(f"corrupt artifact: {type(e).__name__}: {e}") from None
-
-
-def _need(cond, message):
-    if not cond:
-        raise ArtifactError(message)
-
-
-def _typed(value, kind, what):
-    if kind is int:
-        ok = type(value) is int
-    else:
-        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
-    _need(ok, f"manifest field {what} must be {getattr(kind, '__name__', kind)}")
-    return value
 
 
 class _Reader:
     def __init__(self, data: bytes):
         self.data = data
+        self.files: dict[str, bytes] = {}
 
     def read(self) -> Program:
-        _need(len(self.data) >= 22 and self.data[:2] == b"PK", "not an ember artifact (not a zip)")
+        need(len(self.data) >= 22 and self.data[:4] == b"PK\x03\x04",
+             "not an ember artifact (not a zip file)")
         self.zf = zipfile.ZipFile(io.BytesIO(self.data))
-        self.check_entries()
-        m = self.manifest = self.read_manifest()
-        self.check_header(m)
+        self.check_zip()
+        m = self.read_json("manifest.json", M.MAX_MANIFEST_BYTES)
+        need(type(m) is dict, "manifest.json must be a JSON object")
+        M.check_header(m)
+        M.check_tables(m)
+        self.check_entry_names(m)
         self.check_checksums(m)
-        code = np.frombuffer(self.entry("code.bin"), dtype="<i4")
-        lines = np.frombuffer(self.entry("lines.bin"), dtype="<i4")
-        consts = self.read_json("consts.json", MAX_CONSTS)
-        _need(isinstance(consts, list), "consts.json must be a list")
         tensors = self.read_tensors(m)
-        functions = self.read_functions(m, code, lines, consts, len(tensors))
+        functions = self.read_functions(m, len(tensors))
+        entries = self.read_entries(m, functions)
         return Program(
-            functions=functions, operators=self.str_list(m, "operators"),
-            classes=self.read_classes(m), tensors=tensors, sources=self.read_sources(m),
-            entries=self.read_entries(m, len(functions)),
-            default_entry=m.get("default_entry"), producer=str(m.get("producer", "")),
-            metadata=m.get("metadata", {}) if isinstance(m.get("metadata"), dict) else {})
+            functions=functions, operators=list(m["operators"]), classes=self.classes(m),
+            tensors=tensors, sources=self.sources(m), entries=entries,
+            default_entry=m.get("default_entry"), producer=m["producer"],
+            metadata=m.get("metadata", {}), manifest=m)
 
     # -- zip level ---------------------------------------------------------------------------
-    def check_entries(self):
+    def check_zip(self):
         infos = self.zf.infolist()
-        _need(len(infos) <= MAX_ENTRIES, "too many entries in the artifact")
-        names = set()
+        need(len(infos) <= M.MAX_ZIP_ENTRIES, f"too many entries in the artifact ({len(infos)})")
+        names, total = set(), 0
         for info in infos:
-            _need(info.compress_type == zipfile.ZIP_STORED,
-                  f"entry {info.filename!r} is compressed; artifacts store entries uncompressed")
-            _need(info.file_size == info.compress_size and info.file_size <= len(self.data),
-                  f"entry {info.filename!r} declares an impossible size")
-            _need(info.filename not in names, f"duplicate entry {info.filename!r}")
-            names.add(info.filename)
+            name = info.filename
+            need(info.compress_type == zipfile.ZIP_STORED,
+                 f"entry {name!r:.60} is compressed; artifacts store entries uncompressed")
+            need(not info.flag_bits & 0x1, f"entry {name!r:.60} is encrypted")
+            need(info.file_size == info.compress_size,
+                 f"entry {name!r:.60} declares {info.file_size} bytes but stores "
+                 f"{info.compress_size}")
+            need(name not in names, f"duplicate entry {name!r:.60}")
+            names.add(name)
+            total += info.file_size
+        # Stored entries cannot be larger than the file together: this rules out zip bombs
+        # built from overlapping entries and bounds every allocation below by the file size.
+        need(total <= len(self.data), f"entries declare {total} bytes in a "
+                                      f"{len(self.data)}-byte file")
         missing = [n for n in REQUIRED if n not in names]
-        _need(not missing, f"artifact is missing {', '.join(missing)}")
+        need(not missing, f"artifact is missing {', '.join(missing)}")
         self.names = names
 
     def entry(self, name: str, limit: int | None = None) -> bytes:
-        info = self.zf.getinfo(name)
-        _need(limit is None or info.file_size <= limit, f"entry {name!r} is too large")
-        return self.zf.read(info)  # checks the CRC
+        """An entry's bytes (read once; zipfile checks the CRC)."""
+        if name not in self.files:
+            info = self.zf.getinfo(name)
+            need(limit is None or info.file_size <= limit,
+                 f"entry {name} is too large ({info.file_size} bytes, limit {limit})")
+            self.files[name] = self.zf.read(info)
+        return self.files[name]
 
-    def read_json(self, name, limit):
+    def read_json(self, name: str, limit: int):
         raw = self.entry(name, limit)
         try:
             return json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        except UnicodeDecodeError as e:
+            raise ArtifactError(f"{name} is not UTF-8: {e.reason} at byte {e.start}") from None
+        except json.JSONDecodeError as e:
             raise ArtifactError(f"{name} is not valid JSON: {e}") from None
         except RecursionError:
             raise ArtifactError(f"{name} is nested too deeply") from None
+        except ValueError as e:  # e.g. an integer literal with too many digits
+            raise ArtifactError(f"{name} holds a bad value: {e}") from None
 
-    def read_manifest(self) -> dict:
-        m = self.read_json("manifest.json", MAX_MANIFEST)
-        _need(isinstance(m, dict), "manifest.json must be an object")
-        return m
-
-    def check_header(self, m):
-        _need(m.get("format") == FORMAT_NAME, "not an ember artifact (wrong format name)")
-        v = m.get("version")
-        _need(type(v) is int, "manifest has no integer format version")
-        lo, hi = READS
-        if v > hi:
-            raise ArtifactError(f"artifact format version {v} is newer than this runtime reads "
-                                f"({lo}-{hi}); upgrade ember on this device")
-        if v < lo:
-            raise ArtifactError(f"artifact format version {v} is older than this runtime reads "
-                                f"({lo}-{hi}); re-save it with a newer ember")
-        _need(m.get("byteorder") == "little", "artifact byte order must be little-endian")
-        sizes = m.get("dtype_sizes")
-        _need(isinstance(sizes, dict) and all(DTYPES.get(k) == v for k, v in sizes.items()),
-              "artifact was written with different dtype sizes")
+    def check_entry_names(self, m):
+        allowed = set(REQUIRED) | {s["entry"] for s in m["sources"]}
+        unexpected = sorted(self.names - allowed)
+        need(not unexpected, f"unexpected entries in the artifact: "
+                             f"{', '.join(repr(n[:60]) for n in unexpected[:10])}")
+        missing = sorted(allowed - self.names)
+        need(not missing, f"artifact is missing {', '.join(missing[:10])}")
 
     def check_checksums(self, m):
-        sums = m.get("checksums")
-        _need(isinstance(sums, dict), "manifest has no checksums")
-        for name in self.names - {"manifest.json"}:
+        sums = m["checksums"]
+        for name in sorted(self.names - {"manifest.json"}):
             want = sums.get(name)
-            _need(isinstance(want, str), f"no checksum for entry {name!r}")
+            need(type(want) is str, f"manifest has no checksum for entry {name!r:.60}")
             got = hashlib.sha256(self.entry(name)).hexdigest()
-            _need(got == want, f"checksum mismatch in {name!r}: the artifact is corrupt")
+            need(got == want, f"checksum mismatch in {name!r:.60}: the artifact is corrupt")
 
     # -- tables ---------------------------------------------------------------------------------
-    def str_list(self, m, key) -> list[str]:
-        v = m.get(key, [])
-        _need(isinstance(v, list) and all(isinstance(s, str) for s in v),
-              f"manifest field {key} must be a list of strings")
-        return v
+    def classes(self, m) -> list[ClassInfo]:
+        return [ClassInfo(c["name"], c["fields"], c["field_types"], c.get("kind", "class"))
+                for c in m["classes"]]
 
-    def read_classes(self, m) -> list[ClassInfo]:
-        out = []
-        for c in _typed(m.get("classes", []), list, "classes"):
-            _need(isinstance(c, dict), "manifest class records must be objects")
-            fields = c.get("fields", [])
-            ftypes = c.get("field_types", [])
-            _need(isinstance(c.get("name"), str) and isinstance(fields, list)
-                  and isinstance(ftypes, list) and len(fields) == len(ftypes)
-                  and all(isinstance(x, str) for x in fields + ftypes),
-                  "manifest class record is malformed")
-            kind = c.get("kind", "class")
-            _need(kind in ("class", "namedtuple", "module", "exception"), "bad class kind")
-            out.append(ClassInfo(c["name"], fields, ftypes, kind))
-        return out
+    def sources(self, m) -> list[tuple[str, str]]:
+        return [(s["filename"], self.entry(s["entry"]).decode("utf-8", "replace"))
+                for s in m["sources"]]
 
-    def read_sources(self, m) -> list:
-        out = []
-        for s in _typed(m.get("sources", []), list, "sources"):
-            _need(isinstance(s, dict) and isinstance(s.get("filename"), str)
-                  and isinstance(s.get("entry"), str) and s["entry"] in self.names
-                  and s["entry"].startswith("source/"), "manifest source record is malformed")
-            out.append((s["filename"], self.entry(s["entry"]).decode("utf-8", "replace")))
-        return out
-
-    def read_entries(self, m, nfuncs) -> dict:
-        e = _typed(m.get("entries", {}), dict, "entries")
+    def read_entries(self, m, functions) -> dict[str, int]:
         out = {}
-        for name, rec in e.items():
-            _need(isinstance(rec, dict) and type(rec.get("function")) is int
-                  and 0 <= rec["function"] < nfuncs, f"entry {name!r} names no function")
-            out[name] = rec["function"]
+        for name, rec in m["entries"].items():
+            i = rec["function"]
+            need(0 <= i < len(functions), f"entry {name!r:.60} names no function")
+            f = functions[i]
+            for key in ("params", "param_types", "ret_type"):
+                need(rec.get(key, getattr(f, key)) == getattr(f, key),
+                     f"entry {name!r:.60}: {key} differ from its function's")
+            out[name] = i
         d = m.get("default_entry")
-        _need(d is None or d in out, "default_entry names no entry")
+        need(d is None or d in out, f"default_entry {d!r:.60} is not an entry")
         return out
 
+    # -- tensors -------------------------------------------------------------------------------
     def read_tensors(self, m) -> list:
-        recs = _typed(m.get("tensors", []), list, "tensors")
-        _need(len(recs) <= MAX_TENSORS, "too many tensors")
-        size = self.zf.getinfo("tensors.bin").file_size
+        recs = M.field(m, "tensors", list, "")
+        need(len(recs) <= M.MAX_TENSORS, f"too many tensors ({len(recs)})")
         blob = self.entry("tensors.bin")
-        spans, out = [], []
-        for r in recs:
-            name, dtype, shape, off, nbytes = self.tensor_record(r, size)
-            spans.append((off, nbytes, name))
-            arr = np.frombuffer(blob, dtype=np.dtype(dtype).newbyteorder("<"),
-                                count=nbytes // DTYPES[dtype], offset=off)
+        parsed = [self.tensor_record(i, r, len(blob)) for i, r in enumerate(recs)]
+        self.check_layout(parsed, len(blob))
+        out = []
+        for name, dtype, shape, off, nbytes in parsed:
+            dt = np.dtype(dtype).newbyteorder("<")
+            arr = np.frombuffer(blob, dtype=dt, count=nbytes // dt.itemsize, offset=off)
             out.append((name, arr.reshape(shape).astype(np.dtype(dtype), copy=False)))
-        self.check_overlaps(spans)
         return out
 
-    def tensor_record(self, r, size):
-        _need(isinstance(r, dict), "tensor record must be an object")
-        name, dtype, shape = r.get("name"), r.get("dtype"), r.get("shape")
-        off, nbytes = r.get("offset"), r.get("nbytes")
-        _need(isinstance(name, str) and dtype in DTYPES, f"tensor record {name!r} is malformed")
-        _need(isinstance(shape, list) and len(shape) <= MAX_RANK
-              and all(type(d) is int and 0 <= d < (1 << 40) for d in shape),
-              f"tensor {name!r} has a bad shape")
-        _need(type(off) is int and type(nbytes) is int and off >= 0 and nbytes >= 0,
-              f"tensor {name!r} has a bad offset or size")
-        _need(off % ALIGN == 0, f"tensor {name!r} is not {ALIGN}-byte aligned")
-        _need(math.prod(shape) * DTYPES[dtype] == nbytes,
-              f"tensor {name!r}: shape {shape} of {dtype} does not take {nbytes} bytes")
-        _need(off + nbytes <= size, f"tensor {name!r} lies outside tensors.bin")
+    def tensor_record(self, i, r, size):
+        need(type(r) is dict, f"tensor record {i} must be an object")
+        where = f"tensors[{i}]."
+        name = M.field(r, "name", str, where)
+        dtype = M.field(r, "dtype", str, where)
+        need(dtype in DTYPES, f"tensor {name!r:.60} has dtype {dtype!r:.30}, which artifacts "
+                              f"may not hold ({', '.join(DTYPES)})")
+        shape = M.field(r, "shape", list, where)
+        need(len(shape) <= M.MAX_RANK and all(type(d) is int and d >= 0 for d in shape),
+             f"tensor {name!r:.60} has a bad shape")
+        off, nbytes = M.field(r, "offset", int, where), M.field(r, "nbytes", int, where)
+        need(off >= 0 and nbytes >= 0, f"tensor {name!r:.60} has a negative offset or size")
+        need(off % ALIGN == 0, f"tensor {name!r:.60} is not {ALIGN}-byte aligned")
+        need(math.prod(shape) * DTYPES[dtype] == nbytes,
+             f"tensor {name!r:.60}: shape {shape} of {dtype} does not take {nbytes} bytes")
+        need(nbytes <= M.MAX_TENSOR_BYTES and off + nbytes <= size,
+             f"tensor {name!r:.60} ({nbytes} bytes at {off}) lies outside tensors.bin "
+             f"({size} bytes)")
         return name, dtype, shape, off, nbytes
 
-    def check_overlaps(self, spans):
-        end = 0
-        seen = set()
-        for off, nbytes, name in sorted(spans):
-            if (off, nbytes) in seen:
-                continue  # a shared tensor: the same bytes under two names
-            _need(off >= end, f"tensor {name!r} overlaps another tensor")
-            seen.add((off, nbytes))
-            end = off + nbytes
+    def check_layout(self, parsed, size):
+        """Tensors are packed in offset order with only alignment padding between them;
+        records with the same (offset, size) are one shared tensor."""
+        end, last = 0, None
+        for off, nbytes, name in sorted({(p[3], p[4], p[0]) for p in parsed}):
+            if (off, nbytes) == last:
+                continue
+            need(off >= end, f"tensor {name!r:.60} overlaps another tensor")
+            need(off == -(-end // ALIGN) * ALIGN,
+                 f"tensor {name!r:.60} at {off} leaves a hole after the previous tensor")
+            last, end = (off, nbytes), off + nbytes
+        need(end == size, f"tensors.bin has {size - end} bytes no tensor uses")
 
-    def read_functions(self, m, code, lines, consts, ntensors) -> list[Function]:
-        recs = _typed(m.get("functions", []), list, "functions")
-        _need(len(recs) <= MAX_FUNCTIONS, "too many functions")
-        _need(len(code) <= MAX_CODE_WORDS, "too much code")
-        _need(len(consts) == len(recs), "consts.json does not match the function table")
-        return [self.function(r, code, lines, consts[i], ntensors) for i, r in enumerate(recs)]
+    # -- functions -----------------------------------------------------------------------------
+    def read_functions(self, m, ntensors) -> list[Function]:
+        recs = M.field(m, "functions", list, "")
+        need(len(recs) <= M.MAX_FUNCTIONS, f"too many functions ({len(recs)})")
+        code, lines = self.words("code.bin"), self.words("lines.bin")
+        need(len(code) <= M.MAX_CODE_WORDS, f"too much code ({len(code)} words)")
+        need(len(lines) % 3 == 0, "lines.bin does not hold (pc, source, line) triples")
+        consts = self.read_json("consts.json", M.MAX_CONSTS_BYTES)
+        need(type(consts) is list and len(consts) == len(recs),
+             "consts.json must hold one constant list per function")
+        out = []
+        for i, r in enumerate(recs):
+            M.check_function_record(r, i)
+            out.append(self.function(i, r, code, lines, consts[i], ntensors))
+        return out
 
-    def function(self, r, code, lines, consts, ntensors) -> Function:
-        _need(isinstance(r, dict), "function record must be an object")
-        name = r.get("name")
-        _need(isinstance(name, str), "function record has no name")
-        params, ptypes = r.get("params"), r.get("param_types")
-        _need(isinstance(params, list) and isinstance(ptypes, list)
-              and len(params) == len(ptypes)
-              and all(isinstance(x, str) for x in params + ptypes)
-              and isinstance(r.get("ret_type"), str), f"function {name!r} has a bad signature")
-        nregs = r.get("nregs")
-        _need(type(nregs) is int and len(params) <= nregs <= MAX_REGISTERS,
-              f"function {name!r} has a bad register count")
-        c0, c1 = self.span(r, "code", len(code), name)
-        l0, l1 = self.span(r, "lines", len(lines), name)
-        _need((l1 - l0) % 3 == 0, f"function {name!r} has a bad line table")
-        table = lines[l0:l1].reshape(-1, 3).tolist()
-        defaults = r.get("defaults", [])
-        _need(isinstance(defaults, list) and len(defaults) <= len(params),
-              f"function {name!r} has bad defaults")
-        return Function(name=name, params=params, param_types=ptypes, ret_type=r["ret_type"],
-                        nregs=nregs, code=code[c0:c1].tolist(),
-                        consts=[decode_const(c, ntensors) for c in
-                                _typed(consts, list, "consts")],
-                        lines=[tuple(t) for t in table],
-                        defaults=[decode_const(c, ntensors) for c in defaults])
+    def words(self, name: str) -> np.ndarray:
+        raw = self.entry(name)
+        need(len(raw) % 4 == 0, f"{name} is not a whole number of int32 words")
+        return np.frombuffer(raw, dtype="<i4")
 
-    def span(self, r, key, limit, name):
-        s = r.get(key)
-        _need(isinstance(s, list) and len(s) == 2 and all(type(x) is int for x in s)
-              and 0 <= s[0] <= s[1] <= limit, f"function {name!r} has a bad {key} range")
-        return s
+    def function(self, i, r, code, lines, consts, ntensors) -> Function:
+        c0, c1 = self.span(i, r, "code", len(code), 1)
+        l0, l1 = self.span(i, r, "lines", len(lines), 3)
+        need(type(consts) is list and len(consts) <= M.MAX_CONSTS_PER_FUNCTION,
+             f"constants of function record {i} must be a list (at most "
+             f"{M.MAX_CONSTS_PER_FUNCTION})")
+        table = [tuple(t) for t in lines[l0:l1].reshape(-1, 3).tolist()]
+        return Function(name=r["name"], params=r["params"], param_types=r["param_types"],
+                        ret_type=r["ret_type"], nregs=r["nregs"], code=code[c0:c1].tolist(),
+                        consts=[decode_const(c, ntensors) for c in consts], lines=table,
+                        defaults=[decode_const(c, ntensors) for c in r.get("defaults", [])],
+                        qualname=r.get("qualname", ""))
 
-
-def decode_const(c, ntensors):
-    """A tagged constant from consts.json: ["i", 1], ["f", "0x1.8p+1"], ["s", "a"], ..."""
-    _need(isinstance(c, list) and c and isinstance(c[0], str), f"bad constant {c!r:.60}")
-    tag = c[0]
-    if tag == "n" and len(c) == 1:
-        return None
-    _need(len(c) == 2, f"bad constant {c!r:.60}")
-    v = c[1]
-    if tag == "i" and type(v) is int:
-        return v
-    if tag == "b" and type(v) is bool:
-        return v
-    if tag == "s" and isinstance(v, str):
-        return v
-    if tag == "f" and isinstance(v, str):
-        try:
-            return float.fromhex(v) if v not in ("nan", "inf", "-inf") else float(v)
-        except ValueError:
-            raise ArtifactError(f"bad float constant {v!r:.60}") from None
-    if tag == "t" and type(v) is int and 0 <= v < ntensors:
-        return ("tensor", v)
-    if tag == "y" and isinstance(v, str):
-        return ("type", v)
-    raise ArtifactError(f"bad constant {c!r:.60}")
+    def span(self, i, r, key, limit, unit):
+        a, b = r[key]
+        need(0 <= a <= b <= limit and (b - a) % unit == 0,
+             f"function record {i} has a bad {key} range [{a}, {b}] (limit {limit})")
+        return a, b
 
 
-def encode_const(v):
-    """The inverse of decode_const (used by the writer)."""
-    if v is None:
-        return ["n"]
-    if isinstance(v, bool):
-        return ["b", v]
-    if isinstance(v, int):
-        return ["i", v]
-    if isinstance(v, float):
-        return ["f", v.hex() if math.isfinite(v) else repr(v)]
-    if isinstance(v, str):
-        return ["s", v]
-    if isinstance(v, tuple) and v[0] == "tensor":
-        return ["t", v[1]]
-    if isinstance(v, tuple) and v[0] == "type":
-        return ["y", v[1]]
-    raise TypeError(f"cannot encode constant {v!r}")
-
-
-__all__ = ["load_program", "read_program", "encode_const", "decode_const", "FORMAT_VERSION",
-           "DTYPES", "ALIGN"]
+__all__ = ["load_program", "read_program", "encode_const", "decode_const", "ALIGN", "DTYPES",
+           "REQUIRED"]

@@ -1,50 +1,85 @@
-"""The in-memory bytecode program: what the compiler's lowering produces, what an
-artifact holds, and what the runtime verifies and translates.
+"""The in-memory bytecode program: what the compiler's lowering produces, what an artifact
+holds, and what the runtime verifies and translates.
+
+This is the contract between `ember.interpreter.lower` (the producer), the
+artifact writer and reader, and the runtime. Nothing here is trusted: the
+verifier checks every field before anything runs.
 """
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 
 @dataclass
 class Function:
-    """One function's bytecode."""
+    """One function's bytecode and signature."""
 
     name: str
-    """Symbol name (e.g. "fib", "Net.forward", "outer.inner")."""
+    """Symbol name ("fib", "Net.forward", "outer.inner"); shown in tracebacks and listings."""
     params: list[str]
-    """Parameter names, in order (closure captures first for closure-converted functions)."""
+    """Parameter names, in order; closure captures come first for closure-converted
+    functions. Keyword arguments at the call boundary match these names."""
     param_types: list[str]
-    """IR type strings of the parameters ("i64", "list<f64>", "tensor<f32, [?, 784]>")."""
+    """IR type strings of the parameters: "i64", "list<f64>", "tensor<f32, [?, 784]>",
+    "optional<str>", "tuple<i64, str>", "dict<str, i64>", "!Point" (see mobile/types.py)."""
     ret_type: str
-    """IR type string of the result."""
+    """IR type string of the result ("none" for functions returning None)."""
     nregs: int
-    """Register count; params occupy registers 0 .. len(params)-1."""
+    """Register count. Parameters arrive in registers 0 .. nparams-1."""
     code: list[int]
-    """Instructions as int words (see opcodes.LAYOUT)."""
+    """Instructions as int words (see opcodes.LAYOUT); every word fits in int32."""
     consts: list = field(default_factory=list)
-    """The constant pool: int, float, str, bool, None, ("tensor", i) for program tensor i,
-    ("type", s) for an IR type string."""
+    """The constant pool K: int (int64), float, str, bool, None, ("tensor", i) for the
+    program's tensor i, ("type", text) for an IR type string (ISINST/NARROW), and str
+    exception class names (EXCEPT)."""
     lines: list[tuple[int, int, int]] = field(default_factory=list)
-    """Line table: (pc, source index, line) for each instruction, pc ascending;
-    source index -1 and line 0 mean unknown."""
+    """Line table: (pc, source index, line) triples, pc strictly ascending, each pc the start
+    of an instruction. An instruction's location is that of the last triple at or before
+    its pc. Source index -1 or line 0 mean unknown. The producer may give one triple per
+    instruction; the artifact stores only the triples where the location changes."""
     defaults: list = field(default_factory=list)
-    """Constant defaults of the trailing parameters (used at the call boundary)."""
+    """Constant defaults of the trailing parameters (scalars only; used at the call
+    boundary for omitted arguments). len(defaults) <= nparams."""
+    qualname: str = ""
+    """Dotted qualified name for messages ("Net.forward"); `name` when empty."""
 
     @property
     def nparams(self) -> int:
+        """Number of parameters (not a field: always len(params))."""
         return len(self.params)
+
+    @property
+    def display_name(self) -> str:
+        """The name shown in call-boundary messages and tracebacks."""
+        return self.qualname or self.name
+
+    def location(self, pc: int) -> tuple[int, int]:
+        """(source index, line) of the instruction at pc; (-1, 0) when unknown. O(log n)."""
+        i = bisect.bisect_right(self.lines, pc, key=_pc_of) - 1
+        if i < 0:
+            return (-1, 0)
+        _, src, line = self.lines[i]
+        return (src, line)
+
+
+def _pc_of(entry) -> int:
+    return entry[0]
 
 
 @dataclass
 class ClassInfo:
-    """A class: its name, kind ("class", "namedtuple", "module", "exception") and fields."""
+    """A class of script objects: name, kind and fields (accessed by index at run time)."""
 
     name: str
+    """Class name, used by "!Name" types and shown in messages."""
     fields: list[str]
+    """Field names; GETF/SETF address them by index."""
     field_types: list[str]
+    """IR type string of each field."""
     kind: str = "class"
+    """"class" (mutable object), "namedtuple" (a tuple subclass), "module" or "exception"."""
 
 
 @dataclass
@@ -52,20 +87,30 @@ class Program:
     """A whole program: functions, the operators and classes they use, tensors, sources."""
 
     functions: list[Function]
+    """Function table FN; CALL and CLOSURE index it."""
     operators: list[str] = field(default_factory=list)
-    """Operator names; KCALL's F operand indexes this list."""
+    """Operator table F: ember.ops names; KCALL indexes it. Bound to kernels at load."""
     classes: list = field(default_factory=list)
-    """ClassInfo per class (tuples (name, fields, field_types, kind) are accepted too)."""
+    """Class table C: ClassInfo per class (tuples (name, fields, field_types[, kind]) are
+    converted on construction). NEWOBJ indexes it."""
     tensors: list = field(default_factory=list)
-    """(name, numpy array) per tensor constant."""
+    """(name, numpy array) per tensor constant; ("tensor", i) constants index it."""
     sources: list[tuple[str, str]] = field(default_factory=list)
-    """(filename, text) per source file, for tracebacks."""
+    """(filename, text) per source file; line tables index it, tracebacks quote it."""
     entries: dict[str, int] = field(default_factory=dict)
     """Public entry points: name -> function index."""
     default_entry: str | None = None
     """The entry `LoadedModule.__call__` runs (the first entry if None)."""
     producer: str = ""
+    """Who wrote the program ("ember 0.1.0")."""
     metadata: dict = field(default_factory=dict)
+    """Free-form JSON-compatible information carried through the artifact."""
+    manifest: dict | None = None
+    """The manifest an artifact was read from (None for programs built in memory)."""
 
     def __post_init__(self):
         self.classes = [c if isinstance(c, ClassInfo) else ClassInfo(*c) for c in self.classes]
+
+    def default_entry_name(self) -> str | None:
+        """The entry run by calling the loaded module."""
+        return self.default_entry or next(iter(self.entries), None)

@@ -2,15 +2,18 @@
 
 Each opcode maps to a fixed statement template; registers become locals
 r0..rN; int/float/str/bool/None constants become literals, and every other
-constant, kernel, function and helper is a name in the program's globals
-dict, whose `__builtins__` is empty. No name, attribute or text from the
-artifact enters the tree (class fields are `f0`, `f1`, ...), and the tree is
-compiled — never source text, never eval/exec. Statements carry the script's
-line numbers and the code is compiled with the script's file name, so Python
-tracebacks point at the script.
+constant, kernel, function and helper is a generated name in the program's
+globals dict, whose `__builtins__` is empty. No name, attribute or text from
+the artifact enters the tree (class fields are `f0`, `f1`, ...), and the tree
+is compiled — never source text, never eval/exec. Statements carry the
+script's line numbers and the code is compiled with the script's file name,
+so Python tracebacks point at the script.
 
-The hottest scalar operators are inlined (`r2 = r0 + r1` plus the int64
-overflow check); every other operator is a call to its kernel.
+Structured control flow becomes Python's own if/while/for/try/break/continue/
+return, so `finally` with `break` or `return` inside works natively. The
+hottest scalar operators are inlined (see inline.py); every other operator is
+a call to its kernel. Generated functions keep all state in locals: one
+loaded program is safe to call from many threads at once.
 """
 
 from __future__ import annotations
@@ -18,79 +21,57 @@ from __future__ import annotations
 import ast
 import types
 
+from ember.mobile.inline import INLINE, assign, call, name
 from ember.mobile.opcodes import Op
-from ember.mobile.verify import For, If, Ins, Try, While
-from ember.ops.int64 import INT64_MAX, INT64_MIN
+from ember.mobile.verify import For, If, Ins, Try, While, reads_writes, walk
 
 _SCALARS = (int, float, str, bool, type(None))
 
 
-def _name(id_, store=False):
-    return ast.Name(id=id_, ctx=ast.Store() if store else ast.Load())
-
-
-def _call(fn: str, args):
-    return ast.Call(func=_name(fn), args=list(args), keywords=[])
-
-
 class FunctionTranslator:
-    """Builds the ast.FunctionDef of one verified function."""
+    """Builds the ast.FunctionDef of one verified function.
 
-    def __init__(self, program, index: int, tree, env):
+    `env` names the program-wide values (kernels, tensors, classes, type checks) in the
+    shared globals dict; see runtime.ProgramEnv.
+    """
+
+    def __init__(self, program, index: int, tree: list, env):
         self.p = program
         self.index = index
         self.f = program.functions[index]
         self.tree = tree
         self.env = env
-        self.line_of = {pc: line for pc, _, line in self.f.lines if line > 0}
-        self.first_line = min(self.line_of.values(), default=1)
+        self.first_line = min((ln for _, _, ln in self.f.lines if ln > 0), default=1)
         self.line = self.first_line
-        self.consts = self._constant_registers()
         self.read_counts = self._read_counts()
-        self.read_regs = set(self.read_counts)
+        self.consts = self._constant_registers()
 
     # -- analysis ------------------------------------------------------------------------------
-    def _walk(self, nodes):
-        for n in nodes:
-            yield n
-            for attr in ("then", "orelse", "cond_code", "body", "final"):
-                sub = getattr(n, attr, None)
-                if sub:
-                    yield from self._walk(sub)
-            for h in getattr(n, "handlers", ()) or ():
-                yield h
-                yield from self._walk(h.body)
+    def _read_counts(self) -> dict[int, int]:
+        counts: dict[int, int] = {}
+        for n in walk(self.tree):
+            for r in reads_writes(n)[0]:
+                counts[r] = counts.get(r, 0) + 1
+        return counts
 
     def _constant_registers(self) -> dict:
-        """Registers written once, by a LOADK of a scalar: their uses become literals."""
-        writes, loadk = {}, {}
-        for n in self._walk(self.tree):
-            for r in _written(n):
+        """Registers written once, by a LOADK of a scalar: their uses become literals.
+
+        Sound because definite assignment guarantees every read follows that one write."""
+        writes: dict[int, int] = {}
+        loadk = {}
+        for n in walk(self.tree):
+            for r in reads_writes(n)[1]:
                 writes[r] = writes.get(r, 0) + 1
             if isinstance(n, Ins) and n.op is Op.LOADK:
                 c = self.f.consts[n.args[1]]
                 if type(c) in _SCALARS:
                     loadk[n.args[0]] = c
-        return {r: c for r, c in loadk.items() if writes.get(r) == 1 and r >= self.f.nparams}
+        return {r: c for r, c in loadk.items() if writes[r] == 1 and r >= self.f.nparams}
 
-    def _read_counts(self) -> dict:
-        from ember.mobile.verify import _reads_writes
-        counts: dict = {}
-
-        def add(r):
-            counts[r] = counts.get(r, 0) + 1
-        for n in self._walk(self.tree):
-            if isinstance(n, Ins):
-                for r in _reads_writes(n)[0]:
-                    add(r)
-            elif isinstance(n, If):
-                add(n.cond)
-            elif isinstance(n, While):
-                add(n.test)
-            elif isinstance(n, For):
-                for r in (n.lo, n.hi, n.step):
-                    add(r)
-        return counts
+    def is_read(self, r: int) -> bool:
+        """Whether any instruction reads register r."""
+        return r in self.read_counts
 
     def take_test(self, stmts: list, reg: int):
         """The expression for a branch on `reg`: the value of the statement just before,
@@ -105,37 +86,36 @@ class FunctionTranslator:
 
     # -- expressions ---------------------------------------------------------------------------
     def R(self, r: int):
+        """The expression reading register r (a literal for constant registers)."""
         if r in self.consts:
             return ast.Constant(self.consts[r])
-        return _name(f"r{r}")
-
-    def W(self, r: int):
-        return _name(f"r{r}", store=True)
+        return name(f"r{r}")
 
     def assign(self, r: int, value):
-        return ast.Assign(targets=[self.W(r)], value=value)
+        """The statement `r<r> = value`."""
+        return assign(f"r{r}", value)
 
     # -- function ------------------------------------------------------------------------------
     def build(self) -> ast.FunctionDef:
+        """The function definition `def _fn<index>(r0, ..., r<nparams-1>): ...`."""
         body = self.block(self.tree)
-        args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=f"r{i}")
-                                                   for i in range(self.f.nparams)],
-                             vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
-                             defaults=[])
-        fn = ast.FunctionDef(name=f"_fn{self.index}", args=args, body=body, decorator_list=[],
-                             returns=None, lineno=self.first_line, col_offset=0)
-        return fn
+        params = [ast.arg(arg=f"r{i}") for i in range(self.f.nparams)]
+        args = ast.arguments(posonlyargs=[], args=params, vararg=None, kwonlyargs=[],
+                             kw_defaults=[], kwarg=None, defaults=[])
+        return ast.FunctionDef(name=f"_fn{self.index}", args=args, body=body,
+                               decorator_list=[], returns=None, lineno=self.first_line,
+                               col_offset=0)
 
     def block(self, nodes) -> list:
         out = []
         for n in nodes:
-            self.line = self.line_of.get(n.pc, self.line)
+            line = self.f.location(n.pc)[1]
+            self.line = line if line > 0 else self.line
             stmts = self.node(n, out)
             for s in stmts:
-                s.lineno = self.line_of.get(n.pc, self.line)
-                s.col_offset = 0
+                s.lineno = self.line
             out.extend(stmts)
-        return out or [ast.Pass(lineno=self.line, col_offset=0)]
+        return out or [ast.Pass(lineno=self.line)]
 
     def node(self, n, before) -> list:
         if isinstance(n, Ins):
@@ -147,52 +127,57 @@ class FunctionTranslator:
             orelse = self.block(n.orelse) if n.orelse else []
             return [ast.If(test=test, body=self.block(n.then), orelse=orelse)]
         if isinstance(n, For):
-            return [ast.For(target=self.W(n.iv), iter=self.range_call(n), body=self.block(n.body),
-                            orelse=self.block(n.orelse) if n.orelse else [])]
+            return [ast.For(target=name(f"r{n.iv}", True), iter=self.range_call(n),
+                            body=self.block(n.body), orelse=self.else_block(n.orelse))]
         if isinstance(n, While):
             return self.while_(n)
         return self.try_(n)
+
+    def else_block(self, nodes):
+        return self.block(nodes) if nodes else []
 
     def range_call(self, n: For):
         lo, step = self.consts.get(n.lo), self.consts.get(n.step)
         if step == 1 and type(step) is int:
             if lo == 0 and type(lo) is int:
-                return _call("_range", [self.R(n.hi)])
-            return _call("_range", [self.R(n.lo), self.R(n.hi)])
-        return _call("_range", [self.R(n.lo), self.R(n.hi), self.R(n.step)])
+                return call("_range", [self.R(n.hi)])
+            return call("_range", [self.R(n.lo), self.R(n.hi)])
+        return call("_range", [self.R(n.lo), self.R(n.hi), self.R(n.step)])
 
     def while_(self, n: While) -> list:
-        cond = [s for s in (self.block(n.cond_code) if n.cond_code else [])
-                if not isinstance(s, ast.Pass)]
+        cond = [s for s in self.block(n.cond_code) if not isinstance(s, ast.Pass)]
         test = self.take_test(cond, n.test)
         body = self.block(n.body)
-        orelse = self.block(n.orelse) if n.orelse else []
+        orelse = self.else_block(n.orelse)
         if not cond:
             # The condition is one expression: Python's own while/else has our semantics.
             return [ast.While(test=test, body=body, orelse=orelse)]
-        if not n.orelse:
-            leave = [ast.If(test=ast.UnaryOp(op=ast.Not(), operand=test),
-                            body=[ast.Break()], orelse=[])]
-            return [ast.While(test=ast.Constant(True), body=cond + leave + body, orelse=[])]
+        leave = [ast.Break()]
         flag = f"_else{n.pc}"
-        leave = [ast.If(test=ast.UnaryOp(op=ast.Not(), operand=test),
-                        body=[ast.Assign(targets=[_name(flag, True)],
-                                         value=ast.Constant(True)), ast.Break()], orelse=[])]
-        return [ast.Assign(targets=[_name(flag, True)], value=ast.Constant(False)),
-                ast.While(test=ast.Constant(True), body=cond + leave + body, orelse=[]),
-                ast.If(test=_name(flag), body=orelse, orelse=[])]
+        if n.orelse:
+            leave.insert(0, assign(flag, ast.Constant(True)))
+        exit_ = ast.If(test=ast.UnaryOp(op=ast.Not(), operand=test), body=leave, orelse=[])
+        loop = ast.While(test=ast.Constant(True), body=cond + [exit_] + body, orelse=[])
+        if not n.orelse:
+            return [loop]
+        return [assign(flag, ast.Constant(False)), loop,
+                ast.If(test=name(flag), body=orelse, orelse=[])]
 
     def try_(self, n: Try) -> list:
         handlers = []
         for h in n.handlers:
             exc = self.env.exception_tuple(h.classes)
-            body = [self.assign(h.reg, _name("_exc"))] + self.block(h.body)
-            handlers.append(ast.ExceptHandler(type=_name(exc), name="_exc", body=body))
+            body = [self.assign(h.reg, name("_exc"))] + self.block(h.body)
+            for s in body[:1]:
+                s.lineno = self.f.location(h.pc)[1] or self.line
+            handlers.append(ast.ExceptHandler(type=name(exc), name="_exc", body=body))
         return [ast.Try(body=self.block(n.body), handlers=handlers,
-                        orelse=self.block(n.orelse) if n.orelse else [],
-                        finalbody=self.block(n.final) if n.final else [])]
+                        orelse=self.else_block(n.orelse), finalbody=self.else_block(n.final))]
 
     # -- instructions --------------------------------------------------------------------------
+    def regs(self, rs):
+        return [self.R(r) for r in rs]
+
     def i_move(self, a, b):
         return [self.assign(a, self.R(b))]
 
@@ -200,57 +185,55 @@ class FunctionTranslator:
         c = self.f.consts[k]
         if type(c) in _SCALARS:
             return [self.assign(a, ast.Constant(c))]
-        return [self.assign(a, _name(self.env.constant(self.index, k, c)))]
+        return [self.assign(a, name(self.env.constant(self.index, k, c)))]
 
     def i_kcall(self, a, f, args):
-        name = self.p.operators[f]
-        inline = INLINE.get(name)
+        kernel = self.env.kernel(f)
+        inline = INLINE.get(self.p.operators[f])
         if inline is not None:
-            return inline(self, a, *args)
-        return [self.assign(a, _call(self.env.kernel(f), [self.R(r) for r in args]))]
+            return inline(self, a, args, kernel)
+        return [self.assign(a, call(kernel, self.regs(args)))]
 
     def i_call(self, a, fn, args):
-        return [self.assign(a, _call(f"_fn{fn}", [self.R(r) for r in args]))]
+        return [self.assign(a, call(f"_fn{fn}", self.regs(args)))]
 
     def i_closure(self, a, fn, args):
-        return [self.assign(a, _call("_partial", [_name(f"_fn{fn}")] + [self.R(r) for r in args]))]
+        return [self.assign(a, call("_partial", [name(f"_fn{fn}")] + self.regs(args)))]
 
     def i_calli(self, a, b, args):
-        return [self.assign(a, ast.Call(func=self.R(b), args=[self.R(r) for r in args],
-                                        keywords=[]))]
+        return [self.assign(a, ast.Call(func=self.R(b), args=self.regs(args), keywords=[]))]
 
     def i_tuple(self, a, args):
-        return [self.assign(a, ast.Tuple(elts=[self.R(r) for r in args], ctx=ast.Load()))]
+        return [self.assign(a, ast.Tuple(elts=self.regs(args), ctx=ast.Load()))]
 
     def i_tget(self, a, b, i):
         return [self.assign(a, ast.Subscript(value=self.R(b), slice=ast.Constant(i),
                                              ctx=ast.Load()))]
 
     def i_list(self, a, args):
-        return [self.assign(a, ast.List(elts=[self.R(r) for r in args], ctx=ast.Load()))]
+        return [self.assign(a, ast.List(elts=self.regs(args), ctx=ast.Load()))]
 
     def i_dict(self, a, pairs):
-        ks, vs = pairs[0::2], pairs[1::2]
-        return [self.assign(a, ast.Dict(keys=[self.R(r) for r in ks],
-                                        values=[self.R(r) for r in vs]))]
+        return [self.assign(a, ast.Dict(keys=self.regs(pairs[0::2]),
+                                        values=self.regs(pairs[1::2])))]
 
     def i_newobj(self, a, c, args):
-        return [self.assign(a, _call(f"_cls{c}", [self.R(r) for r in args]))]
+        return [self.assign(a, call(f"_cls{c}", self.regs(args)))]
 
     def i_getf(self, a, b, i):
         return [self.assign(a, ast.Attribute(value=self.R(b), attr=f"f{i}", ctx=ast.Load()))]
 
     def i_setf(self, a, i, b):
-        return [ast.Assign(targets=[ast.Attribute(value=self.R(a), attr=f"f{i}",
-                                                  ctx=ast.Store())], value=self.R(b))]
+        target = ast.Attribute(value=self.R(a), attr=f"f{i}", ctx=ast.Store())
+        return [ast.Assign(targets=[target], value=self.R(b))]
 
     def i_isinst(self, a, b, k):
-        return [self.assign(a, _call(self.env.type_helper("_isinst", self.f.consts[k][1]),
-                                     [self.R(b)]))]
+        helper = self.env.type_helper("_isinst", self.f.consts[k][1])
+        return [self.assign(a, call(helper, [self.R(b)]))]
 
     def i_narrow(self, a, b, k):
-        return [self.assign(a, _call(self.env.type_helper("_narrow", self.f.consts[k][1]),
-                                     [self.R(b)]))]
+        helper = self.env.type_helper("_narrow", self.f.consts[k][1])
+        return [self.assign(a, call(helper, [self.R(b)]))]
 
     def i_free(self, a):
         return [self.assign(a, ast.Constant(None))]
@@ -268,18 +251,7 @@ class FunctionTranslator:
         return [ast.Continue()]
 
     def i_unreachable(self):
-        return [ast.Raise(exc=_call("_unreachable", []), cause=None)]
-
-
-def _written(n):
-    if isinstance(n, Ins):
-        from ember.mobile.verify import _reads_writes
-        return _reads_writes(n)[1]
-    if isinstance(n, For):
-        return [n.iv]
-    if hasattr(n, "reg"):
-        return [n.reg]
-    return []
+        return [ast.Raise(exc=call("_unreachable", []), cause=None)]
 
 
 _INS = {
@@ -295,123 +267,11 @@ _INS = {
     Op.BREAK: FunctionTranslator.i_break, Op.CONTINUE: FunctionTranslator.i_continue,
     Op.UNREACHABLE: FunctionTranslator.i_unreachable,
 }
-
-# ----------------------------------------------------------------------------- inlined operators
-
-
-def _in_range(expr):
-    return ast.Compare(left=ast.Constant(INT64_MIN), ops=[ast.LtE(), ast.LtE()],
-                       comparators=[expr, ast.Constant(INT64_MAX)])
-
-
-def _checked(t, a, expr, symbol, operands):
-    """`rA = expr` with the int64 overflow check (a temp if rA is also an operand)."""
-    target = "_t" if a in operands else f"r{a}"
-    err = ast.Raise(exc=_call("_ovf", [ast.Constant(symbol)] + [t.R(r) for r in operands]
-                              + ([ast.Constant(None)] if len(operands) == 1 else [])),
-                    cause=None)
-    stmts = [ast.Assign(targets=[_name(target, True)], value=expr),
-             ast.If(test=ast.UnaryOp(op=ast.Not(), operand=_in_range(_name(target))),
-                    body=[err], orelse=[])]
-    if target == "_t":
-        stmts.append(t.assign(a, _name("_t")))
-    return stmts
-
-
-def _binop(node, symbol=None):
-    def build(t, a, x, y):
-        expr = ast.BinOp(left=t.R(x), op=node(), right=t.R(y))
-        if symbol is None:
-            return [t.assign(a, expr)]
-        return _checked(t, a, expr, symbol, (x, y))
-    return build
-
-
-def _compare(node):
-    def build(t, a, x, y):
-        return [t.assign(a, ast.Compare(left=t.R(x), ops=[node()], comparators=[t.R(y)]))]
-    return build
-
-
-def _unary(node, symbol=None):
-    def build(t, a, x):
-        expr = ast.UnaryOp(op=node(), operand=t.R(x))
-        if symbol is None:
-            return [t.assign(a, expr)]
-        return _checked(t, a, expr, symbol, (x,))
-    return build
-
-
-def _getitem(t, a, x, i):
-    return [t.assign(a, ast.Subscript(value=t.R(x), slice=t.R(i), ctx=ast.Load()))]
-
-
-def _setitem(t, a, x, i, v):
-    stmts = [ast.Assign(targets=[ast.Subscript(value=t.R(x), slice=t.R(i), ctx=ast.Store())],
-                        value=t.R(v))]
-    return stmts + _none_result(t, a)
-
-
-def _none_result(t, a):
-    return [t.assign(a, ast.Constant(None))] if a in t.read_regs else []
-
-
-def _len(t, a, x):
-    return [t.assign(a, _call("_len", [t.R(x)]))]
-
-
-def _append(t, a, xs, v):
-    call = ast.Call(func=ast.Attribute(value=t.R(xs), attr="append", ctx=ast.Load()),
-                    args=[t.R(v)], keywords=[])
-    return [ast.Expr(value=call)] + _none_result(t, a)
-
-
-def _contains(t, a, container, x):
-    return [t.assign(a, ast.Compare(left=t.R(x), ops=[ast.In()], comparators=[t.R(container)]))]
-
-
-def _to_float(t, a, x):
-    return [t.assign(a, _call("_float", [t.R(x)]))]
-
-
-def _dict_get(t, a, d, k, default):
-    call = ast.Call(func=ast.Attribute(value=t.R(d), attr="get", ctx=ast.Load()),
-                    args=[t.R(k), t.R(default)], keywords=[])
-    return [t.assign(a, call)]
-
-
-INLINE = {
-    "int.add": _binop(ast.Add, "+"), "int.sub": _binop(ast.Sub, "-"),
-    "int.mul": _binop(ast.Mult, "*"), "int.floordiv": _binop(ast.FloorDiv, "//"),
-    "int.mod": _binop(ast.Mod), "int.truediv": _binop(ast.Div),
-    "int.and": _binop(ast.BitAnd), "int.or": _binop(ast.BitOr), "int.xor": _binop(ast.BitXor),
-    "int.rshift": _binop(ast.RShift), "int.neg": _unary(ast.USub, "-"),
-    "int.invert": _unary(ast.Invert),
-    "float.add": _binop(ast.Add), "float.sub": _binop(ast.Sub), "float.mul": _binop(ast.Mult),
-    "float.truediv": _binop(ast.Div), "float.floordiv": _binop(ast.FloorDiv),
-    "float.mod": _binop(ast.Mod), "float.neg": _unary(ast.USub),
-    "bool.not": _unary(ast.Not), "bool.and": _binop(ast.BitAnd), "bool.or": _binop(ast.BitOr),
-    "bool.xor": _binop(ast.BitXor),
-    "list.getitem": _getitem, "str.getitem": _getitem, "dict.getitem": _getitem,
-    "tuple.getitem": _getitem, "list.setitem": _setitem, "dict.setitem": _setitem,
-    "list.len": _len, "str.len": _len, "dict.len": _len, "tuple.len": _len,
-    "list.append": _append, "list.contains": _contains, "str.contains": _contains,
-    "dict.contains": _contains, "any.contains": _contains, "int.to_float": _to_float,
-    "dict.get": _dict_get,
-    "obj.is": _compare(ast.Is), "obj.isnot": _compare(ast.IsNot),
-}
-for _n, _node in [("eq", ast.Eq), ("ne", ast.NotEq), ("lt", ast.Lt), ("le", ast.LtE),
-                  ("gt", ast.Gt), ("ge", ast.GtE)]:
-    for _recv in ("int", "float", "str", "bool", "any"):
-        INLINE[f"{_recv}.{_n}"] = _compare(_node)
-    INLINE[f"int.{_n}_float"] = _compare(_node)
-    INLINE[f"float.{_n}_int"] = _compare(_node)
-for _k in [k for k in INLINE if k.startswith("bool.") and k[5:] in ("lt", "le", "gt", "ge")]:
-    del INLINE[_k]
+"""Statement template per straight-line opcode (structured ones are FunctionTranslator.node)."""
 
 
 def _fix_locations(node, line):
-    """Give every node a valid one-line location (children inherit their statement's line)."""
+    """Give every node a one-line location; children inherit their statement's line."""
     stack = [(node, line)]
     while stack:
         n, parent_line = stack.pop()
@@ -423,11 +283,12 @@ def _fix_locations(node, line):
         stack.extend((c, parent_line) for c in ast.iter_child_nodes(n))
 
 
-def compile_function(fdef: ast.FunctionDef, filename: str, name: str, globals_: dict):
-    """Compile one translated function (an ast tree, never text) into a function object."""
+def compile_function(fdef: ast.FunctionDef, filename: str, fname: str, globals_: dict):
+    """Compile one translated function (an ast tree, never text) into a function object
+    whose globals are `globals_` and whose name (for tracebacks) is `fname`."""
     module = ast.Module(body=[fdef], type_ignores=[])
     _fix_locations(fdef, fdef.lineno)
     code = compile(module, filename, "exec", dont_inherit=True, optimize=0)
     fcode = next(c for c in code.co_consts if isinstance(c, types.CodeType))
-    fcode = fcode.replace(co_name=name, co_qualname=name)
-    return types.FunctionType(fcode, globals_, name)
+    fcode = fcode.replace(co_name=fname, co_qualname=fname)
+    return types.FunctionType(fcode, globals_, fname)

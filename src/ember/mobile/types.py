@@ -16,10 +16,11 @@ NUMPY_DTYPE = {"bool": "bool", "u8": "uint8", "i8": "int8", "i16": "int16", "i32
                "i64": "int64", "f16": "float16", "f32": "float32", "f64": "float64"}
 _TOKEN = re.compile(r"\s*(->|[A-Za-z_!][A-Za-z0-9_.!]*|\d+|[<>\[\](),?])")
 MAX_TYPE_DEPTH = 32
+MAX_TYPE_TEXT = 4096
 
 
 class TypeSyntaxError(ValueError):
-    pass
+    """A type string that is not in the IR type syntax."""
 
 
 class RType:
@@ -35,6 +36,9 @@ class RType:
 
 
 def parse(text: str) -> RType:
+    """Parse an IR type string; TypeSyntaxError if it is malformed or nested too deeply."""
+    if len(text) > MAX_TYPE_TEXT:
+        raise TypeSyntaxError(f"type text of {len(text)} characters is too long")
     toks = _TOKEN.findall(text)
     if "".join(toks) != re.sub(r"\s+", "", text):
         raise TypeSyntaxError(f"bad type {text!r}")
@@ -102,7 +106,12 @@ def _parse_tensor(toks, i):
         shape = []
         while i < len(toks) and toks[i] != "]":
             d = toks[i]
-            shape.append(int(d) if d.isdigit() else None)
+            if d.isdigit():
+                shape.append(int(d))
+            elif d == "?" or d[0].isalpha() or d[0] == "_":
+                shape.append(None if d == "?" else d)
+            else:
+                raise TypeSyntaxError(f"bad tensor dimension {d!r}")
             i += 1
             if i < len(toks) and toks[i] == ",":
                 i += 1
@@ -147,8 +156,19 @@ def _tensor(t, classes):
             return False
         if shape is None:
             return True
-        return v.ndim == len(shape) and all(d is None or d == s for d, s in zip(shape, v.shape))
+        return v.ndim == len(shape) and all(type(d) is not int or d == s
+                                            for d, s in zip(shape, v.shape))
     return check
+
+
+def symbolic_dims(t: RType) -> list[tuple[int, str]]:
+    """(axis, symbol) for each symbolic dimension of a tensor or optional<tensor> type:
+    arguments sharing a symbol must agree on its size (checked at the call boundary)."""
+    if t.name == "optional":
+        t = t.args[0]
+    if t.name != "tensor" or t.args[1] is None:
+        return []
+    return [(axis, d) for axis, d in enumerate(t.args[1]) if type(d) is str]
 
 
 def _list(t, classes):
@@ -230,14 +250,23 @@ def show(t: RType) -> str:
     return f"{name}[{inner}]"
 
 
-def describe(v) -> str:
-    """The type of a Python value, in the same spelling as show()."""
+def describe(v, depth: int = 0) -> str:
+    """The type of a Python value, in the same spelling as show() (containers are described
+    by their first element)."""
     if isinstance(v, np.ndarray):
         return f"Tensor[{v.dtype}, {tuple(v.shape)}]"
     if type(v) is int and not INT64_MIN <= v <= INT64_MAX:
         return "int (outside int64)"
     if v is None:
         return "None"
-    if isinstance(v, list) and v:
-        return f"List[{describe(v[0])}]"
-    return type(v).__name__
+    if depth > 3:
+        return type(v).__name__
+    if type(v) is list and v:
+        return f"List[{describe(v[0], depth + 1)}]"
+    if type(v) is dict and v:
+        k, x = next(iter(v.items()))
+        return f"Dict[{describe(k, depth + 1)}, {describe(x, depth + 1)}]"
+    if type(v) is tuple and 0 < len(v) <= 8:
+        return "Tuple[" + ", ".join(describe(x, depth + 1) for x in v) + "]"
+    return {"list": "List", "dict": "Dict", "tuple": "Tuple"}.get(type(v).__name__,
+                                                                  type(v).__name__)

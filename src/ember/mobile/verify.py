@@ -1,70 +1,155 @@
 """The bytecode verifier: everything is checked before the first instruction runs.
 
-`verify_function` decodes a function into a tree of structured nodes (the
-translator's input) while checking: opcodes and operand counts, every
-register/constant/operator/function/class index, that jumps name their
-matching markers and nest, nesting limits, TEST only ending a loop condition,
-BREAK/CONTINUE only inside a loop body, call arities, exception-class and type
-constants, definite assignment (no register read before it is written on
-every path) and that no path falls off the end of the function.
+`verify_program` decodes each function into a tree of structured nodes (the
+translator's input) while checking: opcodes and operand counts; every
+register, constant, operator, function, class and field index; that jumps
+name their matching markers and nest; nesting limits (CPython's static block
+limit, so the translated code always compiles); TEST only ending a loop
+condition; BREAK/CONTINUE only inside a loop body; call arities; exception
+class and type constants; the line table; definite assignment (no register
+is read before it is written on every path); and that no path falls off the
+end of a function. Every failure is an ArtifactError naming the function, the
+pc and what is wrong.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from ember.errors import ArtifactError
 from ember.mobile import opcodes as O
 from ember.mobile.opcodes import Op
 from ember.mobile.types import TypeSyntaxError, parse as parse_type
 
-_MARKERS = {Op.ELSE, Op.END, Op.TEST, Op.EXCEPT, Op.TRYELSE, Op.FINALLY}
-_EXITS = {Op.BREAK, Op.CONTINUE, Op.RETURN, Op.RAISE, Op.UNREACHABLE}
+_SCALARS = (int, float, str, bool, type(None))
 
 
+# ----------------------------------------------------------------------------- the tree
+
+
+@dataclass(slots=True)
 class Ins:
-    """A straight-line instruction (or an exit)."""
+    """A straight-line instruction or an exit (BREAK, CONTINUE, RETURN, RAISE, ...)."""
 
-    __slots__ = ("pc", "op", "args")
+    pc: int
+    op: Op
+    args: list
+    """Operands as decoded by opcodes.decode (variadic ones as lists)."""
 
-    def __init__(self, pc, op, args):
-        self.pc, self.op, self.args = pc, op, args
 
-
+@dataclass(slots=True)
 class If:
-    __slots__ = ("pc", "cond", "then", "orelse")
+    """IF cond: then [ELSE: orelse] END."""
 
-    def __init__(self, pc, cond, then, orelse):
-        self.pc, self.cond, self.then, self.orelse = pc, cond, then, orelse
+    pc: int
+    cond: int
+    then: list
+    orelse: list | None
 
 
+@dataclass(slots=True)
 class While:
-    __slots__ = ("pc", "cond_code", "test", "body", "orelse")
+    """LOOP: cond_code TEST test: body END [LOOPELSE: orelse END]."""
 
-    def __init__(self, pc, cond_code, test, body, orelse):
-        self.pc, self.cond_code, self.test, self.body, self.orelse = (
-            pc, cond_code, test, body, orelse)
+    pc: int
+    cond_code: list
+    test: int
+    body: list
+    orelse: list | None
 
 
+@dataclass(slots=True)
 class For:
-    __slots__ = ("pc", "iv", "lo", "hi", "step", "body", "orelse")
+    """FOR iv in range(lo, hi, step): body END [LOOPELSE: orelse END]."""
 
-    def __init__(self, pc, iv, lo, hi, step, body, orelse):
-        self.pc, self.iv, self.lo, self.hi, self.step = pc, iv, lo, hi, step
-        self.body, self.orelse = body, orelse
-
-
-class Try:
-    __slots__ = ("pc", "body", "handlers", "orelse", "final")
-
-    def __init__(self, pc, body, handlers, orelse, final):
-        self.pc, self.body, self.handlers, self.orelse, self.final = (
-            pc, body, handlers, orelse, final)
+    pc: int
+    iv: int
+    lo: int
+    hi: int
+    step: int
+    body: list
+    orelse: list | None
 
 
+@dataclass(slots=True)
 class Handler:
-    __slots__ = ("pc", "reg", "classes", "body")
+    """EXCEPT classes as reg: body (classes empty: any Exception)."""
 
-    def __init__(self, pc, reg, classes, body):
-        self.pc, self.reg, self.classes, self.body = pc, reg, classes, body
+    pc: int
+    reg: int
+    classes: list
+    body: list
+
+
+@dataclass(slots=True)
+class Try:
+    """TRY: body EXCEPT... [TRYELSE: orelse] [FINALLY: final] END."""
+
+    pc: int
+    body: list
+    handlers: list
+    orelse: list | None
+    final: list | None
+
+
+def children(n) -> list:
+    """The nested blocks of a structured node, in pc order (Handler bodies included)."""
+    if isinstance(n, If):
+        return [n.then, n.orelse or []]
+    if isinstance(n, While):
+        return [n.cond_code, n.body, n.orelse or []]
+    if isinstance(n, For):
+        return [n.body, n.orelse or []]
+    if isinstance(n, Try):
+        return [n.body] + [h.body for h in n.handlers] + [n.orelse or [], n.final or []]
+    return []
+
+
+def walk(nodes):
+    """Every node of a tree, Handlers included, in pc order."""
+    for n in nodes:
+        yield n
+        if isinstance(n, Try):
+            yield from walk(n.body)
+            for h in n.handlers:
+                yield h
+                yield from walk(h.body)
+            yield from walk(n.orelse or [])
+            yield from walk(n.final or [])
+        else:
+            for block in children(n):
+                yield from walk(block)
+
+
+def reads_writes(n) -> tuple[list[int], list[int]]:
+    """The registers a node itself reads and writes (not those of nested blocks)."""
+    if isinstance(n, If):
+        return [n.cond], []
+    if isinstance(n, While):
+        return [n.test], []
+    if isinstance(n, For):
+        return [n.lo, n.hi, n.step], [n.iv]
+    if isinstance(n, Handler):
+        return [], [n.reg]
+    if not isinstance(n, Ins):
+        return [], []
+    if n.op is Op.SETF:
+        return [n.args[0], n.args[2]], []
+    if n.op is Op.FREE:
+        return [], [n.args[0]]
+    kinds, args = O.LAYOUT[n.op], n.args
+    writes = [args[0]] if n.op in O.WRITES_A else []
+    start = 1 if writes else 0
+    reads = []
+    for kind, v in zip(kinds[start:], args[start:]):
+        if kind == "r":
+            reads.append(v)
+        elif kind in ("*r", "*p"):
+            reads.extend(v)
+    return reads, writes
+
+
+# ----------------------------------------------------------------------------- entry point
 
 
 class _Fail(Exception):
@@ -73,6 +158,7 @@ class _Fail(Exception):
 
 def verify_program(program, exception_names) -> list:
     """Verify every function; returns each function's node tree. Raises ArtifactError."""
+    _check_tables(program)
     trees = []
     for i, f in enumerate(program.functions):
         try:
@@ -82,6 +168,19 @@ def verify_program(program, exception_names) -> list:
     return trees
 
 
+def _check_tables(program) -> None:
+    nfuncs = len(program.functions)
+    for name, i in program.entries.items():
+        if not (type(i) is int and 0 <= i < nfuncs):
+            raise ArtifactError(f"entry {name!r} names function {i}, which does not exist")
+    if program.default_entry is not None and program.default_entry not in program.entries:
+        raise ArtifactError(f"default entry {program.default_entry!r} is not an entry")
+    for c in program.classes:
+        if len(c.fields) != len(c.field_types):
+            raise ArtifactError(f"class {c.name!r} has {len(c.fields)} fields but "
+                                f"{len(c.field_types)} field types")
+
+
 class _FunctionVerifier:
     def __init__(self, program, f, exception_names):
         self.p = program
@@ -89,18 +188,29 @@ class _FunctionVerifier:
         self.code = f.code
         self.exc_names = exception_names
         self.max_fields = max((len(c.fields) for c in program.classes), default=0)
+        self.limits = {"r": f.nregs, "k": len(f.consts), "f": len(program.operators),
+                       "n": len(program.functions), "c": len(program.classes),
+                       "j": len(f.code)}
+        self.starts: set[int] = set()
+        """pcs of every decoded instruction (markers included), for the line table check."""
 
     def fail(self, pc, msg):
         raise _Fail(f"pc {pc}: {msg}")
 
     def run(self):
-        if self.f.nregs < len(self.f.params) or self.f.nregs > O.MAX_REGISTERS:
-            raise _Fail(f"register count {self.f.nregs} is out of range")
-        nodes, pc, marker = self.block(0, depth=0, blocks=0, loop=None)
+        f = self.f
+        if not len(f.params) <= f.nregs <= O.MAX_REGISTERS:
+            raise _Fail(f"register count {f.nregs} is out of range")
+        if len(f.param_types) != len(f.params) or len(f.defaults) > len(f.params):
+            raise _Fail("the signature is inconsistent")
+        if any(type(d) not in _SCALARS for d in f.defaults):
+            raise _Fail("a parameter default is not a scalar constant")
+        nodes, pc, marker = self.block(0, depth=0, loop=None)
         if marker is not None:
-            self.fail(pc, f"unexpected {marker.name}")
-        out = self.assigned(nodes, (1 << len(self.f.params)) - 1)
-        if out is not None:
+            self.fail(pc, f"{marker.name} has no matching opening instruction")
+        self.check_blocks(nodes, 0)
+        self.check_lines(self.starts)
+        if self.assigned(nodes, (1 << len(f.params)) - 1) is not None:
             raise _Fail("control reaches the end of the function without RETURN")
         return nodes
 
@@ -128,41 +238,47 @@ class _FunctionVerifier:
                 self.check_index(pc, op, kind, code[i])
                 args.append(code[i])
                 i += 1
+        self.starts.add(pc)
         return op, args, i
 
     def check_index(self, pc, op, kind, v):
-        limit = {"r": self.f.nregs, "k": len(self.f.consts), "f": len(self.p.operators),
-                 "n": len(self.p.functions), "c": len(self.p.classes),
-                 "j": len(self.code) + 1, "i": max(self.max_fields, 1 << 20),
-                 "p": self.f.nregs}[kind]
+        if kind == "i":
+            limit = self.max_fields if op in (Op.GETF, Op.SETF) else O.MAX_IMMEDIATE
+        else:
+            limit = self.limits["r" if kind == "p" else kind]
         if not 0 <= v < limit:
-            self.fail(pc, f"{op.name} operand {v} out of range (kind {kind!r}, limit {limit})")
+            what = {"r": "register", "p": "register", "k": "constant", "f": "operator",
+                    "n": "function", "c": "class", "j": "jump target", "i": "index"}[kind]
+            self.fail(pc, f"{op.name} {what} {v} is out of range (limit {limit})")
 
     # -- structure ------------------------------------------------------------------------------
-    def block(self, pc, depth, blocks, loop):
-        """Decode until a marker; returns (nodes, pc of the marker, marker opcode or None)."""
+    def block(self, pc, depth, loop):
+        """Decode until a marker; returns (nodes, pc of the marker, marker opcode or None).
+
+        `loop` is "body" inside a loop body (BREAK/CONTINUE allowed), "cond" inside a loop
+        condition, None elsewhere."""
+        if depth > O.MAX_NESTING:
+            self.fail(pc, f"structures nest more than {O.MAX_NESTING} deep")
         nodes = []
-        if depth > O.MAX_NESTING or blocks > O.MAX_BLOCK_DEPTH:
-            self.fail(pc, "structures nest too deeply")
         while pc < len(self.code):
             op, args, nxt = self.decode(pc)
-            if op in _MARKERS:
+            if op in O.MARKERS:
                 return nodes, pc, op
-            node, pc = self.structure(pc, op, args, nxt, depth, blocks, loop)
+            node, pc = self.structure(pc, op, args, nxt, depth, loop)
             nodes.append(node)
         return nodes, pc, None
 
-    def structure(self, pc, op, args, nxt, depth, blocks, loop):
+    def structure(self, pc, op, args, nxt, depth, loop):
         if op is Op.IF:
-            return self.if_(pc, args, nxt, depth, blocks, loop)
+            return self.if_(pc, args, nxt, depth, loop)
         if op is Op.LOOP:
-            return self.while_(pc, args, nxt, depth, blocks)
+            return self.while_(pc, args, nxt, depth)
         if op is Op.FOR:
-            return self.for_(pc, args, nxt, depth, blocks)
+            return self.for_(pc, args, nxt, depth)
         if op is Op.TRY:
-            return self.try_(pc, args, nxt, depth, blocks, loop)
+            return self.try_(pc, args, nxt, depth, loop)
         if op is Op.LOOPELSE:
-            self.fail(pc, "LOOPELSE does not follow a loop's END")
+            self.fail(pc, "LOOPELSE does not directly follow a loop's END")
         if op in (Op.BREAK, Op.CONTINUE) and loop != "body":
             self.fail(pc, f"{op.name} outside a loop body")
         self.check_operands(pc, op, args)
@@ -170,56 +286,56 @@ class _FunctionVerifier:
 
     def expect_end(self, marker, mpc, jump, what, pc):
         if marker is not Op.END:
-            self.fail(pc, f"{what} is not closed by END")
+            found = marker.name if marker is not None else "the end of the code"
+            self.fail(pc, f"{what} is closed by {found} at {mpc}, not END")
         if jump != mpc:
             self.fail(pc, f"{what} jumps to {jump}, but its END is at {mpc}")
         return mpc + 1
 
-    def if_(self, pc, args, nxt, depth, blocks, loop):
+    def if_(self, pc, args, nxt, depth, loop):
         cond, jump = args
-        then, mpc, marker = self.block(nxt, depth + 1, blocks, loop)
+        then, mpc, marker = self.block(nxt, depth + 1, loop)
         if jump != mpc:
             self.fail(pc, f"IF jumps to {jump}, but its ELSE/END is at {mpc}")
-        orelse = None
         if marker is Op.ELSE:
             _, (jend,), after = self.decode(mpc)
-            orelse, epc, emarker = self.block(after, depth + 1, blocks, loop)
+            orelse, epc, emarker = self.block(after, depth + 1, loop)
             return If(pc, cond, then, orelse), self.expect_end(emarker, epc, jend, "ELSE", mpc)
-        return If(pc, cond, then, orelse), self.expect_end(marker, mpc, jump, "IF", pc)
+        return If(pc, cond, then, None), self.expect_end(marker, mpc, jump, "IF", pc)
 
-    def loop_else(self, pc, depth, blocks, loop):
+    def loop_else(self, pc, depth, loop):
         if pc < len(self.code) and self.code[pc] == Op.LOOPELSE:
             _, (jend,), nxt = self.decode(pc)
-            nodes, mpc, marker = self.block(nxt, depth + 1, blocks, loop)
+            nodes, mpc, marker = self.block(nxt, depth + 1, loop)
             return nodes, self.expect_end(marker, mpc, jend, "LOOPELSE", pc)
         return None, pc
 
-    def while_(self, pc, args, nxt, depth, blocks):
+    def while_(self, pc, args, nxt, depth):
         (jend,) = args
-        cond, tpc, marker = self.block(nxt, depth + 1, blocks + 1, "cond")
+        cond, tpc, marker = self.block(nxt, depth + 1, "cond")
         if marker is not Op.TEST:
             self.fail(pc, "LOOP has no TEST ending its condition")
         _, (test,), after = self.decode(tpc)
-        body, mpc, marker = self.block(after, depth + 1, blocks + 1, "body")
+        body, mpc, marker = self.block(after, depth + 1, "body")
         end = self.expect_end(marker, mpc, jend, "LOOP", pc)
-        orelse, end = self.loop_else(end, depth, blocks, None)
+        orelse, end = self.loop_else(end, depth, None)
         return While(pc, cond, test, body, orelse), end
 
-    def for_(self, pc, args, nxt, depth, blocks):
+    def for_(self, pc, args, nxt, depth):
         iv, lo, hi, step, jend = args
-        body, mpc, marker = self.block(nxt, depth + 1, blocks + 1, "body")
+        body, mpc, marker = self.block(nxt, depth + 1, "body")
         end = self.expect_end(marker, mpc, jend, "FOR", pc)
-        orelse, end = self.loop_else(end, depth, blocks, None)
+        orelse, end = self.loop_else(end, depth, None)
         return For(pc, iv, lo, hi, step, body, orelse), end
 
-    def try_(self, pc, args, nxt, depth, blocks, loop):
+    def try_(self, pc, args, nxt, depth, loop):
         (jend,) = args
-        body, mpc, marker = self.block(nxt, depth + 1, blocks + 1, loop)
+        body, mpc, marker = self.block(nxt, depth + 1, loop)
         handlers, orelse, final = [], None, None
         while marker is Op.EXCEPT:
             _, (reg, ks, jnext), after = self.decode(mpc)
             names = [self.exception_name(mpc, k) for k in ks]
-            hbody, npc, marker = self.block(after, depth + 1, blocks + 1, loop)
+            hbody, npc, marker = self.block(after, depth + 1, loop)
             if jnext != npc:
                 self.fail(mpc, f"EXCEPT jumps to {jnext}, but the next marker is at {npc}")
             handlers.append(Handler(mpc, reg, names, hbody))
@@ -227,19 +343,43 @@ class _FunctionVerifier:
         if marker is Op.TRYELSE:
             if not handlers:
                 self.fail(mpc, "TRYELSE without EXCEPT")
-            orelse, mpc, marker = self.block(mpc + 1, depth + 1, blocks + 1, loop)
+            orelse, mpc, marker = self.block(mpc + 1, depth + 1, loop)
         if marker is Op.FINALLY:
-            final, mpc, marker = self.block(mpc + 1, depth + 1, blocks + 1, loop)
+            final, mpc, marker = self.block(mpc + 1, depth + 1, loop)
         if not handlers and final is None:
             self.fail(pc, "TRY needs an EXCEPT or a FINALLY")
-        return Try(pc, body, handlers, orelse, final), self.expect_end(marker, mpc, jend,
-                                                                        "TRY", pc)
+        node = Try(pc, body, handlers, orelse, final)
+        return node, self.expect_end(marker, mpc, jend, "TRY", pc)
 
     def exception_name(self, pc, k):
         name = self.f.consts[k]
         if not isinstance(name, str) or name not in self.exc_names:
-            self.fail(pc, f"EXCEPT names {name!r}, which is not a known exception class")
+            self.fail(pc, f"EXCEPT names {name!r:.60}, which is not a known exception class")
         return name
+
+    def check_blocks(self, nodes, depth):
+        """CPython's static block count stays <= MAX_BLOCK_DEPTH everywhere."""
+        for n in nodes:
+            costs = block_costs(n)
+            for block, cost in zip(children(n), costs):
+                if depth + cost > O.MAX_BLOCK_DEPTH:
+                    self.fail(n.pc, f"loops and try statements nest more than "
+                                    f"{O.MAX_BLOCK_DEPTH} deep")
+                self.check_blocks(block, depth + cost)
+
+    def check_lines(self, starts):
+        last = -1
+        nsources = len(self.p.sources)
+        for entry in self.f.lines:
+            if len(entry) != 3:
+                raise _Fail(f"line table entry {entry!r:.40} is not (pc, source, line)")
+            pc, src, line = entry
+            if pc <= last or pc not in starts:
+                raise _Fail(f"line table entry for pc {pc} is out of order or not at an "
+                            "instruction")
+            if not (-1 <= src < nsources and 0 <= line < (1 << 31)):
+                raise _Fail(f"line table entry for pc {pc} names source {src}, line {line}")
+            last = pc
 
     # -- per-instruction checks -----------------------------------------------------------------
     def check_operands(self, pc, op, args):
@@ -247,18 +387,24 @@ class _FunctionVerifier:
             name = self.p.operators[args[1]]
             want = _operator_arity(name)
             if want is None:
-                self.fail(pc, f"KCALL of unknown operator {name!r}")
+                self.fail(pc, f"KCALL of unknown operator {name!r:.60}")
             if len(args[2]) != want:
                 self.fail(pc, f"KCALL of {name} passes {len(args[2])} arguments, it takes {want}")
         elif op is Op.CALL:
             callee = self.p.functions[args[1]]
             if len(args[2]) != callee.nparams:
-                self.fail(pc, f"CALL of {callee.name!r} passes {len(args[2])} arguments, it "
-                              f"takes {callee.nparams}")
+                self.fail(pc, f"CALL of {callee.name!r:.60} passes {len(args[2])} arguments, "
+                              f"it takes {callee.nparams}")
         elif op is Op.CLOSURE:
             callee = self.p.functions[args[1]]
             if len(args[2]) > callee.nparams:
                 self.fail(pc, f"CLOSURE binds {len(args[2])} of {callee.nparams} parameters")
+        elif op is Op.NEWOBJ:
+            cls = self.p.classes[args[1]]
+            if len(args[2]) not in (0, len(cls.fields)) or \
+                    (cls.kind == "namedtuple" and len(args[2]) != len(cls.fields)):
+                self.fail(pc, f"NEWOBJ of {cls.name!r:.60} passes {len(args[2])} fields, it "
+                              f"has {len(cls.fields)}")
         elif op in (Op.ISINST, Op.NARROW):
             self.type_const(pc, args[2])
         elif op is Op.LOADK:
@@ -266,7 +412,7 @@ class _FunctionVerifier:
 
     def type_const(self, pc, k):
         c = self.f.consts[k]
-        if not (isinstance(c, tuple) and len(c) == 2 and c[0] == "type" and isinstance(c[1], str)):
+        if not (type(c) is tuple and len(c) == 2 and c[0] == "type" and type(c[1]) is str):
             self.fail(pc, f"constant {k} is not a type")
         try:
             parse_type(c[1])
@@ -275,14 +421,16 @@ class _FunctionVerifier:
 
     def plain_const(self, pc, k):
         c = self.f.consts[k]
-        if isinstance(c, tuple):
-            if not (len(c) == 2 and c[0] == "tensor" and isinstance(c[1], int)
-                    and 0 <= c[1] < len(self.p.tensors)):
-                self.fail(pc, f"constant {k} is not loadable")
+        if type(c) in _SCALARS:
+            return
+        if not (type(c) is tuple and len(c) == 2 and c[0] == "tensor" and type(c[1]) is int
+                and 0 <= c[1] < len(self.p.tensors)):
+            self.fail(pc, f"constant {k} cannot be loaded into a register")
 
     # -- definite assignment ----------------------------------------------------------------------
     def assigned(self, nodes, a):
-        """Registers (bit set) written on every path through nodes; None if no fall-through."""
+        """Registers (a bit set) written on every path through nodes; None if no path falls
+        through."""
         for n in nodes:
             if a is None:
                 return None
@@ -295,29 +443,29 @@ class _FunctionVerifier:
                 self.fail(pc, f"register {r} may be read before it is written")
 
     def node_assigned(self, n, a):
+        reads, writes = reads_writes(n)
         if isinstance(n, Ins):
-            reads, writes = _reads_writes(n)
             self.need(n.pc, a, reads)
-            if n.op in _EXITS:
+            if n.op in O.EXITS:
                 return None
             for r in writes:
                 a |= 1 << r
             return a
         if isinstance(n, If):
-            self.need(n.pc, a, [n.cond])
-            outs = [self.assigned(n.then, a), self.assigned(n.orelse, a) if n.orelse else a]
-            return _meet(outs)
+            self.need(n.pc, a, reads)
+            return _meet([self.assigned(n.then, a),
+                          self.assigned(n.orelse, a) if n.orelse is not None else a])
         if isinstance(n, While):
             c = self.assigned(n.cond_code, a)
             if c is None:
-                self.fail(n.pc, "a loop condition must fall through to TEST")
-            self.need(n.pc, c, [n.test])
+                self.fail(n.pc, "the loop condition must fall through to TEST")
+            self.need(n.pc, c, reads)
             self.assigned(n.body, c)
             if n.orelse is not None:
                 self.assigned(n.orelse, c)
             return c
         if isinstance(n, For):
-            self.need(n.pc, a, [n.lo, n.hi, n.step])
+            self.need(n.pc, a, reads)
             self.assigned(n.body, a | (1 << n.iv))
             if n.orelse is not None:
                 self.assigned(n.orelse, a)
@@ -338,6 +486,23 @@ class _FunctionVerifier:
         return merged | fin
 
 
+def block_costs(n) -> list[int]:
+    """CPython's static block count added by each of children(n) (compile.c fblocks):
+    a loop body 1; a try body 1 (2 with handlers and a finally); a handler 2 (`except ...
+    as name`, 3 with a finally); try-else 0 (1 with a finally); finally 1."""
+    if isinstance(n, If):
+        return [0, 0]
+    if isinstance(n, While):
+        return [1, 1, 0]
+    if isinstance(n, For):
+        return [1, 0]
+    if isinstance(n, Try):
+        fin = 1 if n.final is not None else 0
+        body = 1 + (fin if n.handlers else 0)
+        return [body] + [2 + fin for _ in n.handlers] + [fin, 1]
+    return []
+
+
 def _meet(outs):
     live = [o for o in outs if o is not None]
     if not live:
@@ -346,25 +511,6 @@ def _meet(outs):
     for o in live[1:]:
         r &= o
     return r
-
-
-def _reads_writes(n):
-    args = n.args
-    if n.op in O.WRITES_A:
-        writes = [args[0]]
-        rest = args[1:]
-    else:
-        writes, rest = [], args
-    if n.op is Op.SETF:
-        return [args[0], args[2]], []
-    reads = []
-    kinds = O.LAYOUT[n.op][1:] if n.op in O.WRITES_A else O.LAYOUT[n.op]
-    for kind, v in zip(kinds, rest):
-        if kind in ("r", "*r", "*p"):
-            reads.extend(v if isinstance(v, list) else [v])
-    if n.op is Op.FREE:
-        reads = []
-    return reads, writes
 
 
 def _operator_arity(name):

@@ -1,0 +1,188 @@
+"""The artifact manifest's schema, its limits, and the tagged constant encoding.
+
+Every field is type-checked with a message naming it ("manifest field
+functions[3].nregs must be an int"); unknown keys are ignored, so a newer
+writer may add fields without a version bump. The writer
+(interpreter/artifact_writer.py) imports the limits and encoders from here.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ember.errors import ArtifactError
+from ember.mobile.opcodes import FORMAT_NAME, MAX_REGISTERS, READS
+
+MAX_MANIFEST_BYTES = 64 << 20
+MAX_CONSTS_BYTES = 256 << 20
+MAX_ZIP_ENTRIES = 4096
+MAX_FUNCTIONS = 100_000
+MAX_CODE_WORDS = 1 << 26
+MAX_CONSTS_PER_FUNCTION = 1 << 20
+MAX_OPERATORS = 1 << 16
+MAX_CLASSES = 1 << 16
+MAX_FIELDS = 1 << 12
+MAX_TENSORS = 1 << 20
+MAX_TENSOR_BYTES = 1 << 40
+MAX_RANK = 16
+MAX_SOURCES = MAX_ZIP_ENTRIES - 8
+ALIGN = 64
+"""Alignment of every tensor's offset in tensors.bin."""
+DTYPES = {"bool": 1, "uint8": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 8,
+          "float16": 2, "float32": 4, "float64": 8}
+"""Tensor dtypes an artifact may hold (numpy names) and their item sizes."""
+CLASS_KINDS = ("class", "namedtuple", "module", "exception")
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def need(cond, message: str) -> None:
+    """Raise ArtifactError(message) unless cond."""
+    if not cond:
+        raise ArtifactError(message)
+
+
+def _is(v, kind) -> bool:
+    if kind is int:
+        return type(v) is int
+    if kind == "str list":
+        return type(v) is list and all(type(x) is str for x in v)
+    return isinstance(v, kind)
+
+
+_NAMES = {int: "an int", str: "a string", list: "a list", dict: "an object",
+          "str list": "a list of strings"}
+
+
+def field(obj: dict, key: str, kind, where: str, default=None, optional=False):
+    """obj[key], checked to be of `kind` (int, str, list, dict or "str list")."""
+    if key not in obj and optional:
+        return default
+    v = obj.get(key)
+    need(_is(v, kind), f"manifest field {where}{key} must be {_NAMES[kind]}")
+    return v
+
+
+def check_header(m: dict) -> int:
+    """Format name, version range, byte order and dtype sizes; returns the version."""
+    need(m.get("format") == FORMAT_NAME, "not an ember artifact (wrong format name)")
+    v = m.get("version")
+    need(type(v) is int, "manifest field version must be an int")
+    lo, hi = READS
+    if v > hi:
+        raise ArtifactError(f"artifact format version {v} is newer than this runtime reads "
+                            f"({lo}-{hi}); upgrade ember")
+    if v < lo:
+        raise ArtifactError(f"artifact format version {v} is older than this runtime reads "
+                            f"({lo}-{hi}); re-save it with a newer ember")
+    reads = m.get("reads")
+    need(type(reads) is list and len(reads) == 2 and all(type(x) is int for x in reads),
+         "manifest field reads must be a list of two ints")
+    field(m, "producer", str, "")
+    need(m.get("byteorder") == "little", "artifact byte order must be little-endian")
+    sizes = field(m, "dtype_sizes", dict, "")
+    need(all(DTYPES.get(k) == n for k, n in sizes.items()),
+         "artifact was written with different numpy dtype sizes")
+    return v
+
+
+def check_tables(m: dict) -> None:
+    """Types and caps of the operator, class, entry, source and checksum tables."""
+    ops = field(m, "operators", "str list", "")
+    need(len(ops) <= MAX_OPERATORS, f"too many operators ({len(ops)})")
+    classes = field(m, "classes", list, "")
+    need(len(classes) <= MAX_CLASSES, f"too many classes ({len(classes)})")
+    for i, c in enumerate(classes):
+        where = f"classes[{i}]."
+        need(type(c) is dict, f"manifest field {where[:-1]} must be an object")
+        field(c, "name", str, where)
+        fields = field(c, "fields", "str list", where)
+        types = field(c, "field_types", "str list", where)
+        need(len(fields) == len(types) <= MAX_FIELDS, f"class record {i} has bad fields")
+        need(c.get("kind", "class") in CLASS_KINDS, f"class record {i} has a bad kind")
+    for name, rec in field(m, "entries", dict, "").items():
+        need(type(rec) is dict, f"manifest field entries[{name!r:.40}] must be an object")
+        field(rec, "function", int, f"entries[{name!r:.40}].")
+    d = m.get("default_entry")
+    need(d is None or type(d) is str, "manifest field default_entry must be a string")
+    sources = field(m, "sources", list, "")
+    need(len(sources) <= MAX_SOURCES, "too many sources")
+    for i, s in enumerate(sources):
+        need(type(s) is dict, f"manifest field sources[{i}] must be an object")
+        field(s, "filename", str, f"sources[{i}].")
+        entry = field(s, "entry", str, f"sources[{i}].")
+        need(entry.startswith("source/"), f"source record {i} names entry {entry!r:.60}")
+    sums = field(m, "checksums", dict, "")
+    need(all(type(v) is str for v in sums.values()), "manifest checksums must be strings")
+    field(m, "metadata", dict, "", default={}, optional=True)
+
+
+def check_function_record(r, i: int) -> None:
+    """One function record's field types and caps (ranges are checked by the reader)."""
+    where = f"functions[{i}]."
+    need(type(r) is dict, f"manifest field functions[{i}] must be an object")
+    field(r, "name", str, where)
+    params = field(r, "params", "str list", where)
+    ptypes = field(r, "param_types", "str list", where)
+    need(len(params) == len(ptypes), f"function record {i} has {len(params)} params but "
+                                     f"{len(ptypes)} param types")
+    field(r, "ret_type", str, where)
+    nregs = field(r, "nregs", int, where)
+    need(len(params) <= nregs <= MAX_REGISTERS, f"function record {i} has a bad register "
+                                                f"count {nregs}")
+    for key in ("code", "lines"):
+        span = field(r, key, list, where)
+        need(len(span) == 2 and all(type(x) is int for x in span),
+             f"manifest field {where}{key} must be [start, end]")
+    field(r, "qualname", str, where, optional=True)
+    defaults = field(r, "defaults", list, where, default=[], optional=True)
+    need(len(defaults) <= len(params), f"function record {i} has too many defaults")
+
+
+# ----------------------------------------------------------------------------- constants
+
+
+def decode_const(c, ntensors: int):
+    """A tagged constant from consts.json: ["n"], ["b", true], ["i", 1], ["f", "0x1.8p+1"],
+    ["s", "a"], ["t", tensor index], ["y", type text]."""
+    need(type(c) is list and c and type(c[0]) is str, f"bad constant {c!r:.60}")
+    tag = c[0]
+    if tag == "n" and len(c) == 1:
+        return None
+    need(len(c) == 2, f"bad constant {c!r:.60}")
+    v = c[1]
+    if tag == "i" and type(v) is int:
+        need(INT64_MIN <= v <= INT64_MAX, "int constant outside int64")
+        return v
+    if tag == "b" and type(v) is bool:
+        return v
+    if tag == "s" and type(v) is str:
+        return v
+    if tag == "f" and type(v) is str and len(v) <= 64:
+        try:
+            return float(v) if v in ("nan", "inf", "-inf") else float.fromhex(v)
+        except ValueError:
+            raise ArtifactError(f"bad float constant {v!r:.60}") from None
+    if tag == "t" and type(v) is int and 0 <= v < ntensors:
+        return ("tensor", v)
+    if tag == "y" and type(v) is str:
+        return ("type", v)
+    raise ArtifactError(f"bad constant {c!r:.60}")
+
+
+def encode_const(v):
+    """The inverse of decode_const (used by the writer); floats are exact via float.hex."""
+    if v is None:
+        return ["n"]
+    if type(v) is bool:
+        return ["b", v]
+    if type(v) is int:
+        return ["i", v]
+    if type(v) is float:
+        return ["f", v.hex() if math.isfinite(v) else repr(v)]
+    if type(v) is str:
+        return ["s", v]
+    if type(v) is tuple and len(v) == 2 and v[0] == "tensor":
+        return ["t", v[1]]
+    if type(v) is tuple and len(v) == 2 and v[0] == "type":
+        return ["y", v[1]]
+    raise TypeError(f"cannot encode constant {v!r:.60}")
