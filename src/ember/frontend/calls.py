@@ -204,7 +204,7 @@ class CallMixin:
                 want = m.resolve(p.type)
                 v = self.default_value(p.default, want, node)
             elif want != v.type and not contains_any(want):
-                v = self.coerce(v, want, node.span)
+                v = self.coerce(v, want, node.span, convert=True)
             operands.append(v)
         ret = self.result_type(d, m, operands, node)
         if isinstance(ret, ErrorType):

@@ -44,6 +44,12 @@ def captures_of(em, node, params, def_span):
             out.append((name, value.type, value))
             continue
         if var is None:
+            if name in em.local_names and name not in em.local_metas:
+                em.c.report(UnsupportedError(
+                    f"the nested function uses '{name}', a local variable of "
+                    f"'{em.node.name}' that is not assigned yet where the function is "
+                    f"defined; ember captures variables by value when the def runs, so "
+                    f"assign '{name}' before the def", def_span))
             continue
         if reassigned_later(em.node, name, node):
             em.c.report(UnsupportedError(
@@ -98,7 +104,12 @@ def define_nested(em, s: A.FunctionDef):
     caps = captures_of(em, s, params, s.span)
     info = FuncInfo(f"{em.info.name}.{s.name}", s, em.source, em.scope, owner=None)
     _compile(em, info, caps, None)
-    em.local_metas[s.name] = MNested(info, [(n, t) for n, t, _ in caps])
+    meta = MNested(info, [(n, t) for n, t, _ in caps])
+    if em.binding_counts.get(s.name, 0) > 1 or em.env.get(s.name) is not None:
+        # Bound more than once (a def in each branch, or reassigned): a function value.
+        em.write_var(s.name, _closure(em, info, caps, s), s.name_span or s.span)
+        return
+    em.local_metas[s.name] = meta
 
 
 def call_nested(em, meta: MNested, node):
@@ -157,6 +168,13 @@ def make_lambda(em, node: A.Lambda, expected):
     meta = MLambda(node, None, name, em)
     if isinstance(expected, T.FunctionType) and len(expected.params) == len(node.args):
         return lambda_instance(em, meta, list(expected.params), node)
+    if isinstance(expected, T.FunctionType):
+        return em.error(f"this lambda takes {len(node.args)} argument(s), but a function of "
+                        f"type {show(expected)} is expected here", node.span)
+    if expected is not None and not isinstance(expected, ErrorType) and \
+            not any(isinstance(m, T.FunctionType) for m in T.members(expected)):
+        return em.error(f"a lambda is given where a value of type {show(expected)} is "
+                        "expected", node.span)
     return meta
 
 
@@ -193,8 +211,9 @@ def function_value(em, meta, node):
     """A function used as a value (passed, stored): a closure with no captures, or a lambda
     whose parameter types the context must give."""
     if isinstance(meta, MLambda):
-        return em.error("cannot tell the parameter types of this lambda; call it, or pass it "
-                        "where a typed function is expected (e.g. sorted(xs, key=...))",
+        return em.error("cannot tell the parameter types of this lambda; call it, pass it "
+                        "where a typed function is expected (e.g. sorted(xs, key=...)), or "
+                        "annotate the variable (f: Callable[[int], int] = lambda x: ...)",
                         node.span)
     if isinstance(meta, MNested):
         caps = [(n, t, v) for (n, t), v in zip(meta.captures, _capture_values(em, meta, node))]
@@ -220,7 +239,7 @@ def call_function_value(em, fn, node):
     if len(node.args) != len(ft.params):
         return em.error(f"the function takes {len(ft.params)} argument(s) but "
                         f"{len(node.args)} were given", node.span)
-    args = [em.coerce(em.value(a, p), p, a.span, what="argument")
+    args = [em.coerce(em.value(a, p), p, a.span, what="argument", convert=True)
             for a, p in zip(node.args, ft.params)]
     return _call_value(em, fn, args, node)
 
@@ -229,7 +248,7 @@ def _call_value(em, fn, args, node):
     if isinstance(fn.type, ErrorType):
         return fn
     ft = fn.type
-    args = [em.coerce(a, p, node.span) for a, p in zip(args, ft.params)]
+    args = [em.coerce(a, p, node.span, convert=True) for a, p in zip(args, ft.params)]
     return em.b.create("call_indirect", [fn] + args, [ft.ret], loc=em.loc(node)).result
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ember.frontend import ast as A
 from ember.frontend.env import target_names
-from ember.frontend.typing_ import ErrorType
+from ember.frontend.typing_ import ErrorType, show
 from ember.ir import types as T
 
 
@@ -114,9 +114,11 @@ def _unify(em, current, v, node, want):
         return want
     if current is None or current == v.type:
         return v.type
-    j = T.join(current, v.type) or em.numeric_join(current, v.type)
+    j = T.join(current, v.type)
     if j is None:
-        em.error("comprehension elements have different types", node.span)
+        from ember.frontend.exprs import mix_hint
+        em.error(f"comprehension elements have different types ({show(current)} and "
+                 f"{show(v.type)}){mix_hint(current, v.type)}", node.span)
         return current
     if j != current:
         em.error("comprehension elements have different types; annotate the result "

@@ -12,9 +12,10 @@ from ember.frontend import ast as A
 
 
 class Var:
-    __slots__ = ("type", "value", "defined", "slot", "declared", "span")
+    __slots__ = ("type", "value", "defined", "slot", "declared", "span", "why")
 
-    def __init__(self, type, value=None, defined=True, slot=None, declared=False, span=None):
+    def __init__(self, type, value=None, defined=True, slot=None, declared=False, span=None,
+                 why=None):
         self.type = type
         """Static type: every value assigned must be a subtype."""
         self.value = value
@@ -27,9 +28,12 @@ class Var:
         """The type came from an annotation."""
         self.span = span
         """Where the variable was first assigned (for messages)."""
+        self.why = why
+        """Why the variable is undefined here, when there is more to say than 'maybe'."""
 
     def copy(self) -> "Var":
-        return Var(self.type, self.value, self.defined, self.slot, self.declared, self.span)
+        return Var(self.type, self.value, self.defined, self.slot, self.declared, self.span,
+                   self.why)
 
 
 class PendingSlot:
@@ -100,6 +104,30 @@ def assigned_names(stmts) -> list[str]:
     return list(out)
 
 
+def binding_counts(stmts) -> dict[str, int]:
+    """How many statements bind each name (a name bound once, at a def or by a single
+    assignment of a lambda, can stay a compile-time function)."""
+    out: dict[str, int] = {}
+    stack = list(stmts)
+    while stack:
+        s = stack.pop()
+        for target in _targets(s):
+            for name in target_names(target):
+                out[name] = out.get(name, 0) + 1
+        if isinstance(s, A.FunctionDef):
+            out[s.name] = out.get(s.name, 0) + 1
+            continue
+        if isinstance(s, A.ClassDef):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            stack.extend(getattr(s, field, None) or [])
+        for h in getattr(s, "handlers", None) or []:
+            if h.name:
+                out[h.name] = out.get(h.name, 0) + 1
+            stack.extend(h.body)
+    return out
+
+
 def _targets(s):
     if isinstance(s, A.Assign):
         return s.targets
@@ -120,6 +148,22 @@ def target_names(t) -> list[str]:
     if isinstance(t, A.Starred):
         return target_names(t.value)
     return []
+
+
+def local_names(fn: A.FunctionDef) -> set[str]:
+    """Python's rule: a name bound anywhere in a function body (assignment, for target,
+    except-as, def, walrus) is local to the whole function; reading it before it is
+    bound is an error, never a read of the global of that name."""
+    out = set(a.arg for a in fn.args) | set(assigned_names(fn.body))
+    stack = list(fn.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (A.FunctionDef, A.Lambda, A.ClassDef)):
+            continue
+        if isinstance(n, A.NamedExpr) and isinstance(n.target, A.Name):
+            out.add(n.target.id)
+        stack.extend(A.children(n))
+    return out
 
 
 def names_read(node) -> set[str]:

@@ -27,6 +27,15 @@ _MATH_CONSTS = {"pi", "e", "tau", "inf", "nan"}
 _TENSOR_PROPERTIES = {"shape", "dtype", "T", "ndim", "mT", "data", "device", "is_cuda"}
 
 
+def mix_hint(a, b) -> str:
+    """A hint for mixing numbers of different types where one type is needed."""
+    if numeric_rank(a) is not None and numeric_rank(b) is not None:
+        wide = a if numeric_rank(a) > numeric_rank(b) else b
+        return (f"; convert explicitly with {show(wide)}(...) (ember keeps Python's number "
+                "types and converts only in arithmetic)")
+    return ""
+
+
 class ExprMixin:
     def expr(self, node, expected=None):
         """Emit node; returns an IR Value or a Meta (a compile-time value)."""
@@ -83,6 +92,11 @@ class ExprMixin:
             return v
         if node.id in self.local_metas:
             return self.local_metas[node.id]
+        if node.id in self.local_names:
+            return self.error(f"local variable '{node.id}' is read before it is assigned (it is "
+                              f"assigned in '{self.node.name}', which makes the name local to "
+                              "the whole function, as in Python)", node.span,
+                              NameResolutionError)
         meta = self.scope.lookup(node.id)
         if meta is None:
             return self.error(f"name '{node.id}' is not defined", node.span, NameResolutionError)
@@ -356,10 +370,12 @@ class ExprMixin:
         t = container.type
         loc = self.loc(node)
         if isinstance(t, T.ListType):
-            return self.b.kernel("list.contains", [container, self.coerce(x, t.elem, node.span)],
+            return self.b.kernel("list.contains", [container, self.coerce(x, t.elem, node.span,
+                                                                          convert=True)],
                                  T.BOOL, loc)
         if isinstance(t, T.DictType):
-            return self.b.kernel("dict.contains", [container, self.coerce(x, t.key, node.span)],
+            return self.b.kernel("dict.contains", [container, self.coerce(x, t.key, node.span,
+                                                                          convert=True)],
                                  T.BOOL, loc)
         if t == T.STR:
             if x.type != T.STR:
@@ -404,10 +420,10 @@ class ExprMixin:
             return ta
         if op == "or" and isinstance(ta, T.OptionalType) and T.is_subtype(tb, ta.elem):
             return ta.elem
-        j = T.join(ta, tb) or self.numeric_join(ta, tb)
+        j = T.join(ta, tb)
         if j is None:
-            self.error(f"'{op}' operands have different types ({show(ta)} and {show(tb)})",
-                       node.span)
+            self.error(f"'{op}' operands have different types ({show(ta)} and {show(tb)})"
+                       f"{mix_hint(ta, tb)}", node.span)
             return ta
         return j
 
@@ -424,10 +440,13 @@ class ExprMixin:
                 branches.append((r, self.value(expr_node, expected)))
         self.env = before
         (r1, v1), (r2, v2) = branches
-        t = T.join(v1.type, v2.type) or self.numeric_join(v1.type, v2.type)
+        t = T.join(v1.type, v2.type)
         if t is None:
+            if isinstance(v1.type, ErrorType) or isinstance(v2.type, ErrorType):
+                return v1 if isinstance(v1.type, ErrorType) else v2
             return self.error(f"the two branches of this conditional expression have types "
-                              f"{show(v1.type)} and {show(v2.type)}", node.span)
+                              f"{show(v1.type)} and {show(v2.type)}"
+                              f"{mix_hint(v1.type, v2.type)}", node.span)
         for r, v, n in ((r1, v1, node.body), (r2, v2, node.orelse)):
             with self.at(r.block):
                 self.b.yield_([self.coerce(v, t, n.span)], loc)
@@ -460,7 +479,7 @@ class ExprMixin:
         v = self.value(node)
         if v.type == T.BOOL:
             v = self.to_int(v, node)
-        return self.coerce(v, opt, node.span, what="a slice index")
+        return self.coerce(v, opt, node.span, what="a slice index", convert=True)
 
     def subscript_get(self, obj, index, node):
         t = obj.type
@@ -482,7 +501,8 @@ class ExprMixin:
             return self.b.kernel("str.getitem", [obj, self.index_int(index, node)], T.STR, loc)
         if isinstance(t, T.DictType):
             return self.b.kernel("dict.getitem", [obj, self.coerce(index, t.key, node.span,
-                                                                    "the key")], t.value, loc)
+                                                                    "the key", True)],
+                                 t.value, loc)
         if isinstance(t, (T.OptionalType, T.UnionType)):
             return self.error(f"'{self.expr_text(node.value)}' is {show(t)}: check it is not "
                               "None before indexing", node.value.span)
@@ -582,14 +602,16 @@ class ExprMixin:
         return self.b.create("list.new", items, [T.ListType(elem)], loc=self.loc(node)).result
 
     def join_elements(self, items, node, empty):
-        if not items:
-            return empty
-        t = items[0].type
-        for v in items[1:]:
-            j = T.join(t, v.type) or self.numeric_join(t, v.type)
+        typed = [v for v in items if not isinstance(v.type, ErrorType)]
+        if not typed:
+            return empty if not items else items[0].type
+        t = typed[0].type
+        for v in typed[1:]:
+            j = T.join(t, v.type)
             if j is None:
                 self.error(f"container elements have different types ({show(t)} and "
-                           f"{show(v.type)}); annotate the variable", node.span)
+                           f"{show(v.type)}){mix_hint(t, v.type) or '; annotate the variable'}",
+                           node.span)
                 return t
             t = j
         return t

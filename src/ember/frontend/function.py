@@ -18,7 +18,9 @@ from ember.errors import (
 from ember.frontend import ast as A
 from ember.frontend.annotations import AnnotationResolver
 from ember.frontend.calls import CallMixin
-from ember.frontend.env import Env, PendingSlot, Var, slot_value
+from ember.frontend.env import (
+    Env, PendingSlot, Var, binding_counts, local_names, slot_value,
+)
 from ember.frontend.exprs import ExprMixin
 from ember.frontend.loops import LoopMixin
 from ember.frontend.refine import RefineMixin
@@ -65,6 +67,9 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         self.lambda_counter = 0
         self.local_metas: dict = {}
         """Local names bound to compile-time values (a lambda assigned to a variable)."""
+        self.local_names = local_names(self.node)
+        self.binding_counts = binding_counts(self.node.body)
+        """Names local to the whole function (Python's scoping rule)."""
 
     # -- errors -----------------------------------------------------------------------------------
     def error(self, message: str, span: Span, cls=TypeCheckError) -> Poison:
@@ -126,10 +131,26 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         return names, types, defaults, ret
 
     def emit_body(self, stmts) -> None:
+        for i, s in enumerate(stmts):
+            if self.terminated:
+                self.dead_code(stmts[i:])
+                return
+            self.stmt(s)
+
+    def dead_code(self, stmts) -> None:
+        """Statements after a return/break/continue/raise: type-checked in a detached
+        block, then dropped; the current block stays terminated."""
+        saved = (self.b.block, self.b.before, self.env, len(self.returns),
+                 self.b.loc)
+        self.env = self.env.copy()
+        self.scratch()
         for s in stmts:
             if self.terminated:
                 self.scratch()
             self.stmt(s)
+        self.b.block, self.b.before, self.env, n, self.b.loc = saved
+        del self.returns[n:]
+        self.terminated = True
 
     def finish(self, f: FuncOp) -> None:
         """Close the function: implicit `return None`, then fix the return type."""
@@ -152,13 +173,15 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
                 r.set_operand(0, self.coerce(v, ret, None))
 
     def infer_return(self) -> T.Type:
-        types = [r.operands[0].type for r in self.returns]
+        types = [r.operands[0].type for r in self.returns
+                 if not isinstance(r.operands[0].type, ErrorType)]
         result = T.NONE if not types else types[0]
         for t in types[1:]:
-            j = T.join(result, t) or self.numeric_join(result, t)
+            j = T.join(result, t)
             if j is None:
                 self.error(f"function '{self.node.name}' returns both {show(result)} and "
-                           f"{show(t)}; annotate its return type", self.node.name_span)
+                           f"{show(t)}; give it one return type (annotate it, converting "
+                           "values as needed)", self.node.name_span)
                 return result
             result = j
         return result
@@ -174,8 +197,8 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         if var is None:
             return None
         if not var.defined:
-            return self.error(f"variable '{name}' may be undefined here (it is not assigned "
-                              "on every path that reaches this line)", span,
+            why = var.why or "it is not assigned on every path that reaches this line"
+            return self.error(f"variable '{name}' may be undefined here ({why})", span,
                               NameResolutionError)
         if var.slot is not None:
             slot = slot_value(var.slot)
@@ -189,6 +212,9 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
     def write_var(self, name: str, value: Value, span, declared_type=None) -> None:
         """Bind name to value (checking it against the variable's type)."""
         var = self.env.get(name)
+        if var is not None and isinstance(var.slot, PendingSlot) and var.type is None and \
+                var.slot.value is not None:
+            var.type = var.slot.value.type.elem  # typed by an assignment on another path
         if declared_type is not None:
             if var is not None and var.declared and var.type != declared_type:
                 self.error(f"variable '{name}' is annotated twice with different types "
@@ -250,8 +276,17 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         return value
 
     # -- conversions -------------------------------------------------------------------------------
-    def coerce(self, v: Value, want: T.Type, span, what: str = "value") -> Value:
-        """v converted to `want` (numeric promotion, widening), or an error at span."""
+    def coerce(self, v: Value, want: T.Type, span, what: str = "value",
+               convert: bool = False) -> Value:
+        """v as a `want` (widening), or an error at span.
+
+        Numbers convert (bool -> int -> float, PEP 484's numeric tower) only with
+        `convert`: call arguments, or internal paths (span None). A value *stored*
+        (assigned, returned, put in a container or field, joined with another
+        branch) must already have the type, as in TorchScript: `x: float = 1` is an
+        error asking for 1.0 — Python would keep the int, so converting silently
+        would make results differ from CPython's.
+        """
         got = v.type
         if got == want or isinstance(got, ErrorType) or isinstance(want, ErrorType):
             return v
@@ -264,24 +299,28 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
             return v
         if T.is_subtype(got, want):
             return self.b.insert(WidenOp([v], [want], None, (), loc)).result
+        convert = convert or span is None
         conv = _NUMERIC_CONV.get((got, want))
-        if conv is not None:
+        if conv is not None and convert:
             return self.b.kernel(conv, [v], want, loc)
-        if isinstance(want, (T.OptionalType, T.UnionType)):
+        if isinstance(want, (T.OptionalType, T.UnionType)) and convert:
             for m in T.members(want):
                 if (got, m) in _NUMERIC_CONV:
-                    return self.coerce(self.coerce(v, m, span, what), want, span, what)
+                    return self.coerce(self.coerce(v, m, span, what, True), want, span, what)
         if span is None:
             return v
         return self.error(f"{what} has type {show(want)}, but is given a value of type "
-                          f"{show(got)}", span)
+                          f"{show(got)}{conversion_hint(got, want)}", span)
 
-    @staticmethod
-    def numeric_join(a: T.Type, b: T.Type) -> T.Type | None:
-        pair = {a, b}
-        if pair <= {T.I64, T.F64, T.BOOL}:
-            return T.F64 if T.F64 in pair else T.I64
-        return None
+
+def conversion_hint(got: T.Type, want: T.Type) -> str:
+    """'; convert it with float(...)' when an explicit conversion would fix a mismatch."""
+    targets = [m for m in T.members(want) if (got, m) in _NUMERIC_CONV]
+    if not targets:
+        return ""
+    name = show(targets[0])
+    return (f"; convert it explicitly with {name}(...) (ember keeps Python's number types "
+            "and converts only in arithmetic)")
 
 
 def _is_fresh_empty(v, want) -> bool:

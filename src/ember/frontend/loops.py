@@ -156,6 +156,9 @@ class LoopMixin:
                 v = self.b.create("var.get", [slot_value(var.slot)], [var.type]).result
             else:
                 v = var.value
+            if v is None:  # unassigned after an error on its path
+                from ember.frontend.function import Poison
+                v = Poison()
             out.append(self.coerce(v, t, None) if v.type != t else v)
         return out
 
@@ -176,7 +179,10 @@ class LoopMixin:
             var.value, var.defined = r, True
         for name in assigned_names(body_stmts):
             if self.env.get(name) is None and not name.startswith("$"):
-                self.env.set(name, Var(None, None, False))  # assigned only inside the loop
+                self.env.set(name, Var(None, None, False, why=(
+                    "it is first assigned inside the loop above, and ember keeps such "
+                    "variables local to the loop: assign it before the loop to use it "
+                    "after")))
 
     def s_Break(self, s):
         self.loop_exit("break", s)
@@ -269,7 +275,7 @@ class LoopMixin:
         if s.orelse:
             self.emit_loop_else(before, names, types, regions[1], s.orelse, loc)
         op = self.b.create("for", bounds + inits, types, regions=regions, loc=loc, names=names)
-        self.after_loop(before, names, op.results, s.body)
+        self.after_loop(before, names, op.results, [s])
 
     def for_sequences(self, s, seq):
         """`for target in seq`: a while loop over a hidden index (Python's iterator rules)."""

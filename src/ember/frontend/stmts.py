@@ -57,7 +57,9 @@ class StmtMixin:
         expected = self._target_type(s.targets[0])
         value = self.expr(s.value, expected=expected)
         if isinstance(value, MLambda) and len(s.targets) == 1 and \
-                isinstance(s.targets[0], A.Name):
+                isinstance(s.targets[0], A.Name) and self.env.get(s.targets[0].id) is None \
+                and self.binding_counts.get(s.targets[0].id) == 1:
+            # `f = lambda x: ...` bound once: typed at each call, like a def.
             self.local_metas[s.targets[0].id] = value
             return
         value = self.as_value(value, s.value)
@@ -106,7 +108,7 @@ class StmtMixin:
             self.subscript_set(obj, index, self.binop(s.op, cur, self.value(s.value), s), t)
         elif isinstance(t, A.Attribute):
             obj = self.value(t.value)
-            cur = self.attribute(obj, t)
+            cur = self.as_value(self.attribute(obj, t), t)
             self.attribute_set(obj, t, self.binop(s.op, cur, self.value(s.value), s))
         else:
             self.unsupported("unsupported augmented assignment target", t.span)
@@ -368,6 +370,9 @@ class StmtMixin:
         if all(t == types[0] for t in types):
             return types[0]
         static = vars_[0].type
+        if any(isinstance(t, ErrorType) for t in types):
+            return static if static is not None and \
+                not isinstance(static, ErrorType) else ERROR
         if all(v.type == static for v in vars_) and all(T.is_subtype(t, static) for t in types):
             return static
         result = types[0]
@@ -413,6 +418,9 @@ class StmtMixin:
     def current_value(self, env, name, want):
         var = env.get(name)
         v = var.value
+        if v is None:
+            from ember.frontend.function import Poison
+            return Poison()
         return self.coerce(v, want, None) if v.type != want else v
 
     def materialize_slots(self, block) -> None:

@@ -98,7 +98,9 @@ class Matcher:
             if bound is None:
                 self.bindings[name] = arg
                 return arg
-            return bound if T.is_subtype(arg, bound) else _promote(arg, bound)
+            # No numeric promotion to a type variable: list.append(xs: List[float], 1)
+            # would store 1.0 where Python stores 1, max(1.5, 2) would give 2.0.
+            return bound if T.is_subtype(arg, bound) else None
         if name == "Any":
             return arg
         if name in _BASE:

@@ -77,10 +77,12 @@ def bind_arguments(em, fname, names, types, defaults, leading, node):
             if d < 0:
                 em.error(f"{fname}() missing required argument '{pname}'", node.span)
                 return None
-            out.append(em.coerce(em.constant(defaults[d], node), ptype, node.span))
+            out.append(em.coerce(em.constant(defaults[d], node), ptype, node.span,
+                                 convert=True))
             continue
         v, anode = slot
-        out.append(em.coerce(v, ptype, anode.span, what=f"argument '{pname}' of {fname}()"))
+        out.append(em.coerce(v, ptype, anode.span, what=f"argument '{pname}' of {fname}()",
+                             convert=True))
     return out
 
 

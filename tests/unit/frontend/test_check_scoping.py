@@ -1,0 +1,117 @@
+"""Scoping, dead code and definite assignment in the type checker / emitter."""
+
+from __future__ import annotations
+
+import pytest
+
+from ember import errors
+from ember.frontend import compile_source
+from ember.ir import parse_module, print_module, verify_module
+
+
+def ok(src: str) -> str:
+    m = compile_source(src, "t.py")
+    verify_module(m)
+    text = print_module(m)
+    assert print_module(parse_module(text)) == text
+    return text
+
+
+def fails(src: str, cls=errors.CompileError) -> errors.CompileError:
+    with pytest.raises(cls) as ei:
+        compile_source(src, "t.py")
+    return ei.value
+
+
+def test_name_assigned_later_is_local_not_global():
+    e = fails("k = 5\ndef f(n: int) -> int:\n    x = k\n    k = 3\n    return x\n",
+              errors.NameResolutionError)
+    assert e.line == 3 and "read before it is assigned" in e.message
+
+
+def test_walrus_target_is_local():
+    e = fails("y = 1\ndef f(n: int) -> int:\n    a = y\n    if (y := n) > 0:\n"
+              "        return y\n    return a\n", errors.NameResolutionError)
+    assert e.line == 3
+
+
+def test_global_constant_still_readable():
+    text = ok("K = 5\ndef f(n: int) -> int:\n    return n + K\n")
+    assert "const 5" in text
+
+
+def test_code_after_continue_keeps_the_block_terminated():
+    text = ok("def f(n: int) -> int:\n    i = 0\n    j = 0\n    while i < n:\n"
+              "        i += 1\n        if i > 2:\n            continue\n            j += 1\n"
+              "        else:\n            j += 2\n    return j\n")
+    assert "continue" in text
+
+
+def test_dead_code_is_still_type_checked():
+    e = fails("def f(n: int) -> int:\n    return n\n    x = n + 'a'\n", errors.TypeCheckError)
+    assert e.line == 3
+
+
+def test_dead_code_returns_do_not_change_the_inferred_type():
+    text = ok("def f(n: int):\n    return n\n    return 'a'\n")
+    assert "-> i64" in text
+
+
+def test_loop_local_variable_message():
+    e = fails("def f(n: int) -> int:\n    for i in range(n):\n        y = i\n    return y\n",
+              errors.NameResolutionError)
+    assert e.line == 4 and "local to the loop" in e.message
+
+
+def test_for_target_after_loop_is_loop_local():
+    e = fails("def f(n: int) -> int:\n    for i in range(n):\n        pass\n    return i\n",
+              errors.NameResolutionError)
+    assert e.line == 4 and "'i'" in e.message
+
+
+def test_for_target_defined_before_loop_is_carried():
+    ok("def f(n: int) -> int:\n    i = -1\n    for i in range(n):\n        pass\n    return i\n")
+
+
+def test_error_in_one_branch_does_not_crash_the_merge():
+    e = fails("from typing import List, Tuple\n"
+              "def f(n: int, cols: List[int]) -> Tuple[int, str]:\n    count = 0\n"
+              "    for c in range(n):\n        if c > 1:\n"
+              "            count += f(n, cols)\n    return count\n", errors.TypeCheckError)
+    assert e.line == 6 and len(e.diagnostics) == 2
+
+
+def test_try_slot_typed_on_one_path_checks_the_others():
+    e = fails("def f(s: str) -> int:\n    try:\n        v = len(s) > 2\n"
+              "    except ValueError:\n        v = 0\n    return 1\n", errors.TypeCheckError)
+    assert e.line == 5 and "variable 'v' has type bool" in e.message
+
+
+def test_aug_assign_to_a_method_attribute_is_an_error_not_a_crash():
+    e = fails("from typing import List\ndef f(xs: List[int]) -> None:\n    xs.append += 1\n")
+    assert e.line == 3
+
+
+def test_lambda_assigned_twice_needs_an_annotation():
+    e = fails("def f(n: int, c: bool) -> int:\n    g = lambda x: x + 1\n    if c:\n"
+              "        g = lambda x: x * 2\n    return g(n)\n", errors.TypeCheckError)
+    assert "Callable" in e.message
+
+
+def test_lambda_assigned_to_an_int_variable():
+    e = fails("def f(n: int) -> int:\n    best = 0\n    best = lambda q: q\n    return best\n",
+              errors.TypeCheckError)
+    assert e.line == 3 and "lambda" in e.message
+
+
+def test_def_in_each_branch_is_a_function_value():
+    text = ok("def f(n: int, c: bool) -> int:\n    if c:\n        def g(x: int) -> int:\n"
+              "            return x + 1\n    else:\n        def g(x: int) -> int:\n"
+              "            return x * 2\n    return g(n)\n")
+    assert "call_indirect" in text and "closure" in text
+
+
+def test_nested_def_reading_a_later_local():
+    e = fails("def f(n: int) -> int:\n    def g() -> int:\n        return k\n    k = 3\n"
+              "    return g()\n", errors.UnsupportedError)
+    assert e.line == 2 and "'k'" in e.message
