@@ -35,32 +35,81 @@ def assign(target: str, value) -> ast.Assign:
     return ast.Assign(targets=[name(target, True)], value=value)
 
 
-def _in_int64(expr):
-    return ast.Compare(left=ast.Constant(INT64_MIN), ops=[ast.LtE(), ast.LtE()],
-                       comparators=[expr, ast.Constant(INT64_MAX)])
+_SMALL_MAX, _SMALL_MIN = (1 << 30) - 1, -(1 << 30)
 
 
-def _checked(t, a, expr, symbol, operands):
-    """`rA = expr` plus the int64 check (through the temp `_t` when rA is an operand, so
-    the error message shows the original operands)."""
+def _above(expr):
+    # Compare with a one-digit int first: CPython 3.11 specializes compares of one-digit
+    # ints, and the int64 bound (three digits) is compared only for large values.
+    return ast.BoolOp(op=ast.And(), values=[
+        ast.Compare(left=expr, ops=[ast.Gt()], comparators=[ast.Constant(_SMALL_MAX)]),
+        ast.Compare(left=expr, ops=[ast.Gt()], comparators=[ast.Constant(INT64_MAX)])])
+
+
+def _below(expr):
+    return ast.BoolOp(op=ast.And(), values=[
+        ast.Compare(left=expr, ops=[ast.Lt()], comparators=[ast.Constant(_SMALL_MIN)]),
+        ast.Compare(left=expr, ops=[ast.Lt()], comparators=[ast.Constant(INT64_MIN)])])
+
+
+def _outside(expr, side: str):
+    """The test `expr` is outside int64, on `side` ("above", "below" or "both")."""
+    if side == "above":
+        return _above(expr)
+    if side == "below":
+        return _below(expr)
+    small = ast.BoolOp(op=ast.Or(), values=[
+        ast.Compare(left=expr, ops=[ast.Gt()], comparators=[ast.Constant(_SMALL_MAX)]),
+        ast.Compare(left=expr, ops=[ast.Lt()], comparators=[ast.Constant(_SMALL_MIN)])])
+    big = ast.BoolOp(op=ast.Or(), values=[
+        ast.Compare(left=expr, ops=[ast.Gt()], comparators=[ast.Constant(INT64_MAX)]),
+        ast.Compare(left=expr, ops=[ast.Lt()], comparators=[ast.Constant(INT64_MIN)])])
+    return ast.BoolOp(op=ast.And(), values=[small, big])
+
+
+def _checked(t, a, expr, symbol, operands, side="both"):
+    """`rA = expr` plus the int64 check on `side` (through the temp `_t` when rA is an
+    operand, so the error message shows the original operands); side None: no check."""
+    if side is None:
+        return [t.assign(a, expr)]
     target = "_t" if a in operands else f"r{a}"
     b = [t.R(operands[1])] if len(operands) == 2 else [ast.Constant(None)]
     err = ast.Raise(exc=call("_ovf", [ast.Constant(symbol), t.R(operands[0])] + b), cause=None)
     stmts = [assign(target, expr),
-             ast.If(test=ast.UnaryOp(op=ast.Not(), operand=_in_int64(name(target))),
-                    body=[err], orelse=[])]
+             ast.If(test=_outside(name(target), side), body=[err], orelse=[])]
     if target == "_t":
         stmts.append(t.assign(a, name("_t")))
     return stmts
 
 
-def _binop(node, symbol=None):
+def _int_const(t, r):
+    c = t.consts.get(r)
+    return c if type(c) is int else None
+
+
+def _add_side(t, x, y):
+    c = _int_const(t, y) if _int_const(t, y) is not None else _int_const(t, x)
+    return "both" if c is None else ("above" if c >= 0 else "below")
+
+
+def _sub_side(t, x, y):
+    c = _int_const(t, y)
+    return "both" if c is None else ("below" if c >= 0 else "above")
+
+
+def _mul_side(t, x, y):
+    c = _int_const(t, y) if _int_const(t, y) is not None else _int_const(t, x)
+    return None if c in (0, 1) else "both"
+
+
+def _binop(node, symbol=None, side=None):
+    """A binary operator; with `symbol`, int64-checked on the side side(t, x, y) gives."""
     def build(t, a, args, kernel):
         x, y = args
         expr = ast.BinOp(left=t.R(x), op=node(), right=t.R(y))
         if symbol is None:
             return [t.assign(a, expr)]
-        return _checked(t, a, expr, symbol, (x, y))
+        return _checked(t, a, expr, symbol, (x, y), side(t, x, y) if side else "both")
     return build
 
 
@@ -90,7 +139,7 @@ def _unary(node, symbol=None):
         expr = ast.UnaryOp(op=node(), operand=t.R(x))
         if symbol is None:
             return [t.assign(a, expr)]
-        return _checked(t, a, expr, symbol, (x,))
+        return _checked(t, a, expr, symbol, (x,), "above")  # only -INT64_MIN overflows
     return build
 
 
@@ -99,7 +148,7 @@ def _int_abs(t, a, args, kernel):
     negative = ast.Compare(left=t.R(x), ops=[ast.Lt()], comparators=[ast.Constant(0)])
     expr = ast.IfExp(test=negative, body=ast.UnaryOp(op=ast.USub(), operand=t.R(x)),
                      orelse=t.R(x))
-    return _checked(t, a, expr, "abs ", (x,))
+    return _checked(t, a, expr, "abs ", (x,), "above")
 
 
 def _none_result(t, a):
@@ -143,8 +192,9 @@ def _to_float(t, a, args, kernel):
 
 
 INLINE = {
-    "int.add": _binop(ast.Add, "+"), "int.sub": _binop(ast.Sub, "-"),
-    "int.mul": _binop(ast.Mult, "*"), "int.floordiv": _binop(ast.FloorDiv, "//"),
+    "int.add": _binop(ast.Add, "+", _add_side), "int.sub": _binop(ast.Sub, "-", _sub_side),
+    "int.mul": _binop(ast.Mult, "*", _mul_side),
+    "int.floordiv": _binop(ast.FloorDiv, "//", lambda t, x, y: "above"),  # MIN // -1
     "int.pow": _guarded(ast.Pow, "**", 64), "int.lshift": _guarded(ast.LShift, "<<", 63),
     "int.mod": _binop(ast.Mod), "int.truediv": _binop(ast.Div),
     "int.and": _binop(ast.BitAnd), "int.or": _binop(ast.BitOr), "int.xor": _binop(ast.BitXor),

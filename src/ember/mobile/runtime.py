@@ -8,6 +8,7 @@ globals dict (whose `__builtins__` is empty) and returns a LoadedModule.
 
 from __future__ import annotations
 
+import ast
 import functools
 import operator
 
@@ -196,6 +197,21 @@ def build(program) -> LoadedModule:
         env.globals[f"_fn{i}"] = fn
         fns.append(fn)
     return LoadedModule(program, fns, env.class_by_name)
+
+
+def translated_source(program) -> str:
+    """The Python text of every translated function (ast.unparse), for tests and debugging.
+
+    Never compiled: build() compiles the trees themselves."""
+    kernels = bind_kernels(program)
+    trees = verify_program(program, ops.EXCEPTION_CLASSES)
+    env = ProgramEnv(program, kernels)
+    out = []
+    for i, tree in enumerate(trees):
+        fdef = FunctionTranslator(program, i, tree, env).build()
+        ast.fix_missing_locations(fdef)
+        out.append(ast.unparse(fdef))
+    return "\n\n".join(out)
 
 
 def _filename(program, f) -> str:
