@@ -67,19 +67,42 @@ def _outside(expr, side: str):
     return ast.BoolOp(op=ast.And(), values=[small, big])
 
 
-def _checked(t, a, expr, symbol, operands, side="both"):
-    """`rA = expr` plus the int64 check on `side` (through the temp `_t` when rA is an
-    operand, so the error message shows the original operands); side None: no check."""
+def _checked(t, a, expr, symbol, operands, side="both", undo=None):
+    """`rA = expr` plus the int64 check on `side` (None: no check).
+
+    The error message shows the original operands. When rA is one of them, the result goes
+    to rA directly if `undo(j, result, other)` rebuilds operand j from the result and the
+    other operand (x == (x + y) - y), else through the temp `_t`."""
     if side is None:
         return [t.assign(a, expr)]
-    target = "_t" if a in operands else f"r{a}"
-    b = [t.R(operands[1])] if len(operands) == 2 else [ast.Constant(None)]
-    err = ast.Raise(exc=call("_ovf", [ast.Constant(symbol), t.R(operands[0])] + b), cause=None)
+    args = [t.R(r) for r in operands] + ([ast.Constant(None)] if len(operands) == 1 else [])
+    target = f"r{a}"
+    if a in operands:
+        j = operands.index(a)
+        if undo is not None and operands.count(a) == 1:
+            args[j] = undo(j, name(target), args[1 - j])
+        else:
+            target = "_t"
+    err = ast.Raise(exc=call("_ovf", [ast.Constant(symbol)] + args), cause=None)
     stmts = [assign(target, expr),
              ast.If(test=_outside(name(target), side), body=[err], orelse=[])]
     if target == "_t":
         stmts.append(t.assign(a, name("_t")))
     return stmts
+
+
+def _undo_add(j, result, other):
+    return ast.BinOp(left=result, op=ast.Sub(), right=other)
+
+
+def _undo_sub(j, result, other):
+    if j == 0:
+        return ast.BinOp(left=result, op=ast.Add(), right=other)
+    return ast.BinOp(left=other, op=ast.Sub(), right=result)
+
+
+def _undo_mul(j, result, other):
+    return ast.BinOp(left=result, op=ast.FloorDiv(), right=other)  # other != 0: it overflowed
 
 
 def _int_const(t, r):
@@ -102,14 +125,14 @@ def _mul_side(t, x, y):
     return None if c in (0, 1) else "both"
 
 
-def _binop(node, symbol=None, side=None):
+def _binop(node, symbol=None, side=None, undo=None):
     """A binary operator; with `symbol`, int64-checked on the side side(t, x, y) gives."""
     def build(t, a, args, kernel):
         x, y = args
         expr = ast.BinOp(left=t.R(x), op=node(), right=t.R(y))
         if symbol is None:
             return [t.assign(a, expr)]
-        return _checked(t, a, expr, symbol, (x, y), side(t, x, y) if side else "both")
+        return _checked(t, a, expr, symbol, (x, y), side(t, x, y) if side else "both", undo)
     return build
 
 
@@ -192,8 +215,9 @@ def _to_float(t, a, args, kernel):
 
 
 INLINE = {
-    "int.add": _binop(ast.Add, "+", _add_side), "int.sub": _binop(ast.Sub, "-", _sub_side),
-    "int.mul": _binop(ast.Mult, "*", _mul_side),
+    "int.add": _binop(ast.Add, "+", _add_side, _undo_add),
+    "int.sub": _binop(ast.Sub, "-", _sub_side, _undo_sub),
+    "int.mul": _binop(ast.Mult, "*", _mul_side, _undo_mul),
     "int.floordiv": _binop(ast.FloorDiv, "//", lambda t, x, y: "above"),  # MIN // -1
     "int.pow": _guarded(ast.Pow, "**", 64), "int.lshift": _guarded(ast.LShift, "<<", 63),
     "int.mod": _binop(ast.Mod), "int.truediv": _binop(ast.Div),

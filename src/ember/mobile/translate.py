@@ -167,10 +167,10 @@ class FunctionTranslator:
         handlers = []
         for h in n.handlers:
             exc = self.env.exception_tuple(h.classes)
-            body = [self.assign(h.reg, name("_exc"))] + self.block(h.body)
-            for s in body[:1]:
-                s.lineno = self.f.location(h.pc)[1] or self.line
-            handlers.append(ast.ExceptHandler(type=name(exc), name="_exc", body=body))
+            bind = self.is_read(h.reg)
+            body = ([self.assign(h.reg, name("_exc"))] if bind else []) + self.block(h.body)
+            handlers.append(ast.ExceptHandler(type=name(exc), name="_exc" if bind else None,
+                                              body=body))
         return [ast.Try(body=self.block(n.body), handlers=handlers,
                         orelse=self.else_block(n.orelse), finalbody=self.else_block(n.final))]
 

@@ -73,6 +73,11 @@ def _listing(name, domains):
            f"  TUPLE r{n + 1} (r{n}, r0)\n  RETURN r{n + 1}",
            f"function f_dest({sig}) -> {tup}\n  KCALL r0 {name} ({regs})\n"
            f"  TUPLE r{n} (r0, r0)\n  RETURN r{n}"]
+    if n == 2 and domains[0][0] == domains[1][0]:
+        out += [f"function f_dest1({sig}) -> {tup}\n  KCALL r1 {name} ({regs})\n"
+                f"  TUPLE r2 (r1, r0)\n  RETURN r2",
+                f"function f_same({sig}) -> {tup}\n  KCALL r0 {name} (r0, r0)\n"
+                f"  TUPLE r2 (r0, r0)\n  RETURN r2"]
     for j, d in enumerate(domains):
         if d[0] not in ("i64", "f64", "bool", "str"):
             continue
@@ -102,6 +107,16 @@ def _expected(kernel, args, dest_is_first):
     return ("ok", repr((r, r) if dest_is_first else (r, args[0])))
 
 
+def _expected_dest1(kernel, args):
+    """The outcome of `r1 := op(r0, r1)`, returning (r1, r0)."""
+    args = copy.deepcopy(args)
+    try:
+        r = kernel(*args)
+    except Exception as e:  # noqa: BLE001
+        return (type(e).__name__, str(e))
+    return ("ok", repr((r, args[0])))
+
+
 def _combos(domains):
     out = [[]]
     for _, values in domains:
@@ -120,6 +135,11 @@ def test_inline_matches_kernel(name):
         for entry, dest in (("f_reg", False), ("f_dest", True)):
             got = _outcome(m.entry(entry), copy.deepcopy(args))
             assert got == _expected(kernel, args, dest), (entry, args)
+        if "f_same" in program.entries:
+            got = _outcome(m.entry("f_same"), copy.deepcopy(args))
+            assert got == _expected(kernel, [args[0], args[0]], True), ("f_same", args)
+            got = _outcome(m.entry("f_dest1"), copy.deepcopy(args))
+            assert got == _expected_dest1(kernel, args), ("f_dest1", args)
         for j, d in enumerate(domains):
             if f"f_k{j}_0" not in program.entries:
                 continue
