@@ -8,12 +8,22 @@ the annotation.
 
 from __future__ import annotations
 
-from ember.errors import ParseError, Source, TypeCheckError
+from ember.errors import (
+    NameResolutionError, ParseError, Source, TypeCheckError, UnsupportedError,
+)
 from ember.frontend import ast as A
 from ember.frontend.meta import MClass, MModule, MTypeName, MBuiltin, MConst
 from ember.frontend.typing_ import ERROR
 from ember.ir import types as T
 
+_NO_SUCH_TYPE = {
+    "bytes": "ember has no bytes type; use str or List[int]",
+    "bytearray": "ember has no bytes type; use List[int]",
+    "set": "ember has no sets (like TorchScript); use Dict[K, bool] or a list",
+    "frozenset": "ember has no sets; use a tuple or a list",
+    "complex": "ember has no complex numbers",
+    "object": "ember needs a concrete type; use a Union of the possible types",
+}
 _SIMPLE = {"int": T.I64, "float": T.F64, "bool": T.BOOL, "str": T.STR, "None": T.NONE,
            "Tensor": T.TENSOR, "NoneType": T.NONE}
 
@@ -39,7 +49,28 @@ class AnnotationResolver:
             return self._generic(node)
         if isinstance(node, A.BinOp) and node.op == "|":
             return T.make_union([self.resolve(node.left), self.resolve(node.right)])
-        return self.error("unsupported type annotation", node.span)
+        return self.unknown(node)
+
+    def unknown(self, node) -> T.Type:
+        """The error for an annotation that names no type ember knows."""
+        if isinstance(node, A.Name):
+            meta = self.em.scope.lookup(node.id)
+            if meta is None:
+                self.em.c.report(NameResolutionError(
+                    f"unknown type '{node.id}' in annotation (name is not defined)", node.span))
+                return ERROR
+            if node.id in _NO_SUCH_TYPE:
+                self.em.c.report(UnsupportedError(
+                    f"'{node.id}' is not supported: {_NO_SUCH_TYPE[node.id]}", node.span))
+                return ERROR
+            return self.error(f"'{node.id}' ({meta.describe()}) is not a type ember supports "
+                              "in annotations", node.span)
+        if isinstance(node, A.Attribute):
+            return self.error(f"'{self.em.expr_text(node)}' is not a type ember supports in "
+                              "annotations", node.span)
+        return self.error("unsupported type annotation (use int, float, bool, str, Tensor, "
+                          "List[T], Dict[K, V], Tuple[...], Optional[T], Union[...] or a "
+                          "class)", node.span)
 
     def _string(self, node):
         from ember.frontend.parser import parse_expression
@@ -124,7 +155,14 @@ class AnnotationResolver:
             return self.resolve(args[0])
         if head == "Callable":
             return self._callable(node, args)
-        return self.error("unsupported generic type annotation", node.span)
+        base = node.value
+        name = base.id if isinstance(base, A.Name) else getattr(base, "attr", None)
+        if name is not None and name.lower() in _NO_SUCH_TYPE:
+            self.em.c.report(UnsupportedError(
+                f"'{name}[...]' is not supported: {_NO_SUCH_TYPE[name.lower()]}", node.span))
+            return ERROR
+        return self.error(f"unsupported generic type annotation"
+                          f"{f' {name!r}' if name else ''}", node.span)
 
     def _callable(self, node, args):
         if len(args) != 2 or not isinstance(args[0], A.List):

@@ -17,7 +17,9 @@ from ember.frontend.meta import (
     MNested,
     MOpFunc, MTypeName, Meta,
 )
-from ember.frontend.typing_ import ANY, ERROR, ErrorType, Matcher, contains_any, show
+from ember.frontend.typing_ import (
+    ANY, ERROR, ErrorType, Matcher, contains_any, numeric_rank, show,
+)
 from ember.ir import Value
 from ember.ir import types as T
 
@@ -99,7 +101,7 @@ class CallMixin:
         if not ops.by_python_name(qual):
             return self.error(f"{show(t)} has no method '{m.name}'", m.span, NameResolutionError)
         return self.call_python_op(qual, [recv] + self.call_args(node), node,
-                                   self.call_kwargs(node))
+                                   self.call_kwargs(node), receiver=True)
 
     def list_sort(self, recv, node):
         kwargs = {k.arg: k for k in node.keywords}
@@ -129,8 +131,10 @@ class CallMixin:
         d = ops.get(name)
         return self.emit_overload(d, args, {}, node)
 
-    def call_python_op(self, qualname: str, args, node, kwargs=None):
-        """Resolve a Python-level call against the operators registered for qualname."""
+    def call_python_op(self, qualname: str, args, node, kwargs=None, receiver=False):
+        """Resolve a Python-level call against the operators registered for qualname.
+
+        `receiver`: args[0] is the object of a method call (not counted in messages)."""
         kwargs = kwargs or {}
         if any(isinstance(a.type, ErrorType) for a in args) or \
                 any(isinstance(v.type, ErrorType) for v, _ in kwargs.values()):
@@ -141,7 +145,7 @@ class CallMixin:
                               "implements it)", node.span, NameResolutionError)
         reasons = []
         for d in overloads:
-            bound = self.bind_overload(d, args, kwargs, node)
+            bound = self.bind_overload(d, args, kwargs, node, int(receiver))
             if isinstance(bound, str):
                 reasons.append(f"{d.schema_text}: {bound}")
                 continue
@@ -152,13 +156,44 @@ class CallMixin:
         message = f"no overload of {qualname} accepts ({arg_types})"
         if len(overloads) == 1:
             message = f"{qualname}(): {reasons[0].split(': ', 1)[1]}"
-        return self.error(message, node.span)
+        return self.error(message + self.overload_hint(qualname, args, kwargs, receiver, node),
+                          node.span)
 
-    def bind_overload(self, d, args, kwargs, node):
+    def overload_hint(self, qualname, args, kwargs, receiver, node) -> str:
+        """Why a call that matched no overload probably failed, when there is a usual reason."""
+        from ember.frontend.exprs import mix_hint
+        values = list(args) + [v for v, _ in kwargs.values()]
+        nodes = [None] * len(args)
+        if isinstance(node, A.Call):
+            given = ([node.func.value] if receiver and isinstance(node.func, A.Attribute)
+                     else []) + list(node.args)
+            if len(given) == len(args):
+                nodes = given
+        nodes += [n for _, n in kwargs.values()]
+        hint = self.unrefined_hint([(v, n.value if isinstance(n, A.Keyword)
+                                     else n) for v, n in zip(values, nodes)])
+        if hint:
+            return hint
+        if receiver and args and args[0].type in (T.ListType(T.TENSOR),
+                                                  T.DictType(T.STR, T.TENSOR)) and \
+                not any(isinstance(v.type, T.TensorType) for v in values[1:]):
+            kind = "[] is List[Tensor]" if isinstance(args[0].type, T.ListType) else \
+                "{} is Dict[str, Tensor]"
+            example = "xs: List[int] = []" if isinstance(args[0].type, T.ListType) else \
+                "d: Dict[str, int] = {}"
+            return (f"; an empty {kind} unless annotated (as in TorchScript): annotate the "
+                    f"variable, e.g. {example}")
+        nums = [v.type for v in values if numeric_rank(v.type) is not None]
+        if qualname in ("builtins.min", "builtins.max") and len(set(nums)) > 1:
+            return mix_hint(nums[0], next(t for t in nums if t != nums[0]))
+        return ""
+
+    def bind_overload(self, d, args, kwargs, node, nrecv=0):
         """(matcher, converted argument list) or a str saying why d does not match."""
         params = d.schema.params
         if len(args) > len(params):
-            return f"takes at most {len(params)} arguments, got {len(args)}"
+            return (f"takes at most {len(params) - nrecv} argument(s), "
+                    f"got {len(args) - nrecv}")
         slots = list(args) + [None] * (len(params) - len(args))
         for k, (v, kn) in kwargs.items():
             idx = next((i for i, p in enumerate(params) if p.name == k), None)
@@ -180,7 +215,7 @@ class CallMixin:
                 continue
             got = m.match(v.type, p.type)
             if got is None:
-                return f"argument '{p.name}' must be {p.type}, not {show(v.type)}"
+                return f"argument '{p.name}' must be {m.describe(p.type)}, not {show(v.type)}"
             targets[k] = got
         for k in deferred:
             want = m.resolve(params[k].type)
@@ -191,7 +226,8 @@ class CallMixin:
                 continue
             got = m.match(v.type, params[k].type)
             if got is None:
-                return f"argument '{params[k].name}' must be {params[k].type}, not {show(v.type)}"
+                return (f"argument '{params[k].name}' must be {m.describe(params[k].type)}, "
+                        f"not {show(v.type)}")
             targets[k] = got
         return m, slots, targets
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ember.errors import NameResolutionError, TypeCheckError, UnsupportedError
 from ember.frontend import ast as A
-from ember.frontend.compiler import FuncInfo
-from ember.frontend.meta import MBoundMethod, MTypeName
+from ember.frontend.compiler import FuncInfo, decorator_name
+from ember.frontend.meta import MBoundMethod, MConst, MFunction, MTypeName
 from ember.frontend.typing_ import ERROR, ErrorType, show
 from ember.ir import ClassDecl, Loc
 from ember.ir import types as T
@@ -34,21 +34,56 @@ def declare_class(c, info) -> None:
     c.class_by_decl[name] = info
     probe = FunctionEmitter(c, FuncInfo(info.name, _dummy_def(node), info.source, info.scope))
     for stmt in node.body:
-        if isinstance(stmt, A.AnnAssign) and isinstance(stmt.target, A.Name):
+        const = _class_constant(stmt)
+        if const is not _NOT_CONST:
+            info.constants[const[0]] = const[1]
+        elif isinstance(stmt, A.AnnAssign) and isinstance(stmt.target, A.Name):
             decl.fields.append((stmt.target.id, probe.ann.resolve(stmt.annotation)))
             if stmt.value is not None:
                 info.defaults[stmt.target.id] = stmt.value
         elif isinstance(stmt, A.FunctionDef):
-            info.methods[stmt.name] = FuncInfo(f"{info.name}.{stmt.name}", stmt, info.source,
-                                               info.scope, owner=info)
-            if stmt.decorators and not _allowed_decorators(stmt):
-                c.report(UnsupportedError("method decorators are not supported (except "
-                                          "@torch.jit.export)", stmt.decorators[0].span))
+            method = FuncInfo(f"{info.name}.{stmt.name}", stmt, info.source, info.scope,
+                              owner=info)
+            method.static = any(decorator_name(d) == "staticmethod" for d in stmt.decorators)
+            info.methods[stmt.name] = method
+        elif not (isinstance(stmt, A.Pass) or (isinstance(stmt, A.Expr) and
+                                                isinstance(stmt.value, A.Constant))):
+            c.report(UnsupportedError("a class body may hold field annotations (x: int), "
+                                      "literal constants (K = 3) and methods only", stmt.span))
     if kind == "class" and "__init__" in info.methods:
         init = info.methods["__init__"]
         from ember.frontend.userfuncs import ensure_symbol
         ensure_symbol(c, init)
         c.ensure_compiled(init)
+
+
+_NOT_CONST = object()
+
+
+def _class_constant(stmt):
+    """(name, value) for `NAME = <literal>` / `NAME: Final = <literal>` in a class body."""
+    from ember.frontend.compiler import _NO, _literal
+    if isinstance(stmt, A.Assign) and len(stmt.targets) == 1 and \
+            isinstance(stmt.targets[0], A.Name):
+        target = stmt.targets[0]
+    elif isinstance(stmt, A.AnnAssign) and isinstance(stmt.target, A.Name) and \
+            stmt.value is not None and _is_final(stmt.annotation):
+        target = stmt.target
+    else:
+        return _NOT_CONST
+    value = _literal(stmt.value)
+    return _NOT_CONST if value is _NO else (target.id, value)
+
+
+def _is_literal(node) -> bool:
+    from ember.frontend.compiler import _NO, _literal
+    return _literal(node) is not _NO
+
+
+def _is_final(ann) -> bool:
+    head = ann.value if isinstance(ann, A.Subscript) else ann
+    name = head.id if isinstance(head, A.Name) else getattr(head, "attr", None)
+    return name == "Final"
 
 
 def _kind(c, info):
@@ -74,14 +109,6 @@ def _kind(c, info):
     return None
 
 
-def _allowed_decorators(fn: A.FunctionDef) -> bool:
-    for d in fn.decorators:
-        text = d.attr if isinstance(d, A.Attribute) else (d.id if isinstance(d, A.Name) else "")
-        if text not in ("export", "ignore", "unused"):
-            return False
-    return True
-
-
 def _dummy_def(node):
     return A.FunctionDef(node.span, node.name, [], [A.Pass(node.span)])
 
@@ -99,6 +126,15 @@ def construct(em, info, node):
     if info.kind == "namedtuple":
         return _construct_namedtuple(em, info, decl, node)
     obj = em.b.create("obj.new", [], [ct], loc=loc).result
+    for fname, default in info.defaults.items():
+        # `x: int = 0` in the class body: the value until __init__ assigns one.
+        ftype = decl.field_type(fname)
+        if not _is_literal(default):
+            em.unsupported(f"the default of field '{fname}' must be a literal constant",
+                           default.span)
+            continue
+        v = em.coerce(em.value(default, ftype), ftype, default.span, what=f"field '{fname}'")
+        em.b.create("obj.set", [obj, v], attrs={"field": fname}, loc=loc)
     init = info.methods.get("__init__")
     if init is None:
         if node.args or node.keywords:
@@ -135,6 +171,8 @@ def instance_attribute(em, obj, node):
         return em.b.create("obj.get", [obj], [t], {"field": node.attr}, loc=em.loc(node)).result
     if info is not None and node.attr in info.methods:
         return MBoundMethod(obj, node.attr, node.span)
+    if info is not None and node.attr in info.constants:
+        return MConst(info.constants[node.attr])
     return em.error(f"'{obj.type.name}' object has no attribute '{node.attr}'", node.span,
                     NameResolutionError)
 
@@ -175,12 +213,24 @@ def call_class_method(em, recv, name, node):
         return em.error(f"'{recv.type.name}' object has no method '{name}'", node.span,
                         NameResolutionError)
     from ember.frontend.userfuncs import call_user_function
-    return call_user_function(em, method, node, [recv])
+    return call_user_function(em, method, node, [] if method.static else [recv])
 
 
 def class_attribute(em, meta, node):
-    return em.unsupported(f"class attributes ({meta.info.name}.{node.attr}) are not supported; "
-                          "use instance fields or module-level constants", node.span)
+    """`Class.NAME` (a constant of the class body) or `Class.method` (a static method)."""
+    info = meta.info
+    em.c.declare_class(info)
+    if node.attr in info.constants:
+        return MConst(info.constants[node.attr])
+    method = info.methods.get(node.attr)
+    if method is not None and method.static:
+        return MFunction(method)
+    if method is not None:
+        return em.unsupported(f"'{info.name}.{node.attr}' is an instance method; call it on an "
+                              f"object (obj.{node.attr}(...))", node.span)
+    return em.error(f"class '{info.name}' has no constant or static method '{node.attr}' "
+                    "(class attributes must be literal constants)", node.span,
+                    NameResolutionError)
 
 
 def _class_info(em, decl_name):

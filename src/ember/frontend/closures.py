@@ -103,6 +103,7 @@ def define_nested(em, s: A.FunctionDef):
         return
     caps = captures_of(em, s, params, s.span)
     info = FuncInfo(f"{em.info.name}.{s.name}", s, em.source, em.scope, owner=None)
+    info.nested = True
     _compile(em, info, caps, None)
     meta = MNested(info, [(n, t) for n, t, _ in caps])
     if em.binding_counts.get(s.name, 0) > 1 or em.env.get(s.name) is not None:
@@ -189,6 +190,7 @@ def lambda_instance(em, meta: MLambda, types, node):
         fdef = A.FunctionDef(lam.span, meta.name, list(lam.args),
                              [A.Return(lam.body.span, lam.body)], [], None, name_span=lam.span)
         info = FuncInfo(f"{em.info.name}.{meta.name}", fdef, em.source, em.scope)
+        info.nested = True
         meta.instances[key] = info
         _compile(em, info, caps, [t for _, t, _ in caps] + list(types))
     return _closure(em, info, caps, lam)

@@ -35,6 +35,10 @@ class FuncInfo:
         self.owner = owner
         """The ClassInfo for methods."""
         self.symbol: str | None = None
+        self.nested = False
+        """A nested def or lambda (closure-converted)."""
+        self.static = False
+        """A @staticmethod of a class (no self parameter)."""
         self.state = "new"  # new -> compiling -> done
         self.func = None  # the FuncOp
         self.signature = None  # (param names, param types, defaults, declared return or None)
@@ -53,6 +57,8 @@ class ClassInfo:
         self.kind = "class"
         self.methods: dict[str, FuncInfo] = {}
         self.defaults: dict = {}
+        self.constants: dict = {}
+        """Literal constants of the class body (`K = 3`): read at compile time."""
 
 
 class Compiler:
@@ -108,6 +114,8 @@ class Compiler:
         if info.state == "compiling":
             return None
         info.state = "compiling"
+        if info.node.decorators and not info.nested:
+            check_decorators(self, info.node, method=info.owner is not None)
         try:
             FunctionEmitter(self, info).run()
         except CompileError as e:
@@ -131,13 +139,53 @@ class Compiler:
     def declare_class(self, info: ClassInfo):
         from ember.frontend.classes import declare_class
 
-        if info.decl is None:
+        if info.decl is None and info.kind != "error":
             declare_class(self, info)
+            if info.decl is None:
+                info.kind = "error"  # reported once
         return info.decl
 
     def module_object_meta(self, obj):
         """Hook for module instances (ember.nn / torch.nn) found in globals."""
         return None
+
+
+_NO_OP_DECORATORS = {"torch.jit.export", "jit.export", "torch.jit.script", "jit.script",
+                     "ember.export", "ember.script", "torch.jit.script_method"}
+_METHOD_DECORATORS = {"staticmethod"}
+
+
+def decorator_name(d) -> str:
+    """The dotted name of a decorator expression (`torch.jit.export`), '' if it has none."""
+    if isinstance(d, A.Call):
+        d = d.func
+    parts = []
+    while isinstance(d, A.Attribute):
+        parts.append(d.attr)
+        d = d.value
+    if not isinstance(d, A.Name):
+        return ""
+    parts.append(d.id)
+    return ".".join(reversed(parts))
+
+
+def check_decorators(c, node: A.FunctionDef, method: bool) -> None:
+    """Report decorators ember cannot honour (they would change what the function does)."""
+    for d in node.decorators:
+        name = decorator_name(d)
+        if name in _NO_OP_DECORATORS or (method and name in _METHOD_DECORATORS):
+            continue
+        if name.endswith(("jit.ignore", "jit.unused")):
+            msg = (f"@{name} is not supported: ember runs without Python at run time, so it "
+                   "cannot call back into Python; remove the decorator so ember compiles the "
+                   "function")
+        else:
+            shown = name or "this decorator"
+            msg = (f"decorator @{shown} is not supported: ember compiles the undecorated "
+                   "function, which would change its meaning (allowed: @torch.jit.export, "
+                   "@torch.jit.script, @ember.export" + (", @staticmethod" if method else "") +
+                   ")")
+        c.report(UnsupportedError(msg, d.span))
 
 
 def _scope_fn(cls):

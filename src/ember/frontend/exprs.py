@@ -156,9 +156,8 @@ class ExprMixin:
         if isinstance(t, T.TensorType) and node.attr in _TENSOR_PROPERTIES:
             return self.call_python_op(f"Tensor.{node.attr}", [obj], node)
         if isinstance(t, (T.OptionalType, T.UnionType)):
-            return self.error(f"'{self.expr_text(node.value)}' is {show(t)}: refine it first "
-                              "(if x is not None: ...), copying an attribute to a local "
-                              "variable if needed", node.value.span)
+            return self.error(f"cannot use attribute '{node.attr}' of {show(t)}"
+                              f"{self.unrefined_hint([(obj, node.value)])}", node.value.span)
         return MBoundMethod(obj, node.attr, node.span)
 
     def attribute_set(self, obj, node, value) -> None:
@@ -176,9 +175,9 @@ class ExprMixin:
     def e_BinOp(self, node, expected):
         left = self.value(node.left)
         right = self.value(node.right)
-        return self.binop(node.op, left, right, node)
+        return self.binop(node.op, left, right, node, (node.left, node.right))
 
-    def binop(self, op, a: Value, b: Value, node):
+    def binop(self, op, a: Value, b: Value, node, operand_nodes=(None, None)):
         ta, tb = a.type, b.type
         if isinstance(ta, ErrorType) or isinstance(tb, ErrorType):
             return a if isinstance(ta, ErrorType) else b
@@ -201,8 +200,28 @@ class ExprMixin:
         if op == "+" and isinstance(ta, T.TupleType) and isinstance(tb, T.TupleType):
             return self.tuple_concat(a, b, node)
         verb = _VERB.get(op, op)
-        return self.error(f"cannot {verb} {show(ta)} and {show(tb)} (operator '{op}')",
+        hint = self.unrefined_hint([(a, operand_nodes[0]), (b, operand_nodes[1])])
+        return self.error(f"cannot {verb} {show(ta)} and {show(tb)} (operator '{op}'){hint}",
                           node.span)
+
+    def unrefined_hint(self, pairs) -> str:
+        """'; x is Optional[int]: check ...' for the first operand that may be None."""
+        for v, n in pairs:
+            t = v.type
+            if isinstance(t, T.OptionalType) or (isinstance(t, T.UnionType) and
+                                                 T.NONE in t.members):
+                what = f"'{self.expr_text(n)}'" if n is not None else "an operand"
+                hint = f"; {what} is {show(t)}: check `{self.expr_text(n) if n else 'x'} is " \
+                       "not None` first"
+                if isinstance(n, A.Attribute):
+                    hint += (" (refinement applies to local variables: copy the attribute to "
+                             "a local first, as in TorchScript)")
+                return hint
+            if isinstance(t, T.UnionType):
+                text = self.expr_text(n) if n is not None else "x"
+                return (f"; '{text}' is {show(t)}: narrow it first with "
+                        f"`isinstance({text}, ...)`")
+        return ""
 
     def list_binop(self, op, a, b, node):
         loc = self.loc(node)
@@ -299,7 +318,8 @@ class ExprMixin:
         if t == T.F64 and node.op != "~":
             return self.b.kernel("float.neg" if node.op == "-" else "float.pos", [v], T.F64,
                                  loc)
-        return self.error(f"bad operand type for unary {node.op}: {show(t)}", node.span)
+        return self.error(f"bad operand type for unary {node.op}: {show(t)}"
+                          f"{self.unrefined_hint([(v, node.operand)])}", node.span)
 
     # -- comparisons ---------------------------------------------------------------------------------
     def e_Compare(self, node, expected):
@@ -308,7 +328,8 @@ class ExprMixin:
 
     def compare_chain(self, left, ops, rights, node, i):
         right = self.value(rights[i])
-        r = self.compare(ops[i], left, right, node, rights[i])
+        lnode = node.left if i == 0 else rights[i - 1]
+        r = self.compare(ops[i], left, right, node, rights[i], lnode)
         if i == len(ops) - 1 or isinstance(r.type, ErrorType):
             return r
         loc = self.loc(node)
@@ -320,7 +341,7 @@ class ExprMixin:
             self.b.yield_([self.b.const(False, T.BOOL, loc)], loc)
         return self.b.create("if", [r], [T.BOOL], regions=[then_r, else_r], loc=loc).result
 
-    def compare(self, op, a, b, node, rnode):
+    def compare(self, op, a, b, node, rnode, lnode=None):
         ta, tb = a.type, b.type
         loc = self.loc(node)
         if isinstance(ta, ErrorType) or isinstance(tb, ErrorType):
@@ -335,9 +356,9 @@ class ExprMixin:
             if isinstance(ta, T.TensorType):
                 return self.call_python_op(f"Tensor.__{_CMP_NAMES[op]}__", [a, b], node)
             return self.call_python_op(f"Tensor.__{_CMP_NAMES[_SWAP[op]]}__", [b, a], node)
-        return self.scalar_compare(op, a, b, node)
+        return self.scalar_compare(op, a, b, node, (lnode, rnode))
 
-    def scalar_compare(self, op, a, b, node):
+    def scalar_compare(self, op, a, b, node, nodes=(None, None)):
         ta, tb = a.type, b.type
         loc = self.loc(node)
         name = _CMP_NAMES[op]
@@ -364,7 +385,8 @@ class ExprMixin:
                 return self.b.kernel("obj.is" if op == "==" else "obj.isnot", [a, b], T.BOOL, loc)
             a, b = self.coerce(a, j, node.span), self.coerce(b, j, node.span)
             return self.b.kernel(f"any.{name}", [a, b], T.BOOL, loc)
-        return self.error(f"cannot compare {show(ta)} and {show(tb)} with '{op}'", node.span)
+        return self.error(f"cannot compare {show(ta)} and {show(tb)} with '{op}'"
+                          f"{self.unrefined_hint([(a, nodes[0]), (b, nodes[1])])}", node.span)
 
     def contains(self, container, x, node):
         t = container.type
@@ -504,8 +526,8 @@ class ExprMixin:
                                                                     "the key", True)],
                                  t.value, loc)
         if isinstance(t, (T.OptionalType, T.UnionType)):
-            return self.error(f"'{self.expr_text(node.value)}' is {show(t)}: check it is not "
-                              "None before indexing", node.value.span)
+            return self.error(f"cannot index {show(t)}"
+                              f"{self.unrefined_hint([(obj, node.value)])}", node.value.span)
         return self.error(f"{show(t)} is not subscriptable", node.span)
 
     def index_int(self, index, node):

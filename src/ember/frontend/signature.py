@@ -49,7 +49,7 @@ def _param_type(em, i, arg):
     if arg.annotation is not None:
         return em.ann.resolve(arg.annotation)
     owner = em.info.owner
-    if i == 0 and owner is not None:
+    if i == 0 and owner is not None and not em.info.static:
         return T.ClassType(owner.decl.name)
     return T.TENSOR
 

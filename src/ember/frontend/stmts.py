@@ -5,11 +5,15 @@ from __future__ import annotations
 from ember.errors import NameResolutionError, UnsupportedError
 from ember.frontend import ast as A
 from ember.frontend.env import PendingSlot, Var, assigned_names, slot_value
+from ember.frontend.meta import MLambda
 from ember.frontend.typing_ import ERROR, ErrorType, show
 from ember.ir import Block, Region
 from ember.ir import types as T
-from ember.frontend.meta import MLambda
 from ember.ir.ops import TryOp, VarNewOp
+
+
+def is_poison(v) -> bool:
+    return isinstance(getattr(v, "type", None), ErrorType)
 
 
 class StmtMixin:
@@ -100,7 +104,8 @@ class StmtMixin:
             if isinstance(cur.type, T.ListType) and s.op in AUG_INPLACE:
                 self.list_extend_inplace(cur, s)
                 return
-            self.write_var(t.id, self.binop(s.op, cur, self.value(s.value), s), s.span)
+            new = self.binop(s.op, cur, self.value(s.value), s, (t, s.value))
+            self.write_var(t.id, new, s.span)
         elif isinstance(t, A.Subscript):
             obj = self.value(t.value)
             index = self.index_value(t.slice, obj)
@@ -109,7 +114,8 @@ class StmtMixin:
         elif isinstance(t, A.Attribute):
             obj = self.value(t.value)
             cur = self.as_value(self.attribute(obj, t), t)
-            self.attribute_set(obj, t, self.binop(s.op, cur, self.value(s.value), s))
+            self.attribute_set(obj, t, self.binop(s.op, cur, self.value(s.value), s,
+                                                  (t, s.value)))
         else:
             self.unsupported("unsupported augmented assignment target", t.span)
 
@@ -228,8 +234,12 @@ class StmtMixin:
         self.emit_body(s.body)
 
     def is_no_grad(self, ctx) -> bool:
-        if isinstance(ctx, A.Call) and not ctx.args and isinstance(ctx.func, A.Attribute):
-            return ctx.func.attr in ("no_grad", "inference_mode", "enable_grad")
+        from ember.frontend.meta import MModule
+
+        if isinstance(ctx, A.Call) and not ctx.args and isinstance(ctx.func, A.Attribute) \
+                and ctx.func.attr in ("no_grad", "inference_mode", "enable_grad"):
+            base = self.expr(ctx.func.value)
+            return isinstance(base, MModule) and base.name == "torch" or is_poison(base)
         return False
 
     # -- assignment targets ---------------------------------------------------------------------

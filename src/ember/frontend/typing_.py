@@ -156,6 +156,12 @@ class Matcher:
             return arg
         return None
 
+    def describe(self, p: SType) -> str:
+        """A schema type for a message: type variables bound so far are shown resolved."""
+        if self._resolvable(p):
+            return show(self.resolve(p))
+        return str(p)
+
     def _resolvable(self, p: SType) -> bool:
         if p.is_var:
             return p.name in self.bindings

@@ -115,3 +115,13 @@ def test_nested_def_reading_a_later_local():
     e = fails("def f(n: int) -> int:\n    def g() -> int:\n        return k\n    k = 3\n"
               "    return g()\n", errors.UnsupportedError)
     assert e.line == 2 and "'k'" in e.message
+
+
+def test_class_constants_static_methods_and_field_defaults():
+    text = ok("class Acc:\n    LIMIT = 10\n    count: int = 0\n"
+              "    def __init__(self, start: int):\n        self.total = start\n"
+              "    @staticmethod\n    def double(x: int) -> int:\n        return x * 2\n"
+              "def f(n: int) -> int:\n    a = Acc(n)\n"
+              "    return a.count + a.LIMIT + Acc.LIMIT + Acc.double(a.total)\n")
+    assert "call @Acc.double" in text
+    assert 'obj.set %' in text and '{field = "count"}' in text
