@@ -123,5 +123,5 @@ def test_class_constants_static_methods_and_field_defaults():
               "    @staticmethod\n    def double(x: int) -> int:\n        return x * 2\n"
               "def f(n: int) -> int:\n    a = Acc(n)\n"
               "    return a.count + a.LIMIT + Acc.LIMIT + Acc.double(a.total)\n")
-    assert "call @Acc.double" in text
-    assert 'obj.set %' in text and '{field = "count"}' in text
+    assert "{callee = @Acc.double}" in text
+    assert '{field = "count"}' in text
