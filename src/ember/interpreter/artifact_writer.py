@@ -63,7 +63,8 @@ def artifact_bytes(program, default_entry: str | None = None) -> bytes:
     files = {
         "code.bin": np.asarray(code, dtype="<i4").tobytes(),
         "lines.bin": np.asarray(lines, dtype="<i4").tobytes(),
-        "consts.json": json.dumps(consts, ensure_ascii=False).encode("utf-8"),
+        # ASCII JSON: \u escapes carry any str, lone surrogates included.
+        "consts.json": json.dumps(consts).encode("ascii"),
         "tensors.bin": blob,
     }
     sources = []
@@ -84,7 +85,7 @@ def artifact_bytes(program, default_entry: str | None = None) -> bytes:
     }
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_STORED) as zf:
-        zf.writestr("manifest.json", json.dumps(manifest, indent=1, ensure_ascii=False))
+        zf.writestr("manifest.json", json.dumps(manifest, indent=1).encode("ascii"))
         for name, b in files.items():
             zf.writestr(name, b)
     return buf.getvalue()
