@@ -174,7 +174,7 @@ def test_zip_bomb_declared_size(artifact):
 @pytest.mark.parametrize("mutate, match", [
     (lambda w: w.__setitem__(1, 10 ** 6), "out of range"),      # a register index
     (lambda w: w.__setitem__(0, 99), "unknown opcode"),
-    (lambda w: w.__setitem__(len(w) - 2, int(Op.END)), ""),     # break the nesting
+    (lambda w: w.__setitem__(len(w) - 2, int(Op.END)), "bad bytecode"),  # break the nesting
 ])
 def test_bytecode_edits(artifact, mutate, match):
     def edit(m, f):
