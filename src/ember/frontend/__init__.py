@@ -1,9 +1,15 @@
-"""ember's frontend: Python source -> typed SSA IR (parser, resolver, type checker, emitter)."""
+"""ember's frontend: Python source -> typed SSA IR (parser, resolver, type checker, emitter).
+
+Entry points (the contract with ember.script):
+
+* `compile_function(fn, *, module=None) -> (ir.Module, entry symbol)`
+* `compile_source(text, filename="<string>") -> ir.Module` (every top-level def is an entry)
+"""
 
 
-def compile_function(fn):
+def compile_function(fn, *, module=None):
     from ember.frontend.compiler import compile_function as _cf
-    return _cf(fn)
+    return _cf(fn, module=module)
 
 
 def compile_source(text, filename="<string>"):

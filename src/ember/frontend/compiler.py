@@ -8,18 +8,25 @@ are collected and raised together (at most MAX_ERRORS), first error first.
 
 from __future__ import annotations
 
+import weakref
+
 from ember.errors import (
     MAX_ERRORS, CompileError, Diagnostic, NameResolutionError, ParseError, Source,
     UnsupportedError,
 )
 from ember.frontend import ast as A
 from ember.frontend.meta import (
-    MClass, MConst, MDtype, MException, MFunction, MModule, MTypeName, PyScope, UnitScope,
+    MClass, MConst, MDtype, MException, MFunction, MModule, MOpaque, MTypeName, PyScope,
+    UnitScope,
     TORCH_DTYPES,
 )
 from ember.frontend.parser import parse_module
 from ember.frontend.source import source_of
 from ember.ir import Module
+
+
+_MODULE_STATE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+"""Per IR module: the functions and classes the frontend compiled into it."""
 
 
 class FuncInfo:
@@ -62,20 +69,45 @@ class ClassInfo:
 
 
 class Compiler:
-    def __init__(self):
-        self.module = Module()
+    def __init__(self, module: Module | None = None):
+        self.module = module if module is not None else Module()
         self.errors: list[Diagnostic] = []
         self._infos: dict = {}
         self._classes: dict = {}
         self.class_by_decl: dict = {}
-        self._symbols: set[str] = set()
+        self._symbols: set[str] = set(self.module.funcs) | set(self.module.classes)
+        self.compiling: list[str] = []
+        """Names of the functions being compiled (innermost last), for error notes."""
         self._queue: list[FuncInfo] = []
+
+    @classmethod
+    def for_module(cls, module: Module | None) -> "Compiler":
+        """A compiler adding to `module`, reusing what earlier calls compiled into it."""
+        c = cls(module)
+        state = _MODULE_STATE.get(module) if module is not None else None
+        if state is not None:
+            infos, classes, by_decl = state
+            # Passes may have removed functions since (DCE): those are compiled again.
+            c._infos = {k: i for k, i in infos.items() if i.symbol in c.module.funcs}
+            c._classes = {k: i for k, i in classes.items()
+                          if i.decl is not None and i.decl.name in c.module.classes}
+            c.class_by_decl = {k: i for k, i in by_decl.items() if k in c.module.classes}
+        return c
+
+    def remember(self) -> None:
+        """Let a later compile_function(..., module=this module) reuse this work."""
+        _MODULE_STATE[self.module] = (self._infos, self._classes, self.class_by_decl)
 
     # -- errors --------------------------------------------------------------------------------
     def report(self, err: CompileError) -> None:
         for d in err.diagnostics:
             if len(self.errors) < MAX_ERRORS:
                 d.kind = type(err)
+                if self.compiling and not d.notes:
+                    d.notes.append(f"in function '{self.compiling[-1]}'")
+                    if len(self.compiling) > 1:
+                        d.notes.append(f"which is compiled because '{self.compiling[-2]}' "
+                                       "uses it")
                 self.errors.append(d)
 
     def raise_errors(self) -> None:
@@ -109,6 +141,9 @@ class Compiler:
         """Compile info if needed; returns its FuncOp (None while it is being compiled)."""
         from ember.frontend.function import FunctionEmitter
 
+        if info.state == "done" and info.func is not None and \
+                self.module.funcs.get(info.symbol) is not info.func:
+            info.state, info.func = "new", None  # removed from the module since: again
         if info.state == "done":
             return info.func
         if info.state == "compiling":
@@ -223,17 +258,31 @@ def _find_class(module: A.Module, name: str, source: Source) -> A.ClassDef:
 # ----------------------------------------------------------------------------- entry points
 
 
-def compile_function(fn) -> tuple[Module, str]:
-    """Compile a Python function (and what it reaches) into an IR module."""
-    c = Compiler()
+def compile_function(fn, *, module: Module | None = None) -> tuple[Module, str]:
+    """Compile a Python function (and what it reaches) into an IR module.
+
+    With `module`, the functions and classes are added to that module (their symbol
+    names avoid the ones it already has); the entry is appended to module.entries.
+    Returns the module and the entry's symbol name.
+    """
+    c = Compiler.for_module(module)
+    funcs, classes = set(c.module.funcs), set(c.module.classes)
     try:
         info = c.function_info(fn)
+        if info.symbol is None:
+            info.symbol = c.unique_symbol(info.node.name)
+        c.ensure_compiled(info)
+        c.raise_errors()
     except CompileError as e:
+        if module is not None:  # leave the caller's module as it was
+            for name in set(c.module.funcs) - funcs:
+                c.module.remove_func(name)
+            for name in set(c.module.classes) - classes:
+                del c.module.classes[name]
         raise e from None
-    info.symbol = c.unique_symbol(info.node.name)
-    c.ensure_compiled(info)
-    c.raise_errors()
-    c.module.entries.append(info.symbol)
+    c.remember()
+    if info.symbol not in c.module.entries:
+        c.module.entries.append(info.symbol)
     return c.module, info.symbol
 
 
@@ -313,7 +362,13 @@ def _declare_constant(c, node, table):
         if const is not _NO:
             table[target.id] = MConst(const)
             return
-    c.report(UnsupportedError("a top-level assignment must give a name a literal constant "
+    if isinstance(target, A.Name):
+        # Not a constant (a list, a computed value): fine unless compiled code reads it.
+        kind = {A.List: "a list", A.Dict: "a dict", A.ListComp: "a list",
+                A.DictComp: "a dict"}.get(type(value), "not a literal constant")
+        table[target.id] = MOpaque(target.id, kind)
+        return
+    c.report(UnsupportedError("a top-level assignment must give one name a literal constant "
                               "(int, float, str, bool, None or a tuple of them)", node.span))
 
 

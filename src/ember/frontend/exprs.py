@@ -6,7 +6,7 @@ from ember.errors import NameResolutionError
 from ember.frontend import ast as A
 from ember.frontend.meta import (
     MBoundMethod, MClass, MConst, MDtype, MException, MFunction, MLambda, MModule, MNested,
-    MOpFunc,
+    MOpaque, MOpFunc,
     MTypeName, Meta, TORCH_DTYPES,
 )
 from ember.frontend.typing_ import ErrorType, numeric_rank, show
@@ -100,11 +100,15 @@ class ExprMixin:
         meta = self.scope.lookup(node.id)
         if meta is None:
             return self.error(f"name '{node.id}' is not defined", node.span, NameResolutionError)
+        if isinstance(meta, MOpaque):
+            return self.error(meta.message(), node.span, NameResolutionError)
         return meta
 
     # -- attributes -------------------------------------------------------------------------------
     def e_Attribute(self, node, expected):
         base = self.expr(node.value)
+        if isinstance(base, MConst):
+            base = self.as_value(base, node.value)  # NAME.upper() of a str constant
         if isinstance(base, Meta):
             return self.meta_attribute(base, node)
         return self.attribute(base, node)
@@ -477,6 +481,8 @@ class ExprMixin:
     # -- subscripts --------------------------------------------------------------------------------
     def e_Subscript(self, node, expected):
         base = self.expr(node.value)
+        if isinstance(base, MConst):
+            base = self.as_value(base, node.value)  # T[1] of a tuple constant
         if isinstance(base, Meta):
             return self.error(f"{base.describe()} cannot be subscripted here", node.span)
         if isinstance(base.type, T.TupleType):

@@ -116,8 +116,12 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         for name, arg in zip(names, f.args):
             self.env.set(name, Var(arg.type, arg, True, declared=True))
         self.b.set_insertion_end(f.body)
-        self.emit_body(self.node.body)
-        self.finish(f)
+        self.c.compiling.append(self.info.name.replace("<locals>.", ""))
+        try:
+            self.emit_body(self.node.body)
+            self.finish(f)
+        finally:
+            self.c.compiling.pop()
         return f
 
     def signature(self):

@@ -130,6 +130,21 @@ class MNested(Meta):
         return f"function {self.info.node.name}"
 
 
+class MOpaque(Meta):
+    """A global that exists but that compiled code cannot use (a list, an object...)."""
+
+    def __init__(self, name: str, what: str):
+        self.name, self.what = name, what
+
+    def describe(self):
+        return f"global '{self.name}' ({self.what})"
+
+    def message(self) -> str:
+        return (f"global '{self.name}' is {self.what}; compiled code reads only constant "
+                "globals (int, float, str, bool, None and tuples of them), functions, classes "
+                "and modules: pass it as an argument or make it a constant")
+
+
 class MDtype(Meta):
     """torch.float32 and friends: a dtype constant (numpy name at run time)."""
 
@@ -245,8 +260,19 @@ class PyScope:
     def lookup(self, name: str) -> Meta | None:
         for table in (self.cells, self.globals):
             if name in table:
-                return classify(table[name], name, self.compiler)
+                obj = table[name]
+                meta = classify(obj, name, self.compiler)
+                if meta is None:
+                    meta = MOpaque(name, _what(obj))
+                return meta
         return builtin_meta(name)
+
+
+def _what(obj) -> str:
+    kind = type(obj).__name__
+    if isinstance(obj, (list, dict, set, tuple)):
+        return f"a {kind}"
+    return f"a {kind} object" if not isinstance(obj, type) else f"the class {obj.__name__}"
 
 
 def builtin_meta(name: str) -> Meta | None:
