@@ -171,14 +171,20 @@ def bind_kernels(program) -> list:
 
 
 def check_types(program) -> None:
-    """Every signature and field type string parses (ArtifactError otherwise)."""
+    """Every signature and field type string parses and names only declared classes
+    (ArtifactError otherwise)."""
     texts = [t for f in program.functions for t in f.param_types + [f.ret_type]]
     texts += [t for c in program.classes for t in c.field_types]
+    declared = {c.name for c in program.classes}
     for text in texts:
         try:
-            RT.parse(text)
+            t = RT.parse(text)
         except RT.TypeSyntaxError as e:
             raise ArtifactError(f"bad type in the program: {e}") from None
+        unknown = [n for n in RT.class_names(t) if n not in declared]
+        if unknown:
+            raise ArtifactError(f"type {text!r:.80} names class {unknown[0]!r:.60}, which "
+                                "the program does not declare")
 
 
 def build(program) -> LoadedModule:

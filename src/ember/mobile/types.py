@@ -59,7 +59,7 @@ def _parse(toks, i, depth):
         raise TypeSyntaxError("type too deep or truncated")
     name = toks[i]
     i += 1
-    if name.startswith("!"):
+    if name.startswith("!") and len(name) > 1:
         return RType("class", (name[1:],)), i
     if name in ("i64", "f64", "bool", "str", "none", "exc", "dtype"):
         return RType(name), i
@@ -70,26 +70,26 @@ def _parse(toks, i, depth):
         t, i = _parse(toks, i, depth + 1)
         return RType(name, (t,)), _expect(toks, i, ">")
     if name in ("dict", "tuple", "union"):
-        i = _expect(toks, i, "<")
-        args = []
-        while i < len(toks) and toks[i] != ">":
-            t, i = _parse(toks, i, depth + 1)
-            args.append(t)
-            if i < len(toks) and toks[i] == ",":
-                i += 1
-        return RType(name, args), _expect(toks, i, ">")
+        args, i = _parse_list(toks, _expect(toks, i, "<"), ">", depth)
+        if (name == "dict" and len(args) != 2) or (name == "union" and not args):
+            raise TypeSyntaxError(f"{name}<...> with {len(args)} member types")
+        return RType(name, args), i
     if name == "fn":
-        i = _expect(toks, i, "<")
-        i = _expect(toks, i, "(")
-        while i < len(toks) and toks[i] != ")":
-            _, i = _parse(toks, i, depth + 1)
-            if i < len(toks) and toks[i] == ",":
-                i += 1
-        i = _expect(toks, i, ")")
-        i = _expect(toks, i, "->")
-        _, i = _parse(toks, i, depth + 1)
+        _, i = _parse_list(toks, _expect(toks, _expect(toks, i, "<"), "("), ")", depth)
+        _, i = _parse(toks, _expect(toks, i, "->"), depth + 1)
         return RType("fn"), _expect(toks, i, ">")
     raise TypeSyntaxError(f"unknown type {name!r}")
+
+
+def _parse_list(toks, i, close, depth):
+    """Comma-separated types up to `close`; returns (types, index after close)."""
+    args = []
+    while i < len(toks) and toks[i] != close:
+        if args:
+            i = _expect(toks, i, ",")
+        t, i = _parse(toks, i, depth + 1)
+        args.append(t)
+    return args, _expect(toks, i, close)
 
 
 def _parse_tensor(toks, i):
@@ -105,19 +105,33 @@ def _parse_tensor(toks, i):
         i = _expect(toks, i + 1, "[")
         shape = []
         while i < len(toks) and toks[i] != "]":
-            d = toks[i]
-            if d.isdigit():
-                shape.append(int(d))
-            elif d == "?" or d[0].isalpha() or d[0] == "_":
-                shape.append(None if d == "?" else d)
-            else:
-                raise TypeSyntaxError(f"bad tensor dimension {d!r}")
+            if shape:
+                i = _expect(toks, i, ",")
+            shape.append(_dim(toks[i] if i < len(toks) else "]"))
             i += 1
-            if i < len(toks) and toks[i] == ",":
-                i += 1
         i = _expect(toks, i, "]")
     i = _expect(toks, i, ">")
     return RType("tensor", (None if dtype == "?" else NUMPY_DTYPE[dtype], shape)), i
+
+
+def _dim(d: str):
+    """A dimension token: a size (int), "?" (None) or a symbol (str)."""
+    if d.isdigit() and len(d) <= 18:
+        return int(d)
+    if d == "?":
+        return None
+    if d.isidentifier():
+        return d
+    raise TypeSyntaxError(f"bad tensor dimension {d!r}")
+
+
+def class_names(t: RType):
+    """The class names a type mentions (!Name), at any depth."""
+    if t.name == "class":
+        yield t.args[0]
+    elif t.name != "tensor":
+        for a in t.args:
+            yield from class_names(a)
 
 
 # ----------------------------------------------------------------------------- checking

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from ember.errors import ArtifactError
 from ember.mobile import opcodes as O
 from ember.mobile.opcodes import Op
-from ember.mobile.types import TypeSyntaxError, parse as parse_type
+from ember.mobile.types import TypeSyntaxError, class_names, parse as parse_type
 
 _SCALARS = (int, float, str, bool, type(None))
 
@@ -415,9 +415,13 @@ class _FunctionVerifier:
         if not (type(c) is tuple and len(c) == 2 and c[0] == "type" and type(c[1]) is str):
             self.fail(pc, f"constant {k} is not a type")
         try:
-            parse_type(c[1])
+            t = parse_type(c[1])
         except TypeSyntaxError as e:
             self.fail(pc, str(e))
+        declared = {cls.name for cls in self.p.classes}
+        for name in class_names(t):
+            if name not in declared:
+                self.fail(pc, f"type {c[1]!r:.60} names an undeclared class")
 
     def plain_const(self, pc, k):
         c = self.f.consts[k]
