@@ -23,7 +23,7 @@ import types
 
 from ember.mobile.inline import INLINE, assign, call, name
 from ember.mobile.opcodes import Op
-from ember.mobile.verify import For, If, Ins, Try, While, reads_writes, walk
+from ember.mobile.tree import For, If, Ins, Try, While, reads_writes, walk
 
 _SCALARS = (int, float, str, bool, type(None))
 

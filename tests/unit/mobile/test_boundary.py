@@ -24,12 +24,14 @@ function scalars(i: i64, f: f64, b: bool, s: str, n: none) -> i64
   .entry scalars
   RETURN r0
 
-function containers(xs: list<list<i64>>, d: dict<str, f64>, t: tuple<i64, str>, o: optional<i64>, u: union<i64, str>) -> i64
+function containers(xs: list<list<i64>>, d: dict<str, f64>, t: tuple<i64, str>, \
+o: optional<i64>, u: union<i64, str>) -> i64
   .entry containers
   LOADK  r5 0
   RETURN r5
 
-function batch(x: tensor<f32, [N, 3]>, y: tensor<f32, [N]>, z: optional<tensor<i64, [M, N]>>) -> i64
+function batch(x: tensor<f32, [N, 3]>, y: tensor<f32, [N]>, \
+z: optional<tensor<i64, [M, N]>>) -> i64
   .entry batch
   LOADK  r3 0
   RETURN r3
