@@ -19,6 +19,8 @@ from ember.errors import CallError
 from ember.mobile import types as RT
 
 _NO_DEFAULT = object()
+_NOTE_FRAMES = 12
+"""A traceback note shows this many frames from each end (deep recursion elides the rest)."""
 
 
 class LoadedModule:
@@ -178,7 +180,14 @@ class LoadedFunction:
         if not frames:
             return
         lines = ["ember script traceback (most recent call last):"]
-        for filename, line, name in frames:
+        if len(frames) > 2 * _NOTE_FRAMES:
+            skipped = len(frames) - 2 * _NOTE_FRAMES
+            frames = frames[:_NOTE_FRAMES] + [None] + frames[-_NOTE_FRAMES:]
+        for frame in frames:
+            if frame is None:
+                lines.append(f"  ... {skipped} more script frames ...")
+                continue
+            filename, line, name = frame
             lines.append(f'  File "{filename}", line {line}, in {name}')
             src = self._sources.get(filename)
             if src and 0 < line <= len(src):

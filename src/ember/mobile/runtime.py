@@ -198,8 +198,9 @@ def build(program) -> LoadedModule:
         try:
             fdef = FunctionTranslator(program, i, tree, env).build()
             fn = compile_function(fdef, _filename(program, f), f.display_name, env.globals)
-        except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError) as e:
-            raise ArtifactError(f"function {f.name!r:.80} cannot be translated: {e}") from None
+        except Exception as e:  # noqa: BLE001 - verified code always compiles; never crash
+            raise ArtifactError(f"function {f.name!r:.80} cannot be translated: "
+                                f"{type(e).__name__}: {e}") from None
         env.globals[f"_fn{i}"] = fn
         fns.append(fn)
     return LoadedModule(program, fns, env.class_by_name)

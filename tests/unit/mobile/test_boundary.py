@@ -258,3 +258,13 @@ def test_eight_threads_share_one_loaded_function():
     assert not errors
     for k in range(8):
         assert results[k] == [_py_work(2000 + k, seed) for seed in range(20)]
+
+
+def test_deep_recursion_note_is_elided():
+    m = build("function down(a: i64) -> i64\n  .entry down\n  .line 3\n"
+              "  CALL r1 @down (r0)\n  RETURN r1", sources=[("r.py", "\n\n  return down(a)\n")])
+    with pytest.raises(RecursionError) as ei:
+        m(1)
+    lines = ei.value.__notes__[0].splitlines()
+    assert len(lines) < 60 and any("more script frames" in ln for ln in lines)
+    assert lines[1] == '  File "r.py", line 3, in down'

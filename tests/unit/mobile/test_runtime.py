@@ -80,7 +80,7 @@ def test_runtime_imports_with_numpy_alone(artifact):
     code = f"""
 import sys, importlib.abc
 BLOCK = ("lark", "llvmlite", "torch", "ember.frontend", "ember.ir", "ember.passes",
-         "ember.interpreter", "ember.api")
+         "ember.interpreter", "ember.api", "ember.script", "ember.cli", "ember.nn")
 class Block(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
         if any(name == b or name.startswith(b + ".") for b in BLOCK):

@@ -244,3 +244,10 @@ def test_disassembly_round_trips_through_the_assembler():
         assert (f.code, f.consts, f.nregs, f.params, f.param_types) == \
             (g.code, g.consts, g.nregs, g.params, g.param_types)
     assert again.classes == program.classes and again.entries == program.entries
+
+
+def test_disassemble_one_function():
+    program = assemble(POINT)
+    text = mobile.disassemble(program.functions[0])
+    assert text.startswith("function make(a: i64, b: i64) -> !Point")
+    assert "NEWOBJ     r2 c0 (r0, r1)" in text and "SETF       r2 1 r3" in text
