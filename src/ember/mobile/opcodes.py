@@ -119,6 +119,10 @@ EXITS = frozenset({Op.BREAK, Op.CONTINUE, Op.RETURN, Op.RAISE, Op.UNREACHABLE})
 
 MAX_REGISTERS = 1 << 16
 """Registers per function."""
+MAX_FUNCTION_WORDS = 1 << 18
+"""Code words per function. Verification costs O(words * registers / 64) and CPython's
+compile of the translation about 10 us per word: this bounds the load time of a hostile
+function to seconds."""
 MAX_BLOCK_DEPTH = 20
 """CPython's static block limit (CO_MAXBLOCKS): nested loops, try bodies and handlers.
 verify.block_cost gives each structure's cost, as CPython's compiler counts it."""

@@ -76,6 +76,8 @@ class _FunctionVerifier:
         f = self.f
         if not len(f.params) <= f.nregs <= O.MAX_REGISTERS:
             raise _Fail(f"register count {f.nregs} is out of range")
+        if len(f.code) > O.MAX_FUNCTION_WORDS:
+            raise _Fail(f"{len(f.code)} code words exceed the limit of {O.MAX_FUNCTION_WORDS}")
         if len(f.param_types) != len(f.params) or len(f.defaults) > len(f.params):
             raise _Fail("the signature is inconsistent")
         if any(type(d) not in _SCALARS for d in f.defaults):

@@ -184,6 +184,7 @@ def test_line_table_checked(lines, match):
     (dict(nregs=1 << 17), "register count"),
     (dict(defaults=[("tensor", 0)]), "default is not a scalar"),
     (dict(param_types=[]), "signature is inconsistent"),
+    (dict(code=[int(Op.FREE), 0] * (1 << 17) + [int(Op.RETURN), 0]), "exceed the limit"),
 ])
 def test_function_fields_checked(change, match):
     p = _raw([int(Op.RETURN), 0], params=("a",))
