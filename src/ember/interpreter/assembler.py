@@ -68,7 +68,7 @@ def split_top(text: str, sep: str = ",") -> list[str]:
         if text.startswith("->", i):
             cur, i = cur + "->", i + 2
             continue
-        depth += ch in "<([" and 1 or (-1 if ch in ">)]" else 0)
+        depth += 1 if ch in "<([" else (-1 if ch in ">)]" else 0)
         if ch == sep and depth == 0:
             parts.append(cur.strip())
             cur = ""

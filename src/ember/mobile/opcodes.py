@@ -150,15 +150,3 @@ def decode(code, pc: int):
             i += 1
     return op, operands, i
 
-
-def encode(op: Op, *operands) -> list[int]:
-    """The words of one instruction; variadic operands are given as lists (pairs flattened)."""
-    words = [int(op)]
-    for kind, v in zip(LAYOUT[op], operands, strict=True):
-        if kind[0] == "*":
-            vals = [int(x) for x in v]
-            words.append(len(vals) // 2 if kind == "*p" else len(vals))
-            words.extend(vals)
-        else:
-            words.append(int(v))
-    return words
