@@ -229,7 +229,7 @@ def any_all(em, node, name):
                               "supported", gen.span)
     em.stmt(body[0])
     result = em.env.get(flag).value
-    em.env.vars.pop(flag)
+    em.env.pop(flag)
     return result
 
 

@@ -82,7 +82,7 @@ class CallMixin:
         from ember.frontend.builtins_ import isinstance_types
         return isinstance_types(self, node)
 
-    # -- methods -----------------------------------------------------------------------------------
+    # -- methods ----------------------------------------------------------------------------------
     def call_method(self, m: MBoundMethod, node, expected):
         recv = m.receiver
         t = recv.type
@@ -125,7 +125,7 @@ class CallMixin:
             return "tuple"
         return None
 
-    # -- operators ---------------------------------------------------------------------------------
+    # -- operators --------------------------------------------------------------------------------
     def call_op_name(self, name: str, args, node):
         """Call one operator by its ember.ops name (args already converted)."""
         d = ops.get(name)

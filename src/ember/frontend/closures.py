@@ -14,7 +14,7 @@ from __future__ import annotations
 from ember.errors import UnsupportedError
 from ember.frontend import ast as A
 from ember.frontend.compiler import FuncInfo
-from ember.frontend.env import assigned_names
+from ember.frontend.env import assigned_names, walk
 from ember.frontend.meta import MFunction, MLambda, MNested
 from ember.frontend.typing_ import ErrorType, show
 from ember.ir import SymbolRef
@@ -27,7 +27,7 @@ def free_names(node, params) -> list[str]:
     own = set(params) | set(assigned_names(body) if isinstance(node, A.FunctionDef) else [])
     out: dict[str, None] = {}
     for stmt in body:
-        for n in A.walk(stmt):
+        for n in walk(stmt):
             if isinstance(n, A.Name) and n.id not in own:
                 out.setdefault(n.id, None)
     return list(out)
@@ -88,8 +88,8 @@ def reassigned_later(fn_node, name, target) -> bool:
 
 def _contains(stmt, target) -> bool:
     if isinstance(target, A.Lambda):
-        return any(n is target for n in A.walk(stmt))
-    return any(n is target for n in A.walk(stmt)) and stmt is not target
+        return any(n is target for n in walk(stmt))
+    return any(n is target for n in walk(stmt)) and stmt is not target
 
 
 def define_nested(em, s: A.FunctionDef):

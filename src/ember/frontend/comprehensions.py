@@ -44,7 +44,7 @@ def emit_comprehension(em, node, expected, kind):
     for gen in node.generators:
         for name in target_names(gen.target):
             if name in em.env.vars and name not in hidden:
-                hidden[name] = em.env.vars.pop(name)
+                hidden[name] = em.env.pop(name)
     em.comprehensions = getattr(em, "comprehensions", [])
     em.comprehensions.append(state)
     saved_names = set(em.env.names())
@@ -52,7 +52,7 @@ def emit_comprehension(em, node, expected, kind):
     em.comprehensions.pop()
     for name in list(em.env.names()):
         if name not in saved_names:
-            em.env.vars.pop(name)
+            em.env.pop(name)
     em.env.vars.update(hidden)
     state.finish()
     return result

@@ -57,21 +57,44 @@ def slot_value(slot):
 
 
 class Env:
-    """name -> Var, copied for each branch of a structured op."""
+    """name -> Var, copied for each branch of a structured op.
 
-    __slots__ = ("vars",)
+    Copy-on-write: a copy shares the Var objects; `mut(name)` gives a Var this
+    env may change (copying a shared one first). Read with `get`, never change
+    what `get` returns.
+    """
+
+    __slots__ = ("vars", "own")
 
     def __init__(self, vars=None):
         self.vars: dict[str, Var] = vars if vars is not None else {}
+        self.own: set[str] = set(self.vars)
+        """Names whose Var objects only this env holds."""
 
     def copy(self) -> "Env":
-        return Env({k: v.copy() for k, v in self.vars.items()})
+        child = Env(dict(self.vars))
+        child.own = set()
+        self.own = set()  # the Vars are shared with the copy now
+        return child
 
     def get(self, name: str) -> Var | None:
         return self.vars.get(name)
 
+    def mut(self, name: str) -> Var | None:
+        """The variable's Var, private to this env (to change it)."""
+        var = self.vars.get(name)
+        if var is not None and name not in self.own:
+            var = self.vars[name] = var.copy()
+            self.own.add(name)
+        return var
+
     def set(self, name: str, var: Var) -> None:
         self.vars[name] = var
+        self.own.add(name)
+
+    def pop(self, name: str):
+        self.own.discard(name)
+        return self.vars.pop(name, None)
 
     def names(self):
         return self.vars.keys()
@@ -150,11 +173,60 @@ def target_names(t) -> list[str]:
     return []
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_NOT_CHILDREN = ("span", "kw_span", "name_span", "op_spans")
+
+
+def children(node):
+    """The direct child nodes of node (ast.children, with the field list cached per class)."""
+    cls = type(node)
+    names = _FIELDS.get(cls)
+    if names is None:
+        from dataclasses import fields
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls)
+                                     if f.name not in _NOT_CHILDREN)
+    out = []
+    for name in names:
+        v = getattr(node, name)
+        if isinstance(v, A.Node):
+            out.append(v)
+        elif isinstance(v, list):
+            for x in v:
+                if isinstance(x, A.Node):
+                    out.append(x)
+                elif isinstance(x, tuple):
+                    out.extend(y for y in x if isinstance(y, A.Node))
+    return out
+
+
+def walk(node):
+    """node and every node below it, pre-order (ast.walk, faster)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        kids = children(n)
+        kids.reverse()
+        stack.extend(kids)
+
+
+def _may_have_walrus(fn: A.FunctionDef) -> bool:
+    """False when the function's source text has no ':=' (no need to walk every node)."""
+    span = fn.span
+    src = getattr(span, "source", None)
+    if src is None:
+        return True
+    lines = src.text.splitlines()[span.line - src.first_line:span.end_line - src.first_line + 1]
+    return any(":=" in line for line in lines)
+
+
 def local_names(fn: A.FunctionDef) -> set[str]:
     """Python's rule: a name bound anywhere in a function body (assignment, for target,
     except-as, def, walrus) is local to the whole function; reading it before it is
     bound is an error, never a read of the global of that name."""
     out = set(a.arg for a in fn.args) | set(assigned_names(fn.body))
+    if not _may_have_walrus(fn):
+        return out
     stack = list(fn.body)
     while stack:
         n = stack.pop()
@@ -162,10 +234,10 @@ def local_names(fn: A.FunctionDef) -> set[str]:
             continue
         if isinstance(n, A.NamedExpr) and isinstance(n.target, A.Name):
             out.add(n.target.id)
-        stack.extend(A.children(n))
+        stack.extend(children(n))
     return out
 
 
 def names_read(node) -> set[str]:
     """Every Name loaded anywhere below node (including nested functions)."""
-    return {n.id for n in A.walk(node) if isinstance(n, A.Name)}
+    return {n.id for n in walk(node) if isinstance(n, A.Name)}

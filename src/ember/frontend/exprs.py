@@ -5,8 +5,8 @@ from __future__ import annotations
 from ember.errors import NameResolutionError
 from ember.frontend import ast as A
 from ember.frontend.meta import (
-    MBoundMethod, MClass, MConst, MDtype, MException, MFunction, MLambda, MModule, MNested,
-    MOpaque, MOpFunc,
+    MBoundMethod, MClass, MConst, MDtype, MFunction, MLambda, MModule, MNested, MOpaque,
+    MOpFunc,
     MTypeName, Meta, TORCH_DTYPES,
 )
 from ember.frontend.typing_ import ErrorType, numeric_rank, show
@@ -325,7 +325,7 @@ class ExprMixin:
         return self.error(f"bad operand type for unary {node.op}: {show(t)}"
                           f"{self.unrefined_hint([(v, node.operand)])}", node.span)
 
-    # -- comparisons ---------------------------------------------------------------------------------
+    # -- comparisons ------------------------------------------------------------------------------
     def e_Compare(self, node, expected):
         left = self.value(node.left)
         return self.compare_chain(left, node.ops, node.comparators, node, 0)
@@ -412,7 +412,7 @@ class ExprMixin:
             return self.b.kernel("any.contains", [container, x], T.BOOL, loc)
         return self.error(f"'in' is not supported for {show(t)}", node.span)
 
-    # -- boolean and conditional expressions ---------------------------------------------------------
+    # -- boolean and conditional expressions ------------------------------------------------------
     def e_BoolOp(self, node, expected):
         types = []
         for v in node.values:
@@ -478,7 +478,7 @@ class ExprMixin:
                 self.b.yield_([self.coerce(v, t, n.span)], loc)
         return self.b.create("if", [cond.value], [t], regions=[r1, r2], loc=loc).result
 
-    # -- subscripts --------------------------------------------------------------------------------
+    # -- subscripts -------------------------------------------------------------------------------
     def e_Subscript(self, node, expected):
         base = self.expr(node.value)
         if isinstance(base, MConst):
@@ -578,13 +578,14 @@ class ExprMixin:
         return self.b.create("obj.get", [base], [t], {"field": name}, loc=self.loc(node)).result
 
     def static_int(self, node):
-        """The value of a constant int expression (None for a missing bound, False if not constant)."""
+        """The value of a constant int expression (None for a missing bound, False if it is not
+        constant)."""
         if node is None:
             return None
         if isinstance(node, A.Constant) and type(node.value) is int:
             return node.value
-        if isinstance(node, A.UnaryOp) and node.op == "-" and isinstance(node.operand, A.Constant) \
-                and type(node.operand.value) is int:
+        if isinstance(node, A.UnaryOp) and node.op == "-" and \
+                isinstance(node.operand, A.Constant) and type(node.operand.value) is int:
             return -node.operand.value
         if isinstance(node, A.Name):
             m = self.scope.lookup(node.id) if self.env.get(node.id) is None else None
@@ -612,7 +613,7 @@ class ExprMixin:
         else:
             self.error(f"{show(t)} does not support item assignment", node.span)
 
-    # -- literals ----------------------------------------------------------------------------------
+    # -- literals ---------------------------------------------------------------------------------
     def e_Tuple(self, node, expected):
         exp = expected.elems if isinstance(expected, T.TupleType) and \
             len(expected.elems) == len(node.elts) else [None] * len(node.elts)
@@ -683,7 +684,7 @@ class ExprMixin:
         from ember.frontend.closures import make_lambda
         return make_lambda(self, node, expected)
 
-    # -- strings -----------------------------------------------------------------------------------
+    # -- strings ----------------------------------------------------------------------------------
     def e_JoinedStr(self, node, expected):
         loc = self.loc(node)
         parts = []

@@ -19,7 +19,7 @@ from ember.frontend import ast as A
 from ember.frontend.annotations import AnnotationResolver
 from ember.frontend.calls import CallMixin
 from ember.frontend.env import (
-    Env, PendingSlot, Var, binding_counts, local_names, slot_value,
+    Env, PendingSlot, Var, assigned_names, binding_counts, local_names, slot_value,
 )
 from ember.frontend.exprs import ExprMixin
 from ember.frontend.loops import LoopMixin
@@ -69,6 +69,7 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         """Local names bound to compile-time values (a lambda assigned to a variable)."""
         self.local_names = local_names(self.node)
         self.binding_counts = binding_counts(self.node.body)
+        self._assigned_cache: dict = {}
         """Names local to the whole function (Python's scoping rule)."""
 
     # -- errors -----------------------------------------------------------------------------------
@@ -84,7 +85,7 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         span = node_or_span.span if isinstance(node_or_span, A.Node) else node_or_span
         return Loc.of_span(span)
 
-    # -- insertion ---------------------------------------------------------------------------------
+    # -- insertion --------------------------------------------------------------------------------
     @contextmanager
     def at(self, block: Block):
         """Emit into block; restores the insertion point and the terminated flag."""
@@ -101,7 +102,7 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         self.b.set_insertion_end(Block())
         self.terminated = False
 
-    # -- the function -------------------------------------------------------------------------------
+    # -- the function -----------------------------------------------------------------------------
     def run(self) -> FuncOp:
         if self.node.is_async:
             self.unsupported("'async def' is not supported (ember has no coroutines)",
@@ -195,7 +196,15 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         self.returns.append(op)
         self.terminated = True
 
-    # -- variables ---------------------------------------------------------------------------------
+    # -- variables --------------------------------------------------------------------------------
+    def assigned(self, stmts) -> list[str]:
+        """assigned_names(stmts), cached: nested loops ask for the same statements again."""
+        key = tuple(map(id, stmts))
+        names = self._assigned_cache.get(key)
+        if names is None:
+            names = self._assigned_cache[key] = assigned_names(stmts)
+        return names
+
     def read_var(self, name: str, span) -> Value | None:
         var = self.env.get(name)
         if var is None:
@@ -215,7 +224,7 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
 
     def write_var(self, name: str, value: Value, span, declared_type=None) -> None:
         """Bind name to value (checking it against the variable's type)."""
-        var = self.env.get(name)
+        var = self.env.mut(name)
         if var is not None and isinstance(var.slot, PendingSlot) and var.type is None and \
                 var.slot.value is not None:
             var.type = var.slot.value.type.elem  # typed by an assignment on another path
@@ -238,7 +247,7 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
             var.type = self._var_type(value)
         else:
             value = self.narrow_or_coerce(value, var.type, span, name)
-        var = self.env.get(name)
+        var = self.env.mut(name)
         if var.slot is not None:
             value = self.coerce(value, var.type, span)
             slot = self.ensure_slot(var, name, span)
@@ -279,7 +288,7 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
             value.name = name
         return value
 
-    # -- conversions -------------------------------------------------------------------------------
+    # -- conversions ------------------------------------------------------------------------------
     def coerce(self, v: Value, want: T.Type, span, what: str = "value",
                convert: bool = False) -> Value:
         """v as a `want` (widening), or an error at span.

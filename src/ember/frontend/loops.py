@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ember.frontend import ast as A
-from ember.frontend.env import Var, assigned_names, slot_value
+from ember.frontend.env import Var, slot_value
 from ember.frontend.typing_ import ErrorType, show
 from ember.ir import Block, Region, Value
 from ember.ir import types as T
@@ -100,7 +100,7 @@ class LoopMixin:
     def emit_while(self, test, body_fn, body_stmts, orelse, node, extra=()):
         """A while op; `test` is an AST test or a callable returning a Cond."""
         loc = self.loc(node.kw_span if getattr(node, "kw_span", None) else node)
-        names, types, inits = self.carried(assigned_names(body_stmts) + list(extra), node)
+        names, types, inits = self.carried(self.assigned(body_stmts) + list(extra), node)
         regions = [Region(Block(types, names)) for _ in range(3 if orelse else 2)]
         before = self.env
         self.env = self.bind_carried(before, names, regions[0].block.args)
@@ -136,7 +136,7 @@ class LoopMixin:
     def bind_carried(self, before, names, args):
         env = before.copy()
         for name, arg in zip(names, args):
-            var = env.get(name)
+            var = env.mut(name)
             var.value, var.defined = arg, True
         return env
 
@@ -175,9 +175,9 @@ class LoopMixin:
         stay local to it (reading one after the loop is a 'may be undefined' error)."""
         self.env = before
         for name, r in zip(names, results):
-            var = self.env.get(name)
+            var = self.env.mut(name)
             var.value, var.defined = r, True
-        for name in assigned_names(body_stmts):
+        for name in self.assigned(body_stmts):
             if self.env.get(name) is None and not name.startswith("$"):
                 self.env.set(name, Var(None, None, False, why=(
                     "it is first assigned inside the loop above, and ember keeps such "
@@ -202,7 +202,7 @@ class LoopMixin:
         self.b.create(kind, self.carried_values(ctx.op_names, ctx.types), loc=self.loc(s))
         self.terminated = True
 
-    # -- for ----------------------------------------------------------------------------------------
+    # -- for --------------------------------------------------------------------------------------
     def s_For(self, s):
         it = s.iter
         if isinstance(it, A.Call) and isinstance(it.func, A.Name) and \
@@ -260,7 +260,7 @@ class LoopMixin:
 
     def emit_for(self, s, bounds, bind_target, extra=()):
         loc = self.loc(s.kw_span if getattr(s, "kw_span", None) else s)
-        names, types, inits = self.carried(assigned_names([s]) + list(extra), s)
+        names, types, inits = self.carried(self.assigned([s]) + list(extra), s)
         body = Block([T.I64] + types, ["i"] + names)
         regions = [Region(body)]
         if s.orelse:
@@ -291,12 +291,12 @@ class LoopMixin:
             i = self.env.get(idx_name).value
             item = seq.item(self, i)
             one = self.b.const(1, T.I64, loc)
-            self.env.get(idx_name).value = self.b.kernel("int.add", [i, one], T.I64, loc)
+            self.env.mut(idx_name).value = self.b.kernel("int.add", [i, one], T.I64, loc)
             self.assign(s.target, item, s.target.span)
             self.emit_body(s.body)
 
         self.emit_while(test, body, [s], s.orelse, s, extra=[idx_name])
-        self.env.vars.pop(idx_name, None)
+        self.env.pop(idx_name)
 
     def make_tuple(self, items):
         return self.b.create("tuple.new", items, [T.TupleType(tuple(v.type for v in items))]

@@ -146,6 +146,7 @@ class RefineMixin:
                 continue
             if T.is_subtype(t, cur.type) or t == T.NONE or isinstance(cur.type, (T.OptionalType,
                                                                                  T.UnionType)):
+                var = self.env.mut(name)
                 var.value = self.b.create("narrow", [cur], [t], loc=self.b.loc,
                                           names=[name]).result
 
@@ -153,7 +154,7 @@ class RefineMixin:
         """After `assert cond`, the facts of cond hold (the other path raised)."""
         self.apply_facts(facts)
 
-    # -- truthiness ----------------------------------------------------------------------------------
+    # -- truthiness -------------------------------------------------------------------------------
     def truth(self, v, node):
         """bool(v) as Python computes it."""
         t = v.type

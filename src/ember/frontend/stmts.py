@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ember.errors import NameResolutionError, UnsupportedError
 from ember.frontend import ast as A
-from ember.frontend.env import PendingSlot, Var, assigned_names, slot_value
+from ember.frontend.env import PendingSlot, Var, slot_value
 from ember.frontend.meta import MLambda
 from ember.frontend.typing_ import ERROR, ErrorType, show
 from ember.ir import Block, Region
@@ -359,8 +359,10 @@ class StmtMixin:
         names, types = [], []
         keys = set(envs[0].names())
         for e in envs[1:]:
-            keys &= set(e.names())
-        for name in sorted(keys):
+            keys &= e.names()
+        # Copy-on-write: a name no branch changed still has before's Var.
+        changed = set().union(*(e.own for e in envs))
+        for name in sorted(keys & changed):
             vars_ = [e.get(name) for e in envs]
             if any(v.slot is not None for v in vars_) or not all(v.defined for v in vars_):
                 continue
@@ -398,20 +400,22 @@ class StmtMixin:
 
     def merged_env(self, envs, names, results):
         """The environment after a join: per name, defined only if defined on every path."""
+        changed = set().union(*(e.own for e in envs))
         out = envs[0].copy()
-        for name in list(out.names()):
-            vs = [e.get(name) for e in envs]
+        merged = set(names)
+        for e in envs[1:]:
+            changed |= out.vars.keys() - e.vars.keys()
+        for name in changed:
             var = out.get(name)
-            if any(v is None for v in vs):
-                var.defined = False
-                var.value = None
+            if var is None:
                 continue
-            if not all(v.defined for v in vs):
-                var.defined, var.value = False, None
-            elif var.slot is None and name not in names:
-                changed = any(v.value is not vs[0].value for v in vs)
-                if changed:
-                    var.value, var.defined = None, False
+            vs = [var] + [e.get(name) for e in envs[1:]]
+            if any(v is None for v in vs) or not all(v.defined for v in vs) or (
+                    var.slot is None and name not in merged and
+                    any(v.value is not var.value for v in vs)):
+                if var.defined or var.value is not None:
+                    var = out.mut(name)
+                    var.defined, var.value = False, None
         for e in envs[1:]:
             for name in e.names():
                 if out.get(name) is None:
@@ -419,7 +423,7 @@ class StmtMixin:
                     v.defined, v.value = False, None
                     out.set(name, v)
         for name, r in zip(names, results):
-            var = out.get(name)
+            var = out.mut(name)
             var.value, var.defined = r, True
             if not var.declared and not T.is_subtype(r.type, var.type):
                 var.type = r.type
@@ -438,10 +442,14 @@ class StmtMixin:
         if self.terminated:
             return
         for name, var in list(self.env.vars.items()):
-            slot = slot_value(var.slot) if var.slot is not None else None
-            if var.slot is not None and slot is None and _slot_block(var.slot) is block:
+            if var.slot is None:
+                continue
+            slot = slot_value(var.slot)
+            if slot is None and _slot_block(var.slot) is block:
+                var = self.env.mut(name)
                 var.slot, var.value, var.defined = None, None, False
             elif slot is not None and slot.owner.parent is block:
+                var = self.env.mut(name)
                 var.slot = None
                 if var.defined:
                     var.value = self.b.create("var.get", [slot], [var.type], names=[name]).result
@@ -451,7 +459,7 @@ class StmtMixin:
     # -- try -------------------------------------------------------------------------------------
     def s_Try(self, s):
         loc = self.loc(s)
-        names = assigned_names([s])
+        names = self.assigned([s])
         self.promote_to_slots(names, s)
         handlers = []
         for h in s.handlers:
@@ -508,7 +516,7 @@ class StmtMixin:
             if not exited:
                 self.b.yield_([], self.b.loc)
             if h.name and not exited:
-                self.env.vars.pop(h.name, None)
+                self.env.pop(h.name)
             env = None if exited else self.env
         regions.append(Region(block))
         envs.append(env)
@@ -545,6 +553,7 @@ class StmtMixin:
                 continue
             op = self.b.insert(VarNewOp([var.value], [T.VarType(var.type)], None, (),
                                         self.loc(s), [name]))
+            var = self.env.mut(name)
             var.slot, var.value = op.result, None
 
     def after_try(self, envs, fin_env) -> None:
@@ -553,7 +562,11 @@ class StmtMixin:
             self.b.create("unreachable", [])
             self.terminated = True
             return
-        for name, var in self.env.vars.items():
+        for name in list(self.env.names()):
+            var = self.env.get(name)
+            if var.slot is None and var.type is not None:
+                continue  # not assigned in the try statement: unchanged
+            var = self.env.mut(name)
             defined = all(e.get(name) is not None and e.get(name).defined for e in live)
             fin_var = fin_env.get(name) if fin_env is not None else None
             if fin_var is not None and fin_var.defined:
@@ -567,7 +580,7 @@ class StmtMixin:
                 if var.slot is None:
                     var.defined = False
 
-    # -- nested functions ----------------------------------------------------------------------------
+    # -- nested functions -------------------------------------------------------------------------
     def s_FunctionDef(self, s):
         from ember.frontend.closures import define_nested
 

@@ -1,0 +1,180 @@
+"""Frontend speed. `python tests/unit/frontend/test_emit_speed.py` prints the benchmark:
+parse, type-check + emit, default passes for a ~100-line function, and torch.jit for the
+same function. The test only checks that emission time grows linearly with function size
+(no quadratic work), with a generous bound so a loaded machine does not make it flaky."""
+
+import sys
+import time
+
+SRC = '''
+from typing import List, Dict, Optional, Tuple
+
+def work(xs: List[int], names: List[str], scale: float, limit: Optional[int]) -> Tuple[float, str]:
+    total = 0
+    best: Optional[int] = None
+    counts: Dict[str, int] = {}
+    out: List[str] = []
+    for i in range(len(xs)):
+        x = xs[i]
+        if x < 0:
+            continue
+        if best is None or x > best:
+            best = x
+        total += x * 2 - 1
+        if total > 1000:
+            total = total % 997
+    for name in names:
+        key = name.strip().lower()
+        if key in counts:
+            counts[key] += 1
+        else:
+            counts[key] = 1
+    for k, v in counts.items():
+        out.append(f"{k}={v:>3}")
+    evens = [x for x in xs if x % 2 == 0]
+    odds = [x * x for x in xs if x % 2 == 1]
+    s = 0.0
+    for e in evens:
+        s += e * scale
+    for o in odds:
+        s -= o / 3
+    j = 0
+    while j < len(evens) and j < 10:
+        s += evens[j]
+        j += 1
+    if limit is not None:
+        if s > limit:
+            s = float(limit)
+    acc = 1
+    for i in range(1, 20):
+        acc = (acc * i) % 1000003
+    text = ", ".join(out)
+    if best is not None:
+        text += " best=" + str(best)
+    try:
+        q = xs[0] // (xs[-1] - xs[0])
+    except ZeroDivisionError:
+        q = -1
+    except IndexError:
+        q = -2
+    mat = [[0] * 4 for _ in range(4)]
+    for r in range(4):
+        for c in range(4):
+            mat[r][c] = r * c + q
+    diag = 0
+    for r in range(4):
+        diag += mat[r][r]
+    parts = text.split(",")
+    longest = ""
+    for p in parts:
+        if len(p) > len(longest):
+            longest = p
+    flags = [p.startswith(" ") for p in parts]
+    n_flags = 0
+    for f in flags:
+        if f:
+            n_flags += 1
+    a, b = divmod(acc, 7)
+    m = max(a, b)
+    n = min(a, b)
+    ratio = m / (n + 1)
+    label = "big" if ratio > 10 else "small"
+    msg = "{}:{:.2f}:{}".format(label, ratio, n_flags)
+    assert len(msg) > 0, "empty message"
+    fib = [0, 1]
+    for i in range(2, 15):
+        fib.append(fib[i - 1] + fib[i - 2])
+    fsum = sum(fib)
+    pairs = {i: fib[i] for i in range(len(fib)) if fib[i] % 2 == 0}
+    sq = 0
+    for k2 in pairs:
+        sq += pairs[k2] * k2
+    rev = longest[::-1]
+    word_count = len(text.split())
+    if word_count > 3 and diag > 2:
+        s += 1.5
+    elif word_count > 1:
+        s -= 0.5
+    else:
+        s *= 2.0
+    res = s + fsum + sq + diag + acc + total
+    return res, msg + rev
+'''
+
+
+def best_of(fn, n):
+    best = float("inf")
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def main():
+    from ember.errors import Source
+    from ember.frontend import compile_source
+    import ember.frontend.compiler as C
+    from ember.frontend.parser import parse_module
+    from ember.interpreter.pipeline import run_passes
+    from ember.ir import verify_module
+
+    n_lines = SRC.strip().count("\n") + 1
+    parse = best_of(lambda: parse_module(Source("b.py", SRC)), 20)
+    full = best_of(lambda: compile_source(SRC, "b.py"), 20)
+    tree = parse_module(Source("b.py", SRC))
+    real_parse = C.parse_module
+    C.parse_module = lambda source: tree
+    try:
+        check = best_of(lambda: compile_source(SRC, "b.py"), 20)
+    finally:
+        C.parse_module = real_parse
+    passes = best_of(lambda: run_passes(compile_source(SRC, "b.py")), 10) - full
+    m = compile_source(SRC, "b.py")
+    verify_module(m)
+    print(f"{n_lines}-line function: parse {parse * 1e3:.1f} ms, type-check + emit "
+          f"{check * 1e3:.1f} ms, total {full * 1e3:.1f} ms; default passes ~{passes * 1e3:.1f} ms")
+    try:
+        import warnings
+
+        import torch
+        warnings.filterwarnings("ignore")
+        ts_src = SRC.replace("from typing import List, Dict, Optional, Tuple\n", "").replace("    try:\n        q = xs[0] // (xs[-1] - xs[0])\n"
+                             "    except ZeroDivisionError:\n        q = -1\n"
+                             "    except IndexError:\n        q = -2\n", "    q = 1\n")
+        ts_src = ts_src.replace('f"{k}={v:>3}"', 'k + "=" + str(v)')
+        ts_src = ts_src.replace('"{}:{:.2f}:{}"', '"{}:{}:{}"')
+        ts_src = ts_src.replace("for i in range(len(fib)) if fib[i] % 2 == 0", "for i in range(len(fib))")
+        ts_src = ts_src.replace("if x % 2 == 0]", "]").replace("if x % 2 == 1]", "]")
+        ts = best_of(lambda: torch.jit.CompilationUnit(ts_src), 5)
+        print(f"torch.jit.CompilationUnit of the same function (TorchScript-compatible "
+              f"edits): {ts * 1e3:.1f} ms")
+    except Exception as e:  # noqa: BLE001
+        print("torch:", type(e).__name__, str(e).splitlines()[0][:200])
+
+
+def _emit_time(n_copies: int) -> float:
+    from ember.errors import Source
+    import ember.frontend.compiler as C
+    from ember.frontend import compile_source
+    from ember.frontend.parser import parse_module
+
+    body = SRC.split("def work", 1)[1].split("\n", 1)[1].rsplit("    return", 1)[0]
+    src = SRC.split("def work", 1)[0] + "def work" + SRC.split("def work", 1)[1].split(
+        "\n", 1)[0] + "\n" + body * n_copies + "    return 1.0, ''\n"
+    tree = parse_module(Source("b.py", src))
+    real = C.parse_module
+    C.parse_module = lambda source: tree
+    try:
+        return best_of(lambda: compile_source(src, "b.py"), 3)
+    finally:
+        C.parse_module = real
+
+
+def test_emission_is_not_quadratic():
+    small, big = _emit_time(1), _emit_time(4)
+    assert big < small * 12, f"1 copy: {small * 1e3:.1f} ms, 4 copies: {big * 1e3:.1f} ms"
+
+
+if __name__ == "__main__":
+    main()
