@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import string
 
+from ember import ops
 from ember.frontend import ast as A
 from ember.frontend.meta import MBuiltin, MClass, MException, MTypeName
 from ember.frontend.typing_ import ErrorType, show
@@ -38,6 +39,9 @@ def call_builtin(em, name, node, expected):
             return em.b.const(len(args[0].type.elems), T.I64, em.loc(node))
         if name in ("min", "max") and len(args) > 2:
             return _fold_minmax(em, name, args, node)
+        if args and isinstance(args[0].type, T.TensorType) and \
+                ops.by_python_name(f"Tensor.__{name}__"):
+            return em.call_python_op(f"Tensor.__{name}__", args, node, em.call_kwargs(node))
         return em.call_python_op(f"builtins.{name}", args, node, em.call_kwargs(node))
     return em.unsupported(f"the builtin '{name}' is not supported here", node.func.span)
 

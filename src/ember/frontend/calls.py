@@ -191,6 +191,8 @@ class CallMixin:
     def bind_overload(self, d, args, kwargs, node, nrecv=0):
         """(matcher, converted argument list) or a str saying why d does not match."""
         params = d.schema.params
+        if d.name.startswith("tensor."):  # torch's varargs sizes: x.view(2, -1)
+            args = _pack_int_varargs(params, list(args))
         if len(args) > len(params):
             return (f"takes at most {len(params) - nrecv} argument(s), "
                     f"got {len(args) - nrecv}")
@@ -201,6 +203,9 @@ class CallMixin:
                 return f"unexpected keyword argument '{k}'"
             if slots[idx] is not None:
                 return f"got multiple values for argument '{k}'"
+            if d.name.startswith("tensor.") and _int_list_param(params[idx].type) and \
+                    v.type in (T.I64, T.BOOL):
+                v = IntPack([v])
             slots[idx] = v
         m = Matcher()
         targets = [None] * len(params)
@@ -236,6 +241,8 @@ class CallMixin:
         loc = self.loc(node)
         operands = []
         for p, v, want in zip(d.schema.params, slots, targets):
+            if isinstance(v, IntPack):
+                v = v.emit(self, node)
             if v is None:
                 want = m.resolve(p.type)
                 v = self.default_value(p.default, want, node)
@@ -283,6 +290,40 @@ class CallMixin:
         if contains_any(ret):
             return self.error(f"cannot infer the result type of {d.name} here", node.span)
         return ret
+
+
+class IntPack:
+    """Ints given where a List[int] parameter is (x.view(2, -1), x.sum(1), torch.zeros(3)):
+    packed into one list when the overload is emitted (torch's varargs int[] rule)."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values):
+        self.values = values
+
+    @property
+    def type(self):
+        return T.ListType(T.I64)
+
+    def emit(self, em, node):
+        items = [em.to_int(v, node) for v in self.values]
+        return em.b.create("list.new", items, [T.ListType(T.I64)], loc=em.loc(node)).result
+
+
+def _int_list_param(st) -> bool:
+    if st.name == "Optional" and st.args:
+        st = st.args[0]
+    return st.name == "List" and bool(st.args) and st.args[0].name == "int"
+
+
+def _pack_int_varargs(params, args):
+    """Positional ints at a List[int] parameter (to the end of the arguments) as one pack."""
+    for k, p in enumerate(params):
+        if k >= len(args):
+            break
+        if _int_list_param(p.type) and all(a.type in (T.I64, T.BOOL) for a in args[k:]):
+            return args[:k] + [IntPack(args[k:])]
+    return args
 
 
 def _fresh_empty(v) -> bool:

@@ -259,8 +259,7 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
     def narrow_or_coerce(self, value, want, span, name):
         """An assigned value keeps its narrower type (flow-sensitive typing: after
         `x = 3`, an Optional[int] x is an int); other values convert to the type."""
-        if value.type != want and T.is_subtype(value.type, want) and \
-                not isinstance(want, T.TensorType):
+        if value.type != want and T.is_subtype(value.type, want):
             return value
         return self.coerce(value, want, span, what=f"variable '{name}'")
 
@@ -277,8 +276,9 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         return slot.value
 
     def _var_type(self, value):
-        t = value.type
-        return t
+        """A variable's static type from its first value: tensors are just Tensor (their
+        dtype/shape is flow-sensitive knowledge about each value, as in TorchScript)."""
+        return erase_tensor_info(value.type)
 
     def _named(self, value: Value, name: str) -> Value:
         op = getattr(value, "op", None)
@@ -307,10 +307,7 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
             v.type = want  # an empty [] or {} takes the type its context expects
             return v
         loc = self.loc(span) if span is not None else self.b.loc
-        if isinstance(got, T.TensorType) and isinstance(want, T.TensorType) and \
-                T.tensor_matches(got, want):
-            return v
-        if T.is_subtype(got, want):
+        if T.is_subtype(got, want):  # incl. a known tensor type to a less known one
             return self.b.insert(WidenOp([v], [want], None, (), loc)).result
         convert = convert or span is None
         conv = _NUMERIC_CONV.get((got, want))
@@ -324,6 +321,21 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
             return v
         return self.error(f"{what} has type {show(want)}, but is given a value of type "
                           f"{show(got)}{conversion_hint(got, want)}", span)
+
+
+def erase_tensor_info(t: T.Type) -> T.Type:
+    """t with every tensor type made the plain `tensor` (for variable and field types)."""
+    if isinstance(t, T.TensorType):
+        return T.TENSOR
+    if isinstance(t, T.ListType) and isinstance(t.elem, T.TensorType):
+        return T.ListType(T.TENSOR)
+    if isinstance(t, T.DictType) and isinstance(t.value, T.TensorType):
+        return T.DictType(t.key, T.TENSOR)
+    if isinstance(t, T.TupleType) and any(isinstance(e, T.TensorType) for e in t.elems):
+        return T.TupleType(tuple(erase_tensor_info(e) for e in t.elems))
+    if isinstance(t, T.OptionalType) and isinstance(t.elem, T.TensorType):
+        return T.OptionalType(T.TENSOR)
+    return t
 
 
 def conversion_hint(got: T.Type, want: T.Type) -> str:

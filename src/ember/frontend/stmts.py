@@ -385,6 +385,11 @@ class StmtMixin:
         if any(isinstance(t, ErrorType) for t in types):
             return static if static is not None and \
                 not isinstance(static, ErrorType) else ERROR
+        if all(isinstance(t, T.TensorType) for t in types):
+            result = types[0]
+            for t in types[1:]:
+                result = T.tensor_join(result, t)  # keep what all branches agree on
+            return result if static is None or T.is_subtype(result, static) else static
         if all(v.type == static for v in vars_) and all(T.is_subtype(t, static) for t in types):
             return static
         result = types[0]

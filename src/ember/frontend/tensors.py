@@ -1,40 +1,158 @@
-"""Tensor-specific typing: shape functions and indexing (completed with the tensor ops)."""
+"""Tensor-specific typing: shape functions, indexing, list-size varargs.
+
+Result types of tensor operators come from their shape functions
+(`ember.ops` OpDef.shape_fn): each argument is described by an ArgInfo (dtype
+and shape of a tensor with symbolic dims, or the value of a constant), and a
+ShapeMismatch the function proves becomes a ShapeError at the call.
+
+Indexing `x[i, 1:n, None, ..., mask]` is described statically by a spec string
+(one item per position: "i" int, "s" + start/stop/step presence flags, "n"
+None, "e" Ellipsis, "t" tensor) plus the list of int operands and the list of
+tensor operands — the contract of the `tensor.index` / `tensor.index_put` ops.
+"""
 
 from __future__ import annotations
 
+from ember import ops
+from ember.frontend import ast as A
+from ember.frontend.typing_ import ErrorType, show
 from ember.ir import types as T
+from ember.ir.core import OpResult
+
+_KIND = {T.I64: "int", T.F64: "float", T.BOOL: "bool", T.STR: "str", T.NONE: "none",
+         T.DTYPE: "dtype"}
 
 
 def apply_shape_fn(em, d, operands, ret):
     """The result type of tensor operator d from its shape function (ret when unknown)."""
-    from ember.ops.registry import ShapeMismatch  # noqa: F401 (raised through)
     info = [_arg_info(v) for v in operands]
     result = d.shape_fn(info)
     return _to_type(result, ret)
 
 
+def _const_value(v):
+    """The compile-time value of an operand (a const, or a list.new/tuple.new of consts)."""
+    op = v.op if isinstance(v, OpResult) else None
+    name = op.name if op is not None else None
+    if name == "const":
+        return op.attrs.get("value")
+    if name in ("list.new", "tuple.new"):
+        items = [_const_value(x) for x in op.operands]
+        if any(x is None for x in items):
+            return None
+        return items if name == "list.new" else tuple(items)
+    if name == "widen" and op.operands:
+        return _const_value(op.operands[0])
+    return None
+
+
 def _arg_info(v):
     from ember.ops.tensorinfo import ArgInfo
     t = v.type
-    const = v.owner.value if getattr(v.owner, "name", None) == "const" else None
     if isinstance(t, T.TensorType):
-        return ArgInfo(t.dtype and T.NUMPY_DTYPE[t.dtype], t.shape, None, True)
-    return ArgInfo(None, None, const, False)
+        dtype = T.NUMPY_DTYPE[t.dtype] if t.dtype else None
+        return ArgInfo(dtype, t.shape, None, True, "tensor")
+    kind = _KIND.get(t)
+    if kind is None:
+        if isinstance(t, T.ListType):
+            kind = "list"
+        elif isinstance(t, T.OptionalType):
+            kind = _KIND.get(t.elem, "optional")
+        elif isinstance(t, T.TupleType):
+            kind = "tuple"
+    return ArgInfo(None, None, _const_value(v), False, kind)
 
 
 def _to_type(result, ret):
     from ember.ops.tensorinfo import TensorInfo
     if isinstance(result, TensorInfo):
         dtype = T.IR_DTYPE.get(result.dtype) if result.dtype else None
-        return T.TensorType(dtype, tuple(result.shape) if result.shape is not None else None)
+        shape = tuple(result.shape) if result.shape is not None else None
+        return T.TensorType(dtype, shape)
     if isinstance(result, tuple) and isinstance(ret, T.TupleType):
         return T.TupleType(tuple(_to_type(r, t) for r, t in zip(result, ret.elems)))
     return ret
 
 
+# ----------------------------------------------------------------------------- indexing
+
+
+def _index_parts(em, index_node):
+    """(spec, int values, tensor values) of an index expression, or None after an error."""
+    items = index_node.elts if isinstance(index_node, A.Tuple) else [index_node]
+    spec, ints, tensors = [], [], []
+    for item in items:
+        if isinstance(item, A.Constant) and item.value is None:
+            spec.append("n")
+        elif isinstance(item, A.Constant) and item.value is ...:
+            spec.append("e")
+        elif isinstance(item, A.Slice):
+            flags = ""
+            for bound in (item.lower, item.upper, item.step):
+                if bound is None:
+                    flags += "0"
+                    continue
+                v = em.value(bound)
+                if isinstance(v.type, ErrorType):
+                    return None
+                if v.type not in (T.I64, T.BOOL):
+                    em.error(f"tensor slice bounds must be ints, not {show(v.type)}", bound.span)
+                    return None
+                ints.append(em.to_int(v, bound))
+                flags += "1"
+            spec.append("s" + flags)
+        else:
+            v = em.value(item)
+            if isinstance(v.type, ErrorType):
+                return None
+            if v.type in (T.I64, T.BOOL):
+                spec.append("i")
+                ints.append(em.to_int(v, item))
+            elif isinstance(v.type, T.TensorType):
+                spec.append("t")
+                tensors.append(v)
+            else:
+                em.error(f"a tensor index must be an int, a slice, None, ..., or a tensor, "
+                         f"not {show(v.type)}", item.span)
+                return None
+    return ",".join(spec), ints, tensors
+
+
+def _index_operands(em, obj, parts, node):
+    spec, ints, tensors = parts
+    loc = em.loc(node)
+    spec_v = em.b.const(spec, T.STR, loc)
+    ints_v = em.b.create("list.new", ints, [T.ListType(T.I64)], loc=loc).result
+    tensors_v = em.b.create("list.new", tensors, [T.ListType(T.TENSOR)], loc=loc).result
+    return [obj, spec_v, ints_v, tensors_v]
+
+
 def tensor_getitem(em, obj, index_node, node):
-    return em.call_python_op("Tensor.__getitem__", [obj, em.value(index_node)], node)
+    if "tensor.index" not in ops.REGISTRY:
+        return em.unsupported("tensor indexing needs the tensor operators (tensor.index)",
+                              node.span)
+    parts = _index_parts(em, index_node)
+    if parts is None:
+        from ember.frontend.function import Poison
+        return Poison()
+    return em.emit_overload(ops.get("tensor.index"), _index_operands(em, obj, parts, node),
+                            {}, node)
 
 
 def tensor_setitem(em, obj, index_node, value, node):
-    em.call_python_op("Tensor.__setitem__", [obj, em.value(index_node), value], node)
+    if "tensor.index_put" not in ops.REGISTRY:
+        em.unsupported("tensor item assignment needs the tensor operators (tensor.index_put)",
+                       node.span)
+        return
+    parts = _index_parts(em, index_node)
+    if parts is None or isinstance(value.type, ErrorType):
+        return
+    operands = _index_operands(em, obj, parts, node)
+    if isinstance(value.type, T.TensorType):
+        name = "tensor.index_put"
+    elif value.type in (T.I64, T.F64, T.BOOL):
+        name = "tensor.index_put_scalar"
+    else:
+        em.error(f"cannot store {show(value.type)} into a tensor", node.span)
+        return
+    em.emit_overload(ops.get(name), operands + [value], {}, node)

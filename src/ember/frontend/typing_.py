@@ -103,6 +103,8 @@ class Matcher:
             return bound if T.is_subtype(arg, bound) else None
         if name == "Any":
             return arg
+        if name == "Scalar":  # a Python number, kept as it is (torch's Scalar)
+            return arg if numeric_rank(arg) is not None else None
         if name in _BASE:
             want = _BASE[name]
             if isinstance(want, T.TensorType):
@@ -163,6 +165,8 @@ class Matcher:
         return str(p)
 
     def _resolvable(self, p: SType) -> bool:
+        if p.name == "Scalar":
+            return False
         if p.is_var:
             return p.name in self.bindings
         return all(self._resolvable(a) for a in p.args)
@@ -173,7 +177,7 @@ class Matcher:
             return self.bindings.get(p.name, ANY)
         if p.name in _BASE:
             return _BASE[p.name]
-        if p.name == "Any":
+        if p.name in ("Any", "Scalar"):
             return ANY
         args = [self.resolve(a) for a in p.args]
         if p.name == "List":
