@@ -32,9 +32,16 @@ def call_builtin(em, name, node, expected):
     if name in _BY_OPS:
         if node.args and isinstance(node.args[0], A.GeneratorExp) and name in ("any", "all"):
             return any_all(em, node, name)
-        if name in ("sorted",) and any(k.arg == "key" for k in node.keywords):
-            return sorted_with_key(em, em.value(node.args[0]), node, in_place=False)
-        args = [em.value(a, _expected_arg(name, expected)) for a in node.args]
+        kw = {k.arg for k in node.keywords}
+        if name in ("min", "max") and len(node.args) == 1 and kw & {"key", "default"}:
+            return minmax_key(em, name, node)
+        if name in _ITERABLE_ARG and len(node.args) == 1:
+            seq = materialize(em, node.args[0])
+            if name == "sorted" and "key" in kw:
+                return sorted_with_key(em, seq, node, in_place=False)
+            args = [seq]
+        else:
+            args = [em.value(a, _expected_arg(name, expected)) for a in node.args]
         if name == "len" and args and isinstance(args[0].type, T.TupleType):
             return em.b.const(len(args[0].type.elems), T.I64, em.loc(node))
         if name in ("min", "max") and len(args) > 2:
@@ -48,6 +55,115 @@ def call_builtin(em, name, node, expected):
 
 def _expected_arg(name, expected):
     return None
+
+
+_ITERABLE_ARG = {"sorted", "sum", "min", "max", "any", "all"}
+_hidden = [0]
+
+
+def hidden_name(kind: str) -> str:
+    """A fresh name for a helper variable (never a Python identifier, never in the IR)."""
+    _hidden[0] += 1
+    return f"${kind}{_hidden[0]}"
+
+
+def materialize(em, node):
+    """The list of the items of an iterable expression: a list as it is; a generator, dict
+    (keys), str, tuple or range(...) through a loop filling a fresh list."""
+    from ember.frontend.env import Var
+    if isinstance(node, A.GeneratorExp):
+        return em.value(node)
+    if isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
+            node.func.id in ("range", "enumerate", "zip", "reversed") and \
+            em.env.get(node.func.id) is None and isinstance(em.scope.lookup(node.func.id),
+                                                            MBuiltin):
+        return _listcomp_over(em, node)
+    v = em.value(node)
+    if isinstance(v.type, (T.ListType, ErrorType)):
+        return v
+    name = hidden_name("it")
+    em.env.set(name, Var(v.type, v, True))
+    try:
+        return _listcomp_over(em, A.Name(node.span, name))
+    finally:
+        em.env.pop(name)
+
+
+def _listcomp_over(em, iter_node):
+    x = hidden_name("x")
+    comp = A.ListComp(iter_node.span, A.Name(iter_node.span, x),
+                      [A.Comprehension(iter_node.span, A.Name(iter_node.span, x), iter_node, [])])
+    return em.value(comp)
+
+
+def minmax_key(em, name, node):
+    """min/max(iterable, key=f, default=d): one pass, the first best item wins (Python's)."""
+    from ember.frontend.env import Var
+    loc = em.loc(node)
+    kw = {k.arg: k.value for k in node.keywords}
+    unknown = set(kw) - {"key", "default"}
+    if unknown:
+        return em.error(f"{name}() got an unexpected keyword argument "
+                        f"'{sorted(unknown)[0]}'", node.span)
+    seq = materialize(em, node.args[0])
+    if isinstance(seq.type, ErrorType):
+        return seq
+    elem = seq.type.elem
+    key = None
+    if "key" in kw:
+        key = em.value(kw["key"], T.FunctionType((elem,), T.I64))
+        if isinstance(key.type, ErrorType):
+            return key
+        if not isinstance(key.type, T.FunctionType) or len(key.type.params) != 1:
+            return em.error(f"{name}() key must be a function of one argument", kw["key"].span)
+    default = em.value(kw["default"]) if "default" in kw else None
+    if default is not None and not isinstance(default.type, ErrorType) and \
+            T.join(default.type, elem) != elem:
+        from ember.frontend.exprs import mix_hint
+        return em.error(f"{name}() default has type {show(default.type)}, but the items are "
+                        f"{show(elem)}{mix_hint(default.type, elem)}", kw["default"].span)
+    names = {k: hidden_name(k) for k in ("seq", "key", "best", "bk", "x", "k", "i")}
+    em.env.set(names["seq"], Var(seq.type, seq, True))
+    if key is not None:
+        em.env.set(names["key"], Var(key.type, key, True))
+    sp = node.span
+
+    def N(k):
+        return A.Name(sp, names[k])
+
+    def call_key(arg):
+        return A.Call(sp, N("key"), [arg], []) if key is not None else arg
+
+    better = ">" if name == "max" else "<"
+    body = [
+        A.Assign(sp, [N("x")], A.Subscript(sp, N("seq"), N("i"))),
+        A.Assign(sp, [N("k")], call_key(N("x"))),
+        A.If(sp, A.Compare(sp, N("k"), [better], [N("bk")]),
+             [A.Assign(sp, [N("best")], N("x")), A.Assign(sp, [N("bk")], N("k"))], []),
+    ]
+    loop = A.For(sp, N("i"), A.Call(sp, A.Name(sp, "range"), [
+        A.Constant(sp, 1), A.Call(sp, A.Name(sp, "len"), [N("seq")], [])], []), body, [])
+    n = em.b.kernel("list.len", [seq], T.I64, loc)
+    empty = em.b.kernel("int.eq", [n, em.b.const(0, T.I64, loc)], T.BOOL, loc)
+    then_r, else_r = Region(), Region()
+    with em.at(then_r.block):
+        if default is None:
+            em.raise_new("ValueError", em.b.const(f"{name}() arg is an empty sequence", T.STR,
+                                                  loc), node)
+        else:
+            em.b.yield_([em.coerce(default, elem, kw["default"].span)], loc)
+    before = em.env
+    em.env = before.copy()
+    with em.at(else_r.block):
+        em.stmt(A.Assign(sp, [N("best")], A.Subscript(sp, N("seq"), A.Constant(sp, 0))))
+        em.stmt(A.Assign(sp, [N("bk")], call_key(N("best"))))
+        em.stmt(loop)
+        best = em.read_var(names["best"], sp)
+        em.b.yield_([em.coerce(best, elem, sp)], loc)
+    em.env = before
+    for k in ("seq", "key"):
+        em.env.pop(names[k])
+    return em.b.create("if", [empty], [elem], regions=[then_r, else_r], loc=loc).result
 
 
 def _fold_minmax(em, name, args, node):

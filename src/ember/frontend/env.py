@@ -51,6 +51,11 @@ class PendingSlot:
         self.value = None
 
 
+def ir_names(names):
+    """Value names for the IR: hidden helper variables ('$i3') stay unnamed."""
+    return [None if n is None or n.startswith("$") else n for n in names]
+
+
 def slot_value(slot):
     """The var.new value of a slot (None if a pending slot was never created)."""
     return slot.value if isinstance(slot, PendingSlot) else slot

@@ -5,8 +5,8 @@ from __future__ import annotations
 from ember.errors import NameResolutionError
 from ember.frontend import ast as A
 from ember.frontend.meta import (
-    MBoundMethod, MClass, MConst, MDtype, MFunction, MLambda, MModule, MNested, MOpaque,
-    MOpFunc,
+    MBoundMethod, MBuiltin, MClass, MConst, MDtype, MFunction, MLambda, MModule, MNested,
+    MOpaque, MOpFunc,
     MTypeName, Meta, TORCH_DTYPES,
 )
 from ember.frontend.typing_ import ErrorType, numeric_rank, show
@@ -46,7 +46,28 @@ class ExprMixin:
         return handler(node, expected)
 
     def value(self, node, expected=None) -> Value:
-        return self.as_value(self.expr(node, expected), node)
+        v = self.expr(node, expected)
+        if isinstance(v, (MBuiltin, MOpFunc, MBoundMethod)) and \
+                isinstance(expected, T.FunctionType):
+            v = self.function_of_callable(node, expected)  # key=len, key=math.sqrt
+        return self.as_value(v, node)
+
+    def function_of_callable(self, node, expected):
+        """`len` where a function is expected: the lambda that calls it with the arguments."""
+        from ember.frontend.closures import make_lambda
+        sp = node.span
+        from ember.frontend.env import names_read
+        taken = names_read(node)
+        params = []
+        for i in range(len(expected.params)):
+            name, k = f"x{i}", 0
+            while name in taken:
+                k += 1
+                name = f"x{i}_{k}"
+            params.append(name)
+        lam = A.Lambda(sp, [A.Arg(sp, p) for p in params],
+                       A.Call(sp, node, [A.Name(sp, p) for p in params], []))
+        return make_lambda(self, lam, expected)
 
     def as_value(self, v, node) -> Value:
         if isinstance(v, Value):

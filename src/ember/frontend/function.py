@@ -19,7 +19,7 @@ from ember.frontend import ast as A
 from ember.frontend.annotations import AnnotationResolver
 from ember.frontend.calls import CallMixin
 from ember.frontend.env import (
-    Env, PendingSlot, Var, assigned_names, binding_counts, local_names, slot_value,
+    Env, PendingSlot, Var, assigned_names, binding_counts, ir_names, local_names, slot_value,
 )
 from ember.frontend.exprs import ExprMixin
 from ember.frontend.loops import LoopMixin
@@ -219,7 +219,7 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
                 return self.error(f"variable '{name}' may be undefined here", span,
                                   NameResolutionError)
             return self.b.create("var.get", [slot], [var.type], loc=self.loc(span),
-                                 names=[name]).result
+                                 names=ir_names([name])).result
         return var.value
 
     def write_var(self, name: str, value: Value, span, declared_type=None) -> None:
@@ -270,7 +270,7 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
             return slot
         if slot.value is None:
             from ember.ir.ops import VarNewOp
-            op = VarNewOp([], [T.VarType(var.type)], None, (), self.loc(span), [name])
+            op = VarNewOp([], [T.VarType(var.type)], None, (), self.loc(span), ir_names([name]))
             slot.block.append(op)
             slot.value = op.result
         return slot.value
@@ -284,7 +284,8 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         op = getattr(value, "op", None)
         if op is not None and op.name in ("list.new", "dict.new"):
             op.meta["settled"] = True  # a variable's list keeps its type
-        if isinstance(value, (OpResult, BlockArg)) and value.name is None:
+        if isinstance(value, (OpResult, BlockArg)) and value.name is None and \
+                not name.startswith("$"):
             value.name = name
         return value
 

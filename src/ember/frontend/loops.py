@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ember.frontend import ast as A
-from ember.frontend.env import Var, slot_value
+from ember.frontend.env import Var, ir_names, slot_value
 from ember.frontend.typing_ import ErrorType, show
 from ember.ir import Block, Region, Value
 from ember.ir import types as T
@@ -101,7 +101,7 @@ class LoopMixin:
         """A while op; `test` is an AST test or a callable returning a Cond."""
         loc = self.loc(node.kw_span if getattr(node, "kw_span", None) else node)
         names, types, inits = self.carried(self.assigned(body_stmts) + list(extra), node)
-        regions = [Region(Block(types, names)) for _ in range(3 if orelse else 2)]
+        regions = [Region(Block(types, ir_names(names))) for _ in range(3 if orelse else 2)]
         before = self.env
         self.env = self.bind_carried(before, names, regions[0].block.args)
         with self.at(regions[0].block):
@@ -113,7 +113,8 @@ class LoopMixin:
             self.run_loop_body(body_fn, regions[1].block, names, types, loc)
         if orelse:
             self.emit_loop_else(before, names, types, regions[2], orelse, loc)
-        op = self.b.create("while", inits, types, regions=regions, loc=loc, names=names)
+        op = self.b.create("while", inits, types, regions=regions, loc=loc,
+                           names=ir_names(names))
         self.after_loop(before, names, op.results, body_stmts)
         if _runs_forever(test, body_stmts) and not orelse:
             self.b.create("unreachable", [], loc=loc)
@@ -261,10 +262,10 @@ class LoopMixin:
     def emit_for(self, s, bounds, bind_target, extra=()):
         loc = self.loc(s.kw_span if getattr(s, "kw_span", None) else s)
         names, types, inits = self.carried(self.assigned([s]) + list(extra), s)
-        body = Block([T.I64] + types, ["i"] + names)
+        body = Block([T.I64] + types, ["i"] + ir_names(names))
         regions = [Region(body)]
         if s.orelse:
-            regions.append(Region(Block(types, names)))
+            regions.append(Region(Block(types, ir_names(names))))
         before = self.env
         self.env = self.bind_carried(before, names, body.args[1:])
         with self.at(body):
@@ -274,7 +275,8 @@ class LoopMixin:
             self.run_loop_body(run, body, names, types, loc)
         if s.orelse:
             self.emit_loop_else(before, names, types, regions[1], s.orelse, loc)
-        op = self.b.create("for", bounds + inits, types, regions=regions, loc=loc, names=names)
+        op = self.b.create("for", bounds + inits, types, regions=regions, loc=loc,
+                           names=ir_names(names))
         self.after_loop(before, names, op.results, [s])
 
     def for_sequences(self, s, seq):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ember.frontend import ast as A
+from ember.frontend.env import ir_names
 from ember.frontend.typing_ import ErrorType, show
 from ember.ir import Region
 from ember.ir import types as T
@@ -148,7 +149,7 @@ class RefineMixin:
                                                                                  T.UnionType)):
                 var = self.env.mut(name)
                 var.value = self.b.create("narrow", [cur], [t], loc=self.b.loc,
-                                          names=[name]).result
+                                          names=ir_names([name])).result
 
     def apply_facts_after(self, facts):
         """After `assert cond`, the facts of cond hold (the other path raised)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ember.errors import NameResolutionError, UnsupportedError
 from ember.frontend import ast as A
-from ember.frontend.env import PendingSlot, Var, slot_value
+from ember.frontend.env import PendingSlot, Var, ir_names, slot_value
 from ember.frontend.meta import MLambda
 from ember.frontend.typing_ import ERROR, ErrorType, show
 from ember.ir import Block, Region
@@ -345,7 +345,7 @@ class StmtMixin:
                     self.b.yield_([self.current_value(env, n, t) for n, t in zip(names, types)],
                                   loc)
         op = self.b.create("if", [cond_value], types, regions=[Region(b) for b, _ in branches],
-                           loc=loc, names=names)
+                           loc=loc, names=ir_names(names))
         if not live:
             self.b.create("unreachable", [], loc=loc)
             self.terminated = True
@@ -457,7 +457,7 @@ class StmtMixin:
                 var = self.env.mut(name)
                 var.slot = None
                 if var.defined:
-                    var.value = self.b.create("var.get", [slot], [var.type], names=[name]).result
+                    var.value = self.b.create("var.get", [slot], [var.type], names=ir_names([name])).result
                 else:
                     var.value = None
 
@@ -557,7 +557,7 @@ class StmtMixin:
             if var.slot is not None:
                 continue
             op = self.b.insert(VarNewOp([var.value], [T.VarType(var.type)], None, (),
-                                        self.loc(s), [name]))
+                                        self.loc(s), ir_names([name])))
             var = self.env.mut(name)
             var.slot, var.value = op.result, None
 
