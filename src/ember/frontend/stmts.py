@@ -457,7 +457,8 @@ class StmtMixin:
                 var = self.env.mut(name)
                 var.slot = None
                 if var.defined:
-                    var.value = self.b.create("var.get", [slot], [var.type], names=ir_names([name])).result
+                    var.value = self.b.create("var.get", [slot], [var.type],
+                                              names=ir_names([name])).result
                 else:
                     var.value = None
 
