@@ -12,7 +12,7 @@ from ember.errors import (
     NameResolutionError, ParseError, Source, TypeCheckError, UnsupportedError,
 )
 from ember.frontend import ast as A
-from ember.frontend.meta import MClass, MModule, MTypeName, MBuiltin, MConst
+from ember.frontend.meta import MBuiltin, MClass, MConst, MException, MModule, MTypeName
 from ember.frontend.typing_ import ERROR
 from ember.ir import types as T
 
@@ -108,6 +108,8 @@ class AnnotationResolver:
             return meta.name
         if isinstance(meta, MClass):
             return meta
+        if isinstance(meta, MException):
+            return "Exception"
         if isinstance(meta, MConst) and meta.value is None:
             return "None"
         if meta is None and node.id in _SIMPLE:
@@ -120,6 +122,8 @@ class AnnotationResolver:
             return T.ClassType(decl.name) if decl is not None else ERROR
         if name in _SIMPLE:
             return _SIMPLE[name]
+        if name == "Exception":
+            return T.EXC
         if name in ("List", "list"):
             return T.ListType(T.TENSOR)
         if name in ("Dict", "dict"):

@@ -74,6 +74,41 @@ class _Enumerate:
         return em.make_tuple([k, self.seq.item(em, i)])
 
 
+def _finally_assigned_with_jumps(stmts) -> list[str]:
+    """Names assigned in the finally clause of a try (in stmts, at any depth) whose body or
+    handlers contain a break or continue."""
+    from ember.frontend.env import assigned_names
+    out: list[str] = []
+    stack = list(stmts)
+    while stack:
+        s = stack.pop()
+        if isinstance(s, (A.FunctionDef, A.ClassDef)):
+            continue
+        if isinstance(s, A.Try) and s.finalbody and _has_jump(
+                s.body + s.orelse + [x for h in s.handlers for x in h.body]):
+            out.extend(n for n in assigned_names(s.finalbody) if n not in out)
+        for field in ("body", "orelse", "finalbody"):
+            stack.extend(getattr(s, field, None) or [])
+        for h in getattr(s, "handlers", None) or []:
+            stack.extend(h.body)
+    return out
+
+
+def _has_jump(stmts) -> bool:
+    stack = list(stmts)
+    while stack:
+        s = stack.pop()
+        if isinstance(s, (A.Break, A.Continue)):
+            return True
+        if isinstance(s, (A.FunctionDef, A.ClassDef)):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            stack.extend(getattr(s, field, None) or [])
+        for h in getattr(s, "handlers", None) or []:
+            stack.extend(h.body)
+    return False
+
+
 def _runs_forever(test, body) -> bool:
     """`while True:` with no `break` of its own: the code after it is unreachable."""
     if not (isinstance(test, A.Constant) and test.value is True):
@@ -100,6 +135,7 @@ class LoopMixin:
     def emit_while(self, test, body_fn, body_stmts, orelse, node, extra=()):
         """A while op; `test` is an AST test or a callable returning a Cond."""
         loc = self.loc(node.kw_span if getattr(node, "kw_span", None) else node)
+        self.slots_for_finally(body_stmts, node)
         names, types, inits = self.carried(self.assigned(body_stmts) + list(extra), node)
         regions = [Region(Block(types, ir_names(names))) for _ in range(3 if orelse else 2)]
         before = self.env
@@ -119,6 +155,15 @@ class LoopMixin:
         if _runs_forever(test, body_stmts) and not orelse:
             self.b.create("unreachable", [], loc=loc)
             self.terminated = True
+
+    def slots_for_finally(self, body, node):
+        """A break/continue inside `try: ... finally: x += 1` must carry x as the finally
+        leaves it, not as it was at the jump: such variables live in a slot (var.new before
+        the loop) instead of being carried values."""
+        names = _finally_assigned_with_jumps(body)
+        defined = [n for n in names if (v := self.env.get(n)) is not None and v.defined]
+        if defined:
+            self.promote_to_slots(defined, node)
 
     def carried(self, assigned, node):
         """(names, types, init values) of the variables a loop carries."""
@@ -261,6 +306,7 @@ class LoopMixin:
 
     def emit_for(self, s, bounds, bind_target, extra=()):
         loc = self.loc(s.kw_span if getattr(s, "kw_span", None) else s)
+        self.slots_for_finally(s.body, s)
         names, types, inits = self.carried(self.assigned([s]) + list(extra), s)
         body = Block([T.I64] + types, ["i"] + ir_names(names))
         regions = [Region(body)]

@@ -12,7 +12,11 @@ def signature_of(c, info):
     """(names, types, defaults, declared return) of a function, without compiling its body."""
     if info.signature is None:
         from ember.frontend.function import FunctionEmitter
-        info.signature = FunctionEmitter(c, info).signature()
+        c.compiling.append(info.name.replace("<locals>.", ""))
+        try:
+            info.signature = FunctionEmitter(c, info).signature()
+        finally:
+            c.compiling.pop()
     return info.signature
 
 
