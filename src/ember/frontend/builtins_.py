@@ -39,6 +39,10 @@ def call_builtin(em, name, node, expected):
             seq = materialize(em, node.args[0])
             if name == "sorted" and "key" in kw:
                 return sorted_with_key(em, seq, node, in_place=False)
+            if name == "sorted" and needs_object_sort(em, seq.type):
+                return sort_objects(em, seq, node, in_place=False)
+            if name in ("min", "max") and needs_object_sort(em, seq.type):
+                return minmax_key(em, name, node, seq)
             args = [seq]
         else:
             args = [em.value(a, _expected_arg(name, expected)) for a in node.args]
@@ -46,6 +50,16 @@ def call_builtin(em, name, node, expected):
             return em.b.const(len(args[0].type.elems), T.I64, em.loc(node))
         if name in ("min", "max") and len(args) > 2:
             return _fold_minmax(em, name, args, node)
+        if len(args) == 1 and isinstance(args[0].type, T.ClassType) and \
+                name in ("len", "abs", "repr"):
+            from ember.frontend.classes import call_dunder, dunder
+            if name == "repr":
+                return em.str_of(args[0], node, "repr")
+            m = dunder(em, args[0].type, f"__{name}__")
+            if m is None:
+                return em.error(f"object of type '{args[0].type.name}' has no {name}() "
+                                f"(define __{name}__)", node.span)
+            return call_dunder(em, m, args[0], [], node)
         if args and isinstance(args[0].type, T.TensorType) and \
                 ops.by_python_name(f"Tensor.__{name}__"):
             return em.call_python_op(f"Tensor.__{name}__", args, node, em.call_kwargs(node))
@@ -96,7 +110,7 @@ def _listcomp_over(em, iter_node):
     return em.value(comp)
 
 
-def minmax_key(em, name, node):
+def minmax_key(em, name, node, seq=None):
     """min/max(iterable, key=f, default=d): one pass, the first best item wins (Python's)."""
     from ember.frontend.env import Var
     loc = em.loc(node)
@@ -105,7 +119,8 @@ def minmax_key(em, name, node):
     if unknown:
         return em.error(f"{name}() got an unexpected keyword argument "
                         f"'{sorted(unknown)[0]}'", node.span)
-    seq = materialize(em, node.args[0])
+    if seq is None:
+        seq = materialize(em, node.args[0])
     if isinstance(seq.type, ErrorType):
         return seq
     elem = seq.type.elem
@@ -186,8 +201,7 @@ def b_print(em, node, expected):
     for i, a in enumerate(node.args):
         if i:
             parts.append(sep)
-        v = em.value(a)
-        parts.append(v if v.type == T.STR else em.b.kernel("builtins.str", [v], T.STR, loc))
+        parts.append(em.str_of(em.value(a), a))
     parts.append(end)
     line = em.concat(parts, loc)
     em.b.kernel("builtins.print", [line], T.NONE, loc)
@@ -266,10 +280,7 @@ def b_bool(em, node, expected):
 def b_str(em, node, expected):
     if not node.args:
         return em.b.const("", T.STR, em.loc(node))
-    v = em.value(node.args[0])
-    if v.type == T.STR:
-        return v
-    return em.b.kernel("builtins.str", [v], T.STR, em.loc(node))
+    return em.str_of(em.value(node.args[0]), node)
 
 
 def _convert(em, node, name, target):
@@ -353,6 +364,34 @@ def any_all(em, node, name):
     return result
 
 
+def needs_object_sort(em, t) -> bool:
+    """A list of user objects: ordering them must call their __lt__ (a compiled method)."""
+    return isinstance(t, T.ListType) and isinstance(t.elem, T.ClassType)
+
+
+def sort_objects(em, xs, node, in_place):
+    """xs.sort() / sorted(xs) for a list of user objects: a compiled stable merge sort
+    (ember.frontend.prelude) whose `<` calls the class's __lt__."""
+    from ember.frontend.prelude import helper
+    from ember.ir import SymbolRef
+    loc = em.loc(node)
+    elem = xs.type.elem
+    kw = {k.arg: k.value for k in node.keywords}
+    unknown = set(kw) - {"reverse"}
+    if unknown or len(node.args) > (0 if in_place else 1):
+        return em.error("sort() of objects takes only reverse=... here (or key=...)",
+                        node.span)
+    if not em.class_defines(elem, "__lt__"):
+        return em.error(f"'<' is not supported between instances of '{elem.name}': define "
+                        "__lt__ or pass key=...", node.span)
+    rev = em.truth(em.value(kw["reverse"]), kw["reverse"]) if "reverse" in kw else \
+        em.b.const(False, T.BOOL, loc)
+    target = xs if in_place else em.b.kernel("list.copy", [xs], xs.type, loc)
+    info = helper(em, "sort", [xs.type, T.BOOL])
+    em.b.create("call", [target, rev], [T.NONE], {"callee": SymbolRef(info.symbol)}, loc=loc)
+    return em.b.const(None, T.NONE, loc) if in_place else target
+
+
 def sorted_with_key(em, xs, node, in_place):
     loc = em.loc(node)
     kw = {k.arg: k.value for k in node.keywords}
@@ -407,10 +446,10 @@ def _format(em, fmt, args, kwargs, node, counter):
         else:
             raise KeyError(field)
         if conv in ("r", "s"):
-            v = em.b.kernel("builtins.repr" if conv == "r" else "builtins.str", [v], T.STR, loc)
+            v = em.str_of(v, node, "repr" if conv == "r" else "str")
         spec_v = _format(em, spec, args, kwargs, node, counter) if spec else \
             em.b.const("", T.STR, loc)
-        parts.append(em.b.kernel("builtins.format", [v, spec_v], T.STR, loc))
+        parts.append(em.format_of(v, spec_v, node))
     return em.concat(parts, loc)
 
 

@@ -108,6 +108,9 @@ class CallMixin:
         if "key" in kwargs:
             from ember.frontend.builtins_ import sorted_with_key
             return sorted_with_key(self, recv, node, in_place=True)
+        from ember.frontend.builtins_ import needs_object_sort, sort_objects
+        if needs_object_sort(self, recv.type):
+            return sort_objects(self, recv, node, in_place=True)
         return self.call_python_op("list.sort", [recv] + self.call_args(node), node,
                                    self.call_kwargs(node))
 

@@ -216,6 +216,22 @@ def call_class_method(em, recv, name, node):
     return call_user_function(em, method, node, [] if method.static else [recv])
 
 
+def dunder(em, t, name):
+    """The FuncInfo of method `name` (`__add__`) of the user class of type t, or None."""
+    if not isinstance(t, T.ClassType):
+        return None
+    info = _class_info(em, t.name)
+    if info is None or info.kind != "class":
+        return None
+    return info.methods.get(name)
+
+
+def call_dunder(em, method, recv, args, node):
+    """recv.method(*args) for a special method found by `dunder`."""
+    from ember.frontend.userfuncs import call_user_function
+    return call_user_function(em, method, node, [recv], values=list(args))
+
+
 def class_attribute(em, meta, node):
     """`Class.NAME` (a constant of the class body) or `Class.method` (a static method)."""
     info = meta.info

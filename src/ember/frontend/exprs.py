@@ -202,10 +202,14 @@ class ExprMixin:
         right = self.value(node.right)
         return self.binop(node.op, left, right, node, (node.left, node.right))
 
-    def binop(self, op, a: Value, b: Value, node, operand_nodes=(None, None)):
+    def binop(self, op, a: Value, b: Value, node, operand_nodes=(None, None), aug=False):
         ta, tb = a.type, b.type
         if isinstance(ta, ErrorType) or isinstance(tb, ErrorType):
             return a if isinstance(ta, ErrorType) else b
+        if isinstance(ta, T.ClassType) or isinstance(tb, T.ClassType):
+            r = self.class_binop(op, a, b, node, aug)
+            if r is not None:
+                return r
         loc = self.loc(node)
         if isinstance(ta, T.TensorType) or isinstance(tb, T.TensorType):
             return self.tensor_binop(op, a, b, node)
@@ -228,6 +232,19 @@ class ExprMixin:
         hint = self.unrefined_hint([(a, operand_nodes[0]), (b, operand_nodes[1])])
         return self.error(f"cannot {verb} {show(ta)} and {show(tb)} (operator '{op}'){hint}",
                           node.span)
+
+    def class_binop(self, op, a, b, node, aug):
+        """a + b through a user class's __add__ / __iadd__ / b.__radd__ (None: no method)."""
+        from ember.frontend.classes import call_dunder, dunder
+        name = _NAMES.get(op)
+        if name is None:
+            return None
+        for recv, other, method in ((a, b, f"__i{name}__" if aug else None),
+                                    (a, b, f"__{name}__"), (b, a, f"__r{name}__")):
+            m = dunder(self, recv.type, method) if method else None
+            if m is not None:
+                return call_dunder(self, m, recv, [other], node)
+        return None
 
     def unrefined_hint(self, pairs) -> str:
         """'; x is Optional[int]: check ...' for the first operand that may be None."""
@@ -335,6 +352,11 @@ class ExprMixin:
         if isinstance(t, T.TensorType):
             qual = {"-": "Tensor.__neg__", "+": "Tensor.__pos__", "~": "Tensor.__invert__"}
             return self.call_python_op(qual[node.op], [v], node)
+        if isinstance(t, T.ClassType):
+            from ember.frontend.classes import call_dunder, dunder
+            m = dunder(self, t, {"-": "__neg__", "+": "__pos__", "~": "__invert__"}[node.op])
+            if m is not None:
+                return call_dunder(self, m, v, [], node)
         if t == T.BOOL:
             v, t = self.b.kernel("bool.to_int", [v], T.I64, loc), T.I64
         if t == T.I64:
@@ -381,7 +403,28 @@ class ExprMixin:
             if isinstance(ta, T.TensorType):
                 return self.call_python_op(f"Tensor.__{_CMP_NAMES[op]}__", [a, b], node)
             return self.call_python_op(f"Tensor.__{_CMP_NAMES[_SWAP[op]]}__", [b, a], node)
+        if isinstance(ta, T.ClassType) or isinstance(tb, T.ClassType):
+            r = self.class_compare(op, a, b, node)
+            if r is not None:
+                return r
         return self.scalar_compare(op, a, b, node, (lnode, rnode))
+
+    def class_compare(self, op, a, b, node):
+        """a < b through __lt__ (or b.__gt__), a != b through __ne__ or not __eq__."""
+        from ember.frontend.classes import call_dunder, dunder
+        name, swapped = _CMP_NAMES[op], _CMP_NAMES[_SWAP[op]]
+        for recv, other, method in ((a, b, name), (b, a, swapped)):
+            m = dunder(self, recv.type, f"__{method}__")
+            if m is not None:
+                return call_dunder(self, m, recv, [other], node)
+        if op == "!=":
+            for recv, other in ((a, b), (b, a)):
+                m = dunder(self, recv.type, "__eq__")
+                if m is not None:
+                    r = call_dunder(self, m, recv, [other], node)
+                    return self.b.kernel("bool.not", [self.truth(r, node)], T.BOOL,
+                                         self.loc(node))
+        return None
 
     def scalar_compare(self, op, a, b, node, nodes=(None, None)):
         ta, tb = a.type, b.type
@@ -416,6 +459,16 @@ class ExprMixin:
     def contains(self, container, x, node):
         t = container.type
         loc = self.loc(node)
+        if isinstance(t, T.ClassType):
+            from ember.frontend.classes import call_dunder, dunder
+            m = dunder(self, t, "__contains__")
+            if m is not None:
+                return self.truth(call_dunder(self, m, container, [x], node), node)
+        if isinstance(t, T.ListType) and isinstance(t.elem, T.ClassType) and \
+                self.class_defines(t.elem, "__eq__"):
+            return self.unsupported(f"'in' on a list of {t.elem.name} would compare by "
+                                    "identity, not with its __eq__; write any(x == y for y "
+                                    "in ys)", node.span)
         if isinstance(t, T.ListType):
             return self.b.kernel("list.contains", [container, self.coerce(x, t.elem, node.span,
                                                                           convert=True)],
@@ -539,6 +592,10 @@ class ExprMixin:
         if isinstance(index, tuple) and index[0] == "tensor":
             from ember.frontend.tensors import tensor_getitem
             return tensor_getitem(self, obj, index[1], node)
+        if isinstance(t, T.ClassType) and not isinstance(index, tuple) and \
+                self.class_defines(t, "__getitem__"):
+            from ember.frontend.classes import call_dunder, dunder
+            return call_dunder(self, dunder(self, t, "__getitem__"), obj, [index], node)
         if isinstance(index, tuple):
             kind = {T.STR: "str"}.get(t, "list" if isinstance(t, T.ListType) else None)
             if kind is None:
@@ -622,6 +679,11 @@ class ExprMixin:
         if isinstance(index, tuple) and index[0] == "tensor":
             from ember.frontend.tensors import tensor_setitem
             tensor_setitem(self, obj, index[1], value, node)
+            return
+        if isinstance(t, T.ClassType) and not isinstance(index, tuple) and \
+                self.class_defines(t, "__setitem__"):
+            from ember.frontend.classes import call_dunder, dunder
+            call_dunder(self, dunder(self, t, "__setitem__"), obj, [index, value], node)
             return
         if isinstance(t, T.ListType) and not isinstance(index, tuple):
             self.b.kernel("list.setitem", [obj, self.index_int(index, node),
@@ -722,11 +784,42 @@ class ExprMixin:
         if fv.conversion == "a":
             return self.unsupported("the !a conversion is not supported", fv.span)
         if fv.conversion in ("r", "s"):
-            v = self.b.kernel("builtins.repr" if fv.conversion == "r" else "builtins.str", [v],
-                              T.STR, loc)
+            v = self.str_of(v, fv, "repr" if fv.conversion == "r" else "str")
         spec = self.e_JoinedStr(fv.format_spec, None) if fv.format_spec is not None and \
             fv.format_spec.values else self.b.const("", T.STR, loc)
-        return self.b.kernel("builtins.format", [v, spec], T.STR, loc)
+        return self.format_of(v, spec, fv)
+
+    def str_of(self, v, node, kind="str"):
+        """str(v) / repr(v): a user class's __str__ / __repr__ when it has one."""
+        if v.type == T.STR and kind == "str":
+            return v
+        if isinstance(v.type, T.ClassType):
+            from ember.frontend.classes import call_dunder, dunder
+            for name in ((f"__{kind}__", "__repr__") if kind == "str" else ("__repr__",)):
+                m = dunder(self, v.type, name)
+                if m is not None:
+                    return call_dunder(self, m, v, [], node)
+        return self.b.kernel(f"builtins.{kind}", [v], T.STR, self.loc(node))
+
+    def format_of(self, v, spec, node):
+        """format(v, spec); a user object formats as str(obj) (Python's object.__format__),
+        which accepts only an empty spec."""
+        if isinstance(v.type, T.ClassType) and self.class_has_str(v.type):
+            const = spec.op.attrs.get("value") if getattr(spec, "op", None) is not None and \
+                spec.op.name == "const" else None
+            if const != "":
+                return self.error(f"unsupported format string passed to "
+                                  f"{v.type.name}.__format__", node.span)
+            return self.str_of(v, node)
+        return self.b.kernel("builtins.format", [v, spec], T.STR, self.loc(node))
+
+    def class_defines(self, t, name) -> bool:
+        from ember.frontend.classes import dunder
+        return dunder(self, t, name) is not None
+
+    def class_has_str(self, t) -> bool:
+        from ember.frontend.classes import dunder
+        return dunder(self, t, "__str__") is not None or dunder(self, t, "__repr__") is not None
 
     def concat(self, parts, loc):
         if not parts:

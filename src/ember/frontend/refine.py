@@ -178,6 +178,14 @@ class RefineMixin:
             return self.optional_truth_value(v, node)
         if isinstance(t, T.TensorType):
             return self.call_python_op("Tensor.__bool__", [v], node)
+        if isinstance(t, T.ClassType):
+            from ember.frontend.classes import call_dunder, dunder
+            for name in ("__bool__", "__len__"):
+                m = dunder(self, t, name)
+                if m is not None:
+                    r = call_dunder(self, m, v, [], node)
+                    return self.truth(r, node) if name == "__bool__" else \
+                        self.b.kernel("int.ne", [r, self.b.const(0, T.I64, loc)], T.BOOL, loc)
         if isinstance(t, (T.ClassType, T.FunctionType)) or t == T.EXC:
             return self.b.const(True, T.BOOL, loc)
         return self.error(f"a value of type {show(t)} cannot be used as a condition", node.span)

@@ -104,18 +104,19 @@ class StmtMixin:
             if isinstance(cur.type, T.ListType) and s.op in AUG_INPLACE:
                 self.list_extend_inplace(cur, s)
                 return
-            new = self.binop(s.op, cur, self.value(s.value), s, (t, s.value))
+            new = self.binop(s.op, cur, self.value(s.value), s, (t, s.value), aug=True)
             self.write_var(t.id, new, s.span)
         elif isinstance(t, A.Subscript):
             obj = self.value(t.value)
             index = self.index_value(t.slice, obj)
             cur = self.subscript_get(obj, index, t)
-            self.subscript_set(obj, index, self.binop(s.op, cur, self.value(s.value), s), t)
+            self.subscript_set(obj, index, self.binop(s.op, cur, self.value(s.value), s,
+                                                      aug=True), t)
         elif isinstance(t, A.Attribute):
             obj = self.value(t.value)
             cur = self.as_value(self.attribute(obj, t), t)
             self.attribute_set(obj, t, self.binop(s.op, cur, self.value(s.value), s,
-                                                  (t, s.value)))
+                                                  (t, s.value), aug=True))
         else:
             self.unsupported("unsupported augmented assignment target", t.span)
 
@@ -207,7 +208,7 @@ class StmtMixin:
         v = self.value(node)
         if v.type == T.STR or isinstance(v.type, ErrorType):
             return v
-        return self.b.kernel("builtins.str", [v], T.STR, self.loc(node))
+        return self.str_of(v, node)
 
     def s_Global(self, s):
         self.unsupported("'global' is not supported: read module-level constants directly, "

@@ -27,13 +27,17 @@ def ensure_symbol(c, info) -> str:
     return info.symbol
 
 
-def call_user_function(em, info, node, leading):
-    """Emit a call of `info` with `leading` values (self, captures) before the call's args."""
+def call_user_function(em, info, node, leading, values=None):
+    """Emit a call of `info` with `leading` values (self, captures) before the call's args
+    (the AST arguments of `node`, or the already evaluated positional `values`)."""
     c = em.c
     ensure_symbol(c, info)
     names, types, defaults, declared = signature_of(c, info)
     fname = info.node.name
-    args = bind_arguments(em, fname, names, types, defaults, leading, node)
+    if values is None:
+        args = bind_arguments(em, fname, names, types, defaults, leading, node)
+    else:
+        args = _bind_values(em, fname, names, types, defaults, leading, values, node)
     if args is None:
         from ember.frontend.function import Poison
         return Poison()
@@ -50,6 +54,21 @@ def call_user_function(em, info, node, leading):
         return Poison()
     return em.b.create("call", args, [ret], {"callee": SymbolRef(info.symbol)},
                        loc=em.loc(node)).result
+
+
+def _bind_values(em, fname, names, types, defaults, leading, values, node):
+    n = len(names) - len(leading)
+    if not n - len(defaults) <= len(values) <= n:
+        em.error(f"{fname}() takes {n} argument(s) but {len(values)} were given", node.span)
+        return None
+    out = list(leading)
+    for i, (v, t) in enumerate(zip(values, types[len(leading):])):
+        out.append(em.coerce(v, t, node.span, what=f"argument '{names[len(leading) + i]}' of "
+                             f"{fname}()", convert=True))
+    for k in range(len(leading) + len(values), len(names)):
+        d = defaults[k - (len(names) - len(defaults))]
+        out.append(em.coerce(em.constant(d, node), types[k], node.span, convert=True))
+    return out
 
 
 def bind_arguments(em, fname, names, types, defaults, leading, node):
