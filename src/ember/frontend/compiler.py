@@ -77,6 +77,8 @@ class Compiler:
         self.class_by_decl: dict = {}
         self._symbols: set[str] = set(self.module.funcs) | set(self.module.classes)
         self.compiling: list[str] = []
+        self.mute_depth: int | None = None
+        """While a function probes types, its own diagnostics (at this depth) are dropped."""
         """Names of the functions being compiled (innermost last), for error notes."""
         self._queue: list[FuncInfo] = []
 
@@ -100,22 +102,31 @@ class Compiler:
 
     # -- errors --------------------------------------------------------------------------------
     def report(self, err: CompileError) -> None:
+        if self.mute_depth is not None and len(self.compiling) == self.mute_depth:
+            return
         for d in err.diagnostics:
             if len(self.errors) < MAX_ERRORS:
                 d.kind = type(err)
                 if self.compiling and not d.notes:
-                    d.notes.append(f"in function '{self.compiling[-1]}'")
+                    d.notes.append(f"in {self.compiling[-1]}")
                     if len(self.compiling) > 1:
-                        d.notes.append(f"which is compiled because '{self.compiling[-2]}' "
+                        d.notes.append(f"which is compiled because {self.compiling[-2]} "
                                        "uses it")
                 self.errors.append(d)
 
     def raise_errors(self) -> None:
         if not self.errors:
             return
-        first = self.errors[0]
+        seen, unique = set(), []
+        for d in self.errors:  # a nested def compiled twice reports its errors twice
+            key = (d.message, d.span.filename if d.span else None,
+                   (d.span.line, d.span.col) if d.span else None)
+            if key not in seen:
+                seen.add(key)
+                unique.append(d)
+        first = unique[0]
         cls = getattr(first, "kind", CompileError)
-        raise cls(first.message, diagnostics=self.errors)
+        raise cls(first.message, diagnostics=unique)
 
     # -- functions ------------------------------------------------------------------------------
     def function_info(self, fn) -> FuncInfo:
@@ -150,7 +161,9 @@ class Compiler:
             return None
         info.state = "compiling"
         if info.node.decorators and not info.nested:
+            self.compiling.append(function_label(info))
             check_decorators(self, info.node, method=info.owner is not None)
+            self.compiling.pop()
         try:
             FunctionEmitter(self, info).run()
         except CompileError as e:
@@ -175,7 +188,11 @@ class Compiler:
         from ember.frontend.classes import declare_class
 
         if info.decl is None and info.kind != "error":
-            declare_class(self, info)
+            self.compiling.append(f"class '{info.name.replace('<locals>.', '')}'")
+            try:
+                declare_class(self, info)
+            finally:
+                self.compiling.pop()
             if info.decl is None:
                 info.kind = "error"  # reported once
         return info.decl
@@ -183,6 +200,11 @@ class Compiler:
     def module_object_meta(self, obj):
         """Hook for module instances (ember.nn / torch.nn) found in globals."""
         return None
+
+
+def function_label(info) -> str:
+    """How notes name a function: "function 'f'" (qualname without <locals>)."""
+    return f"function '{info.name.replace('<locals>.', '')}'"
 
 
 _NO_OP_DECORATORS = {"torch.jit.export", "jit.export", "torch.jit.script", "jit.script",

@@ -250,6 +250,10 @@ class ExprMixin:
         """'; x is Optional[int]: check ...' for the first operand that may be None."""
         for v, n in pairs:
             t = v.type
+            if t == T.NONE and isinstance(n, A.Name) and (var := self.env.get(n.id)) and \
+                    var.type == T.NONE and not var.declared:
+                return (f"; '{n.id}' was first assigned None, so its type is None: annotate "
+                        f"it, e.g. {n.id}: Optional[int] = None")
             if isinstance(t, T.OptionalType) or (isinstance(t, T.UnionType) and
                                                  T.NONE in t.members):
                 what = f"'{self.expr_text(n)}'" if n is not None else "an operand"

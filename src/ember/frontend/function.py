@@ -67,6 +67,8 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         self.lambda_counter = 0
         self.local_metas: dict = {}
         """Local names bound to compile-time values (a lambda assigned to a variable)."""
+        self.scratch_blocks: list = []
+        self.probing = False
         self.local_names = local_names(self.node)
         self.binding_counts = binding_counts(self.node.body)
         self._assigned_cache: dict = {}
@@ -99,8 +101,45 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
 
     def scratch(self) -> None:
         """Continue in a detached block: code after an exit is type-checked, then dropped."""
-        self.b.set_insertion_end(Block())
+        block = Block()
+        self.scratch_blocks.append(block)
+        self.b.set_insertion_end(block)
         self.terminated = False
+
+    def discard_scratch(self) -> None:
+        """Drop the operands of every op emitted into scratch blocks, so values of the
+        function do not keep uses from code that is not part of it."""
+        for block in self.scratch_blocks:
+            for op in block.ops:
+                for inner in op.walk():
+                    inner.drop_operands()
+        self.scratch_blocks = []
+
+    def probe(self, emit, names):
+        """The types `names` have after emit() runs, found by emitting into a scratch block
+        with this function's diagnostics muted; everything else is restored. (Used to type
+        `x = None` variables from their later assignments in a loop.)"""
+        saved = (self.b.block, self.b.before, self.b.loc, self.terminated, self.env,
+                 len(self.returns), list(self.loops), list(self.handlers),
+                 dict(self.local_metas), self.c.mute_depth, self.probing)
+        self.env = self.env.copy()
+        self.c.mute_depth = len(self.c.compiling)
+        self.probing = True
+        self.scratch()
+        try:
+            found = dict(emit() or {})  # types seen on exits (break, continue) by emit
+            if not self.terminated:
+                for name in names:
+                    var = self.env.get(name)
+                    if var is not None and var.defined and var.value is not None:
+                        t = var.value.type
+                        found[name] = T.join(found[name], t) or t if name in found else t
+            return found
+        finally:
+            (self.b.block, self.b.before, self.b.loc, self.terminated, self.env, n,
+             self.loops, self.handlers, self.local_metas, self.c.mute_depth,
+             self.probing) = saved
+            del self.returns[n:]
 
     # -- the function -----------------------------------------------------------------------------
     def run(self) -> FuncOp:
@@ -117,12 +156,14 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         for name, arg in zip(names, f.args):
             self.env.set(name, Var(arg.type, arg, True, declared=True))
         self.b.set_insertion_end(f.body)
-        self.c.compiling.append(self.info.name.replace("<locals>.", ""))
+        from ember.frontend.compiler import function_label
+        self.c.compiling.append(function_label(self.info))
         try:
             self.emit_body(self.node.body)
             self.finish(f)
         finally:
             self.c.compiling.pop()
+        self.discard_scratch()
         return f
 
     def signature(self):

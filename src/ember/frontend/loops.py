@@ -23,6 +23,8 @@ class LoopCtx:
     op_names: list
     types: list
     kind: str = "loop"
+    seen: dict | None = None
+    """kind "probe": name -> type of each variable at a break/continue."""
 
 
 class _Seq:
@@ -135,7 +137,8 @@ class LoopMixin:
     def emit_while(self, test, body_fn, body_stmts, orelse, node, extra=()):
         """A while op; `test` is an AST test or a callable returning a Cond."""
         loc = self.loc(node.kw_span if getattr(node, "kw_span", None) else node)
-        self.slots_for_finally(body_stmts, node)
+        self.type_none_vars(self.assigned(body_stmts), self.probe_loop_body(body_fn))
+        slotted = self.slots_for_finally(body_stmts, node)
         names, types, inits = self.carried(self.assigned(body_stmts) + list(extra), node)
         regions = [Region(Block(types, ir_names(names))) for _ in range(3 if orelse else 2)]
         before = self.env
@@ -152,9 +155,36 @@ class LoopMixin:
         op = self.b.create("while", inits, types, regions=regions, loc=loc,
                            names=ir_names(names))
         self.after_loop(before, names, op.results, body_stmts)
+        self.unslot(slotted)
         if _runs_forever(test, body_stmts) and not orelse:
             self.b.create("unreachable", [], loc=loc)
             self.terminated = True
+
+    def probe_loop_body(self, body_fn):
+        def emit():
+            ctx = LoopCtx([], [], "probe", {})
+            self.loops.append(ctx)
+            body_fn()
+            return ctx.seen
+        return emit
+
+    def type_none_vars(self, assigned, emit) -> None:
+        """`best = None` before a loop that assigns `best = x`: the variable is
+        Optional[type of x] (found by a muted probe emission of the body), not None."""
+        if self.probing:
+            return
+        names = [n for n in assigned if (v := self.env.get(n)) is not None and v.defined and
+                 v.type == T.NONE and not v.declared and v.slot is None]
+        if not names:
+            return
+        from ember.frontend.function import erase_tensor_info
+        found = self.probe(emit, names)
+        for name in names:
+            t = found.get(name)
+            if t is None or t == T.NONE or isinstance(t, ErrorType):
+                continue
+            var = self.env.mut(name)
+            var.type = erase_tensor_info(T.make_union([t, T.NONE]))
 
     def slots_for_finally(self, body, node):
         """A break/continue inside `try: ... finally: x += 1` must carry x as the finally
@@ -162,8 +192,7 @@ class LoopMixin:
         the loop) instead of being carried values."""
         names = _finally_assigned_with_jumps(body)
         defined = [n for n in names if (v := self.env.get(n)) is not None and v.defined]
-        if defined:
-            self.promote_to_slots(defined, node)
+        return self.promote_to_slots(defined, node) if defined else []
 
     def carried(self, assigned, node):
         """(names, types, init values) of the variables a loop carries."""
@@ -241,6 +270,12 @@ class LoopMixin:
             self.error(f"'{kind}' outside a loop", s.span)
             return
         ctx = self.loops[-1]
+        if ctx.kind == "probe":
+            for name, var in self.env.vars.items():
+                if var.defined and var.value is not None and not name.startswith("$"):
+                    t = var.value.type
+                    ctx.seen[name] = (T.join(ctx.seen[name], t) or t) if name in ctx.seen \
+                        else t
         if ctx.kind == "unrolled":
             self.unsupported(f"'{kind}' inside a loop over a tuple of mixed types is not "
                              "supported", s.span)
@@ -306,7 +341,12 @@ class LoopMixin:
 
     def emit_for(self, s, bounds, bind_target, extra=()):
         loc = self.loc(s.kw_span if getattr(s, "kw_span", None) else s)
-        self.slots_for_finally(s.body, s)
+        def probe_body():
+            bind_target(Block([T.I64], ["i"]).args[0])
+            self.emit_body(s.body)
+
+        self.type_none_vars(self.assigned([s]), self.probe_loop_body(probe_body))
+        slotted = self.slots_for_finally(s.body, s)
         names, types, inits = self.carried(self.assigned([s]) + list(extra), s)
         body = Block([T.I64] + types, ["i"] + ir_names(names))
         regions = [Region(body)]
@@ -324,6 +364,7 @@ class LoopMixin:
         op = self.b.create("for", bounds + inits, types, regions=regions, loc=loc,
                            names=ir_names(names))
         self.after_loop(before, names, op.results, [s])
+        self.unslot(slotted)
 
     def for_sequences(self, s, seq):
         """`for target in seq`: a while loop over a hidden index (Python's iterator rules)."""

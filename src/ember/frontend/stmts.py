@@ -467,7 +467,8 @@ class StmtMixin:
     def s_Try(self, s):
         loc = self.loc(s)
         names = self.assigned([s])
-        self.promote_to_slots(names, s)
+        self.type_none_vars(names, lambda: self.probe_try(s, names))
+        promoted = self.promote_to_slots(names, s)
         handlers = []
         for h in s.handlers:
             handlers.append(self.handler_classes(h))
@@ -495,6 +496,40 @@ class StmtMixin:
         self.b.create("try", [], [], attrs, regions, loc=loc)
         self.env = before
         self.after_try(envs, fin_env)
+        if not self.terminated:
+            self.unslot(promoted)
+
+    def unslot(self, names) -> None:
+        """After the try statement its slots are read back once: from here on the
+        variables are SSA values again (so `if v is None:` can refine them)."""
+        for name in names:
+            var = self.env.get(name)
+            if var is None or var.slot is None or isinstance(var.slot, PendingSlot):
+                continue
+            var = self.env.mut(name)
+            slot, var.slot = var.slot, None
+            var.value = self.b.create("var.get", [slot], [var.type],
+                                      names=ir_names([name])).result if var.defined else None
+
+    def probe_try(self, s, names):
+        """The types `names` get on the paths of a try statement (for type_none_vars)."""
+        from ember.frontend.env import Var
+        base = self.env
+        seen: dict = {}
+        groups = [s.body + s.orelse] + [h.body for h in s.handlers] + [s.finalbody]
+        for stmts in groups:
+            self.env = base.copy()
+            self.scratch()
+            self.emit_body(stmts)
+            if self.terminated:
+                continue
+            for n in names:
+                var = self.env.get(n)
+                if var is not None and var.defined and var.value is not None:
+                    t = var.value.type
+                    seen[n] = (T.join(seen[n], t) or t) if n in seen else t
+        self.env = base
+        return seen
 
     def emit_region_env(self, before, stmts, regions, envs, exc_value):
         self.env = before.copy()
@@ -546,8 +581,10 @@ class StmtMixin:
             return []
         return names
 
-    def promote_to_slots(self, names, s) -> None:
-        """Variables assigned inside a try statement live in mutable slots from here on."""
+    def promote_to_slots(self, names, s) -> list[str]:
+        """Variables assigned inside a try statement live in mutable slots until its end
+        (the names newly given a slot are returned)."""
+        promoted = []
         for name in names:
             var = self.env.get(name)
             if var is None or (not var.defined and var.slot is None):
@@ -555,6 +592,7 @@ class StmtMixin:
                 self.env.set(name, Var(var.type if declared else None, None, False,
                                        slot=PendingSlot(self.b.block), declared=declared,
                                        span=s.span))
+                promoted.append(name)
                 continue
             if var.slot is not None:
                 continue
@@ -562,6 +600,8 @@ class StmtMixin:
                                         self.loc(s), ir_names([name])))
             var = self.env.mut(name)
             var.slot, var.value = op.result, None
+            promoted.append(name)
+        return promoted
 
     def after_try(self, envs, fin_env) -> None:
         live = [e for e in envs if e is not None]

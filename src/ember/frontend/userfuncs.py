@@ -12,7 +12,8 @@ def signature_of(c, info):
     """(names, types, defaults, declared return) of a function, without compiling its body."""
     if info.signature is None:
         from ember.frontend.function import FunctionEmitter
-        c.compiling.append(info.name.replace("<locals>.", ""))
+        from ember.frontend.compiler import function_label
+        c.compiling.append(function_label(info))
         try:
             info.signature = FunctionEmitter(c, info).signature()
         finally:

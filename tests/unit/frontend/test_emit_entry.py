@@ -138,7 +138,7 @@ def test_error_note_names_the_function_and_its_caller(pymod):
         compile_function(m.f)
     text = str(ei.value)
     assert "note: in function 'g'" in text
-    assert "because 'f' uses it" in text
+    assert "because function 'f' uses it" in text
 
 
 def test_all_errors_are_collected_first_first():

@@ -3,7 +3,6 @@ parse, type-check + emit, default passes for a ~100-line function, and torch.jit
 same function. The test only checks that emission time grows linearly with function size
 (no quadratic work), with a generous bound so a loaded machine does not make it flaky."""
 
-import sys
 import time
 
 SRC = '''
@@ -133,18 +132,21 @@ def main():
     m = compile_source(SRC, "b.py")
     verify_module(m)
     print(f"{n_lines}-line function: parse {parse * 1e3:.1f} ms, type-check + emit "
-          f"{check * 1e3:.1f} ms, total {full * 1e3:.1f} ms; default passes ~{passes * 1e3:.1f} ms")
+          f"{check * 1e3:.1f} ms, total {full * 1e3:.1f} ms; default passes "
+          f"~{passes * 1e3:.1f} ms")
     try:
         import warnings
 
         import torch
         warnings.filterwarnings("ignore")
-        ts_src = SRC.replace("from typing import List, Dict, Optional, Tuple\n", "").replace("    try:\n        q = xs[0] // (xs[-1] - xs[0])\n"
-                             "    except ZeroDivisionError:\n        q = -1\n"
-                             "    except IndexError:\n        q = -2\n", "    q = 1\n")
+        ts_src = SRC.replace("from typing import List, Dict, Optional, Tuple\n", "")
+        ts_src = ts_src.replace("    try:\n        q = xs[0] // (xs[-1] - xs[0])\n"
+                                "    except ZeroDivisionError:\n        q = -1\n"
+                                "    except IndexError:\n        q = -2\n", "    q = 1\n")
         ts_src = ts_src.replace('f"{k}={v:>3}"', 'k + "=" + str(v)')
         ts_src = ts_src.replace('"{}:{:.2f}:{}"', '"{}:{}:{}"')
-        ts_src = ts_src.replace("for i in range(len(fib)) if fib[i] % 2 == 0", "for i in range(len(fib))")
+        ts_src = ts_src.replace("for i in range(len(fib)) if fib[i] % 2 == 0",
+                                "for i in range(len(fib))")
         ts_src = ts_src.replace("if x % 2 == 0]", "]").replace("if x % 2 == 1]", "]")
         ts = best_of(lambda: torch.jit.CompilationUnit(ts_src), 5)
         print(f"torch.jit.CompilationUnit of the same function (TorchScript-compatible "
