@@ -9,7 +9,11 @@ the annotation.
 from __future__ import annotations
 
 from ember.errors import (
-    NameResolutionError, ParseError, Source, TypeCheckError, UnsupportedError,
+    NameResolutionError,
+    ParseError,
+    Source,
+    TypeCheckError,
+    UnsupportedError,
 )
 from ember.frontend import ast as A
 from ember.frontend.meta import MBuiltin, MClass, MConst, MException, MModule, MTypeName

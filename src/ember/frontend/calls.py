@@ -13,12 +13,28 @@ from ember import ops
 from ember.errors import NameResolutionError, ShapeError
 from ember.frontend import ast as A
 from ember.frontend.meta import (
-    MBoundMethod, MBuiltin, MClass, MConst, MDtype, MException, MFunction, MLambda, MModule,
+    MBoundMethod,
+    MBuiltin,
+    MClass,
+    MConst,
+    MDtype,
+    Meta,
+    MException,
+    MFunction,
+    MLambda,
+    MModule,
     MNested,
-    MOpFunc, MTypeName, Meta,
+    MOpFunc,
+    MTypeName,
 )
 from ember.frontend.typing_ import (
-    ANY, ERROR, ErrorType, Matcher, contains_any, numeric_rank, show,
+    ANY,
+    ERROR,
+    ErrorType,
+    Matcher,
+    contains_any,
+    numeric_rank,
+    show,
 )
 from ember.ir import Value
 from ember.ir import types as T

@@ -11,19 +11,31 @@ from __future__ import annotations
 import weakref
 
 from ember.errors import (
-    MAX_ERRORS, CompileError, Diagnostic, NameResolutionError, ParseError, Source,
+    MAX_ERRORS,
+    CompileError,
+    Diagnostic,
+    NameResolutionError,
+    ParseError,
+    Source,
     UnsupportedError,
 )
 from ember.frontend import ast as A
 from ember.frontend.meta import (
-    MClass, MConst, MDtype, MException, MFunction, MModule, MOpaque, MTypeName, PyScope,
-    UnitScope,
     TORCH_DTYPES,
+    MClass,
+    MConst,
+    MDtype,
+    MException,
+    MFunction,
+    MModule,
+    MOpaque,
+    MTypeName,
+    PyScope,
+    UnitScope,
 )
 from ember.frontend.parser import parse_module
 from ember.frontend.source import source_of
 from ember.ir import Module
-
 
 _MODULE_STATE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 """Per IR module: the functions and classes the frontend compiled into it."""

@@ -5,9 +5,20 @@ from __future__ import annotations
 from ember.errors import NameResolutionError
 from ember.frontend import ast as A
 from ember.frontend.meta import (
-    MBoundMethod, MBuiltin, MClass, MConst, MDtype, MFunction, MLambda, MModule, MNested,
-    MOpaque, MOpFunc,
-    MTypeName, Meta, TORCH_DTYPES,
+    TORCH_DTYPES,
+    MBoundMethod,
+    MBuiltin,
+    MClass,
+    MConst,
+    MDtype,
+    Meta,
+    MFunction,
+    MLambda,
+    MModule,
+    MNested,
+    MOpaque,
+    MOpFunc,
+    MTypeName,
 )
 from ember.frontend.typing_ import ErrorType, numeric_rank, show
 from ember.ir import Region, Value

@@ -13,13 +13,24 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from ember.errors import (
-    CompileError, NameResolutionError, Span, TypeCheckError, UnsupportedError,
+    CompileError,
+    NameResolutionError,
+    Span,
+    TypeCheckError,
+    UnsupportedError,
 )
 from ember.frontend import ast as A
 from ember.frontend.annotations import AnnotationResolver
 from ember.frontend.calls import CallMixin
 from ember.frontend.env import (
-    Env, PendingSlot, Var, assigned_names, binding_counts, ir_names, local_names, slot_value,
+    Env,
+    PendingSlot,
+    Var,
+    assigned_names,
+    binding_counts,
+    ir_names,
+    local_names,
+    slot_value,
 )
 from ember.frontend.exprs import ExprMixin
 from ember.frontend.loops import LoopMixin
@@ -203,7 +214,6 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         if not self.terminated:
             if self.declared_ret is not None and self.declared_ret != T.NONE \
                     and not isinstance(self.declared_ret, ErrorType):
-                end = self.node.body[-1].span if self.node.body else self.node.span
                 self.error(f"function '{self.node.name}' is annotated to return "
                            f"{show(self.declared_ret)} but can reach its end without a "
                            "return statement", self.node.name_span or self.node.span)

@@ -69,7 +69,7 @@ class RefineMixin:
     def is_none_condition(self, node) -> Cond:
         left, right = node.left, node.comparators[0]
         v = self.value(node)
-        name, other = None, None
+        name = None
         if isinstance(right, A.Constant) and right.value is None and isinstance(left, A.Name):
             name = left.id
         elif isinstance(left, A.Constant) and left.value is None and isinstance(right, A.Name):

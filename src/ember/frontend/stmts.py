@@ -513,7 +513,6 @@ class StmtMixin:
 
     def probe_try(self, s, names):
         """The types `names` get on the paths of a try statement (for type_none_vars)."""
-        from ember.frontend.env import Var
         base = self.env
         seen: dict = {}
         groups = [s.body + s.orelse] + [h.body for h in s.handlers] + [s.finalbody]

@@ -11,8 +11,8 @@ from ember.ir import types as T
 def signature_of(c, info):
     """(names, types, defaults, declared return) of a function, without compiling its body."""
     if info.signature is None:
-        from ember.frontend.function import FunctionEmitter
         from ember.frontend.compiler import function_label
+        from ember.frontend.function import FunctionEmitter
         c.compiling.append(function_label(info))
         try:
             info.signature = FunctionEmitter(c, info).signature()

@@ -7,7 +7,7 @@ import pytest
 
 from ember import errors
 from ember.frontend import compile_source
-from ember.ir import verify_module, print_module
+from ember.ir import print_module, verify_module
 
 
 def ok(src: str) -> str:

@@ -111,9 +111,9 @@ def best_of(fn, n):
 
 
 def main():
+    import ember.frontend.compiler as C
     from ember.errors import Source
     from ember.frontend import compile_source
-    import ember.frontend.compiler as C
     from ember.frontend.parser import parse_module
     from ember.interpreter.pipeline import run_passes
     from ember.ir import verify_module
@@ -156,8 +156,8 @@ def main():
 
 
 def _emit_time(n_copies: int) -> float:
-    from ember.errors import Source
     import ember.frontend.compiler as C
+    from ember.errors import Source
     from ember.frontend import compile_source
     from ember.frontend.parser import parse_module
 
