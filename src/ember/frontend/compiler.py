@@ -304,7 +304,7 @@ def compile_function(fn, *, module: Module | None = None) -> tuple[Module, str]:
     try:
         info = c.function_info(fn)
         if info.symbol is None:
-            info.symbol = c.unique_symbol(info.node.name)
+            info.symbol = c.unique_symbol(info.name)
         c.ensure_compiled(info)
         c.raise_errors()
     except CompileError as e:
