@@ -89,8 +89,7 @@ def materialize(em, node):
         return em.value(node)
     if isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
             node.func.id in ("range", "enumerate", "zip", "reversed") and \
-            em.env.get(node.func.id) is None and isinstance(em.scope.lookup(node.func.id),
-                                                            MBuiltin):
+            isinstance(em.global_meta(node.func.id), MBuiltin):
         return _listcomp_over(em, node)
     v = em.value(node)
     if isinstance(v.type, (T.ListType, ErrorType)):

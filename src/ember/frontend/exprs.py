@@ -681,7 +681,7 @@ class ExprMixin:
                 isinstance(node.operand, A.Constant) and type(node.operand.value) is int:
             return -node.operand.value
         if isinstance(node, A.Name):
-            m = self.scope.lookup(node.id) if self.env.get(node.id) is None else None
+            m = self.global_meta(node.id)
             if isinstance(m, MConst) and type(m.value) is int:
                 return m.value
         return False

@@ -247,6 +247,14 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         self.returns.append(op)
         self.terminated = True
 
+    def global_meta(self, name: str):
+        """What a name means if it is not a local of this function (Python's scoping: a name
+        assigned anywhere in the function is local everywhere in it), else None."""
+        if name in self.local_names or name in self.local_metas or \
+                self.env.get(name) is not None:
+            return None
+        return self.scope.lookup(name)
+
     # -- variables --------------------------------------------------------------------------------
     def assigned(self, stmts) -> list[str]:
         """assigned_names(stmts), cached: nested loops ask for the same statements again."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ember.frontend import ast as A
 from ember.frontend.env import Var, ir_names, slot_value
+from ember.frontend.meta import MBuiltin
 from ember.frontend.typing_ import ErrorType, show
 from ember.ir import Block, Region, Value
 from ember.ir import types as T
@@ -286,11 +287,9 @@ class LoopMixin:
     # -- for --------------------------------------------------------------------------------------
     def s_For(self, s):
         it = s.iter
-        if isinstance(it, A.Call) and isinstance(it.func, A.Name) and \
-                self.env.get(it.func.id) is None:
+        if isinstance(it, A.Call) and isinstance(it.func, A.Name):
             fname = it.func.id
-            from ember.frontend.meta import MBuiltin
-            meta = self.scope.lookup(fname)
+            meta = self.global_meta(fname)
             if isinstance(meta, MBuiltin):
                 if fname == "range":
                     return self.for_range(s, it)
@@ -392,10 +391,8 @@ class LoopMixin:
                              ).result
 
     def sequence_of(self, node):
-        from ember.frontend.meta import MBuiltin
         if isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
-                self.env.get(node.func.id) is None and \
-                isinstance(self.scope.lookup(node.func.id), MBuiltin):
+                isinstance(self.global_meta(node.func.id), MBuiltin):
             if node.func.id == "zip":
                 parts = [self.sequence_of(a) for a in node.args]
                 if not parts or None in parts:
@@ -443,7 +440,8 @@ class LoopMixin:
             self.error("reversed() takes one argument", call.span)
             return
         arg = call.args[0]
-        if isinstance(arg, A.Call) and isinstance(arg.func, A.Name) and arg.func.id == "range":
+        if isinstance(arg, A.Call) and isinstance(arg.func, A.Name) and arg.func.id == "range" \
+                and isinstance(self.global_meta("range"), MBuiltin):
             return self.for_reversed_range(s, arg)
         seq = self.sequence_of(arg)
         if seq is None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from ember.frontend import ast as A
 from ember.frontend.env import ir_names
+from ember.frontend.meta import MBuiltin
 from ember.frontend.typing_ import ErrorType, show
 from ember.ir import Region
 from ember.ir import types as T
@@ -37,7 +38,8 @@ class RefineMixin:
         if isinstance(node, A.Compare) and len(node.ops) == 1 and node.ops[0] in ("is", "is not"):
             return self.is_none_condition(node)
         if isinstance(node, A.Call) and isinstance(node.func, A.Name) \
-                and node.func.id == "isinstance" and len(node.args) == 2:
+                and node.func.id == "isinstance" and len(node.args) == 2 \
+                and isinstance(self.global_meta("isinstance"), MBuiltin):
             return self.isinstance_condition(node)
         if isinstance(node, A.BoolOp):
             return self.boolop_condition(node)

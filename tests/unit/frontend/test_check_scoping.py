@@ -125,3 +125,9 @@ def test_class_constants_static_methods_and_field_defaults():
               "    return a.count + a.LIMIT + Acc.LIMIT + Acc.double(a.total)\n")
     assert "{callee = @Acc.double}" in text
     assert '{field = "count"}' in text
+
+
+def test_builtin_name_assigned_locally_is_local():
+    e = fails("def f(n: int) -> int:\n    for d in range(2, n):\n        range = 3\n"
+              "    return n\n", errors.NameResolutionError)
+    assert e.line == 2 and "'range'" in e.message
