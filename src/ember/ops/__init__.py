@@ -16,11 +16,37 @@ CPython's. The runtime inlines the hottest scalar operators and must behave
 exactly like these kernels.
 """
 
-from ember.ops.registry import (
-    REGISTRY, OpDef, ShapeMismatch, all_ops, by_python_name, get, op, register,
+from ember.ops import (  # noqa: F401  # noqa: F401
+    scalar_builtins,
+    scalar_containers,
+    scalar_num,
+    scalar_str,
+    tensor_elementwise,
+    tensor_nn,
+    tensor_reduce,
+    tensor_shape,
 )
-from ember.ops import scalar_num, scalar_str, scalar_containers, scalar_builtins  # noqa: F401
+from ember.ops.registry import (
+    REGISTRY,
+    OpDef,
+    ShapeMismatch,
+    all_ops,
+    by_python_name,
+    get,
+    op,
+    register,
+)
 from ember.ops.scalar_builtins import EXCEPTION_CLASSES, exception_matches
 
-__all__ = ["REGISTRY", "OpDef", "ShapeMismatch", "all_ops", "by_python_name", "get", "op",
-           "register", "EXCEPTION_CLASSES", "exception_matches"]
+__all__ = [
+    "EXCEPTION_CLASSES",
+    "REGISTRY",
+    "OpDef",
+    "ShapeMismatch",
+    "all_ops",
+    "by_python_name",
+    "exception_matches",
+    "get",
+    "op",
+    "register",
+]

@@ -12,8 +12,20 @@ class ShapeMismatch(Exception):
 class OpDef:
     """One operator. The schema string is parsed on first use (import stays cheap)."""
 
-    __slots__ = ("name", "schema_text", "kernel", "pure", "may_raise", "commutative",
-                 "elementwise", "shape_fn", "python_names", "doc", "_schema", "fold")
+    __slots__ = (
+        "_schema",
+        "commutative",
+        "doc",
+        "elementwise",
+        "fold",
+        "kernel",
+        "may_raise",
+        "name",
+        "pure",
+        "python_names",
+        "schema_text",
+        "shape_fn",
+    )
 
     def __init__(self, name, schema_text, kernel, *, pure=True, may_raise=False,
                  commutative=False, elementwise=False, shape_fn=None, python_names=(),
