@@ -32,9 +32,10 @@ from ember.nn.pooling import (
     MaxPool1d,
     MaxPool2d,
 )
+from ember.nn.rnn import GRU, LSTM
 
 __all__ = [
-    "ELU", "GELU", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d",
+    "ELU", "GELU", "GRU", "LSTM", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d",
     "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Bilinear", "Conv1d", "Conv2d", "Dropout",
     "Embedding", "Flatten", "GroupNorm", "Hardsigmoid", "Hardswish", "Hardtanh", "Identity",
     "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax", "MaxPool1d", "MaxPool2d", "Module",
