@@ -11,6 +11,8 @@ from ember.errors import UnsupportedError  # noqa: E402
 
 from .torch_ref import check_layer, randn, randomize  # noqa: E402
 
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # torch: even 'same' kernels
+
 
 @pytest.mark.parametrize("bias", [True, False])
 @pytest.mark.parametrize("lead", [(), (3,)])
