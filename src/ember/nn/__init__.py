@@ -19,6 +19,7 @@ from ember.nn.activation import (
     Softplus,
     Tanh,
 )
+from ember.nn.attention import MultiheadAttention
 from ember.nn.conv import Conv1d, Conv2d
 from ember.nn.linear import Bilinear, Linear
 from ember.nn.misc import Dropout, Embedding, Flatten, Identity, Unflatten
@@ -33,12 +34,14 @@ from ember.nn.pooling import (
     MaxPool2d,
 )
 from ember.nn.rnn import GRU, LSTM
+from ember.nn.transformer import TransformerEncoder, TransformerEncoderLayer
 
 __all__ = [
     "ELU", "GELU", "GRU", "LSTM", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d",
     "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Bilinear", "Conv1d", "Conv2d", "Dropout",
     "Embedding", "Flatten", "GroupNorm", "Hardsigmoid", "Hardswish", "Hardtanh", "Identity",
     "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax", "MaxPool1d", "MaxPool2d", "Module",
-    "ModuleDict", "ModuleList", "ReLU", "ReLU6", "Sequential", "SiLU",
-    "Sigmoid", "Softmax", "Softplus", "Tanh", "Unflatten", "functional", "init",
+    "ModuleDict", "ModuleList", "MultiheadAttention", "ReLU", "ReLU6", "Sequential", "SiLU",
+    "Sigmoid", "Softmax", "Softplus", "Tanh", "TransformerEncoder", "TransformerEncoderLayer",
+    "Unflatten", "functional", "init",
 ]
