@@ -8,6 +8,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from ember.nn.from_torch import convert_layer
+
 TOL = 1e-5
 """Largest allowed |ember - torch|, relative to max(1, |torch|) (float32 results)."""
 
@@ -74,17 +76,11 @@ def record(name: str, err: float) -> None:
 
 
 def check_layer(tm, ember_layer, inputs, kwargs=None, name=None):
-    """ember_layer (weights loaded from tm's state_dict) and, when the converter exists,
-    convert_layer(tm) give tm's outputs on each args tuple in `inputs`."""
+    """ember_layer (weights loaded from tm's state_dict) and convert_layer(tm) give tm's
+    outputs on each args tuple in `inputs`; returns both ember layers."""
     tm.eval()
     ember_layer.load_state_dict(tm.state_dict())
-    layers = [ember_layer]
-    try:
-        from ember.nn.from_torch import convert_layer
-    except ImportError:
-        convert_layer = None
-    if convert_layer is not None:
-        layers.append(convert_layer(tm))
+    layers = [ember_layer, convert_layer(tm)]
     name = name or type(tm).__name__
     for args in inputs:
         ref = run_torch(tm, args, kwargs)
