@@ -137,7 +137,7 @@ class FunctionLowering:
             name=self.f.sym_name, params=[a.name or f"arg{i}" for i, a in enumerate(self.f.args)],
             param_types=[str(t) for t in ft.params], ret_type=str(ft.ret),
             nregs=self.alloc.nregs, code=self.code, consts=self.consts, lines=self.lines,
-            defaults=list(self.f.defaults))
+            defaults=list(self.f.defaults), qualname=str(self.f.attrs.get("qualname", "")))
 
     def _const_operand(self, op: ConstOp) -> int:
         v = op.value

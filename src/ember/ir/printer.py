@@ -79,8 +79,9 @@ def print_object_value(v) -> str:
 class Printer:
     """Prints one module; value names are unique per function."""
 
-    def __init__(self, locs: bool = True):
+    def __init__(self, locs: bool = True, tensor_data: bool = True):
         self.locs = locs
+        self.tensor_data = tensor_data
         self.lines: list[str] = []
         self._names: dict[Value, str] = {}
         self._used: set[str] = set()
@@ -139,6 +140,8 @@ class Printer:
         return f"{c.kind} @{c.name}{base} {{{fields}}}"
 
     def _tensor_line(self, t) -> str:
+        if not self.tensor_data:
+            return f"tensor @{t.name} : {t.type} = dense<elided>"
         data = t.data.astype(t.data.dtype.newbyteorder("<"), copy=False).tobytes().hex()
         return f'tensor @{t.name} : {t.type} = dense<"{data}">'
 
@@ -216,9 +219,10 @@ class Printer:
         return " {" + body + "}"
 
 
-def print_module(m, locs: bool = True) -> str:
-    """The textual form of IR module `m`."""
-    return Printer(locs).print_module(m)
+def print_module(m, locs: bool = True, tensor_data: bool = True) -> str:
+    """The textual form of IR module `m` (`tensor_data=False` elides tensor bytes as
+    `dense<elided>`, which the parser refuses: for reading, not for round trips)."""
+    return Printer(locs, tensor_data).print_module(m)
 
 
 def print_func(f: FuncOp, locs: bool = True) -> str:

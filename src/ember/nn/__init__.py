@@ -2,6 +2,6 @@
 compile with ember.script. torch is never needed (torch.nn modules given to ember.script
 are converted to these)."""
 
-from ember.nn.module import Module, ModuleDict, ModuleList, Sequential
+from ember.nn.module import Module, ModuleDict, ModuleList, Sequential, export
 
-__all__ = ["Module", "ModuleDict", "ModuleList", "Sequential"]
+__all__ = ["Module", "ModuleDict", "ModuleList", "Sequential", "export"]
