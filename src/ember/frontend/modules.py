@@ -67,7 +67,7 @@ class ModuleTable:
             fields.append((name, _tensor_field_type(arr, name in mutable)))
         for key, sub in view.submodules.items():
             fname = _field_name(key, len(items)) if view.container else key
-            t = T.NONE if sub is None else T.ClassType(self.class_info(sub).decl.name)
+            t = T.NONE if sub is None else T.ClassType(self._sub_info(view, key, sub).decl.name)
             fields.append((fname, t))
             items.append((key, fname))
         for name, v in view.attrs.items():
@@ -84,6 +84,18 @@ class ModuleTable:
             self._info_by_key[key] = info
         self._info_of[id(obj)] = info
         return info
+
+    def _sub_info(self, view, key, sub) -> ClassInfo:
+        """class_info(sub); an error without a place is placed at `self.key = ...` in the
+        parent's __init__ (or at the parent's class line)."""
+        try:
+            return self.class_info(sub)
+        except UnsupportedError as e:
+            if e.span is not None:
+                raise
+            span = _assignment_span(view.pyclass, key)
+            raise UnsupportedError(f"{e.message} (attribute '{key}' of {view.label})",
+                                   span) from None
 
     def _declare(self, view, fields, opaque, items) -> ClassInfo:
         c = self.c
@@ -248,8 +260,8 @@ def _unique(module, name: str) -> str:
 
 
 def _is_error(t) -> bool:
-    from ember.frontend.typing_ import ErrorType
-    return isinstance(t, ErrorType)
+    """t is or holds the error type (an annotation naming something ember cannot type)."""
+    return "<error>" in str(t)
 
 
 def _strip_final(t):
@@ -292,6 +304,31 @@ def _method_defs(cls) -> dict:
     """name -> (FunctionDef, Source) of the methods written in cls's body."""
     source, node = _class_source(cls)
     return {s.name: (s, source) for s in node.body if isinstance(s, A.FunctionDef)}
+
+
+def _assignment_span(pyclass, attr):
+    """The span of `self.attr = ...` in an __init__ of pyclass's MRO, else of the class line;
+    None without source."""
+    for cls in pyclass.__mro__:
+        if is_base_class(cls):
+            continue
+        try:
+            _, node = _class_source(cls)
+        except UnsupportedError:
+            continue
+        for n in A.walk(node):
+            targets = n.targets if isinstance(n, A.Assign) else []
+            for t in targets:
+                if isinstance(t, A.Attribute) and t.attr == attr:
+                    return n.span
+        for n in A.walk(node):
+            if isinstance(n, A.Call) and isinstance(n.func, A.Attribute) and \
+                    n.func.attr in ("add_module", "append") and n.args:
+                return n.span  # containers filled through add_module / append
+    try:
+        return _class_source(pyclass)[1].span
+    except UnsupportedError:
+        return None
 
 
 def _any_function(cls):
