@@ -21,6 +21,13 @@ _LAZY = {
 }
 
 
+def export(fn):
+    """Mark a module method as an entry point of the scripted module (like
+    @torch.jit.export)."""
+    fn.__ember_export__ = True
+    return fn
+
+
 def __getattr__(name):
     if name in _LAZY:
         import importlib

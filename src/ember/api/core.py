@@ -26,16 +26,19 @@ def script(obj, backend: str = "vm", optimize: bool = True):
     _check_backend(backend)
     if isinstance(obj, ScriptFunction):
         return obj
+    if isinstance(obj, type):
+        raise UnsupportedError(
+            f"ember.script got the class {obj.__name__}; script an instance of a module "
+            f"(ember.script({obj.__name__}())) or a function")
     if isinstance(obj, (types.FunctionType, types.MethodType)):
         from ember.frontend import compile_function
 
         module, entry = compile_function(obj)
         return ScriptFunction(module, entry, optimize=optimize)
-    from ember.api.modules import script_module, is_scriptable_module
+    from ember.api.modules import is_scriptable_module, script_module
 
     if is_scriptable_module(obj):
-        module, entry = script_module(obj)
-        return ScriptFunction(module, entry, optimize=optimize)
+        return script_module(obj, optimize=optimize)
     if inspect.isclass(obj):
         raise UnsupportedError(
             f"ember.script got the class {obj.__name__}; script an instance of a module "

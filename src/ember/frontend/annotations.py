@@ -100,6 +100,9 @@ class AnnotationResolver:
                 if isinstance(meta, MModule):
                     if meta.name.startswith("torch") and node.attr == "Tensor":
                         return "Tensor"
+                    if (meta.name == "numpy" and node.attr == "ndarray") or \
+                            (meta.name.startswith("ember") and node.attr == "Tensor"):
+                        return "Tensor"  # what a Tensor is at run time: np.ndarray
                     if meta.name == "typing":
                         return node.attr
         return None

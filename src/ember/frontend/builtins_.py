@@ -48,6 +48,10 @@ def call_builtin(em, name, node, expected):
             args = [em.value(a, _expected_arg(name, expected)) for a in node.args]
         if name == "len" and args and isinstance(args[0].type, T.TupleType):
             return em.b.const(len(args[0].type.elems), T.I64, em.loc(node))
+        if name == "len" and args and isinstance(args[0].type, T.ClassType):
+            from ember.frontend.module_exprs import container_info, container_len
+            if container_info(em, args[0].type) is not None:
+                return container_len(em, args[0], node)
         if name in ("min", "max") and len(args) > 2:
             return _fold_minmax(em, name, args, node)
         if len(args) == 1 and isinstance(args[0].type, T.ClassType) and \

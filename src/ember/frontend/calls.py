@@ -54,6 +54,9 @@ class CallMixin:
             if isinstance(callee.type, T.FunctionType):
                 from ember.frontend.closures import call_function_value
                 return call_function_value(self, callee, node)
+            if isinstance(callee.type, T.ClassType):
+                from ember.frontend.module_exprs import call_object
+                return call_object(self, callee, node)
             return self.error(f"'{self.expr_text(node.func)}' is a {show(callee.type)}, which "
                               "is not callable", node.func.span)
         return self.call_meta(callee, node, expected)

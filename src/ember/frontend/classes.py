@@ -173,6 +173,9 @@ def instance_attribute(em, obj, node):
         return MBoundMethod(obj, node.attr, node.span)
     if info is not None and node.attr in info.constants:
         return MConst(info.constants[node.attr])
+    if info is not None and info.kind == "module":
+        from ember.frontend.module_exprs import missing_module_attribute
+        return missing_module_attribute(em, info, node)
     return em.error(f"'{obj.type.name}' object has no attribute '{node.attr}'", node.span,
                     NameResolutionError)
 
@@ -190,6 +193,11 @@ def instance_attribute_set(em, obj, node, value):
         em.error(f"'{t.name}' is a NamedTuple: its fields cannot be assigned", node.span)
         return
     ft = decl.field_type(node.attr)
+    if ft is None and decl.kind == "module":
+        em.error(f"{info.label} has no attribute '{node.attr}' to assign (a scripted "
+                 "module's attributes are the ones its instance has)", node.span,
+                 NameResolutionError)
+        return
     if ft is None:
         in_init = info is not None and em.info is info.methods.get("__init__")
         if not in_init:

@@ -97,15 +97,19 @@ def define_nested(em, s: A.FunctionDef):
     if s.decorators:
         em.unsupported("decorators on nested functions are not supported", s.decorators[0].span)
     params = [a.arg for a in s.args]
-    if s.name in free_names(s, params):
-        em.unsupported(f"nested function '{s.name}' calls itself; recursion is supported for "
-                       "module-level functions only", s.span)
+    recursive = s.name in free_names(s, params)
+    if recursive and s.returns is None:
+        em.unsupported(f"nested function '{s.name}' calls itself: annotate its return type "
+                       f"(def {s.name}(...) -> T:)", s.name_span or s.span)
+        em.local_metas[s.name] = MNested(None, [])
         return
-    caps = captures_of(em, s, params, s.span)
+    caps = captures_of(em, s, params + ([s.name] if recursive else []), s.span)
     info = FuncInfo(f"{em.info.name}.{s.name}", s, em.source, em.scope, owner=None)
     info.nested = True
-    _compile(em, info, caps, None)
     meta = MNested(info, [(n, t) for n, t, _ in caps])
+    # Inside itself the name is the same nested function: its captures are its own
+    # leading parameters, read by name at each recursive call.
+    _compile(em, info, caps, None, {s.name: meta} if recursive else None)
     if em.binding_counts.get(s.name, 0) > 1 or em.env.get(s.name) is not None:
         # Bound more than once (a def in each branch, or reassigned): a function value.
         em.write_var(s.name, _closure(em, info, caps, s), s.name_span or s.span)
@@ -116,6 +120,9 @@ def define_nested(em, s: A.FunctionDef):
 def call_nested(em, meta: MNested, node):
     """A direct call of a nested def: captures are passed first, defaults work."""
     from ember.frontend.userfuncs import call_user_function
+    if meta.info is None:  # a nested def that failed to compile (already reported)
+        from ember.frontend.function import Poison
+        return Poison()
     return call_user_function(em, meta.info, node, _capture_values(em, meta, node))
 
 
@@ -136,13 +143,14 @@ def _instantiate(em, info, caps, fixed_types, node):
     return _closure(em, info, caps, node)
 
 
-def _compile(em, info, caps, fixed_types):
+def _compile(em, info, caps, fixed_types, metas=None):
     from ember.frontend.function import FunctionEmitter
     from ember.frontend.userfuncs import ensure_symbol
 
     ensure_symbol(em.c, info)
     info.state = "compiling"
     fe = FunctionEmitter(em.c, info, fixed_types, [(n, t) for n, t, _ in caps])
+    fe.local_metas.update(metas or {})
     info.func = fe.run()
     info.state = "done"
 

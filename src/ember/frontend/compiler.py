@@ -220,7 +220,8 @@ def function_label(info) -> str:
 
 
 _NO_OP_DECORATORS = {"torch.jit.export", "jit.export", "torch.jit.script", "jit.script",
-                     "ember.export", "ember.script", "torch.jit.script_method"}
+                     "ember.export", "ember.script", "torch.jit.script_method", "nn.export",
+                     "ember.nn.export", "export"}
 _METHOD_DECORATORS = {"staticmethod"}
 
 

@@ -544,6 +544,8 @@ class ExprMixin:
 
     def e_IfExp(self, node, expected):
         cond = self.condition(node.test)
+        if cond.const is not None:  # decided by types: only that branch is compiled
+            return self.value(node.body if cond.const else node.orelse, expected)
         loc = self.loc(node)
         branches = []
         before = self.env
@@ -578,6 +580,9 @@ class ExprMixin:
             return self.tuple_subscript(base, node)
         if isinstance(base.type, T.ClassType) and self.is_namedtuple(base.type):
             return self.namedtuple_subscript(base, node)
+        from ember.frontend.module_exprs import container_getitem, container_info
+        if container_info(self, base.type) is not None:
+            return container_getitem(self, base, node.slice, node)
         index = self.index_value(node.slice, base)
         return self.subscript_get(base, index, node)
 

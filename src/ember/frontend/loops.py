@@ -26,6 +26,8 @@ class LoopCtx:
     kind: str = "loop"
     seen: dict | None = None
     """kind "probe": name -> type of each variable at a break/continue."""
+    what: str = ""
+    """kind "unrolled": what is unrolled, for messages."""
 
 
 class _Seq:
@@ -278,8 +280,7 @@ class LoopMixin:
                     ctx.seen[name] = (T.join(ctx.seen[name], t) or t) if name in ctx.seen \
                         else t
         if ctx.kind == "unrolled":
-            self.unsupported(f"'{kind}' inside a loop over a tuple of mixed types is not "
-                             "supported", s.span)
+            self.unsupported(f"'{kind}' inside {ctx.what} is not supported", s.span)
             return
         self.b.create(kind, self.carried_values(ctx.op_names, ctx.types), loc=self.loc(s))
         self.terminated = True
@@ -287,6 +288,10 @@ class LoopMixin:
     # -- for --------------------------------------------------------------------------------------
     def s_For(self, s):
         it = s.iter
+        from ember.frontend.module_exprs import static_sequence
+        seq = static_sequence(self, it)
+        if seq is not None:
+            return self.for_unrolled(s, seq, "a loop over modules (unrolled at compile time)")
         if isinstance(it, A.Call) and isinstance(it.func, A.Name):
             fname = it.func.id
             meta = self.global_meta(fname)
@@ -315,6 +320,10 @@ class LoopMixin:
             return self.for_sequences(s, _Seq("list", keys, t.key, self.loc(it)))
         if isinstance(t, T.TupleType):
             return self.for_tuple(s, v, it)
+        from ember.frontend.module_exprs import container_info, items
+        if container_info(self, t) is not None:
+            return self.for_unrolled(s, [x for _, x in items(self, v, it)],
+                                     "a loop over modules (unrolled at compile time)")
         if isinstance(t, T.TensorType):
             return self.unsupported("iterating over a tensor is not supported; index it "
                                     "(for i in range(x.size(0)): x[i])", it.span)
@@ -476,17 +485,34 @@ class LoopMixin:
                                              for k, e in enumerate(t.elems)],
                                 [T.ListType(t.elems[0])], loc=loc).result
             return self.for_sequences(s, _Seq("list", lst, t.elems[0], loc))
+        loc = self.loc(it)
+        values = [self.b.create("tuple.get", [v], [e], {"index": k}, loc=loc).result
+                  for k, e in enumerate(t.elems)]
+        self.for_unrolled(s, values, "a loop over a tuple of mixed types")
+
+    def for_unrolled(self, s, values, what):
+        """The body once per value (each may have its own type): tuples of mixed types and
+        module containers. The target is rebound each time; break/continue are refused."""
         if s.orelse:
-            return self.unsupported("for/else over a tuple of mixed types is not supported",
-                                    s.span)
-        self.loops.append(LoopCtx([], [], "unrolled"))
-        for k, e in enumerate(t.elems):
+            return self.unsupported(f"for/else in {what} is not supported", s.span)
+        self.loops.append(LoopCtx([], [], "unrolled", what=what))
+        for item in values:
             if self.terminated:
                 break
-            item = self.b.create("tuple.get", [v], [e], {"index": k}, loc=self.loc(it)).result
+            self.rebind(s.target)
             self.assign(s.target, item, s.target.span)
             self.emit_body(s.body)
         self.loops.pop()
+
+    def rebind(self, target):
+        """Forget the loop target's variables (undeclared ones) so each unrolled iteration
+        may bind them to a value of another type."""
+        names = [target.id] if isinstance(target, A.Name) else \
+            [e.id for e in getattr(target, "elts", []) if isinstance(e, A.Name)]
+        for name in names:
+            var = self.env.get(name)
+            if var is not None and not var.declared and var.slot is None:
+                self.env.pop(name)
 
     # -- comprehensions ---------------------------------------------------------------------------
     def e_ListComp(self, node, expected):

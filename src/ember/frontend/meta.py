@@ -179,6 +179,11 @@ def classify(obj, name: str, compiler) -> Meta | None:
     """The Meta for a Python object found in a function's globals (None: not usable)."""
     if isinstance(obj, Meta):
         return obj
+    op_name = getattr(obj, "__ember_op__", None) if callable(obj) else None
+    if isinstance(op_name, str):  # an ember.nn.functional function: its operators
+        return MOpFunc(op_name)
+    if type(obj).__name__ == "dtype" and type(obj).__module__.startswith("ember."):
+        return MDtype(str(obj))  # ember.nn.functional.float32 and friends
     if obj is None or isinstance(obj, (bool, int, float, str)):
         return MConst(obj)
     if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, str, type(None)))
@@ -204,7 +209,8 @@ def _classify_type(obj, compiler):
         return None
     if obj.__module__ == "typing":
         return MTypeName(obj.__name__)
-    if obj.__module__.startswith("torch") and obj.__name__ == "Tensor":
+    if (obj.__module__.startswith("torch") and obj.__name__ == "Tensor") or \
+            (obj.__module__ == "numpy" and obj.__name__ == "ndarray"):
         return MTypeName("Tensor")
     return compiler.class_meta(obj)
 

@@ -26,6 +26,27 @@ class Cond:
     const: bool | None = None
 
 
+def _static_none_test(v, op):
+    """The value of `x is None` / `x is not None` when x's type decides it (x of type None,
+    or of a type without None such as a module or a tensor): TorchScript's rule that lets
+    `if self.downsample is not None:` skip the branch when the submodule is None."""
+    compare = getattr(v, "op", None)
+    if compare is None or compare.name not in ("obj.is", "obj.isnot") or \
+            len(compare.operands) != 2:
+        return None
+    a, b = (x.type for x in compare.operands)
+    if T.NONE not in (a, b) or any(isinstance(t, ErrorType) for t in (a, b)):
+        return None
+    other = b if a == T.NONE else a
+    if other == T.NONE:
+        result = True
+    elif T.NONE not in T.members(other) and not isinstance(other, T.UnionType):
+        result = False
+    else:
+        return None
+    return result if op == "is" else not result
+
+
 class RefineMixin:
     def condition(self, node) -> Cond:
         """The bool value of a test expression and what it proves on each branch."""
@@ -34,7 +55,8 @@ class RefineMixin:
             loc = self.loc(node)
             v = self.b.kernel("bool.not", [inner.value], T.BOOL, loc) \
                 if not isinstance(inner.value.type, ErrorType) else inner.value
-            return Cond(v, inner.false, inner.true)
+            return Cond(v, inner.false, inner.true,
+                        None if inner.const is None else not inner.const)
         if isinstance(node, A.Compare) and len(node.ops) == 1 and node.ops[0] in ("is", "is not"):
             return self.is_none_condition(node)
         if isinstance(node, A.Call) and isinstance(node.func, A.Name) \
@@ -71,6 +93,9 @@ class RefineMixin:
     def is_none_condition(self, node) -> Cond:
         left, right = node.left, node.comparators[0]
         v = self.value(node)
+        static = _static_none_test(v, node.ops[0])
+        if static is not None:
+            return Cond(v, const=static)
         name = None
         if isinstance(right, A.Constant) and right.value is None and isinstance(left, A.Name):
             name = left.id
@@ -115,6 +140,11 @@ class RefineMixin:
         if len(node.values) == 1:
             return first
         rest = A.BoolOp(node.values[1].span.to(node.values[-1].span), node.op, node.values[1:])
+        if first.const is not None:  # decided by types: the other side is not compiled
+            if first.const != is_and:
+                return Cond(self.b.const(first.const, T.BOOL, loc), const=first.const)
+            self.apply_facts(first.true if is_and else first.false)
+            return self.condition(rest)
         then_r, else_r = Region(), Region()
         before = self.env
         facts_rest = None

@@ -312,13 +312,13 @@ class StmtMixin:
     # -- if ---------------------------------------------------------------------------------------
     def s_If(self, s):
         cond = self.condition(s.test)
-        if cond.const is not None and not self.has_side_effect_free_skip():
-            pass
+        if cond.const is not None:
+            # Decided by types (`self.downsample is not None` with a None submodule): only
+            # the branch that can run is compiled, as in TorchScript.
+            self.emit_body(s.body if cond.const else s.orelse)
+            return
         self.emit_if(cond, lambda: self.emit_body(s.body), lambda: self.emit_body(s.orelse),
                      s)
-
-    def has_side_effect_free_skip(self):
-        return False
 
     def emit_if(self, cond, then_fn, else_fn, node) -> None:
         """Emit an if op whose regions run then_fn/else_fn; merge the branch environments."""

@@ -18,7 +18,7 @@ import zipfile
 import numpy as np
 
 from ember import __version__
-from ember.mobile.manifest import ALIGN, DTYPES, encode_const
+from ember.mobile.manifest import ALIGN, DTYPES, encode_const, encode_value
 from ember.mobile.opcodes import FORMAT_NAME, FORMAT_VERSION, READS
 
 
@@ -80,6 +80,8 @@ def artifact_bytes(program, default_entry: str | None = None) -> bytes:
         "classes": [{"name": c.name, "kind": c.kind, "fields": list(c.fields),
                      "field_types": list(c.field_types)} for c in program.classes],
         "functions": funcs, "tensors": records, "sources": sources,
+        "objects": [{"class": ci, "fields": [encode_value(v) for v in values]}
+                    for ci, values in program.objects],
         "checksums": {n: hashlib.sha256(b).hexdigest() for n, b in files.items()},
         "metadata": dict(program.metadata),
     }

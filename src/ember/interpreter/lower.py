@@ -35,7 +35,9 @@ class ProgramContext:
         self.operators: list[str] = []
         self._op_index: dict[str, int] = {}
         self.class_index = {name: i for i, name in enumerate(module.classes)}
-        self.tensor_index = {name: i for i, name in enumerate(module.tensors)}
+        self.tensors, self.objects = _live_symbols(module)
+        self.tensor_index = {name: i for i, name in enumerate(self.tensors)}
+        self.object_index = {name: i for i, name in enumerate(self.objects)}
         self.sources: list[tuple[str, str]] = []
         self._source_index: dict[str, int] = {}
 
@@ -135,12 +137,14 @@ class FunctionLowering:
             name=self.f.sym_name, params=[a.name or f"arg{i}" for i, a in enumerate(self.f.args)],
             param_types=[str(t) for t in ft.params], ret_type=str(ft.ret),
             nregs=self.alloc.nregs, code=self.code, consts=self.consts, lines=self.lines,
-            defaults=list(self.f.defaults))
+            defaults=list(self.f.defaults), qualname=str(self.f.attrs.get("qualname", "")))
 
     def _const_operand(self, op: ConstOp) -> int:
         v = op.value
         if isinstance(v, SymbolRef):
-            return self.const_index(("tensor", self.ctx.tensor_index[v.name]))
+            if v.name in self.ctx.tensor_index:
+                return self.const_index(("tensor", self.ctx.tensor_index[v.name]))
+            return self.const_index(("object", self.ctx.object_index[v.name]))
         return self.const_index(v)
 
     def lower_block(self, block) -> None:
@@ -365,10 +369,57 @@ def lower_module(module):
     entries = {name: ctx.func_index[name] for name in module.entries}
     classes = [(c.name, [n for n, _ in c.fields], [str(t) for _, t in c.fields], c.kind)
                for c in module.classes.values()]
-    tensors = [(t.name, t.data) for t in module.tensors.values()]
+    tensors = [(name, module.tensors[name].data) for name in ctx.tensors]
+    objects = [(ctx.class_index[module.objects[name].cls],
+                [_object_value(v, ctx) for v in module.objects[name].values])
+               for name in ctx.objects]
     return Program(functions=functions, operators=ctx.operators, classes=classes,
-                   tensors=tensors, sources=ctx.sources, entries=entries,
+                   tensors=tensors, objects=objects, sources=ctx.sources, entries=entries,
                    producer=f"ember {__version__}")
+
+
+def _live_symbols(module):
+    """The tensors and objects the functions reach (through `const @x` and object fields),
+    each list in module order, so objects still come after the objects they refer to."""
+    live: set = set()
+    stack = [op.value.name for op in module.walk()
+             if isinstance(op, ConstOp) and isinstance(op.value, SymbolRef)]
+    while stack:
+        name = stack.pop()
+        if name in live:
+            continue
+        live.add(name)
+        obj = module.objects.get(name)
+        if obj is not None:
+            stack.extend(_refs(obj.values))
+    return ([n for n in module.tensors if n in live], [n for n in module.objects if n in live])
+
+
+def _refs(values):
+    for v in values:
+        if isinstance(v, SymbolRef):
+            yield v.name
+        elif isinstance(v, (list, tuple)):
+            yield from _refs(v)
+        elif isinstance(v, dict):
+            yield from _refs(v.keys())
+            yield from _refs(v.values())
+
+
+def _object_value(v, ctx):
+    from ember.mobile.program import Ref
+
+    if isinstance(v, SymbolRef):
+        if v.name in ctx.tensor_index:
+            return Ref("tensor", ctx.tensor_index[v.name])
+        return Ref("object", ctx.object_index[v.name])
+    if isinstance(v, list):
+        return [_object_value(x, ctx) for x in v]
+    if isinstance(v, tuple):
+        return tuple(_object_value(x, ctx) for x in v)
+    if isinstance(v, dict):
+        return {_object_value(k, ctx): _object_value(x, ctx) for k, x in v.items()}
+    return v
 
 
 __all__ = ["lower_module", "FunctionLowering", "ProgramContext", "const_key", "T"]

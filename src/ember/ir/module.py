@@ -49,13 +49,34 @@ class TensorConst:
         return T.TensorType(T.IR_DTYPE[self.data.dtype.name], tuple(self.data.shape))
 
 
+@dataclass(eq=False)
+class ObjectConst:
+    """A constant object (a scripted module instance), referenced by `const @name`.
+
+    `values` holds one constant per field of class `cls`, in field order: an int,
+    float, str, bool or None, a SymbolRef to a tensor or to another object, or a
+    list / tuple / dict of those (as the field's type says). Objects are mutable
+    at run time: a method that sets a field changes the one shared instance.
+    """
+
+    name: str
+    cls: str
+    values: list
+
+    @property
+    def type(self) -> T.ClassType:
+        return T.ClassType(self.cls)
+
+
 class Module:
-    """A compilation unit's IR: ordered functions, classes and tensors."""
+    """A compilation unit's IR: ordered functions, classes, tensors and objects."""
 
     def __init__(self):
         self.funcs: dict[str, FuncOp] = {}
         self.classes: dict[str, ClassDecl] = {}
         self.tensors: dict[str, TensorConst] = {}
+        self.objects: dict[str, ObjectConst] = {}
+        """Constant objects, each after the objects its fields refer to."""
         self.entries: list[str] = []
         """Functions that are public entry points (kept by DCE, exported by save)."""
         self.sources: dict[str, str] = {}
@@ -79,6 +100,21 @@ class Module:
         t = TensorConst(name, np.ascontiguousarray(data))
         self.tensors[name] = t
         return t
+
+    def add_object(self, name: str, cls: str, values: list) -> ObjectConst:
+        if name in self.objects or name in self.tensors:
+            raise ValueError(f"symbol @{name} defined twice")
+        o = ObjectConst(name, cls, list(values))
+        self.objects[name] = o
+        return o
+
+    def symbol_type(self, name: str) -> T.Type | None:
+        """The type of `const @name`: a tensor constant's or an object's; None if unknown."""
+        if name in self.tensors:
+            return self.tensors[name].type
+        if name in self.objects:
+            return self.objects[name].type
+        return None
 
     def walk(self):
         """Every op of every function, pre-order."""

@@ -42,7 +42,8 @@ def _expect(op: Op, n_operands=None, n_results=None, n_regions=0):
 
 @register
 class ConstOp(Op):
-    """`%x = const 5 : i64`; `value` is int/float/str/bool/None or a SymbolRef to a tensor."""
+    """`%x = const 5 : i64`; `value` is int/float/str/bool/None, or a SymbolRef to a module
+    tensor (`: tensor<...>`) or object (`: !Class`)."""
 
     name = "const"
     traits = frozenset({PURE})
@@ -58,7 +59,7 @@ class ConstOp(Op):
         v, t = self.value, self.result.type
         ok = {
             bool: t == T.BOOL, int: t == T.I64, float: t == T.F64, str: t in (T.STR, T.DTYPE),
-            type(None): t == T.NONE, SymbolRef: isinstance(t, T.TensorType),
+            type(None): t == T.NONE, SymbolRef: isinstance(t, (T.TensorType, T.ClassType)),
         }.get(type(v), False)
         if not ok:
             fail(self, f"value {v!r} does not have type {t}")

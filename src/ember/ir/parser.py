@@ -119,6 +119,8 @@ class Parser:
                 m.add_class(self.parse_class())
             elif self.at("tensor") and self.peek().kind == "symbol":
                 self.parse_tensor(m)
+            elif self.at("object") and self.peek().kind == "symbol":
+                self.parse_object(m)
             elif self.at("export") or self.at("func"):
                 exported = self.accept("export")
                 f = self.parse_func()
@@ -128,7 +130,8 @@ class Parser:
                 if exported:
                     m.entries.append(f.sym_name)
             else:
-                raise self.error(f"expected 'func', 'class' or 'tensor', found '{self.tok.text}'")
+                raise self.error(f"expected 'func', 'class', 'tensor' or 'object', found "
+                                 f"'{self.tok.text}'")
         return m
 
     def parse_class(self) -> ClassDecl:
@@ -170,6 +173,56 @@ class Parser:
         except ValueError as e:
             raise self.error(f"bad tensor data: {e}", data_tok) from None
         m.add_tensor(name, arr.copy())
+
+    def parse_object(self, m: Module) -> None:
+        self.expect("object")
+        name_tok = self.next()
+        name = name_tok.text[1:]
+        self.expect(":")
+        cls_tok = self.expect_kind("classname", "a class type (!Name)")
+        decl = m.classes.get(cls_tok.text[1:])
+        if decl is None:
+            raise self.error(f"object of undeclared class {cls_tok.text}", cls_tok)
+        self.expect("=")
+        self.expect("{")
+        values = []
+        while not self.at("}"):
+            ftok = self.expect_kind("ident", "a field name")
+            i = len(values)
+            if i >= len(decl.fields) or decl.fields[i][0] != ftok.text:
+                raise self.error(f"field '{ftok.text}' out of order for {cls_tok.text}", ftok)
+            self.expect("=")
+            values.append(_as_field_type(self.parse_object_value(), decl.fields[i][1]))
+            if not self.accept(","):
+                break
+        self.expect("}")
+        if len(values) != len(decl.fields):
+            raise self.error(f"object @{name} gives {len(values)} of the {len(decl.fields)} "
+                             f"fields of {cls_tok.text}", name_tok)
+        if name in m.objects or name in m.tensors:
+            raise self.error(f"symbol @{name} defined twice", name_tok)
+        m.add_object(name, decl.name, values)
+
+    def parse_object_value(self):
+        if self.accept("{"):
+            out = {}
+            while not self.at("}"):
+                key = self.parse_object_value()
+                self.expect(":")
+                out[key] = self.parse_object_value()
+                if not self.accept(","):
+                    break
+            self.expect("}")
+            return out
+        if self.accept("["):
+            items = []
+            while not self.at("]"):
+                items.append(self.parse_object_value())
+                if not self.accept(","):
+                    break
+            self.expect("]")
+            return items
+        return self.parse_attr_value()
 
     # -- functions ---------------------------------------------------------------------------
     def parse_func(self) -> FuncOp:
@@ -479,6 +532,19 @@ def _number(text: str):
     if text.lstrip("-") in ("inf", "nan") or any(c in text for c in ".eE"):
         return float(text)
     return int(text)
+
+
+def _as_field_type(v, t):
+    """A parsed object value with tuples where the field's type has them."""
+    if isinstance(t, T.OptionalType):
+        return v if v is None else _as_field_type(v, t.elem)
+    if isinstance(v, list) and isinstance(t, T.TupleType) and len(t.elems) == len(v):
+        return tuple(_as_field_type(x, e) for x, e in zip(v, t.elems))
+    if isinstance(v, list) and isinstance(t, T.ListType):
+        return [_as_field_type(x, t.elem) for x in v]
+    if isinstance(v, dict) and isinstance(t, T.DictType):
+        return {k: _as_field_type(x, t.value) for k, x in v.items()}
+    return v
 
 
 def parse_module(text: str, filename: str = "<ir>") -> Module:

@@ -66,11 +66,22 @@ def print_attr_value(v) -> str:
     raise TypeError(f"cannot print attribute value {v!r}")
 
 
+def print_object_value(v) -> str:
+    """An object field value: a scalar, @symbol, [list or tuple], or {key: value} dict."""
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{print_object_value(k)}: {print_object_value(x)}"
+                               for k, x in v.items()) + "}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(print_object_value(x) for x in v) + "]"
+    return print_attr_value(v)
+
+
 class Printer:
     """Prints one module; value names are unique per function."""
 
-    def __init__(self, locs: bool = True):
+    def __init__(self, locs: bool = True, tensor_data: bool = True):
         self.locs = locs
+        self.tensor_data = tensor_data
         self.lines: list[str] = []
         self._names: dict[Value, str] = {}
         self._used: set[str] = set()
@@ -115,6 +126,8 @@ class Printer:
             items.append([self._class_line(c)])
         for t in m.tensors.values():
             items.append([self._tensor_line(t)])
+        for o in m.objects.values():
+            items.append([self._object_line(o, m)])
         for f in m.funcs.values():
             self.lines = []
             self.print_func(f, exported=f.sym_name in m.entries)
@@ -127,8 +140,17 @@ class Printer:
         return f"{c.kind} @{c.name}{base} {{{fields}}}"
 
     def _tensor_line(self, t) -> str:
+        if not self.tensor_data:
+            return f"tensor @{t.name} : {t.type} = dense<elided>"
         data = t.data.astype(t.data.dtype.newbyteorder("<"), copy=False).tobytes().hex()
         return f'tensor @{t.name} : {t.type} = dense<"{data}">'
+
+    def _object_line(self, o, m) -> str:
+        decl = m.classes.get(o.cls)
+        names = [n for n, _ in decl.fields] if decl is not None else \
+            [f"f{i}" for i in range(len(o.values))]
+        body = ", ".join(f"{n} = {print_object_value(v)}" for n, v in zip(names, o.values))
+        return f"object @{o.name} : !{o.cls} = {{{body}}}"
 
     def print_func(self, f: FuncOp, exported: bool = False) -> None:
         self._reset_names()
@@ -197,9 +219,10 @@ class Printer:
         return " {" + body + "}"
 
 
-def print_module(m, locs: bool = True) -> str:
-    """The textual form of IR module `m`."""
-    return Printer(locs).print_module(m)
+def print_module(m, locs: bool = True, tensor_data: bool = True) -> str:
+    """The textual form of IR module `m` (`tensor_data=False` elides tensor bytes as
+    `dense<elided>`, which the parser refuses: for reading, not for round trips)."""
+    return Printer(locs, tensor_data).print_module(m)
 
 
 def print_func(f: FuncOp, locs: bool = True) -> str:

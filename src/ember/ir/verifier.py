@@ -17,17 +17,56 @@ from __future__ import annotations
 
 from ember.errors import VerifyError
 from ember.ir import types as T
-from ember.ir.core import Use
+from ember.ir.core import SymbolRef, Use
 from ember.ir.ops import (
-    BreakOp, CallOp, ClosureOp, ConditionOp, ContinueOp, ForOp, FuncOp, IfOp, RaiseOp,
+    BreakOp, CallOp, ClosureOp, ConditionOp, ConstOp, ContinueOp, ForOp, FuncOp, IfOp, RaiseOp,
     ReturnOp, TryOp, UnreachableOp, WhileOp, YieldOp, _LoopOp, fail,
 )
 
 
 def verify_module(m) -> None:
     """Raise VerifyError at the first broken invariant of module m."""
+    _check_objects(m)
     for f in m.funcs.values():
         verify_func(f, m)
+
+
+def _check_objects(m) -> None:
+    """Every object names a declared class, has one value per field, and each value fits
+    its field's type; objects refer only to tensors and to objects defined before them."""
+    seen: set = set()
+    for o in m.objects.values():
+        decl = m.classes.get(o.cls)
+        if decl is None:
+            raise VerifyError(f"object @{o.name} has undeclared class !{o.cls}")
+        if len(o.values) != len(decl.fields):
+            raise VerifyError(f"object @{o.name} has {len(o.values)} values for the "
+                              f"{len(decl.fields)} fields of !{o.cls}")
+        for (fname, ftype), v in zip(decl.fields, o.values):
+            if not _value_fits(m, v, ftype, seen):
+                raise VerifyError(f"object @{o.name}: field '{fname}' of type {ftype} cannot "
+                                  f"hold {v!r:.80}")
+        seen.add(o.name)
+
+
+def _value_fits(m, v, t, seen) -> bool:
+    if isinstance(t, (T.OptionalType, T.UnionType)):
+        return any(_value_fits(m, v, x, seen) for x in T.members(t))
+    if isinstance(v, SymbolRef):
+        if v.name in m.tensors:
+            return T.is_subtype(m.tensors[v.name].type, t)
+        return v.name in seen and T.is_subtype(m.objects[v.name].type, t)
+    if isinstance(v, list):
+        return isinstance(t, T.ListType) and all(_value_fits(m, x, t.elem, seen) for x in v)
+    if isinstance(v, tuple):
+        return isinstance(t, T.TupleType) and len(t.elems) == len(v) and \
+            all(_value_fits(m, x, e, seen) for x, e in zip(v, t.elems))
+    if isinstance(v, dict):
+        return isinstance(t, T.DictType) and all(
+            _value_fits(m, k, t.key, seen) and _value_fits(m, x, t.value, seen)
+            for k, x in v.items())
+    scalar = {bool: T.BOOL, int: T.I64, float: T.F64, str: T.STR, type(None): T.NONE}
+    return scalar.get(type(v)) == t
 
 
 def verify_func(f: FuncOp, m=None) -> None:
@@ -77,6 +116,12 @@ class _Verifier:
             self._check_terminator(op, ctx)
         if isinstance(op, (CallOp, ClosureOp)):
             self._check_call(op)
+        if isinstance(op, ConstOp) and isinstance(op.value, SymbolRef) and self.m is not None:
+            t = self.m.symbol_type(op.value.name)
+            if t is None:
+                fail(op, f"refers to @{op.value.name}, which the module does not define")
+            if not T.is_subtype(t, op.result.type):
+                fail(op, f"@{op.value.name} has type {t}, not {op.result.type}")
         for idx, region in enumerate(op.regions):
             if region.parent is not op:
                 fail(op, "has a region with a broken parent pointer")

@@ -78,11 +78,12 @@ class _Reader:
         self.check_entry_names(m)
         self.check_checksums(m)
         tensors = self.read_tensors(m)
-        functions = self.read_functions(m, len(tensors))
+        objects = self.read_objects(m, len(tensors))
+        functions = self.read_functions(m, len(tensors), len(objects))
         entries = self.read_entries(m, functions)
         return Program(
             functions=functions, operators=list(m["operators"]), classes=self.classes(m),
-            tensors=tensors, sources=self.sources(m), entries=entries,
+            tensors=tensors, objects=objects, sources=self.sources(m), entries=entries,
             default_entry=m.get("default_entry"), producer=m["producer"],
             metadata=m.get("metadata", {}), manifest=m)
 
@@ -218,8 +219,23 @@ class _Reader:
             last, end = (off, nbytes), off + nbytes
         need(end == size, f"tensors.bin has {size - end} bytes no tensor uses")
 
+    # -- objects -------------------------------------------------------------------------------
+    def read_objects(self, m, ntensors) -> list:
+        """(class index, field values) per object; each refers only to earlier objects."""
+        recs = M.field(m, "objects", list, "", default=[], optional=True)
+        need(len(recs) <= M.MAX_OBJECTS, f"too many objects ({len(recs)})")
+        nclasses = len(m["classes"])
+        out = []
+        for i, r in enumerate(recs):
+            need(type(r) is dict, f"manifest field objects[{i}] must be an object")
+            ci = M.field(r, "class", int, f"objects[{i}].")
+            need(0 <= ci < nclasses, f"object {i} names no class")
+            fields = M.field(r, "fields", list, f"objects[{i}].")
+            out.append((ci, [M.decode_value(v, ntensors, i) for v in fields]))
+        return out
+
     # -- functions -----------------------------------------------------------------------------
-    def read_functions(self, m, ntensors) -> list[Function]:
+    def read_functions(self, m, ntensors, nobjects=0) -> list[Function]:
         recs = M.field(m, "functions", list, "")
         need(len(recs) <= M.MAX_FUNCTIONS, f"too many functions ({len(recs)})")
         code, lines = self.words("code.bin"), self.words("lines.bin")
@@ -231,7 +247,7 @@ class _Reader:
         out = []
         for i, r in enumerate(recs):
             M.check_function_record(r, i)
-            out.append(self.function(i, r, code, lines, consts[i], ntensors))
+            out.append(self.function(i, r, code, lines, consts[i], ntensors, nobjects))
         return out
 
     def words(self, name: str) -> np.ndarray:
@@ -239,7 +255,7 @@ class _Reader:
         need(len(raw) % 4 == 0, f"{name} is not a whole number of int32 words")
         return np.frombuffer(raw, dtype="<i4")
 
-    def function(self, i, r, code, lines, consts, ntensors) -> Function:
+    def function(self, i, r, code, lines, consts, ntensors, nobjects) -> Function:
         c0, c1 = self.span(i, r, "code", len(code), 1)
         l0, l1 = self.span(i, r, "lines", len(lines), 3)
         need(type(consts) is list and len(consts) <= M.MAX_CONSTS_PER_FUNCTION,
@@ -248,7 +264,8 @@ class _Reader:
         table = [tuple(t) for t in lines[l0:l1].reshape(-1, 3).tolist()]
         return Function(name=r["name"], params=r["params"], param_types=r["param_types"],
                         ret_type=r["ret_type"], nregs=r["nregs"], code=code[c0:c1].tolist(),
-                        consts=[decode_const(c, ntensors) for c in consts], lines=table,
+                        consts=[decode_const(c, ntensors, nobjects) for c in consts],
+                        lines=table,
                         defaults=[decode_const(c, ntensors) for c in r.get("defaults", [])],
                         qualname=r.get("qualname", ""))
 

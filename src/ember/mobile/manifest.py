@@ -25,6 +25,9 @@ MAX_FIELDS = 1 << 12
 MAX_TENSORS = 1 << 20
 MAX_TENSOR_BYTES = 1 << 40
 MAX_RANK = 16
+MAX_OBJECTS = 1 << 20
+MAX_VALUE_DEPTH = 32
+"""Nesting limit of lists / tuples / dicts in object field values."""
 MAX_SOURCES = MAX_ZIP_ENTRIES - 8
 ALIGN = 64
 """Alignment of every tensor's offset in tensors.bin."""
@@ -141,9 +144,9 @@ def check_function_record(r, i: int) -> None:
 # ----------------------------------------------------------------------------- constants
 
 
-def decode_const(c, ntensors: int):
+def decode_const(c, ntensors: int, nobjects: int = 0):
     """A tagged constant from consts.json: ["n"], ["b", true], ["i", 1], ["f", "0x1.8p+1"],
-    ["s", "a"], ["t", tensor index], ["y", type text]."""
+    ["s", "a"], ["t", tensor index], ["o", object index], ["y", type text]."""
     need(type(c) is list and c and type(c[0]) is str, f"bad constant {c!r:.60}")
     tag = c[0]
     if tag == "n" and len(c) == 1:
@@ -164,6 +167,8 @@ def decode_const(c, ntensors: int):
             raise ArtifactError(f"bad float constant {v!r:.60}") from None
     if tag == "t" and type(v) is int and 0 <= v < ntensors:
         return ("tensor", v)
+    if tag == "o" and type(v) is int and 0 <= v < nobjects:
+        return ("object", v)
     if tag == "y" and type(v) is str:
         return ("type", v)
     raise ArtifactError(f"bad constant {c!r:.60}")
@@ -185,4 +190,59 @@ def encode_const(v):
         return ["t", v[1]]
     if type(v) is tuple and len(v) == 2 and v[0] == "type":
         return ["y", v[1]]
+    if type(v) is tuple and len(v) == 2 and v[0] == "object":
+        return ["o", v[1]]
     raise TypeError(f"cannot encode constant {v!r:.60}")
+
+
+# ----------------------------------------------------------------------------- object values
+
+
+def encode_value(v):
+    """An object field value: a scalar constant, a Ref (["t", i] / ["o", i]), or
+    ["l", [...]] list, ["u", [...]] tuple, ["d", [[k, v], ...]] dict."""
+    from ember.mobile.program import Ref
+
+    if isinstance(v, Ref):
+        return ["t" if v.kind == "tensor" else "o", v.index]
+    if type(v) is list:
+        return ["l", [encode_value(x) for x in v]]
+    if type(v) is tuple:
+        return ["u", [encode_value(x) for x in v]]
+    if type(v) is dict:
+        return ["d", [[encode_value(k), encode_value(x)] for k, x in v.items()]]
+    return encode_const(v)
+
+
+def decode_value(c, ntensors: int, nobjects: int, depth: int = 0):
+    """The inverse of encode_value; object references must point below `nobjects`."""
+    from ember.mobile.program import Ref
+
+    need(depth <= MAX_VALUE_DEPTH, "an object field value is nested too deeply")
+    need(type(c) is list and len(c) == 2 and type(c[0]) is str or c == ["n"],
+         f"bad object field value {c!r:.60}")
+    tag = c[0]
+    if tag in ("l", "u", "d"):
+        need(type(c[1]) is list, f"bad object field value {c!r:.60}")
+    if tag == "l":
+        return [decode_value(x, ntensors, nobjects, depth + 1) for x in c[1]]
+    if tag == "u":
+        return tuple(decode_value(x, ntensors, nobjects, depth + 1) for x in c[1])
+    if tag == "d":
+        out = {}
+        for pair in c[1]:
+            need(type(pair) is list and len(pair) == 2, "bad dict item in an object value")
+            k = decode_value(pair[0], ntensors, nobjects, depth + 1)
+            need(type(k) in (int, str, bool, float), "a dict key must be a scalar")
+            out[k] = decode_value(pair[1], ntensors, nobjects, depth + 1)
+        return out
+    if tag == "t":
+        need(type(c[1]) is int and 0 <= c[1] < ntensors, "object value names no tensor")
+        return Ref("tensor", c[1])
+    if tag == "o":
+        need(type(c[1]) is int and 0 <= c[1] < nobjects,
+             "object value names no earlier object")
+        return Ref("object", c[1])
+    v = decode_const(c, 0)
+    need(type(v) is not tuple, f"bad object field value {c!r:.60}")
+    return v

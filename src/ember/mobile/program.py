@@ -68,6 +68,15 @@ def _pc_of(entry) -> int:
     return entry[0]
 
 
+@dataclass(frozen=True)
+class Ref:
+    """A reference inside an object's field values: tensor i or object i."""
+
+    kind: str
+    """"tensor" or "object"."""
+    index: int
+
+
 @dataclass
 class ClassInfo:
     """A class of script objects: name, kind and fields (accessed by index at run time)."""
@@ -95,6 +104,11 @@ class Program:
     converted on construction). NEWOBJ indexes it."""
     tensors: list = field(default_factory=list)
     """(name, numpy array) per tensor constant; ("tensor", i) constants index it."""
+    objects: list = field(default_factory=list)
+    """Constant objects (module instances): (class index, field values) each, built at
+    load from data only. A value is an int, float, str, bool or None, a Ref to a tensor
+    or to an earlier object, or a list / tuple / dict of values. ("object", i)
+    constants index this table."""
     sources: list[tuple[str, str]] = field(default_factory=list)
     """(filename, text) per source file; line tables index it, tracebacks quote it."""
     entries: dict[str, int] = field(default_factory=dict)

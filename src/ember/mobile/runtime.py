@@ -41,6 +41,7 @@ class ProgramEnv:
         for i, cls in enumerate(self.classes):
             self.globals[f"_cls{i}"] = cls
         self.class_by_name = {c.name: cls for c, cls in zip(program.classes, self.classes)}
+        self.objects = build_objects(program, self.classes, self.class_by_name)
         self._names: dict = {}
 
     def kernel(self, i: int) -> str:
@@ -48,10 +49,11 @@ class ProgramEnv:
         return f"_k{i}"
 
     def constant(self, fi: int, k: int, c) -> str:
-        """The global name holding constant k of function fi (a tensor)."""
+        """The global name holding constant k of function fi (a tensor or an object)."""
         name = f"_c{fi}_{k}"
         if name not in self.globals:
-            self.globals[name] = self.program.tensors[c[1]][1]
+            self.globals[name] = self.program.tensors[c[1]][1] if c[0] == "tensor" else \
+                self.objects[c[1]]
         return name
 
     def type_helper(self, prefix: str, type_text: str) -> str:
@@ -155,6 +157,41 @@ def _class_name(name: str) -> str:
     except UnicodeEncodeError:
         return "ScriptClass"
     return name
+
+
+# ----------------------------------------------------------------------------- objects
+
+
+def build_objects(program, classes, class_by_name) -> list:
+    """The program's constant objects, built from data in table order; every field value
+    is checked against its declared type (ArtifactError otherwise)."""
+    out = []
+    for i, (ci, values) in enumerate(program.objects):
+        info = program.classes[ci]
+        if info.kind not in ("class", "module") or len(values) != len(info.fields):
+            raise ArtifactError(f"object {i} does not fit class {info.name!r:.60} (kind "
+                                f"{info.kind}, {len(info.fields)} fields)")
+        fields = [_materialize(v, program, out) for v in values]
+        for name, text, v in zip(info.fields, info.field_types, fields):
+            if not RT.checker(RT.parse(text), class_by_name)(v):
+                raise ArtifactError(f"object {i}: field {name!r:.60} of type {text:.80} holds "
+                                    f"{RT.describe(v)}")
+        out.append(classes[ci](*fields))
+    return out
+
+
+def _materialize(v, program, objects):
+    from ember.mobile.program import Ref
+
+    if type(v) is Ref:
+        return program.tensors[v.index][1] if v.kind == "tensor" else objects[v.index]
+    if type(v) is list:
+        return [_materialize(x, program, objects) for x in v]
+    if type(v) is tuple:
+        return tuple(_materialize(x, program, objects) for x in v)
+    if type(v) is dict:
+        return {k: _materialize(x, program, objects) for k, x in v.items()}
+    return v
 
 
 # ----------------------------------------------------------------------------- build

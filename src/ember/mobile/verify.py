@@ -304,8 +304,9 @@ class _FunctionVerifier:
         c = self.f.consts[k]
         if type(c) in _SCALARS:
             return
-        if not (type(c) is tuple and len(c) == 2 and c[0] == "tensor" and type(c[1]) is int
-                and 0 <= c[1] < len(self.p.tensors)):
+        table = {"tensor": self.p.tensors, "object": self.p.objects}
+        if not (type(c) is tuple and len(c) == 2 and c[0] in table and type(c[1]) is int
+                and 0 <= c[1] < len(table[c[0]])):
             self.fail(pc, f"constant {k} cannot be loaded into a register")
 
     # -- definite assignment ----------------------------------------------------------------------

@@ -23,7 +23,7 @@ from ember.nn.attention import MultiheadAttention
 from ember.nn.conv import Conv1d, Conv2d
 from ember.nn.linear import Bilinear, Linear
 from ember.nn.misc import Dropout, Embedding, Flatten, Identity, Unflatten
-from ember.nn.module import Module, ModuleDict, ModuleList, Sequential
+from ember.nn.module import Module, ModuleDict, ModuleList, Sequential, export
 from ember.nn.norm import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
 from ember.nn.pooling import (
     AdaptiveAvgPool1d,
@@ -43,5 +43,5 @@ __all__ = [
     "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax", "MaxPool1d", "MaxPool2d", "Module",
     "ModuleDict", "ModuleList", "MultiheadAttention", "ReLU", "ReLU6", "Sequential", "SiLU",
     "Sigmoid", "Softmax", "Softplus", "Tanh", "TransformerEncoder", "TransformerEncoderLayer",
-    "Unflatten", "functional", "init",
+    "Unflatten", "export", "functional", "init",
 ]

@@ -21,6 +21,13 @@ from collections import OrderedDict
 import numpy as np
 
 
+def export(fn):
+    """Mark a module method as an entry point of the scripted module (like
+    @torch.jit.export): `ember.script(m).name(...)` and `ember.mobile.load(p).name(...)`."""
+    fn.__ember_export__ = True
+    return fn
+
+
 class Module:
     """Base class of ember layers and models (see the module docstring)."""
 

@@ -34,6 +34,7 @@ PASSES = {
     "dce": ("ember.passes.dce", "DeadCodeElimination"),
     "cse": ("ember.passes.cse", "CommonSubexpressionElimination"),
     "inline": ("ember.passes.inline", "Inline"),
+    "freeze": ("ember.passes.freeze", "Freeze"),
 }
 
 

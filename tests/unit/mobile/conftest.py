@@ -52,6 +52,11 @@ export func @w() -> tensor<f32, [2, 3]> {
   %a = const @w0 : tensor<f32, [2, 3]>
   return %a
 }
+
+export func @v() -> tensor<f64, [4]> {
+  %a = const @w1 : tensor<f64, [4]>
+  return %a
+}
 ''')
     m.add_tensor("w0", np.arange(6, dtype=np.float32).reshape(2, 3))
     m.add_tensor("w1", np.ones((4,), dtype=np.float64))

@@ -41,10 +41,14 @@ def test_tensors_roundtrip(tensor_artifact):
 def test_shared_tensors_stored_once():
     import ember.ir as I
     from ember.interpreter.pipeline import compile_to_program
-    m = I.parse_module("export func @f() -> none {\n  %n = const none : none\n  return %n\n}\n")
+    m = I.parse_module("export func @f() -> tensor<f32, [64, 64]> {\n"
+                       "  %a = const @a : tensor<f32, [64, 64]>\n"
+                       "  %b = const @b : tensor<f32, [64, 64]>\n"
+                       "  %n = tensor.add %a, %b : tensor<f32, [64, 64]>\n  return %n\n}\n")
     w = np.random.default_rng(0).standard_normal((64, 64)).astype(np.float32)
     m.add_tensor("a", w)
     m.add_tensor("b", w.copy())  # tied weights: same bytes
+    m.add_tensor("unused", w * 2)  # referenced by no function: not stored
     data = artifact_bytes(compile_to_program(m, optimize=False))
     assert len(data) < w.nbytes * 1.2
     prog = read_program(data)

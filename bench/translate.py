@@ -1,6 +1,6 @@
 """Micro-benchmark (not a test): hand-assembled bytecode vs the same code in CPython.
 
-    PYTHONPATH=src python tests/unit/mobile/bench_translate.py
+    PYTHONPATH=src python bench/translate.py
 
 Prints the best-of-5 time of each and the ratio ember / CPython.
 """

@@ -1,0 +1,77 @@
+"""Scripting modules: ember.script(module) -> ScriptModule, and ember.freeze.
+
+A ScriptModule is a ScriptFunction for `forward` whose other compiled methods
+(@torch.jit.export / @ember.export) are attributes. The module instance lives
+in the artifact as a constant object; its state is copied at script time, so
+later changes to the Python module do not reach the scripted one.
+"""
+
+from __future__ import annotations
+
+from ember.api.core import ScriptFunction, _Compiled
+from ember.errors import UnsupportedError
+
+
+def is_scriptable_module(obj) -> bool:
+    from ember.frontend.module_view import is_module
+    return is_module(obj)
+
+
+class ScriptModule(ScriptFunction):
+    """A compiled module: calling it runs forward; other exported methods are attributes."""
+
+    def __init__(self, compiled, entries: list[str], frozen: bool = False):
+        super().__init__(None, entries[0], compiled=compiled)
+        self.entries = list(entries)
+        """Symbols of the compiled entry points (forward first, if defined)."""
+        self.frozen = frozen
+        self._methods = {e: ScriptFunction(None, e, compiled=compiled) for e in entries[1:]}
+
+    def __getattr__(self, name):
+        methods = self.__dict__.get("_methods", {})
+        if name in methods:
+            return methods[name]
+        raise AttributeError(f"ScriptModule has no method {name!r} (compiled: "
+                             f"{', '.join(self.__dict__.get('entries', []))})")
+
+    @property
+    def graph(self) -> str:
+        """The IR as text, tensor data elided (print_module(sm.module) has it all)."""
+        from ember.ir import print_module
+        return print_module(self.module, tensor_data=False)
+
+    def __repr__(self) -> str:
+        kind = "frozen " if self.frozen else ""
+        return f"<ember.ScriptModule {kind}{', '.join(self.entries)}>"
+
+
+def script_module(obj, optimize: bool = True, methods=None) -> ScriptModule:
+    from ember.frontend.modules import compile_module
+    module, entries = compile_module(obj, methods)
+    return ScriptModule(_Compiled(module, optimize), entries)
+
+
+def freeze(obj, optimize: bool = True) -> ScriptModule:
+    """A frozen ScriptModule: module attributes no method assigns become constants, methods
+    are inlined into the entry points, and the IR is refolded (conv + batch_norm folding
+    included). `obj` is a module or a ScriptModule."""
+    from ember.passes.freeze import freeze_module
+    if isinstance(obj, ScriptModule):
+        module, entries = obj.module, obj.entries
+        module = _copy(module)
+    elif is_scriptable_module(obj):
+        from ember.frontend.modules import compile_module
+        module, entries = compile_module(obj)
+    else:
+        raise UnsupportedError(f"ember.freeze takes a module or a ScriptModule, not "
+                               f"{type(obj).__name__}")
+    freeze_module(module)
+    return ScriptModule(_Compiled(module, optimize), entries, frozen=True)
+
+
+def _copy(module):
+    """An independent copy of an IR module; tensor data is shared (constants are never
+    written in place by passes)."""
+    import copy
+    memo = {id(t.data): t.data for t in module.tensors.values()}
+    return copy.deepcopy(module, memo)
