@@ -161,7 +161,8 @@ class Module:
 
     def load_state_dict(self, state: dict, strict: bool = True) -> None:
         """Copy arrays (numpy, or anything np.asarray takes, e.g. CPU torch tensors) into the
-        tensors of the same names; shapes must match."""
+        tensors of the same names, in place (as torch does), casting to their dtypes; shapes
+        must match."""
         own = {}
         for mname, m in self._all_named_modules():
             for tname, t in m._tensors.items():
@@ -180,7 +181,10 @@ class Module:
             if old.shape != arr.shape:
                 raise ValueError(f"load_state_dict: '{key}' has shape {arr.shape}, expected "
                                  f"{old.shape}")
-            m._tensors[tname] = arr.astype(old.dtype)
+            if old.flags.writeable:
+                old[...] = arr  # in place, as torch: arrays held elsewhere stay current
+            else:
+                m._tensors[tname] = arr.astype(old.dtype)
 
     # -- printing -------------------------------------------------------------------------------
     def extra_repr(self) -> str:

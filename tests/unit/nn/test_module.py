@@ -46,3 +46,15 @@ def test_deepcopy_gives_independent_modules():
     b[0].weight[...] = 1
     assert (a[0].weight == 0).all()
     assert (b(np.ones((1, 3), np.float32)) == 3).all()
+
+
+def test_load_state_dict_copies_in_place_like_torch():
+    layer = _Affine(bias=True)
+    held = layer.weight
+    layer.load_state_dict({"weight": np.full((2, 3), 2.0), "bias": np.ones(2)})
+    assert layer.weight is held and (held == 2).all() and held.dtype == np.float32
+    frozen = np.zeros((2, 3), np.float32)
+    frozen.flags.writeable = False
+    layer.weight = frozen
+    layer.load_state_dict({"weight": np.full((2, 3), 3.0), "bias": np.ones(2)})
+    assert layer.weight is not frozen and (layer.weight == 3).all() and (frozen == 0).all()
