@@ -2,7 +2,7 @@
 
 Weights keep torch's names and layouts (weight_ih_l{k}{_reverse}: gates stacked (i, f, g, o)
 for LSTM, (r, z, n) for GRU), so torch state_dicts load as they are. forward reads them in
-torch's order through `_flat_weights` (a List[Tensor]) and runs the time loop from matmul and
+torch's order through `_flat_weights` and runs the time loop from matmul and
 elementwise operators, with torch's cell arithmetic.
 
 NOTE: `tensor.lstm` / `tensor.gru` (fused) exist in ember.ops but have no Python spelling
@@ -60,11 +60,20 @@ class _RNNBase(Module):
                     self.register_parameter(kind + suffix, init.uniform(shape, bound, dtype))
                     names.append(kind + suffix)
         self._flat_weights_names = names
+        self._init_flat_weights()
 
-    @property
-    def _flat_weights(self) -> List[Tensor]:
-        """The weights in torch's order: per layer and direction w_ih, w_hh[, b_ih, b_hh]."""
-        return [self._tensors[n] for n in self._flat_weights_names]
+    def _init_flat_weights(self) -> None:
+        """`_flat_weights`: the weight arrays in torch's order, per layer and direction
+        w_ih, w_hh[, b_ih, b_hh] -- a plain tuple attribute forward can read (a tuple, as
+        the compiler types a list attribute only when its tensors share one shape). It
+        holds the same arrays as the named tensors: load_state_dict copies into them in
+        place, and assigning a named weight refreshes it (as torch's RNNBase does)."""
+        self._flat_weights = tuple(self._tensors[n] for n in self._flat_weights_names)
+
+    def __setattr__(self, name: str, value) -> None:
+        super().__setattr__(name, value)
+        if name in self.__dict__.get("_flat_weights_names", ()):
+            self._init_flat_weights()
 
     def _check_input(self, x: Tensor) -> None:
         if len(x.shape) != 2 and len(x.shape) != 3:
@@ -148,7 +157,8 @@ class LSTM(_RNNBase):
             h0 = hx[0]
             c0 = hx[1]
         out, h, c = _lstm(x, self._state(h0, x, batched), self._state(c0, x, batched),
-                          self._flat_weights, self.num_layers, self.bidirectional, self.bias)
+                          list(self._flat_weights), self.num_layers, self.bidirectional,
+                          self.bias)
         if not batched:
             h = F.squeeze(h, 1)
             c = F.squeeze(c, 1)
@@ -168,8 +178,8 @@ class GRU(_RNNBase):
         self._check_input(input)
         batched = len(input.shape) == 3
         x = self._time_major(input)
-        out, h = _gru(x, self._state(hx, x, batched), self._flat_weights, self.num_layers,
-                      self.bidirectional, self.bias)
+        out, h = _gru(x, self._state(hx, x, batched), list(self._flat_weights),
+                      self.num_layers, self.bidirectional, self.bias)
         if not batched:
             h = F.squeeze(h, 1)
         return self._output(out, batched), h

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -73,11 +74,17 @@ def test_weights_have_torch_names_and_order():
         list(torch.nn.GRU(3, 4, bias=False).state_dict())
 
 
-def test_flat_weights_follow_loaded_state():
+def test_flat_weights_follow_loaded_and_assigned_weights():
     gru = nn.GRU(3, 4)
     state = {k: v * 0 for k, v in gru.state_dict().items()}
     gru.load_state_dict(state)
     assert all((w == 0).all() for w in gru._flat_weights)
+    gru.bias_hh_l0 = np.ones(12, np.float32)
+    assert gru._flat_weights[3] is gru.bias_hh_l0
+    # zero weights, b_hh = 1, h0 = 0: r = z = sigmoid(1), n = tanh(r), h = (1 - z) * n
+    s = 1 / (1 + np.exp(-1.0))
+    np.testing.assert_allclose(gru(randn(2, 1, 3))[0][0], np.full((1, 4), (1 - s) * np.tanh(s)),
+                               rtol=1e-6)
 
 
 def test_rnn_errors():
