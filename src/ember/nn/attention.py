@@ -20,10 +20,11 @@ from ember.nn.linear import Linear
 from ember.nn.module import Module
 
 
-def float_mask(mask: Tensor, dtype: str) -> Tensor:
-    """A bool mask (True = masked) as an additive float mask (-inf / 0); float masks as is."""
+def float_mask(mask: Tensor, like: Tensor) -> Tensor:
+    """A bool mask (True = masked) as an additive float mask (-inf / 0) of like's dtype;
+    float masks as they are."""
     if mask.dtype == F.bool:
-        return F.where(mask, F.full(mask.shape, float("-inf"), dtype=dtype), 0.0)
+        return F.where(mask, F.full_like(mask, float("-inf"), dtype=like.dtype), 0.0)
     return mask
 
 
@@ -95,7 +96,7 @@ class MultiheadAttention(Module):
         src = k.shape[0]
         mask = F.zeros([1, 1, 1, 1], dtype=q.dtype)
         if attn_mask is not None:
-            m = float_mask(attn_mask, q.dtype)
+            m = float_mask(attn_mask, q)
             if len(m.shape) == 2:
                 _check_mask_shape(m, [tgt, src], "2D attn_mask")
                 mask = mask + F.reshape(m, [1, 1, tgt, src])
@@ -103,7 +104,7 @@ class MultiheadAttention(Module):
                 _check_mask_shape(m, [n * self.num_heads, tgt, src], "3D attn_mask")
                 mask = mask + F.reshape(m, [n, self.num_heads, tgt, src])
         if key_padding_mask is not None:
-            kp = float_mask(key_padding_mask, q.dtype)
+            kp = float_mask(key_padding_mask, q)
             if not batched:
                 kp = F.unsqueeze(kp, 0)
             _check_mask_shape(kp, [n, src], "key_padding_mask")
@@ -113,11 +114,11 @@ class MultiheadAttention(Module):
     def _heads(self, x: Tensor, part: int) -> Tensor:
         """Project x (T, N, E) with part 0/1/2 (q/k/v) of in_proj into heads (N, H, T, D)."""
         e = self.embed_dim
-        w = self.in_proj_weight[part * e:(part + 1) * e]
+        w = F.narrow(self.in_proj_weight, 0, part * e, e)
         b: Optional[Tensor] = None
         in_b = self.in_proj_bias
         if in_b is not None:
-            b = in_b[part * e:(part + 1) * e]
+            b = F.narrow(in_b, 0, part * e, e)
         y = F.linear(x, w, b)
         y = F.reshape(y, [x.shape[0], x.shape[1] * self.num_heads, self.head_dim])
         return F.reshape(F.transpose(y, 0, 1), [x.shape[1], self.num_heads, x.shape[0],
