@@ -42,7 +42,8 @@ def normal(shape, dtype=None) -> np.ndarray:
 
 
 def fan_in_bound(fan_in: int) -> float:
-    """torch's default bound for weights and biases: kaiming-uniform(a=sqrt(5)) = 1/sqrt(fan_in)."""
+    """torch's default bound for weights and biases: kaiming-uniform(a=sqrt(5)) gives
+    1/sqrt(fan_in)."""
     return 1.0 / math.sqrt(fan_in) if fan_in > 0 else 0.0
 
 
