@@ -1,4 +1,5 @@
-"""Conv1d and Conv2d: stride, padding (ints, 'same', 'valid'), dilation, groups, bias.
+"""Conv1d and Conv2d: stride, padding (ints, 'same', 'valid'), dilation, groups, bias, and
+padding_mode 'zeros', 'reflect', 'replicate' or 'circular'.
 
 Weights are (out_channels, in_channels // groups, *kernel_size), as torch's. Hyper-parameters
 are tuples as in torch; forward passes them to the operators as lists. Inputs may be
@@ -11,7 +12,6 @@ import math
 from typing import List, Optional
 
 import ember.nn.functional as F
-from ember.errors import UnsupportedError
 from ember.nn import init
 from ember.nn.functional import Tensor
 from ember.nn.module import Module
@@ -36,6 +36,7 @@ class _ConvNd(Module):
     out_channels: int
     groups: int
     padding_mode: str
+    _mode_pads: List[int]
     weight: Tensor
     bias: Optional[Tensor]
 
@@ -55,6 +56,7 @@ class _ConvNd(Module):
         self.output_padding = (0,) * n
         self.groups = groups
         self.padding_mode = _check_padding_mode(padding_mode)
+        self._mode_pads = _mode_pads(self.padding, self.kernel_size, self.dilation)
         fan_in = in_channels // groups * math.prod(self.kernel_size)
         bound = init.fan_in_bound(fan_in)
         self.weight = init.uniform((out_channels, in_channels // groups) + self.kernel_size,
@@ -73,6 +75,8 @@ class _ConvNd(Module):
             text += f", groups={self.groups}"
         if self.bias is None:
             text += ", bias=False"
+        if self.padding_mode != "zeros":
+            text += f", padding_mode={self.padding_mode}"
         return text
 
 
@@ -91,11 +95,53 @@ def _check_padding_mode(mode: str) -> str:
     if mode not in PADDING_MODES:
         raise ValueError(f"padding_mode must be one of {list(PADDING_MODES)}, but got "
                          f"padding_mode='{mode}'")
-    if mode != "zeros":
-        raise UnsupportedError(
-            f"convolution with padding_mode='{mode}' is not supported by ember yet (only "
-            "'zeros'); pad the input in a custom module's forward and use padding=0")
     return mode
+
+
+def _mode_pads(padding, kernel_size: tuple, dilation: tuple) -> List[int]:
+    """[before, after] per spatial dim, as a non-'zeros' padding_mode pads the input."""
+    pads: List[int] = []
+    for i, k in enumerate(kernel_size):
+        if padding == "valid":
+            before = after = 0
+        elif padding == "same":
+            total = dilation[i] * (k - 1)
+            before, after = total // 2, total - total // 2
+        else:
+            before = after = padding[i]
+        pads += [before, after]
+    return pads
+
+
+def _source_index(j: int, n: int, mode: str) -> int:
+    """The input index padded position j (j < 0 or j >= n) copies under `mode`."""
+    if mode == "reflect":
+        return -j if j < 0 else 2 * (n - 1) - j
+    if mode == "replicate":
+        return 0 if j < 0 else n - 1
+    return j % n  # circular
+
+
+def pad_input(x: Tensor, pads: List[int], mode: str) -> Tensor:
+    """x padded by pads[2i], pads[2i + 1] before and after spatial dim i (dims 2, 3, ...
+    of a batched input) with values copied from x as `mode` says."""
+    for i in range(len(pads) // 2):
+        dim = 2 + i
+        n = x.shape[dim]
+        before = pads[2 * i]
+        after = pads[2 * i + 1]
+        if (mode == "reflect" and (before >= n or after >= n)) or \
+                (mode == "circular" and (before > n or after > n)):
+            raise RuntimeError(f"padding_mode='{mode}': padding ({before}, {after}) is too "
+                               f"large for an input dimension of size {n}")
+        parts: List[Tensor] = []
+        for j in range(-before, 0):
+            parts.append(F.narrow(x, dim, _source_index(j, n, mode), 1))
+        parts.append(x)
+        for j in range(n, n + after):
+            parts.append(F.narrow(x, dim, _source_index(j, n, mode), 1))
+        x = F.cat(parts, dim)
+    return x
 
 
 class Conv1d(_ConvNd):
@@ -115,6 +161,10 @@ class Conv1d(_ConvNd):
     def _conv(self, x: Tensor) -> Tensor:
         stride: List[int] = [self.stride[0]]
         dilation: List[int] = [self.dilation[0]]
+        if self.padding_mode != "zeros":
+            no_padding: List[int] = [0]
+            return F.conv1d(pad_input(x, self._mode_pads, self.padding_mode), self.weight,
+                            self.bias, stride, no_padding, dilation, self.groups)
         return F.conv1d(x, self.weight, self.bias, stride, self.padding, dilation, self.groups)
 
 
@@ -135,4 +185,8 @@ class Conv2d(_ConvNd):
     def _conv(self, x: Tensor) -> Tensor:
         stride: List[int] = [self.stride[0], self.stride[1]]
         dilation: List[int] = [self.dilation[0], self.dilation[1]]
+        if self.padding_mode != "zeros":
+            no_padding: List[int] = [0, 0]
+            return F.conv2d(pad_input(x, self._mode_pads, self.padding_mode), self.weight,
+                            self.bias, stride, no_padding, dilation, self.groups)
         return F.conv2d(x, self.weight, self.bias, stride, self.padding, dilation, self.groups)

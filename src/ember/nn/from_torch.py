@@ -55,10 +55,8 @@ def _bilinear(m):
 
 def _conv(cls):
     def convert(m):
-        _require(m, f"padding_mode='{m.padding_mode}'", m.padding_mode == "zeros",
-                 "pad in a custom module's forward and use padding=0")
         layer = cls(m.in_channels, m.out_channels, m.kernel_size, m.stride, m.padding,
-                    m.dilation, m.groups, m.bias is not None, dtype=_dtype(m))
+                    m.dilation, m.groups, m.bias is not None, m.padding_mode, dtype=_dtype(m))
         return _copy_tensors(layer, m)
     return convert
 

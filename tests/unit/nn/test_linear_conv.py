@@ -7,7 +7,6 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from ember import nn  # noqa: E402
-from ember.errors import UnsupportedError  # noqa: E402
 
 from .torch_ref import check_layer, randn, randomize  # noqa: E402
 
@@ -81,6 +80,33 @@ def test_conv2d(cfg):
     check_layer(tm, layer, [(randn(4, 9, 8),)])
 
 
+PADDED = [
+    dict(kernel_size=3, padding=1),
+    dict(kernel_size=3, padding=2, stride=2),
+    dict(kernel_size=(3, 2), padding=(2, 1)),
+    dict(kernel_size=4, padding="same", dilation=(1, 2)),
+    dict(kernel_size=3, padding="valid"),
+]
+
+
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular"])
+@pytest.mark.parametrize("cfg", PADDED, ids=str)
+def test_conv_padding_modes(mode, cfg):
+    tm = randomize(torch.nn.Conv2d(4, 6, padding_mode=mode, **cfg))
+    layer = nn.Conv2d(4, 6, padding_mode=mode, **cfg)
+    check_layer(tm, layer, [(randn(b, 4, 7, 6),) for b in (1, 3)], name="Conv2d")
+    check_layer(tm, layer, [(randn(4, 7, 6),)], name="Conv2d")
+    cfg1 = {k: (v[0] if isinstance(v, tuple) else v) for k, v in cfg.items()}
+    tm = randomize(torch.nn.Conv1d(4, 6, padding_mode=mode, **cfg1))
+    check_layer(tm, nn.Conv1d(4, 6, padding_mode=mode, **cfg1),
+                [(randn(b, 4, 9),) for b in (1, 3)], name="Conv1d")
+
+
+def test_reflect_padding_larger_than_the_input_is_an_error():
+    with pytest.raises(RuntimeError, match="too large"):
+        nn.Conv1d(2, 2, 3, padding=3, padding_mode="reflect")(randn(1, 2, 3))
+
+
 def test_conv_hyper_parameters_are_torch_tuples():
     c = nn.Conv2d(3, 8, 3, stride=2, padding=1)
     t = torch.nn.Conv2d(3, 8, 3, stride=2, padding=1)
@@ -97,8 +123,6 @@ def test_conv_argument_errors_match_torch():
         nn.Conv1d(4, 6, 3, stride=2, padding="same")
     with pytest.raises(ValueError, match="Invalid padding string"):
         nn.Conv2d(4, 6, 3, padding="full")
-    with pytest.raises(UnsupportedError, match="padding_mode='reflect'"):
-        nn.Conv2d(4, 6, 3, padding_mode="reflect")
     with pytest.raises(ValueError, match="padding_mode must be one of"):
         nn.Conv2d(4, 6, 3, padding_mode="mirror")
 
