@@ -164,8 +164,9 @@ class Module:
         tensors of the same names; shapes must match."""
         own = {}
         for mname, m in self._all_named_modules():
-            for tname in m._tensors:
-                own[f"{mname}.{tname}" if mname else tname] = (m, tname)
+            for tname, t in m._tensors.items():
+                if t is not None:  # a None slot (bias=False) is not in state_dict either
+                    own[f"{mname}.{tname}" if mname else tname] = (m, tname)
         missing = [k for k in own if k not in state]
         unexpected = [k for k in state if k not in own]
         if strict and (missing or unexpected):
@@ -176,10 +177,10 @@ class Module:
             m, tname = own[key]
             arr = _to_numpy(value)
             old = m._tensors[tname]
-            if old is not None and old.shape != arr.shape:
+            if old.shape != arr.shape:
                 raise ValueError(f"load_state_dict: '{key}' has shape {arr.shape}, expected "
                                  f"{old.shape}")
-            m._tensors[tname] = arr.astype(old.dtype) if old is not None else arr
+            m._tensors[tname] = arr.astype(old.dtype)
 
     # -- printing -------------------------------------------------------------------------------
     def extra_repr(self) -> str:

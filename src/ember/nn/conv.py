@@ -1,0 +1,138 @@
+"""Conv1d and Conv2d: stride, padding (ints, 'same', 'valid'), dilation, groups, bias.
+
+Weights are (out_channels, in_channels // groups, *kernel_size), as torch's. Hyper-parameters
+are tuples as in torch; forward passes them to the operators as lists. Inputs may be
+batched (N, C, *) or unbatched (C, *), as torch allows.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import List, Optional
+
+import ember.nn.functional as F
+from ember.errors import UnsupportedError
+from ember.nn import init
+from ember.nn.functional import Tensor
+from ember.nn.module import Module
+
+PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
+
+
+def ntuple(value, n: int, what: str) -> tuple:
+    """An int (repeated n times) or a sequence of n ints, as a tuple."""
+    if isinstance(value, int):
+        return (value,) * n
+    value = tuple(value)
+    if len(value) != n or not all(isinstance(v, int) for v in value):
+        raise ValueError(f"{what} must be an int or a tuple of {n} ints, got {value!r}")
+    return value
+
+
+class _ConvNd(Module):
+    __constants__ = ["stride", "padding", "dilation", "groups", "padding_mode", "output_padding",
+                     "in_channels", "out_channels", "kernel_size"]
+    in_channels: int
+    out_channels: int
+    groups: int
+    padding_mode: str
+    weight: Tensor
+    bias: Optional[Tensor]
+
+    def __init__(self, n: int, in_channels, out_channels, kernel_size, stride, padding,
+                 dilation, groups, bias, padding_mode, dtype):
+        super().__init__()
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups or out_channels % groups:
+            raise ValueError("in_channels and out_channels must be divisible by groups")
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = ntuple(kernel_size, n, "kernel_size")
+        self.stride = ntuple(stride, n, "stride")
+        self.padding = _check_padding(padding, n, self.stride)
+        self.dilation = ntuple(dilation, n, "dilation")
+        self.output_padding = (0,) * n
+        self.groups = groups
+        self.padding_mode = _check_padding_mode(padding_mode)
+        fan_in = in_channels // groups * math.prod(self.kernel_size)
+        bound = init.fan_in_bound(fan_in)
+        self.weight = init.uniform((out_channels, in_channels // groups) + self.kernel_size,
+                                   bound, dtype)
+        self.register_parameter("bias", init.uniform((out_channels,), bound, dtype)
+                                if bias else None)
+
+    def extra_repr(self) -> str:
+        text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}")
+        if self.padding != (0,) * len(self.kernel_size):
+            text += f", padding={self.padding!r}"
+        if self.dilation != (1,) * len(self.kernel_size):
+            text += f", dilation={self.dilation}"
+        if self.groups != 1:
+            text += f", groups={self.groups}"
+        if self.bias is None:
+            text += ", bias=False"
+        return text
+
+
+def _check_padding(padding, n: int, stride: tuple):
+    if isinstance(padding, str):
+        if padding not in ("same", "valid"):
+            raise ValueError(f"Invalid padding string {padding!r}, should be one of "
+                             "{'valid', 'same'}")
+        if padding == "same" and any(s != 1 for s in stride):
+            raise ValueError("padding='same' is not supported for strided convolutions")
+        return padding
+    return ntuple(padding, n, "padding")
+
+
+def _check_padding_mode(mode: str) -> str:
+    if mode not in PADDING_MODES:
+        raise ValueError(f"padding_mode must be one of {list(PADDING_MODES)}, but got "
+                         f"padding_mode='{mode}'")
+    if mode != "zeros":
+        raise UnsupportedError(
+            f"convolution with padding_mode='{mode}' is not supported by ember yet (only "
+            "'zeros'); pad the input in a custom module's forward and use padding=0")
+    return mode
+
+
+class Conv1d(_ConvNd):
+    """1-d convolution over (N, C, L) or (C, L) inputs."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
+                 device=None, dtype=None):
+        super().__init__(1, in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         groups, bias, padding_mode, dtype)
+
+    def forward(self, input: Tensor) -> Tensor:
+        if len(input.shape) == 2:
+            return F.squeeze(self._conv(F.unsqueeze(input, 0)), 0)
+        return self._conv(input)
+
+    def _conv(self, x: Tensor) -> Tensor:
+        stride: List[int] = [self.stride[0]]
+        dilation: List[int] = [self.dilation[0]]
+        return F.conv1d(x, self.weight, self.bias, stride, self.padding, dilation, self.groups)
+
+
+class Conv2d(_ConvNd):
+    """2-d convolution over (N, C, H, W) or (C, H, W) inputs."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
+                 device=None, dtype=None):
+        super().__init__(2, in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         groups, bias, padding_mode, dtype)
+
+    def forward(self, input: Tensor) -> Tensor:
+        if len(input.shape) == 3:
+            return F.squeeze(self._conv(F.unsqueeze(input, 0)), 0)
+        return self._conv(input)
+
+    def _conv(self, x: Tensor) -> Tensor:
+        stride: List[int] = [self.stride[0], self.stride[1]]
+        dilation: List[int] = [self.dilation[0], self.dilation[1]]
+        return F.conv2d(x, self.weight, self.bias, stride, self.padding, dilation, self.groups)

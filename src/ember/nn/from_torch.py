@@ -1,0 +1,258 @@
+"""torch.nn built-in layers -> the equivalent ember.nn layers, weights copied.
+
+    from ember.nn.from_torch import convert_layer, TORCH_LAYERS
+    layer = convert_layer(torch.nn.Conv2d(3, 8, 3))     # an ember.nn.Conv2d
+
+`TORCH_LAYERS` maps each supported torch layer class (exact class, not subclasses: a
+subclass may override forward) to a converter. Converters copy hyper-parameters, then every
+parameter and buffer as a numpy array of the same dtype (float32 stays float32).
+Containers and user-defined torch modules are not converted here: ember.script walks them
+and converts the built-in layers inside. torch is imported only when a table entry is
+needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import ember.nn as enn
+from ember.errors import UnsupportedError
+
+
+def _dtype(m) -> str | None:
+    """The numpy dtype name of m's first floating parameter or buffer (None if it has none)."""
+    for t in list(m.parameters()) + list(m.buffers()):
+        if t.is_floating_point():
+            return str(t.dtype).split(".")[-1]
+    return None
+
+
+def _copy_tensors(layer, m):
+    """Load m's state_dict (as numpy arrays) into the ember layer; names match by design."""
+    layer.load_state_dict({k: v.detach().cpu().numpy().copy() for k, v in
+                           m.state_dict().items()})
+    return layer
+
+
+def _require(m, option: str, ok: bool, advice: str = "") -> None:
+    if not ok:
+        raise UnsupportedError(f"torch.nn.{type(m).__name__} with {option} has no ember "
+                               f"equivalent yet" + (f"; {advice}" if advice else ""))
+
+
+# ----------------------------------------------------------------------------- converters
+
+
+def _linear(m):
+    return _copy_tensors(enn.Linear(m.in_features, m.out_features, m.bias is not None,
+                                    dtype=_dtype(m)), m)
+
+
+def _bilinear(m):
+    return _copy_tensors(enn.Bilinear(m.in1_features, m.in2_features, m.out_features,
+                                      m.bias is not None, dtype=_dtype(m)), m)
+
+
+def _conv(cls):
+    def convert(m):
+        _require(m, f"padding_mode='{m.padding_mode}'", m.padding_mode == "zeros",
+                 "pad in a custom module's forward and use padding=0")
+        layer = cls(m.in_channels, m.out_channels, m.kernel_size, m.stride, m.padding,
+                    m.dilation, m.groups, m.bias is not None, dtype=_dtype(m))
+        return _copy_tensors(layer, m)
+    return convert
+
+
+def _batch_norm(cls):
+    def convert(m):
+        layer = cls(m.num_features, m.eps, m.momentum, m.affine, m.track_running_stats,
+                    dtype=_dtype(m))
+        return _copy_tensors(layer, m)
+    return convert
+
+
+def _layer_norm(m):
+    layer = enn.LayerNorm(m.normalized_shape, m.eps, m.elementwise_affine,
+                          bias=getattr(m, "bias", None) is not None, dtype=_dtype(m))
+    return _copy_tensors(layer, m)
+
+
+def _group_norm(m):
+    layer = enn.GroupNorm(m.num_groups, m.num_channels, m.eps, m.affine, dtype=_dtype(m))
+    return _copy_tensors(layer, m)
+
+
+def _embedding(m):
+    _require(m, f"max_norm={m.max_norm}", m.max_norm is None,
+             "renormalize the weight once and drop max_norm")
+    layer = enn.Embedding(m.num_embeddings, m.embedding_dim, m.padding_idx, dtype=_dtype(m))
+    return _copy_tensors(layer, m)
+
+
+def _rnn(cls):
+    def convert(m):
+        _require(m, f"proj_size={getattr(m, 'proj_size', 0)}", not getattr(m, "proj_size", 0),
+                 "use proj_size=0 and a Linear on the outputs")
+        layer = cls(m.input_size, m.hidden_size, m.num_layers, m.bias, m.batch_first,
+                    m.dropout, m.bidirectional, dtype=_dtype(m))
+        return _copy_tensors(layer, m)
+    return convert
+
+
+def _mha(m):
+    _require(m, "kdim/vdim different from embed_dim", m._qkv_same_embed_dim,
+             "project key and value to embed_dim first")
+    _require(m, "add_bias_kv=True", m.bias_k is None)
+    _require(m, "add_zero_attn=True", not m.add_zero_attn)
+    layer = enn.MultiheadAttention(m.embed_dim, m.num_heads, m.dropout,
+                                   m.in_proj_bias is not None, batch_first=m.batch_first,
+                                   dtype=_dtype(m))
+    return _copy_tensors(layer, m)
+
+
+def _torch_activation(m) -> str:
+    import torch
+
+    act = m.activation
+    if act in (torch.nn.functional.relu, torch.relu) or type(act) is torch.nn.ReLU:
+        return "relu"
+    if act is torch.nn.functional.gelu or (type(act) is torch.nn.GELU and
+                                           act.approximate == "none"):
+        return "gelu"
+    raise UnsupportedError(f"torch.nn.TransformerEncoderLayer with activation {act!r} has no "
+                           "ember equivalent yet (ember supports relu and gelu); write the "
+                           "layer as a custom nn.Module with a forward ember can compile")
+
+
+def _encoder_layer(m):
+    attn = m.self_attn
+    _mha(attn)  # refuses the attention options ember lacks
+    layer = enn.TransformerEncoderLayer(
+        attn.embed_dim, attn.num_heads, m.linear1.out_features, m.dropout.p,
+        _torch_activation(m), m.norm1.eps, attn.batch_first, m.norm_first,
+        bias=m.linear1.bias is not None, dtype=_dtype(m))
+    return _copy_tensors(layer, m)
+
+
+def _encoder(m):
+    import torch
+
+    layers = [_encoder_layer(x) for x in m.layers]
+    norm = None
+    if m.norm is not None:
+        if type(m.norm) is not torch.nn.LayerNorm:
+            raise UnsupportedError(f"torch.nn.TransformerEncoder with norm "
+                                   f"{type(m.norm).__name__} has no ember equivalent yet "
+                                   "(ember supports a LayerNorm)")
+        norm = _layer_norm(m.norm)
+    enc = enn.TransformerEncoder(layers[0], len(layers), norm, m.enable_nested_tensor)
+    enc.layers = enn.ModuleList(layers)
+    return enc
+
+
+def _simple(make):
+    """A converter for a layer without tensors: make(torch_module) -> ember module."""
+    return make
+
+
+def _table() -> dict:
+    from torch import nn
+
+    return {
+        nn.Linear: _linear, nn.modules.linear.NonDynamicallyQuantizableLinear: _linear,
+        nn.Bilinear: _bilinear,
+        nn.Conv1d: _conv(enn.Conv1d), nn.Conv2d: _conv(enn.Conv2d),
+        nn.BatchNorm1d: _batch_norm(enn.BatchNorm1d), nn.BatchNorm2d: _batch_norm(enn.BatchNorm2d),
+        nn.LayerNorm: _layer_norm, nn.GroupNorm: _group_norm, nn.Embedding: _embedding,
+        nn.Dropout: _simple(lambda m: enn.Dropout(m.p)),
+        nn.Identity: _simple(lambda m: enn.Identity()),
+        nn.Flatten: _simple(lambda m: enn.Flatten(m.start_dim, m.end_dim)),
+        nn.Unflatten: _simple(lambda m: enn.Unflatten(m.dim, m.unflattened_size)),
+        nn.ReLU: _simple(lambda m: enn.ReLU()), nn.ReLU6: _simple(lambda m: enn.ReLU6()),
+        nn.LeakyReLU: _simple(lambda m: enn.LeakyReLU(m.negative_slope)),
+        nn.ELU: _simple(lambda m: enn.ELU(m.alpha)),
+        nn.GELU: _simple(lambda m: enn.GELU(m.approximate)),
+        nn.SiLU: _simple(lambda m: enn.SiLU()), nn.Sigmoid: _simple(lambda m: enn.Sigmoid()),
+        nn.Tanh: _simple(lambda m: enn.Tanh()), nn.Hardswish: _simple(lambda m: enn.Hardswish()),
+        nn.Hardsigmoid: _simple(lambda m: enn.Hardsigmoid()),
+        nn.Hardtanh: _simple(lambda m: enn.Hardtanh(m.min_val, m.max_val)),
+        nn.Softplus: _simple(lambda m: enn.Softplus(m.beta, m.threshold)),
+        nn.Softmax: _simple(lambda m: enn.Softmax(m.dim)),
+        nn.LogSoftmax: _simple(lambda m: enn.LogSoftmax(m.dim)),
+        nn.MaxPool1d: _simple(lambda m: enn.MaxPool1d(m.kernel_size, m.stride, m.padding,
+                                                      m.dilation, m.return_indices,
+                                                      m.ceil_mode)),
+        nn.MaxPool2d: _simple(lambda m: enn.MaxPool2d(m.kernel_size, m.stride, m.padding,
+                                                      m.dilation, m.return_indices,
+                                                      m.ceil_mode)),
+        nn.AvgPool1d: _simple(lambda m: enn.AvgPool1d(m.kernel_size, m.stride, m.padding,
+                                                      m.ceil_mode, m.count_include_pad)),
+        nn.AvgPool2d: _simple(lambda m: enn.AvgPool2d(m.kernel_size, m.stride, m.padding,
+                                                      m.ceil_mode, m.count_include_pad,
+                                                      m.divisor_override)),
+        nn.AdaptiveAvgPool1d: _simple(lambda m: enn.AdaptiveAvgPool1d(m.output_size)),
+        nn.AdaptiveAvgPool2d: _simple(lambda m: enn.AdaptiveAvgPool2d(m.output_size)),
+        nn.LSTM: _rnn(enn.LSTM), nn.GRU: _rnn(enn.GRU),
+        nn.MultiheadAttention: _mha,
+        nn.TransformerEncoderLayer: _encoder_layer, nn.TransformerEncoder: _encoder,
+    }
+
+
+class _LazyTable(Mapping):
+    """A dict built on first use, so importing this module does not import torch."""
+
+    def __init__(self, build):
+        self._build = build
+        self._data = None
+
+    def _get(self) -> dict:
+        if self._data is None:
+            self._data = self._build()
+        return self._data
+
+    def __getitem__(self, key):
+        return self._get()[key]
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __contains__(self, key) -> bool:
+        return key in self._get()
+
+
+TORCH_LAYERS: Mapping = _LazyTable(_table)
+"""torch.nn layer class -> converter(torch_module) -> ember.nn module."""
+
+
+def convert_layer(m):
+    """The ember.nn equivalent of torch built-in layer `m`, weights copied; UnsupportedError
+    if ember has none or cannot honour m's configuration."""
+    convert = TORCH_LAYERS.get(type(m))
+    if convert is not None:
+        layer = convert(m)
+        layer.train(False)
+        return layer
+    raise UnsupportedError(_refusal(m))
+
+
+def _refusal(m) -> str:
+    from torch import nn
+
+    cls = type(m)
+    name = f"{cls.__module__}.{cls.__qualname__}"
+    if isinstance(m, (nn.Sequential, nn.ModuleList, nn.ModuleDict)):
+        return (f"convert_layer converts single built-in layers, and {cls.__name__} is a "
+                "container: ember.script walks containers itself and converts the layers "
+                "inside")
+    if not isinstance(m, nn.Module):
+        return f"convert_layer expects a torch.nn.Module, got {name}"
+    if cls.__module__.startswith(("torch.nn.", "torch.ao.")):
+        return (f"ember has no equivalent of torch.nn.{cls.__name__} yet; write it as a "
+                "custom nn.Module whose forward ember can compile (from the operators in "
+                "ember.nn.functional), or replace it with a supported layer")
+    return (f"{name} is a user-defined module, not a torch built-in layer: convert_layer "
+            "does not convert it; ember.script compiles its forward and converts the built-in "
+            "layers inside")

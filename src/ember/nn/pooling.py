@@ -1,0 +1,216 @@
+"""Pooling: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d.
+
+Hyper-parameters keep torch's attribute names and values (an int stays an int); forward
+uses their normalized lists (`_kernel`, `_stride`, ...). 1-d pooling runs the 2-d operator
+on a (N, C, 1, L) view. Inputs may be batched or unbatched, as torch allows.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import ember.nn.functional as F
+from ember.errors import UnsupportedError
+from ember.nn.conv import ntuple
+from ember.nn.functional import Tensor
+from ember.nn.module import Module
+
+
+def _check_ceil_mode(layer: str, ceil_mode: bool) -> None:
+    if ceil_mode:
+        raise UnsupportedError(f"{layer}(ceil_mode=True) is not supported by ember yet; pad "
+                               "the input so the windows fit, or use ceil_mode=False")
+
+
+def _pool_lists(n: int, kernel_size, stride, padding) -> tuple:
+    k = ntuple(kernel_size, n, "kernel_size")
+    s = ntuple(stride, n, "stride") if stride is not None and stride != [] else k
+    p = ntuple(padding, n, "padding")
+    if any(2 * pi > ki for pi, ki in zip(p, k)):
+        raise ValueError(f"pad should be at most half of effective kernel size, but got "
+                         f"pad={p} and kernel_size={k}")
+    return list(k), list(s), list(p)
+
+
+def _as_2d(x: Tensor, spatial: int) -> Tensor:
+    """A batched (N, C, ...) view of x: unbatched inputs get a batch dim of 1."""
+    if len(x.shape) == spatial + 1:
+        return F.unsqueeze(x, 0)
+    return x
+
+
+def _restore(y: Tensor, x: Tensor, spatial: int) -> Tensor:
+    if len(x.shape) == spatial + 1:
+        return F.squeeze(y, 0)
+    return y
+
+
+class _MaxPoolNd(Module):
+    __constants__ = ["kernel_size", "stride", "padding", "dilation", "return_indices",
+                     "ceil_mode"]
+
+    def __init__(self, n, kernel_size, stride, padding, dilation, return_indices, ceil_mode):
+        super().__init__()
+        if return_indices:
+            raise UnsupportedError(f"MaxPool{n}d(return_indices=True) is not supported by "
+                                   "ember yet")
+        _check_ceil_mode(f"MaxPool{n}d", ceil_mode)
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.dilation = dilation
+        self.return_indices = return_indices
+        self.ceil_mode = ceil_mode
+        self._kernel, self._stride, self._padding = _pool_lists(n, kernel_size, stride, padding)
+        self._dilation = list(ntuple(dilation, n, "dilation"))
+
+    def extra_repr(self) -> str:
+        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding},"
+                f" dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class MaxPool1d(_MaxPoolNd):
+    _kernel: List[int]
+    _stride: List[int]
+    _padding: List[int]
+    _dilation: List[int]
+
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1,
+                 return_indices: bool = False, ceil_mode: bool = False):
+        super().__init__(1, kernel_size, stride, padding, dilation, return_indices, ceil_mode)
+
+    def forward(self, input: Tensor) -> Tensor:
+        x = F.unsqueeze(_as_2d(input, 1), 2)
+        y = F.max_pool2d(x, [1, self._kernel[0]], [1, self._stride[0]], [0, self._padding[0]],
+                         [1, self._dilation[0]], False)
+        return _restore(F.squeeze(y, 2), input, 1)
+
+
+class MaxPool2d(_MaxPoolNd):
+    _kernel: List[int]
+    _stride: List[int]
+    _padding: List[int]
+    _dilation: List[int]
+
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1,
+                 return_indices: bool = False, ceil_mode: bool = False):
+        super().__init__(2, kernel_size, stride, padding, dilation, return_indices, ceil_mode)
+
+    def forward(self, input: Tensor) -> Tensor:
+        y = F.max_pool2d(_as_2d(input, 2), self._kernel, self._stride, self._padding,
+                         self._dilation, False)
+        return _restore(y, input, 2)
+
+
+class _AvgPoolNd(Module):
+    __constants__ = ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad"]
+
+    def __init__(self, n, kernel_size, stride, padding, ceil_mode, count_include_pad):
+        super().__init__()
+        _check_ceil_mode(f"AvgPool{n}d", ceil_mode)
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        self._kernel, self._stride, self._padding = _pool_lists(n, kernel_size, stride, padding)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool1d(_AvgPoolNd):
+    _kernel: List[int]
+    _stride: List[int]
+    _padding: List[int]
+    count_include_pad: bool
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+                 count_include_pad: bool = True):
+        super().__init__(1, kernel_size, stride, padding, ceil_mode, count_include_pad)
+
+    def forward(self, input: Tensor) -> Tensor:
+        x = F.unsqueeze(_as_2d(input, 1), 2)
+        y = F.avg_pool2d(x, [1, self._kernel[0]], [1, self._stride[0]], [0, self._padding[0]],
+                         False, self.count_include_pad)
+        return _restore(F.squeeze(y, 2), input, 1)
+
+
+class AvgPool2d(_AvgPoolNd):
+    _kernel: List[int]
+    _stride: List[int]
+    _padding: List[int]
+    count_include_pad: bool
+    divisor_override: Optional[int]
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+                 count_include_pad: bool = True, divisor_override: Optional[int] = None):
+        super().__init__(2, kernel_size, stride, padding, ceil_mode, count_include_pad)
+        if divisor_override is not None and divisor_override <= 0:
+            raise ValueError("divisor must be not zero")
+        self.divisor_override = divisor_override
+
+    def forward(self, input: Tensor) -> Tensor:
+        x = _as_2d(input, 2)
+        divisor = self.divisor_override
+        if divisor is None:
+            y = F.avg_pool2d(x, self._kernel, self._stride, self._padding, False,
+                             self.count_include_pad)
+        else:
+            # The window sums (the mean counting padding, times the window size) / divisor.
+            window = self._kernel[0] * self._kernel[1]
+            y = F.avg_pool2d(x, self._kernel, self._stride, self._padding, False, True) * \
+                (float(window) / float(divisor))
+        return _restore(y, input, 2)
+
+
+def _adaptive_size(size, n: int) -> List[int]:
+    """output_size as a list; None entries (keep the input's size) become -1."""
+    if size is None or isinstance(size, int):
+        size = (size,) * n
+    size = tuple(size)
+    if len(size) != n:
+        raise ValueError(f"output_size must be an int or a tuple of {n}, got {size!r}")
+    return [-1 if s is None else int(s) for s in size]
+
+
+class AdaptiveAvgPool1d(Module):
+    __constants__ = ["output_size"]
+    _size: List[int]
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+        self._size = _adaptive_size(output_size, 1)
+
+    def forward(self, input: Tensor) -> Tensor:
+        length = self._size[0]
+        if length < 0:
+            length = input.shape[len(input.shape) - 1]
+        y = F.adaptive_avg_pool2d(F.unsqueeze(input, -2), [1, length])
+        return F.squeeze(y, -2)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool2d(Module):
+    __constants__ = ["output_size"]
+    _size: List[int]
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+        self._size = _adaptive_size(output_size, 2)
+
+    def forward(self, input: Tensor) -> Tensor:
+        h = self._size[0]
+        w = self._size[1]
+        if h < 0:
+            h = input.shape[len(input.shape) - 2]
+        if w < 0:
+            w = input.shape[len(input.shape) - 1]
+        return F.adaptive_avg_pool2d(input, [h, w])
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"

@@ -1,0 +1,269 @@
+"""LSTM and GRU: multi-layer, optionally bidirectional, batch_first, optional initial state.
+
+Weights keep torch's names and layouts (weight_ih_l{k}{_reverse}: gates stacked (i, f, g, o)
+for LSTM, (r, z, n) for GRU), so torch state_dicts load as they are. forward reads them in
+torch's order through `_flat_weights` (a List[Tensor]) and runs the time loop from matmul and
+elementwise operators, with torch's cell arithmetic.
+
+NOTE: `tensor.lstm` / `tensor.gru` (fused) exist in ember.ops but have no Python spelling
+yet, so F cannot reach them; switch `_lstm` / `_gru` to them once they do.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import List, Optional, Tuple
+
+import ember.nn.functional as F
+from ember.errors import UnsupportedError
+from ember.nn import init
+from ember.nn.functional import Tensor
+from ember.nn.module import Module
+
+
+class _RNNBase(Module):
+    __constants__ = ["mode", "input_size", "hidden_size", "num_layers", "bias", "batch_first",
+                     "dropout", "bidirectional", "proj_size"]
+    input_size: int
+    hidden_size: int
+    num_layers: int
+    bias: bool
+    batch_first: bool
+    bidirectional: bool
+
+    def __init__(self, mode: str, gates: int, input_size: int, hidden_size: int,
+                 num_layers: int, bias: bool, batch_first: bool, dropout: float,
+                 bidirectional: bool, proj_size: int, dtype):
+        super().__init__()
+        _check_args(mode, hidden_size, num_layers, dropout, proj_size)
+        self.mode = mode
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.num_layers = num_layers
+        self.bias = bias
+        self.batch_first = batch_first
+        self.dropout = float(dropout)
+        self.bidirectional = bidirectional
+        self.proj_size = proj_size
+        dirs = 2 if bidirectional else 1
+        bound = 1.0 / math.sqrt(hidden_size)
+        names = []
+        for layer in range(num_layers):
+            for d in range(dirs):
+                suffix = f"_l{layer}" + ("_reverse" if d else "")
+                width = input_size if layer == 0 else hidden_size * dirs
+                shapes = {"weight_ih": (gates * hidden_size, width),
+                          "weight_hh": (gates * hidden_size, hidden_size)}
+                if bias:
+                    shapes.update(bias_ih=(gates * hidden_size,), bias_hh=(gates * hidden_size,))
+                for kind, shape in shapes.items():
+                    self.register_parameter(kind + suffix, init.uniform(shape, bound, dtype))
+                    names.append(kind + suffix)
+        self._flat_weights_names = names
+
+    @property
+    def _flat_weights(self) -> List[Tensor]:
+        """The weights in torch's order: per layer and direction w_ih, w_hh[, b_ih, b_hh]."""
+        return [self._tensors[n] for n in self._flat_weights_names]
+
+    def _check_input(self, x: Tensor) -> None:
+        if len(x.shape) != 2 and len(x.shape) != 3:
+            raise ValueError(f"{self.mode}: Expected input to be 2D or 3D, got "
+                             f"{len(x.shape)}D instead")
+        if x.shape[len(x.shape) - 1] != self.input_size:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
+                               f"{self.input_size}, got {x.shape[len(x.shape) - 1]}")
+
+    def _time_major(self, x: Tensor) -> Tensor:
+        """(T, N, features) view of a batched or unbatched input."""
+        if len(x.shape) == 2:
+            return F.unsqueeze(x, 1)
+        if self.batch_first:
+            return F.transpose(x, 0, 1)
+        return x
+
+    def _output(self, out: Tensor, batched: bool) -> Tensor:
+        if not batched:
+            return F.squeeze(out, 1)
+        if self.batch_first:
+            return F.transpose(out, 0, 1)
+        return out
+
+    def _state(self, h: Optional[Tensor], x: Tensor, batched: bool) -> Tensor:
+        """An initial state (layers * dirs, N, hidden): given (batched or not) or zeros."""
+        dirs = 2 if self.bidirectional else 1
+        if h is None:
+            return F.zeros([self.num_layers * dirs, x.shape[1], self.hidden_size],
+                           dtype=x.dtype)
+        if not batched:
+            h = F.unsqueeze(h, 1)
+        if h.shape[0] != self.num_layers * dirs or h.shape[1] != x.shape[1] or \
+                h.shape[2] != self.hidden_size:
+            raise RuntimeError(f"Expected hidden size ({self.num_layers * dirs}, {x.shape[1]}, "
+                               f"{self.hidden_size}), got {list(h.shape)}")
+        return h
+
+    def extra_repr(self) -> str:
+        text = f"{self.input_size}, {self.hidden_size}"
+        if self.num_layers != 1:
+            text += f", num_layers={self.num_layers}"
+        if not self.bias:
+            text += ", bias=False"
+        if self.batch_first:
+            text += ", batch_first=True"
+        if self.bidirectional:
+            text += ", bidirectional=True"
+        return text
+
+
+def _check_args(mode, hidden_size, num_layers, dropout, proj_size) -> None:
+    if not isinstance(hidden_size, int) or hidden_size <= 0:
+        raise ValueError("hidden_size must be an integer greater than zero")
+    if not isinstance(num_layers, int) or num_layers <= 0:
+        raise ValueError("num_layers must be an integer greater than zero")
+    if not 0 <= dropout <= 1:
+        raise ValueError("dropout should be a number in range [0, 1]")
+    if proj_size:
+        raise UnsupportedError(f"{mode}(proj_size={proj_size}) is not supported by ember yet; "
+                               "use proj_size=0 and a Linear on the outputs")
+
+
+class LSTM(_RNNBase):
+    """forward(input, (h0, c0)=None) -> (output, (h_n, c_n)), exactly as torch.nn.LSTM."""
+
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1,
+                 bias: bool = True, batch_first: bool = False, dropout: float = 0.0,
+                 bidirectional: bool = False, proj_size: int = 0, device=None, dtype=None):
+        super().__init__("LSTM", 4, input_size, hidden_size, num_layers, bias, batch_first,
+                         dropout, bidirectional, proj_size, dtype)
+
+    def forward(self, input: Tensor, hx: Optional[Tuple[Tensor, Tensor]] = None
+                ) -> Tuple[Tensor, Tuple[Tensor, Tensor]]:
+        self._check_input(input)
+        batched = len(input.shape) == 3
+        x = self._time_major(input)
+        h0: Optional[Tensor] = None
+        c0: Optional[Tensor] = None
+        if hx is not None:
+            h0 = hx[0]
+            c0 = hx[1]
+        out, h, c = _lstm(x, self._state(h0, x, batched), self._state(c0, x, batched),
+                          self._flat_weights, self.num_layers, self.bidirectional, self.bias)
+        if not batched:
+            h = F.squeeze(h, 1)
+            c = F.squeeze(c, 1)
+        return self._output(out, batched), (h, c)
+
+
+class GRU(_RNNBase):
+    """forward(input, h0=None) -> (output, h_n), exactly as torch.nn.GRU."""
+
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1,
+                 bias: bool = True, batch_first: bool = False, dropout: float = 0.0,
+                 bidirectional: bool = False, device=None, dtype=None):
+        super().__init__("GRU", 3, input_size, hidden_size, num_layers, bias, batch_first,
+                         dropout, bidirectional, 0, dtype)
+
+    def forward(self, input: Tensor, hx: Optional[Tensor] = None) -> Tuple[Tensor, Tensor]:
+        self._check_input(input)
+        batched = len(input.shape) == 3
+        x = self._time_major(input)
+        out, h = _gru(x, self._state(hx, x, batched), self._flat_weights, self.num_layers,
+                      self.bidirectional, self.bias)
+        if not batched:
+            h = F.squeeze(h, 1)
+        return self._output(out, batched), h
+
+
+def _input_gates(x: Tensor, weights: List[Tensor], k: int, has_bias: bool,
+                 both_biases: bool) -> Tensor:
+    """x @ w_ih.T (+ b_ih, + b_hh when both biases act on the input side) for all steps."""
+    per = 4 if has_bias else 2
+    xw = F.matmul(x, F.t(weights[k * per]))
+    if has_bias:
+        if both_biases:
+            xw = xw + (weights[k * per + 2] + weights[k * per + 3])
+        else:
+            xw = xw + weights[k * per + 2]
+    return xw
+
+
+def _lstm(x: Tensor, h0: Tensor, c0: Tensor, weights: List[Tensor], num_layers: int,
+          bidirectional: bool, has_bias: bool) -> Tuple[Tensor, Tensor, Tensor]:
+    dirs = 2 if bidirectional else 1
+    per = 4 if has_bias else 2
+    hs: List[Tensor] = []
+    cs: List[Tensor] = []
+    layer_input = x
+    for layer in range(num_layers):
+        outs: List[Tensor] = []
+        for d in range(dirs):
+            k = layer * dirs + d
+            xw = _input_gates(layer_input, weights, k, has_bias, True)
+            out, h, c = _lstm_direction(xw, weights[k * per + 1], h0[k], c0[k], d == 1)
+            outs.append(out)
+            hs.append(h)
+            cs.append(c)
+        layer_input = F.cat(outs, 2)
+    return layer_input, F.stack(hs, 0), F.stack(cs, 0)
+
+
+def _lstm_direction(xw: Tensor, w_hh: Tensor, h: Tensor, c: Tensor,
+                    reverse: bool) -> Tuple[Tensor, Tensor, Tensor]:
+    steps = xw.shape[0]
+    hsz = h.shape[1]
+    w_t = F.t(w_hh)
+    outs: List[Tensor] = []
+    for i in range(steps):
+        t = steps - 1 - i if reverse else i
+        g = xw[t] + F.matmul(h, w_t)
+        ingate = F.sigmoid(g[:, 0:hsz])
+        forgetgate = F.sigmoid(g[:, hsz:2 * hsz])
+        cellgate = F.tanh(g[:, 2 * hsz:3 * hsz])
+        outgate = F.sigmoid(g[:, 3 * hsz:4 * hsz])
+        c = forgetgate * c + ingate * cellgate
+        h = outgate * F.tanh(c)
+        outs.append(h)
+    if reverse:
+        outs.reverse()
+    return F.stack(outs, 0), h, c
+
+
+def _gru(x: Tensor, h0: Tensor, weights: List[Tensor], num_layers: int, bidirectional: bool,
+         has_bias: bool) -> Tuple[Tensor, Tensor]:
+    dirs = 2 if bidirectional else 1
+    per = 4 if has_bias else 2
+    hs: List[Tensor] = []
+    layer_input = x
+    for layer in range(num_layers):
+        outs: List[Tensor] = []
+        for d in range(dirs):
+            k = layer * dirs + d
+            xw = _input_gates(layer_input, weights, k, has_bias, False)
+            b_hh: Optional[Tensor] = None
+            if has_bias:
+                b_hh = weights[k * per + 3]
+            out, h = _gru_direction(xw, weights[k * per + 1], b_hh, h0[k], d == 1)
+            outs.append(out)
+            hs.append(h)
+        layer_input = F.cat(outs, 2)
+    return layer_input, F.stack(hs, 0)
+
+
+def _gru_direction(xw: Tensor, w_hh: Tensor, b_hh: Optional[Tensor], h: Tensor,
+                   reverse: bool) -> Tuple[Tensor, Tensor]:
+    steps = xw.shape[0]
+    hsz = h.shape[1]
+    outs: List[Tensor] = []
+    for i in range(steps):
+        t = steps - 1 - i if reverse else i
+        hw = F.linear(h, w_hh, b_hh)
+        xt = xw[t]
+        resetgate = F.sigmoid(xt[:, 0:hsz] + hw[:, 0:hsz])
+        inputgate = F.sigmoid(xt[:, hsz:2 * hsz] + hw[:, hsz:2 * hsz])
+        newgate = F.tanh(xt[:, 2 * hsz:3 * hsz] + resetgate * hw[:, 2 * hsz:3 * hsz])
+        h = (h - newgate) * inputgate + newgate
+        outs.append(h)
+    if reverse:
+        outs.reverse()
+    return F.stack(outs, 0), h

@@ -1,0 +1,40 @@
+"""Activation layers against torch (no weights: the same layers on the same inputs)."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from ember import nn  # noqa: E402
+
+from .torch_ref import check_layer, randn  # noqa: E402
+
+CASES = [
+    ("ReLU", (), {}), ("ReLU6", (), {}), ("LeakyReLU", (), {}), ("LeakyReLU", (0.2,), {}),
+    ("ELU", (), {}), ("ELU", (0.5,), {}), ("GELU", (), {}), ("GELU", (), {"approximate": "tanh"}),
+    ("SiLU", (), {}), ("Sigmoid", (), {}), ("Tanh", (), {}), ("Hardswish", (), {}),
+    ("Hardsigmoid", (), {}), ("Hardtanh", (), {}), ("Hardtanh", (-2.0, 3.0), {}),
+    ("Softplus", (), {}), ("Softplus", (2.0, 5.0), {}), ("Softmax", (1,), {}),
+    ("Softmax", (-1,), {}), ("LogSoftmax", (1,), {}), ("LogSoftmax", (), {"dim": -1}),
+    ("ReLU", (), {"inplace": True}),
+]
+
+
+@pytest.mark.parametrize("name,args,kwargs", CASES, ids=lambda v: str(v))
+def test_activation_matches_torch(name, args, kwargs):
+    tm = getattr(torch.nn, name)(*args, **kwargs)
+    layer = getattr(nn, name)(*args, **kwargs)
+    # scale 4 reaches the saturating and thresholded regions (softplus, hardtanh, relu6)
+    check_layer(tm, layer, [(randn(b, 5, 7, scale=4),) for b in (1, 4)], name=name)
+
+
+@pytest.mark.parametrize("name", ["Softmax", "LogSoftmax"])
+@pytest.mark.parametrize("shape", [(6,), (3, 6), (2, 3, 6), (2, 3, 4, 5)])
+def test_softmax_implicit_dim_follows_torch(name, shape, recwarn):
+    check_layer(getattr(torch.nn, name)(), getattr(nn, name)(), [(randn(*shape),)], name=name)
+
+
+def test_gelu_rejects_unknown_approximation():
+    with pytest.raises(ValueError, match="none or tanh"):
+        nn.GELU("sigmoid")

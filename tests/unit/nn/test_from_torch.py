@@ -1,0 +1,125 @@
+"""torch -> ember.nn conversion: the table, copied weights and hyper-parameters, refusals."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from ember import nn  # noqa: E402
+from ember.errors import UnsupportedError  # noqa: E402
+from ember.nn.from_torch import TORCH_LAYERS, convert_layer  # noqa: E402
+
+from .torch_ref import randomize  # noqa: E402
+
+LAYERS = [
+    "Linear", "Bilinear", "Conv1d", "Conv2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm",
+    "GroupNorm", "Embedding", "Dropout", "ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "SiLU",
+    "Sigmoid", "Tanh", "Hardswish", "Hardsigmoid", "Hardtanh", "Softplus", "Softmax",
+    "LogSoftmax", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool2d", "Flatten", "Unflatten", "Identity", "LSTM", "GRU",
+    "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
+]
+
+
+def test_table_covers_every_ember_layer():
+    for name in LAYERS:
+        assert getattr(torch.nn, name) in TORCH_LAYERS, name
+        assert hasattr(nn, name)
+    assert len(TORCH_LAYERS) == len(LAYERS) + 1  # + MultiheadAttention's out_proj class
+
+
+def test_importing_from_torch_does_not_import_torch():
+    code = ("import sys; import ember.nn.from_torch, ember.nn; "
+            "sys.exit(1 if 'torch' in sys.modules else 0)")
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+def test_weights_and_buffers_are_copied_with_their_dtypes():
+    tm = randomize(torch.nn.BatchNorm2d(3))
+    layer = convert_layer(tm)
+    assert isinstance(layer, nn.BatchNorm2d)
+    for k, v in tm.state_dict().items():
+        assert layer.state_dict()[k].dtype == v.numpy().dtype
+        np.testing.assert_array_equal(layer.state_dict()[k], v.numpy())
+    tm.weight.data.fill_(5.0)  # a copy, not a view of torch's storage
+    assert (layer.weight != 5.0).all()
+    double = convert_layer(torch.nn.Linear(3, 2).double())
+    assert double.weight.dtype == np.float64 and double.bias.dtype == np.float64
+
+
+def test_hyper_parameters_are_copied():
+    conv = convert_layer(torch.nn.Conv2d(4, 8, (3, 2), stride=(2, 1), padding="valid",
+                                         dilation=2, groups=2, bias=False))
+    assert (conv.kernel_size, conv.stride, conv.padding, conv.dilation, conv.groups) == \
+        ((3, 2), (2, 1), "valid", (2, 2), 2)
+    assert conv.bias is None
+    lstm = convert_layer(torch.nn.LSTM(3, 4, 2, batch_first=True, bidirectional=True))
+    assert (lstm.num_layers, lstm.batch_first, lstm.bidirectional) == (2, True, True)
+    assert convert_layer(torch.nn.LeakyReLU(0.3)).negative_slope == 0.3
+    assert convert_layer(torch.nn.GELU("tanh")).approximate == "tanh"
+    enc = convert_layer(torch.nn.TransformerEncoderLayer(8, 2, 16, 0.0, "gelu",
+                                                         norm_first=True, batch_first=True))
+    assert (enc.activation, enc.norm_first, enc.self_attn.batch_first) == ("gelu", True, True)
+    assert enc.linear1.out_features == 16
+    assert not enc.training
+
+
+def test_encoder_with_torch_functional_activation():
+    tm = torch.nn.TransformerEncoderLayer(8, 2, 16, activation=torch.nn.functional.gelu)
+    assert convert_layer(tm).activation == "gelu"
+    tm = torch.nn.TransformerEncoderLayer(8, 2, 16, activation=torch.nn.ReLU())
+    assert convert_layer(tm).activation == "relu"
+
+
+@pytest.mark.parametrize("make,option", [
+    (lambda: torch.nn.LSTM(3, 4, proj_size=2), "proj_size=2"),
+    (lambda: torch.nn.Conv2d(3, 4, 3, padding_mode="reflect"), "padding_mode='reflect'"),
+    (lambda: torch.nn.Conv1d(3, 4, 3, padding_mode="circular"), "padding_mode='circular'"),
+    (lambda: torch.nn.MultiheadAttention(8, 2, kdim=4, vdim=4), "kdim"),
+    (lambda: torch.nn.MultiheadAttention(8, 2, add_bias_kv=True), "add_bias_kv"),
+    (lambda: torch.nn.MultiheadAttention(8, 2, add_zero_attn=True), "add_zero_attn"),
+    (lambda: torch.nn.MaxPool2d(2, ceil_mode=True), "ceil_mode=True"),
+    (lambda: torch.nn.MaxPool2d(2, return_indices=True), "return_indices=True"),
+    (lambda: torch.nn.Embedding(5, 3, max_norm=1.0), "max_norm"),
+    (lambda: torch.nn.TransformerEncoderLayer(8, 2, activation=torch.tanh), "activation"),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_unhonourable_options_are_refused_by_name(make, option):
+    with pytest.raises(UnsupportedError, match=option.replace("(", "\\(")):
+        convert_layer(make())
+
+
+def test_layers_without_an_equivalent_say_what_to_do():
+    with pytest.raises(UnsupportedError) as ei:
+        convert_layer(torch.nn.PReLU())
+    msg = str(ei.value)
+    assert "torch.nn.PReLU" in msg and "no equivalent" in msg and "custom nn.Module" in msg
+
+
+@pytest.mark.parametrize("container", [torch.nn.Sequential(torch.nn.ReLU()),
+                                       torch.nn.ModuleList([torch.nn.ReLU()]),
+                                       torch.nn.ModuleDict({"a": torch.nn.ReLU()})],
+                         ids=lambda m: type(m).__name__)
+def test_containers_are_left_to_the_compiler(container):
+    with pytest.raises(UnsupportedError, match="container: ember.script walks containers"):
+        convert_layer(container)
+
+
+def test_user_modules_and_subclasses_are_left_to_the_compiler():
+    class Mine(torch.nn.Module):
+        def forward(self, x):
+            return x
+
+    class MyLinear(torch.nn.Linear):
+        def forward(self, x):
+            return super().forward(x) * 2
+
+    for m in (Mine(), MyLinear(2, 2)):
+        with pytest.raises(UnsupportedError, match="user-defined module"):
+            convert_layer(m)
+    with pytest.raises(UnsupportedError, match="expects a torch.nn.Module"):
+        convert_layer(3)

@@ -1,0 +1,114 @@
+"""Linear, Bilinear, Conv1d and Conv2d against torch with the same weights."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from ember import nn  # noqa: E402
+from ember.errors import UnsupportedError  # noqa: E402
+
+from .torch_ref import check_layer, randn, randomize  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # torch: even 'same' kernels
+
+
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("lead", [(), (3,)])
+def test_linear(bias, lead):
+    tm = randomize(torch.nn.Linear(6, 4, bias=bias))
+    check_layer(tm, nn.Linear(6, 4, bias=bias),
+                [(randn(b, *lead, 6),) for b in (1, 5)])
+
+
+def test_linear_unbatched_vector():
+    tm = randomize(torch.nn.Linear(6, 4))
+    check_layer(tm, nn.Linear(6, 4), [(randn(6),)])
+
+
+@pytest.mark.parametrize("bias", [True, False])
+def test_bilinear(bias):
+    tm = randomize(torch.nn.Bilinear(3, 5, 4, bias=bias))
+    check_layer(tm, nn.Bilinear(3, 5, 4, bias=bias),
+                [(randn(b, 3, seed=b), randn(b, 5, seed=b + 9)) for b in (1, 6)])
+    check_layer(tm, nn.Bilinear(3, 5, 4, bias=bias), [(randn(2, 7, 3), randn(2, 7, 5))])
+
+
+CONV1D = [
+    dict(kernel_size=3),
+    dict(kernel_size=3, stride=2, padding=1),
+    dict(kernel_size=3, padding="same", dilation=2),
+    dict(kernel_size=4, padding="same"),
+    dict(kernel_size=2, padding="valid", bias=False),
+    dict(kernel_size=3, groups=2, padding=2),
+    dict(kernel_size=3, groups=4, out_channels=8),
+    dict(kernel_size=5, stride=3, dilation=2, padding=(3,)),
+]
+
+
+@pytest.mark.parametrize("cfg", CONV1D, ids=str)
+def test_conv1d(cfg):
+    cfg = dict(cfg)
+    out = cfg.pop("out_channels", 6)
+    tm = randomize(torch.nn.Conv1d(4, out, **cfg))
+    layer = nn.Conv1d(4, out, **cfg)
+    check_layer(tm, layer, [(randn(b, 4, 11),) for b in (1, 3)])
+    check_layer(tm, layer, [(randn(4, 11),)])
+
+
+CONV2D = [
+    dict(kernel_size=3),
+    dict(kernel_size=3, stride=2, padding=1),
+    dict(kernel_size=(3, 2), stride=(2, 1), padding=(1, 0)),
+    dict(kernel_size=3, padding="same", dilation=(2, 1)),
+    dict(kernel_size=4, padding="same"),
+    dict(kernel_size=3, padding="valid", bias=False),
+    dict(kernel_size=3, groups=2, padding=1),
+    dict(kernel_size=3, groups=4, out_channels=4, padding=1),
+    dict(kernel_size=3, groups=4, out_channels=8, stride=2),
+    dict(kernel_size=1),
+]
+
+
+@pytest.mark.parametrize("cfg", CONV2D, ids=str)
+def test_conv2d(cfg):
+    cfg = dict(cfg)
+    out = cfg.pop("out_channels", 6)
+    tm = randomize(torch.nn.Conv2d(4, out, **cfg))
+    layer = nn.Conv2d(4, out, **cfg)
+    check_layer(tm, layer, [(randn(b, 4, 9, 8),) for b in (1, 3)])
+    check_layer(tm, layer, [(randn(4, 9, 8),)])
+
+
+def test_conv_hyper_parameters_are_torch_tuples():
+    c = nn.Conv2d(3, 8, 3, stride=2, padding=1)
+    t = torch.nn.Conv2d(3, 8, 3, stride=2, padding=1)
+    for attr in ("kernel_size", "stride", "padding", "dilation", "groups", "in_channels",
+                 "out_channels", "padding_mode"):
+        assert getattr(c, attr) == getattr(t, attr), attr
+    assert c.weight.shape == tuple(t.weight.shape) and c.weight.dtype.name == "float32"
+
+
+def test_conv_argument_errors_match_torch():
+    with pytest.raises(ValueError, match="divisible by groups"):
+        nn.Conv2d(4, 6, 3, groups=3)
+    with pytest.raises(ValueError, match="strided"):
+        nn.Conv1d(4, 6, 3, stride=2, padding="same")
+    with pytest.raises(ValueError, match="Invalid padding string"):
+        nn.Conv2d(4, 6, 3, padding="full")
+    with pytest.raises(UnsupportedError, match="padding_mode='reflect'"):
+        nn.Conv2d(4, 6, 3, padding_mode="reflect")
+    with pytest.raises(ValueError, match="padding_mode must be one of"):
+        nn.Conv2d(4, 6, 3, padding_mode="mirror")
+
+
+def test_default_init_is_deterministic_and_within_torch_bounds():
+    nn.init.manual_seed(3)
+    a = nn.Conv2d(4, 6, 3)
+    nn.init.manual_seed(3)
+    b = nn.Conv2d(4, 6, 3)
+    assert (a.weight == b.weight).all() and (a.bias == b.bias).all()
+    bound = 1 / (4 * 9) ** 0.5
+    assert abs(a.weight).max() <= bound and abs(a.weight).max() > bound / 2
+    assert nn.Linear(3, 2, dtype=nn.functional.float64).weight.dtype.name == "float64"

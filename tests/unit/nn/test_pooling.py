@@ -1,0 +1,68 @@
+"""Pooling layers against torch."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from ember import nn  # noqa: E402
+from ember.errors import UnsupportedError  # noqa: E402
+
+from .torch_ref import check_layer, randn  # noqa: E402
+
+
+def _check(name, args, kwargs, shape):
+    tm = getattr(torch.nn, name)(*args, **kwargs)
+    layer = getattr(nn, name)(*args, **kwargs)
+    check_layer(tm, layer, [(randn(b, *shape, scale=2),) for b in (1, 3)], name=name)
+    check_layer(tm, layer, [(randn(*shape, scale=2),)], name=name)  # unbatched
+
+
+@pytest.mark.parametrize("args,kwargs", [((3,), {}), ((3, 2, 1), {}), ((2,), {"stride": 1}),
+                                         ((3,), {"dilation": 2, "padding": 1})], ids=str)
+def test_maxpool1d(args, kwargs):
+    _check("MaxPool1d", args, kwargs, (4, 11))
+
+
+@pytest.mark.parametrize("args,kwargs", [((2,), {}), ((3, 2, 1), {}),
+                                         (((3, 2), (2, 1), (1, 0)), {}),
+                                         ((3,), {"dilation": (2, 1)})], ids=str)
+def test_maxpool2d(args, kwargs):
+    _check("MaxPool2d", args, kwargs, (4, 9, 8))
+
+
+@pytest.mark.parametrize("args,kwargs", [((3,), {}), ((3, 2, 1), {}),
+                                         ((3, 2, 1), {"count_include_pad": False})], ids=str)
+def test_avgpool1d(args, kwargs):
+    _check("AvgPool1d", args, kwargs, (4, 11))
+
+
+@pytest.mark.parametrize("args,kwargs", [((2,), {}), ((3, 2, 1), {}),
+                                         ((3, 2, 1), {"count_include_pad": False}),
+                                         (((3, 2), (1, 2), (1, 0)), {}),
+                                         ((3,), {"divisor_override": 5, "padding": 1})],
+                         ids=str)
+def test_avgpool2d(args, kwargs):
+    _check("AvgPool2d", args, kwargs, (4, 9, 8))
+
+
+@pytest.mark.parametrize("size", [1, 4, 3, 11, 16])
+def test_adaptive_avgpool1d(size):
+    _check("AdaptiveAvgPool1d", (size,), {}, (4, 11))
+
+
+@pytest.mark.parametrize("size", [1, (3, 4), (None, 2), 5, (9, None), (12, 3)], ids=str)
+def test_adaptive_avgpool2d(size):
+    _check("AdaptiveAvgPool2d", (size,), {}, (4, 9, 8))
+
+
+def test_unsupported_pool_options_are_named():
+    with pytest.raises(UnsupportedError, match="ceil_mode=True"):
+        nn.MaxPool2d(2, ceil_mode=True)
+    with pytest.raises(UnsupportedError, match="return_indices=True"):
+        nn.MaxPool1d(2, return_indices=True)
+    with pytest.raises(UnsupportedError, match="ceil_mode=True"):
+        nn.AvgPool2d(2, ceil_mode=True)
+    with pytest.raises(ValueError, match="pad should be at most half"):
+        nn.MaxPool2d(2, padding=2)
