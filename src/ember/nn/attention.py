@@ -20,7 +20,7 @@ from ember.nn.linear import Linear
 from ember.nn.module import Module
 
 
-def float_mask(mask: Tensor, dtype: str) -> Tensor:
+def float_mask(mask: Tensor, dtype: F.dtype) -> Tensor:
     """A bool mask (True = masked) as an additive float mask (-inf / 0); float masks as is."""
     if mask.dtype == F.bool:
         return F.where(mask, F.full(mask.shape, float("-inf"), dtype=dtype), 0.0)

@@ -180,7 +180,7 @@ class Module:
             if old.shape != arr.shape:
                 raise ValueError(f"load_state_dict: '{key}' has shape {arr.shape}, expected "
                                  f"{old.shape}")
-            m._tensors[tname] = arr.astype(old.dtype)
+            setattr(m, tname, arr.astype(old.dtype))
 
     # -- printing -------------------------------------------------------------------------------
     def extra_repr(self) -> str:

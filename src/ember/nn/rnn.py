@@ -60,11 +60,20 @@ class _RNNBase(Module):
                     self.register_parameter(kind + suffix, init.uniform(shape, bound, dtype))
                     names.append(kind + suffix)
         self._flat_weights_names = names
+        self._refresh_flat_weights()
 
-    @property
-    def _flat_weights(self) -> List[Tensor]:
-        """The weights in torch's order: per layer and direction w_ih, w_hh[, b_ih, b_hh]."""
-        return [self._tensors[n] for n in self._flat_weights_names]
+    def _refresh_flat_weights(self) -> None:
+        """`_flat_weights`: the weights in torch's order (per layer and direction w_ih, w_hh[,
+        b_ih, b_hh]), a plain List[Tensor] attribute as in torch, so compiled code reads it;
+        kept in step with the weights by __setattr__ (load_state_dict assigns through it)."""
+        names = self.__dict__.get("_flat_weights_names")
+        if names is not None:
+            object.__setattr__(self, "_flat_weights", [self._tensors[n] for n in names])
+
+    def __setattr__(self, name, value) -> None:
+        super().__setattr__(name, value)
+        if name in self.__dict__.get("_flat_weights_names", ()):
+            self._refresh_flat_weights()
 
     def _check_input(self, x: Tensor) -> None:
         if len(x.shape) != 2 and len(x.shape) != 3:
