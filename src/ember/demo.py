@@ -65,7 +65,8 @@ def _program_part(tmp: str) -> bool:
     t3 = time.perf_counter()
     got = loaded(20000)
     t4 = time.perf_counter()
-    print(f"   script {_ms(t1 - t0)}, save + load {_ms(t2 - t1)}, "
+    print(f"   script {_ms(t1 - t0)} (the first compile loads the compiler), save + load "
+          f"{_ms(t2 - t1)}, "
           f"artifact {os.path.getsize(path):,} bytes")
     print(f"   CPython:      {want!r}  ({_ms(t3 - t2)})")
     print(f"   lite runtime: {got!r}  ({_ms(t4 - t3)})")

@@ -32,6 +32,8 @@ def tiny_net(seed: int = 0) -> TinyNet:
     rng = np.random.default_rng(seed)
     net = TinyNet()
     for name, w in net.state_dict().items():
+        if w.ndim == 0 or w.dtype.kind != "f":
+            continue
         if name.endswith("running_var"):
             w[...] = rng.uniform(0.5, 1.5, w.shape)
         elif name.endswith("running_mean") or name.endswith("bias"):
