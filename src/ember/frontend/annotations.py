@@ -29,7 +29,7 @@ _NO_SUCH_TYPE = {
     "object": "ember needs a concrete type; use a Union of the possible types",
 }
 _SIMPLE = {"int": T.I64, "float": T.F64, "bool": T.BOOL, "str": T.STR, "None": T.NONE,
-           "Tensor": T.TENSOR, "NoneType": T.NONE}
+           "Tensor": T.TENSOR, "NoneType": T.NONE, "dtype": T.DTYPE}
 
 
 class AnnotationResolver:
@@ -103,6 +103,8 @@ class AnnotationResolver:
                     if (meta.name == "numpy" and node.attr == "ndarray") or \
                             (meta.name.startswith("ember") and node.attr == "Tensor"):
                         return "Tensor"  # what a Tensor is at run time: np.ndarray
+                    if meta.name.startswith(("torch", "ember")) and node.attr == "dtype":
+                        return "dtype"  # torch.dtype, ember.nn.functional.dtype
                     if meta.name == "typing":
                         return node.attr
         return None

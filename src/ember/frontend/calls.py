@@ -229,6 +229,9 @@ class CallMixin:
                     v.type in (T.I64, T.BOOL):
                 v = IntPack([v])
             slots[idx] = v
+        if d.name.startswith("tensor."):
+            slots = [TuplePack(v) if _int_tuple(v) and _int_list_param(p.type) else v
+                     for p, v in zip(params, slots)]
         m = Matcher()
         targets = [None] * len(params)
         deferred = []
@@ -330,6 +333,23 @@ class IntPack:
     def emit(self, em, node):
         items = [em.to_int(v, node) for v in self.values]
         return em.b.create("list.new", items, [T.ListType(T.I64)], loc=em.loc(node)).result
+
+
+class TuplePack(IntPack):
+    """A tuple of ints where a List[int] parameter is (x.mean(dim=(2, 3)), x.view((2, -1)))."""
+
+    __slots__ = ()
+
+    def emit(self, em, node):
+        t, loc = self.values.type, em.loc(node)
+        items = [em.to_int(em.b.create("tuple.get", [self.values], [e], {"index": i},
+                                       loc=loc).result, node) for i, e in enumerate(t.elems)]
+        return em.b.create("list.new", items, [T.ListType(T.I64)], loc=loc).result
+
+
+def _int_tuple(v) -> bool:
+    t = getattr(v, "type", None)
+    return isinstance(t, T.TupleType) and all(e in (T.I64, T.BOOL) for e in t.elems)
 
 
 def _int_list_param(st) -> bool:

@@ -212,6 +212,8 @@ def _classify_type(obj, compiler):
     if (obj.__module__.startswith("torch") and obj.__name__ == "Tensor") or \
             (obj.__module__ == "numpy" and obj.__name__ == "ndarray"):
         return MTypeName("Tensor")
+    if obj.__name__ == "dtype" and obj.__module__.startswith(("torch", "ember.")):
+        return MTypeName("dtype")
     return compiler.class_meta(obj)
 
 

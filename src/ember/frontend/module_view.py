@@ -188,6 +188,8 @@ def value_type(v, hint=None) -> T.Type | None:
         elems = [value_type(x) for x in v]
         if None in elems:
             return None
+        if isinstance(v, list) and elems and all(isinstance(e, T.TensorType) for e in elems):
+            return T.ListType(T.TENSOR)  # tensors of different shapes: List[Tensor]
         if isinstance(v, tuple):
             return T.TupleType(tuple(elems))
         return T.ListType(elems[0]) if elems and all(e == elems[0] for e in elems) else None

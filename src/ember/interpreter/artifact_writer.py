@@ -109,7 +109,9 @@ def _tensor_blob(tensors):
     records = []
     by_content = {}
     for name, arr in tensors:
-        arr = np.ascontiguousarray(arr)
+        arr = np.asarray(arr)
+        if not arr.flags.c_contiguous:  # (ascontiguousarray alone makes 0-d arrays 1-d)
+            arr = np.ascontiguousarray(arr).reshape(arr.shape)
         if arr.dtype.name not in DTYPES:
             raise ValueError(f"tensor {name!r} has dtype {arr.dtype}; artifacts hold "
                              f"{', '.join(DTYPES)}")

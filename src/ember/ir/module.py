@@ -97,7 +97,10 @@ class Module:
         return c
 
     def add_tensor(self, name: str, data: np.ndarray) -> TensorConst:
-        t = TensorConst(name, np.ascontiguousarray(data))
+        data = np.asarray(data)
+        if not data.flags.c_contiguous:  # (np.ascontiguousarray would make 0-d arrays 1-d)
+            data = np.ascontiguousarray(data).reshape(data.shape)
+        t = TensorConst(name, data)
         self.tensors[name] = t
         return t
 

@@ -184,7 +184,7 @@ class Module:
             if old.flags.writeable:
                 old[...] = arr  # in place, as torch: arrays held elsewhere stay current
             else:
-                m._tensors[tname] = arr.astype(old.dtype)
+                setattr(m, tname, arr.astype(old.dtype))
 
     # -- printing -------------------------------------------------------------------------------
     def extra_repr(self) -> str:

@@ -60,20 +60,21 @@ class _RNNBase(Module):
                     self.register_parameter(kind + suffix, init.uniform(shape, bound, dtype))
                     names.append(kind + suffix)
         self._flat_weights_names = names
-        self._init_flat_weights()
+        self._refresh_flat_weights()
 
-    def _init_flat_weights(self) -> None:
-        """`_flat_weights`: the weight arrays in torch's order, per layer and direction
-        w_ih, w_hh[, b_ih, b_hh] -- a plain tuple attribute forward can read (a tuple, as
-        the compiler types a list attribute only when its tensors share one shape). It
-        holds the same arrays as the named tensors: load_state_dict copies into them in
-        place, and assigning a named weight refreshes it (as torch's RNNBase does)."""
-        self._flat_weights = tuple(self._tensors[n] for n in self._flat_weights_names)
+    def _refresh_flat_weights(self) -> None:
+        """`_flat_weights`: the weights in torch's order (per layer and direction w_ih, w_hh[,
+        b_ih, b_hh]), a plain List[Tensor] attribute as in torch, so compiled code reads it;
+        holding the same arrays as the named weights (load_state_dict copies into them in
+        place) and refreshed by __setattr__ when a named weight is assigned."""
+        names = self.__dict__.get("_flat_weights_names")
+        if names is not None:
+            object.__setattr__(self, "_flat_weights", [self._tensors[n] for n in names])
 
-    def __setattr__(self, name: str, value) -> None:
+    def __setattr__(self, name, value) -> None:
         super().__setattr__(name, value)
         if name in self.__dict__.get("_flat_weights_names", ()):
-            self._init_flat_weights()
+            self._refresh_flat_weights()
 
     def _check_input(self, x: Tensor) -> None:
         if len(x.shape) != 2 and len(x.shape) != 3:
@@ -157,7 +158,7 @@ class LSTM(_RNNBase):
             h0 = hx[0]
             c0 = hx[1]
         out, h, c = _lstm(x, self._state(h0, x, batched), self._state(c0, x, batched),
-                          list(self._flat_weights), self.num_layers, self.bidirectional,
+                          self._flat_weights, self.num_layers, self.bidirectional,
                           self.bias)
         if not batched:
             h = F.squeeze(h, 1)
@@ -178,7 +179,7 @@ class GRU(_RNNBase):
         self._check_input(input)
         batched = len(input.shape) == 3
         x = self._time_major(input)
-        out, h = _gru(x, self._state(hx, x, batched), list(self._flat_weights),
+        out, h = _gru(x, self._state(hx, x, batched), self._flat_weights,
                       self.num_layers, self.bidirectional, self.bias)
         if not batched:
             h = F.squeeze(h, 1)

@@ -8,7 +8,6 @@ import pytest
 
 import ember
 from ember import mobile, nn
-from ember.errors import VerifyError
 
 
 def _x(*shape, seed=0, scale=1.0):
@@ -29,9 +28,6 @@ def _same(got, want):
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
 
 
-# 0-d tensors (BatchNorm's num_batches_tracked) cannot be module fields yet.
-_ZERO_DIM = pytest.mark.xfail(strict=True, raises=VerifyError,
-                              reason="compiler: 0-d tensor module fields are refused")
 
 CASES = [
     ("Linear", lambda: nn.Linear(5, 3), lambda b: (_x(b, 5),)),
@@ -55,10 +51,8 @@ CASES = [
     ("Conv2d-replicate-unbatched", lambda: nn.Conv2d(4, 6, 3, padding=1,
                                                      padding_mode="replicate"),
      lambda b: (_x(4, 6, 4 + b),)),
-    pytest.param("BatchNorm1d", lambda: nn.BatchNorm1d(4), lambda b: (_x(b, 4, 5),),
-                 marks=_ZERO_DIM, id="BatchNorm1d"),
-    pytest.param("BatchNorm2d", lambda: nn.BatchNorm2d(4), lambda b: (_x(b, 4, 3, 3),),
-                 marks=_ZERO_DIM, id="BatchNorm2d"),
+    ("BatchNorm1d", lambda: nn.BatchNorm1d(4), lambda b: (_x(b, 4, 5),)),
+    ("BatchNorm2d", lambda: nn.BatchNorm2d(4), lambda b: (_x(b, 4, 3, 3),)),
     ("BatchNorm1d-batch-stats", lambda: nn.BatchNorm1d(4, track_running_stats=False),
      lambda b: (_x(b + 1, 4),)),
     ("BatchNorm2d-batch-stats", lambda: nn.BatchNorm2d(4, affine=False,
