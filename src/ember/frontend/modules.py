@@ -105,7 +105,8 @@ class ModuleTable:
                          view.pyclass)
         info.kind = "module"
         info.decl = ClassDecl(name, fields, "module", Loc.of_span(node.span))
-        info.constants = dict(view.constants, training=False)
+        info.constants = dict(self.class_constants(view.pyclass), **view.constants,
+                              training=False)
         info.opaque = opaque
         info.label = view.label
         info.container = view.container
@@ -182,6 +183,23 @@ class ModuleTable:
             del self.c.errors[n_errors:]  # an annotation ember cannot read: use the value
             if t is not None and not _is_error(t):
                 out[name] = _strip_final(t)
+        return out
+
+    def class_constants(self, pyclass) -> dict:
+        """Literal constants of the class bodies (`K = 3`, `K: Final[int] = 3`)."""
+        from ember.frontend.classes import _NOT_CONST, _class_constant
+        out = {}
+        for cls in reversed(pyclass.__mro__):
+            if is_base_class(cls):
+                continue
+            try:
+                _, node = _class_source(cls)
+            except UnsupportedError:
+                continue
+            for stmt in node.body:
+                const = _class_constant(stmt)
+                if const is not _NOT_CONST:
+                    out[const[0]] = const[1]
         return out
 
     def mutated_attributes(self, pyclass) -> set:

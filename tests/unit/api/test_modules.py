@@ -153,3 +153,9 @@ def test_module_without_forward_is_refused():
 def test_script_of_a_module_class_says_what_to_do():
     with pytest.raises(errors.UnsupportedError, match=r"ember.script\(Stack\(\)\)"):
         ember.script(M.Stack)
+
+
+def test_class_body_constants_are_visible():
+    m = M.ClassConstants()
+    x = _x(3)
+    np.testing.assert_array_equal(ember.script(m)(x), m(x))
