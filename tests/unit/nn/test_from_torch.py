@@ -122,3 +122,20 @@ def test_user_modules_and_subclasses_are_left_to_the_compiler():
             convert_layer(m)
     with pytest.raises(UnsupportedError, match="expects a torch.nn.Module"):
         convert_layer(3)
+
+
+@pytest.mark.parametrize("make,shape", [
+    (lambda: torch.nn.Conv2d(3, 4, 3, padding=1), (2, 3, 5, 5)),
+    (lambda: torch.nn.LSTM(3, 4, bidirectional=True), (5, 2, 3)),
+    (lambda: torch.nn.TransformerEncoderLayer(8, 2, 16), (5, 2, 8)),
+], ids=["conv", "lstm", "encoder-layer"])
+def test_float64_layers_stay_float64(make, shape):
+    tm = randomize(make().double())
+    layer = convert_layer(tm)
+    x = np.random.default_rng(0).standard_normal(shape)
+    with torch.no_grad():
+        want = tm(torch.from_numpy(x))
+    got = layer(x)
+    want, got = (want[0], got[0]) if isinstance(want, tuple) else (want, got)
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, want.numpy(), rtol=1e-10, atol=1e-12)
