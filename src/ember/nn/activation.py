@@ -31,7 +31,7 @@ class ReLU6(Module):
 
 
 class LeakyReLU(Module):
-    __constants__ = ["negative_slope"]
+    __constants__ = ("negative_slope",)
     negative_slope: float
 
     def __init__(self, negative_slope: float = 1e-2, inplace: bool = False):
@@ -47,7 +47,7 @@ class LeakyReLU(Module):
 
 
 class ELU(Module):
-    __constants__ = ["alpha"]
+    __constants__ = ("alpha",)
     alpha: float
 
     def __init__(self, alpha: float = 1.0, inplace: bool = False):
@@ -65,7 +65,7 @@ class ELU(Module):
 class GELU(Module):
     """GELU with the exact erf form ('none') or torch's tanh approximation ('tanh')."""
 
-    __constants__ = ["approximate"]
+    __constants__ = ("approximate",)
     approximate: str
 
     def __init__(self, approximate: str = "none"):
@@ -120,7 +120,7 @@ class Hardsigmoid(Module):
 
 
 class Hardtanh(Module):
-    __constants__ = ["min_val", "max_val"]
+    __constants__ = ("min_val", "max_val")
     min_val: float
     max_val: float
 
@@ -140,7 +140,7 @@ class Hardtanh(Module):
 
 
 class Softplus(Module):
-    __constants__ = ["beta", "threshold"]
+    __constants__ = ("beta", "threshold")
     beta: float
     threshold: float
 
@@ -164,7 +164,7 @@ def implicit_softmax_dim(ndim: int) -> int:
 
 
 class Softmax(Module):
-    __constants__ = ["dim"]
+    __constants__ = ("dim",)
     dim: Optional[int]
 
     def __init__(self, dim: Optional[int] = None):
@@ -182,7 +182,7 @@ class Softmax(Module):
 
 
 class LogSoftmax(Module):
-    __constants__ = ["dim"]
+    __constants__ = ("dim",)
     dim: Optional[int]
 
     def __init__(self, dim: Optional[int] = None):

@@ -31,7 +31,7 @@ def float_mask(mask: Tensor, like: Tensor) -> Tensor:
 class MultiheadAttention(Module):
     """Attention of `num_heads` heads over embed_dim features (kdim = vdim = embed_dim)."""
 
-    __constants__ = ["batch_first", "embed_dim", "num_heads", "head_dim", "dropout"]
+    __constants__ = ("batch_first", "embed_dim", "num_heads", "head_dim", "dropout")
     embed_dim: int
     num_heads: int
     head_dim: int

@@ -30,8 +30,8 @@ def ntuple(value, n: int, what: str) -> tuple:
 
 
 class _ConvNd(Module):
-    __constants__ = ["stride", "padding", "dilation", "groups", "padding_mode", "output_padding",
-                     "in_channels", "out_channels", "kernel_size"]
+    __constants__ = ("stride", "padding", "dilation", "groups", "padding_mode", "output_padding",
+                     "in_channels", "out_channels", "kernel_size")
     in_channels: int
     out_channels: int
     groups: int

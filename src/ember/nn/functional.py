@@ -61,7 +61,8 @@ globals().update({name: dtype(np_name) for name, np_name in _DTYPES.items()})
 
 _SHADOWS_BUILTIN = {"abs", "all", "any", "bool", "float", "int", "max", "min", "pow", "round",
                     "sum"}
-__all__ = sorted((set(_FUNCTIONS) | set(_DTYPES) | {"Tensor", "dtype"}) - _SHADOWS_BUILTIN)
+__all__ = sorted(  # noqa: PLE0605 (generated from the registry)
+    (set(_FUNCTIONS) | set(_DTYPES) | {"Tensor", "dtype"}) - _SHADOWS_BUILTIN)
 
 
 def __getattr__(name: str):

@@ -13,7 +13,7 @@ from ember.nn.module import Module
 class Linear(Module):
     """y = x @ weight.T + bias; weight (out_features, in_features)."""
 
-    __constants__ = ["in_features", "out_features"]
+    __constants__ = ("in_features", "out_features")
     in_features: int
     out_features: int
     weight: Tensor
@@ -40,7 +40,7 @@ class Linear(Module):
 class Bilinear(Module):
     """y[..., k] = x1 @ weight[k] @ x2 + bias[k]; weight (out, in1, in2)."""
 
-    __constants__ = ["in1_features", "in2_features", "out_features"]
+    __constants__ = ("in1_features", "in2_features", "out_features")
     in1_features: int
     in2_features: int
     out_features: int

@@ -26,7 +26,7 @@ class Identity(Module):
 class Dropout(Module):
     """Identity: ember runs inference, where dropout does nothing."""
 
-    __constants__ = ["p", "inplace"]
+    __constants__ = ("p", "inplace")
     p: float
 
     def __init__(self, p: float = 0.5, inplace: bool = False):
@@ -46,7 +46,7 @@ class Dropout(Module):
 class Flatten(Module):
     """Flattens dims start_dim..end_dim into one."""
 
-    __constants__ = ["start_dim", "end_dim"]
+    __constants__ = ("start_dim", "end_dim")
     start_dim: int
     end_dim: int
 
@@ -65,7 +65,7 @@ class Flatten(Module):
 class Unflatten(Module):
     """Splits dim `dim` into `unflattened_size` (one entry may be -1)."""
 
-    __constants__ = ["dim", "unflattened_size"]
+    __constants__ = ("dim", "unflattened_size")
     dim: int
     _sizes: List[int]
 
@@ -89,8 +89,7 @@ class Unflatten(Module):
         shape: List[int] = []
         for i in range(dim):
             shape.append(input.shape[i])
-        for s in self._sizes:
-            shape.append(s)
+        shape.extend(self._sizes)
         for i in range(dim + 1, rank):
             shape.append(input.shape[i])
         return F.reshape(input, shape)
@@ -102,7 +101,7 @@ class Unflatten(Module):
 class Embedding(Module):
     """A lookup table: weight[input] for an integer input tensor."""
 
-    __constants__ = ["num_embeddings", "embedding_dim", "padding_idx"]
+    __constants__ = ("num_embeddings", "embedding_dim", "padding_idx")
     num_embeddings: int
     embedding_dim: int
     padding_idx: Optional[int]

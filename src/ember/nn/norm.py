@@ -41,7 +41,7 @@ def batch_norm(x: Tensor, mean: Tensor, var: Tensor, weight: Optional[Tensor],
 
 
 class _BatchNorm(Module):
-    __constants__ = ["track_running_stats", "momentum", "eps", "num_features", "affine"]
+    __constants__ = ("track_running_stats", "momentum", "eps", "num_features", "affine")
     num_features: int
     eps: float
     momentum: Optional[float]
@@ -80,7 +80,7 @@ class _BatchNorm(Module):
             return mean, var
         dims: List[int] = [0]
         for d in range(2, len(x.shape)):
-            dims.append(d)
+            dims.append(d)  # noqa: PERF402 (no list(range) in the scriptable subset's ops)
         return F.mean(x, dims), F.var(x, dims, False)
 
     def extra_repr(self) -> str:
@@ -126,7 +126,7 @@ def layer_norm(x: Tensor, ndims: int, weight: Optional[Tensor], bias: Optional[T
 class LayerNorm(Module):
     """Normalization over the trailing `normalized_shape` dims."""
 
-    __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
+    __constants__ = ("normalized_shape", "eps", "elementwise_affine")
     eps: float
     elementwise_affine: bool
     weight: Optional[Tensor]
@@ -162,7 +162,7 @@ class LayerNorm(Module):
 class GroupNorm(Module):
     """Normalization over groups of channels of (N, C, *) inputs."""
 
-    __constants__ = ["num_groups", "num_channels", "eps", "affine"]
+    __constants__ = ("num_groups", "num_channels", "eps", "affine")
     num_groups: int
     num_channels: int
     eps: float

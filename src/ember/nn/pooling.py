@@ -46,8 +46,8 @@ def _restore(y: Tensor, x: Tensor, spatial: int) -> Tensor:
 
 
 class _MaxPoolNd(Module):
-    __constants__ = ["kernel_size", "stride", "padding", "dilation", "return_indices",
-                     "ceil_mode"]
+    __constants__ = ("kernel_size", "stride", "padding", "dilation", "return_indices",
+                     "ceil_mode")
 
     def __init__(self, n, kernel_size, stride, padding, dilation, return_indices, ceil_mode):
         super().__init__()
@@ -103,7 +103,7 @@ class MaxPool2d(_MaxPoolNd):
 
 
 class _AvgPoolNd(Module):
-    __constants__ = ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad"]
+    __constants__ = ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad")
 
     def __init__(self, n, kernel_size, stride, padding, ceil_mode, count_include_pad):
         super().__init__()
@@ -175,7 +175,7 @@ def _adaptive_size(size, n: int) -> List[int]:
 
 
 class AdaptiveAvgPool1d(Module):
-    __constants__ = ["output_size"]
+    __constants__ = ("output_size",)
     _size: List[int]
 
     def __init__(self, output_size):
@@ -195,7 +195,7 @@ class AdaptiveAvgPool1d(Module):
 
 
 class AdaptiveAvgPool2d(Module):
-    __constants__ = ["output_size"]
+    __constants__ = ("output_size",)
     _size: List[int]
 
     def __init__(self, output_size):

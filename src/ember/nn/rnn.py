@@ -22,8 +22,8 @@ from ember.nn.module import Module
 
 
 class _RNNBase(Module):
-    __constants__ = ["mode", "input_size", "hidden_size", "num_layers", "bias", "batch_first",
-                     "dropout", "bidirectional", "proj_size"]
+    __constants__ = ("mode", "input_size", "hidden_size", "num_layers", "bias", "batch_first",
+                     "dropout", "bidirectional", "proj_size")
     input_size: int
     hidden_size: int
     num_layers: int

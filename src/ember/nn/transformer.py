@@ -40,7 +40,7 @@ def activation_name(activation) -> str:
 class TransformerEncoderLayer(Module):
     """Self-attention then a feed-forward block, each with a residual and a LayerNorm."""
 
-    __constants__ = ["norm_first", "activation"]
+    __constants__ = ("norm_first", "activation")
     norm_first: bool
     activation: str
 
@@ -90,7 +90,7 @@ class TransformerEncoderLayer(Module):
 class TransformerEncoder(Module):
     """`num_layers` copies of an encoder layer, then an optional final norm."""
 
-    __constants__ = ["num_layers"]
+    __constants__ = ("num_layers",)
     num_layers: int
 
     def __init__(self, encoder_layer: TransformerEncoderLayer, num_layers: int,

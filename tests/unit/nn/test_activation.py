@@ -6,9 +6,9 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from ember import nn  # noqa: E402
+from ember import nn
 
-from .torch_ref import check_layer, randn  # noqa: E402
+from .torch_ref import check_layer, randn
 
 CASES = [
     ("ReLU", (), {}), ("ReLU6", (), {}), ("LeakyReLU", (), {}), ("LeakyReLU", (0.2,), {}),

@@ -7,10 +7,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from ember import nn  # noqa: E402
-from ember.errors import UnsupportedError  # noqa: E402
+from ember import nn
+from ember.errors import UnsupportedError
 
-from .torch_ref import check_layer, randn, randomize  # noqa: E402
+from .torch_ref import check_layer, randn, randomize
 
 E, HEADS, L, S = 8, 2, 4, 5
 
@@ -48,7 +48,7 @@ def _attn_mask(kind, batch):
 def test_mha_outputs_and_weights(batch_first, need_weights, average, bias):
     tm = randomize(torch.nn.MultiheadAttention(E, HEADS, bias=bias, batch_first=batch_first))
     layer = nn.MultiheadAttention(E, HEADS, bias=bias, batch_first=batch_first)
-    kwargs = dict(need_weights=need_weights, average_attn_weights=average)
+    kwargs = {"need_weights": need_weights, "average_attn_weights": average}
     check_layer(tm, layer, [_qkv(b, batch_first) for b in (1, 3)], kwargs,
                 name="MultiheadAttention")
 
@@ -60,7 +60,7 @@ def test_mha_masks(pad, mask, need_weights):
     tm = randomize(torch.nn.MultiheadAttention(E, HEADS, batch_first=True))
     layer = nn.MultiheadAttention(E, HEADS, batch_first=True)
     for b in (1, 3):
-        kwargs = dict(need_weights=need_weights)
+        kwargs = {"need_weights": need_weights}
         if pad is not None:
             kwargs["key_padding_mask"] = _padding(b, pad)
         if mask is not None:
@@ -75,7 +75,7 @@ def test_mha_self_attention_with_causal_hint():
     causal = np.triu(np.ones((L, L), bool), k=1)
     for need in (False, True):
         check_layer(tm, nn.MultiheadAttention(E, HEADS), [_qkv(2, False, self_attn=True)],
-                    dict(attn_mask=causal, is_causal=True, need_weights=need),
+                    {"attn_mask": causal, "is_causal": True, "need_weights": need},
                     name="MultiheadAttention")
 
 
@@ -85,7 +85,7 @@ def test_mha_unbatched(need_weights):
     q, k, v = (a[0] for a in _qkv(1, True))
     pad = np.array([False, False, True, False, False])
     check_layer(tm, nn.MultiheadAttention(E, HEADS, batch_first=True), [(q, k, v)],
-                dict(need_weights=need_weights, key_padding_mask=pad),
+                {"need_weights": need_weights, "key_padding_mask": pad},
                 name="MultiheadAttention")
 
 

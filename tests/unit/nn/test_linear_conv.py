@@ -6,9 +6,9 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from ember import nn  # noqa: E402
+from ember import nn
 
-from .torch_ref import check_layer, randn, randomize  # noqa: E402
+from .torch_ref import check_layer, randn, randomize
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # torch: even 'same' kernels
 
@@ -35,14 +35,14 @@ def test_bilinear(bias):
 
 
 CONV1D = [
-    dict(kernel_size=3),
-    dict(kernel_size=3, stride=2, padding=1),
-    dict(kernel_size=3, padding="same", dilation=2),
-    dict(kernel_size=4, padding="same"),
-    dict(kernel_size=2, padding="valid", bias=False),
-    dict(kernel_size=3, groups=2, padding=2),
-    dict(kernel_size=3, groups=4, out_channels=8),
-    dict(kernel_size=5, stride=3, dilation=2, padding=(3,)),
+    {"kernel_size": 3},
+    {"kernel_size": 3, "stride": 2, "padding": 1},
+    {"kernel_size": 3, "padding": "same", "dilation": 2},
+    {"kernel_size": 4, "padding": "same"},
+    {"kernel_size": 2, "padding": "valid", "bias": False},
+    {"kernel_size": 3, "groups": 2, "padding": 2},
+    {"kernel_size": 3, "groups": 4, "out_channels": 8},
+    {"kernel_size": 5, "stride": 3, "dilation": 2, "padding": (3,)},
 ]
 
 
@@ -57,16 +57,16 @@ def test_conv1d(cfg):
 
 
 CONV2D = [
-    dict(kernel_size=3),
-    dict(kernel_size=3, stride=2, padding=1),
-    dict(kernel_size=(3, 2), stride=(2, 1), padding=(1, 0)),
-    dict(kernel_size=3, padding="same", dilation=(2, 1)),
-    dict(kernel_size=4, padding="same"),
-    dict(kernel_size=3, padding="valid", bias=False),
-    dict(kernel_size=3, groups=2, padding=1),
-    dict(kernel_size=3, groups=4, out_channels=4, padding=1),
-    dict(kernel_size=3, groups=4, out_channels=8, stride=2),
-    dict(kernel_size=1),
+    {"kernel_size": 3},
+    {"kernel_size": 3, "stride": 2, "padding": 1},
+    {"kernel_size": (3, 2), "stride": (2, 1), "padding": (1, 0)},
+    {"kernel_size": 3, "padding": "same", "dilation": (2, 1)},
+    {"kernel_size": 4, "padding": "same"},
+    {"kernel_size": 3, "padding": "valid", "bias": False},
+    {"kernel_size": 3, "groups": 2, "padding": 1},
+    {"kernel_size": 3, "groups": 4, "out_channels": 4, "padding": 1},
+    {"kernel_size": 3, "groups": 4, "out_channels": 8, "stride": 2},
+    {"kernel_size": 1},
 ]
 
 
@@ -81,11 +81,11 @@ def test_conv2d(cfg):
 
 
 PADDED = [
-    dict(kernel_size=3, padding=1),
-    dict(kernel_size=3, padding=2, stride=2),
-    dict(kernel_size=(3, 2), padding=(2, 1)),
-    dict(kernel_size=4, padding="same", dilation=(1, 2)),
-    dict(kernel_size=3, padding="valid"),
+    {"kernel_size": 3, "padding": 1},
+    {"kernel_size": 3, "padding": 2, "stride": 2},
+    {"kernel_size": (3, 2), "padding": (2, 1)},
+    {"kernel_size": 4, "padding": "same", "dilation": (1, 2)},
+    {"kernel_size": 3, "padding": "valid"},
 ]
 
 

@@ -7,10 +7,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from ember import nn  # noqa: E402
-from ember.errors import UnsupportedError  # noqa: E402
+from ember import nn
+from ember.errors import UnsupportedError
 
-from .torch_ref import check_layer, randn, randomize  # noqa: E402
+from .torch_ref import check_layer, randn, randomize
 
 
 @pytest.mark.parametrize("name,args", [("Identity", ()), ("Identity", (3, "x")),

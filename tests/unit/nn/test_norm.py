@@ -6,20 +6,20 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from ember import nn  # noqa: E402
+from ember import nn
 
-from .torch_ref import check_layer, randn, randomize  # noqa: E402
+from .torch_ref import check_layer, randn, randomize
 
 
-@pytest.mark.parametrize("cfg", [dict(), dict(eps=1e-3), dict(affine=False),
-                                 dict(momentum=None)], ids=str)
+@pytest.mark.parametrize("cfg", [{}, {"eps": 1e-3}, {"affine": False},
+                                 {"momentum": None}], ids=str)
 @pytest.mark.parametrize("shape", [(6,), (6, 5)])
 def test_batchnorm1d_running_stats(cfg, shape):
     tm = randomize(torch.nn.BatchNorm1d(6, **cfg))
     check_layer(tm, nn.BatchNorm1d(6, **cfg), [(randn(b, *shape, scale=2),) for b in (1, 4)])
 
 
-@pytest.mark.parametrize("cfg", [dict(), dict(eps=1e-2), dict(affine=False)], ids=str)
+@pytest.mark.parametrize("cfg", [{}, {"eps": 1e-2}, {"affine": False}], ids=str)
 def test_batchnorm2d_running_stats(cfg):
     tm = randomize(torch.nn.BatchNorm2d(3, **cfg))
     check_layer(tm, nn.BatchNorm2d(3, **cfg), [(randn(b, 3, 4, 5, scale=2),) for b in (1, 4)])
@@ -45,10 +45,10 @@ def test_batchnorm_state_dict_has_torch_keys():
     assert list(nn.BatchNorm2d(3).state_dict()) == list(torch.nn.BatchNorm2d(3).state_dict())
 
 
-@pytest.mark.parametrize("cfg", [dict(normalized_shape=5), dict(normalized_shape=(4, 5)),
-                                 dict(normalized_shape=5, eps=1e-2),
-                                 dict(normalized_shape=5, elementwise_affine=False),
-                                 dict(normalized_shape=5, bias=False)], ids=str)
+@pytest.mark.parametrize("cfg", [{"normalized_shape": 5}, {"normalized_shape": (4, 5)},
+                                 {"normalized_shape": 5, "eps": 1e-2},
+                                 {"normalized_shape": 5, "elementwise_affine": False},
+                                 {"normalized_shape": 5, "bias": False}], ids=str)
 def test_layernorm(cfg):
     tm = randomize(torch.nn.LayerNorm(**cfg))
     check_layer(tm, nn.LayerNorm(**cfg), [(randn(b, 4, 5, scale=3) + 1,) for b in (1, 3)])

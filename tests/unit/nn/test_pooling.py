@@ -6,10 +6,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from ember import nn  # noqa: E402
-from ember.errors import UnsupportedError  # noqa: E402
+from ember import nn
+from ember.errors import UnsupportedError
 
-from .torch_ref import check_layer, randn  # noqa: E402
+from .torch_ref import check_layer, randn
 
 
 def _check(name, args, kwargs, shape):

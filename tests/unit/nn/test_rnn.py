@@ -7,19 +7,19 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from ember import nn  # noqa: E402
-from ember.errors import UnsupportedError  # noqa: E402
+from ember import nn
+from ember.errors import UnsupportedError
 
-from .torch_ref import check_layer, randn, randomize  # noqa: E402
+from .torch_ref import check_layer, randn, randomize
 
 CONFIGS = [
-    dict(),
-    dict(num_layers=2),
-    dict(bidirectional=True),
-    dict(num_layers=3, bidirectional=True, batch_first=True),
-    dict(batch_first=True),
-    dict(bias=False, num_layers=2, bidirectional=True),
-    dict(num_layers=2, dropout=0.3),
+    {},
+    {"num_layers": 2},
+    {"bidirectional": True},
+    {"num_layers": 3, "bidirectional": True, "batch_first": True},
+    {"batch_first": True},
+    {"bias": False, "num_layers": 2, "bidirectional": True},
+    {"num_layers": 2, "dropout": 0.3},
 ]
 T, IN, H = 6, 5, 7
 
@@ -50,7 +50,7 @@ def test_rnn_matches_torch(name, cfg, with_state):
 @pytest.mark.parametrize("name", ["LSTM", "GRU"])
 @pytest.mark.parametrize("with_state", [False, True])
 def test_rnn_unbatched_input(name, with_state):
-    cfg = dict(num_layers=2, bidirectional=True, batch_first=True)
+    cfg = {"num_layers": 2, "bidirectional": True, "batch_first": True}
     tm = randomize(getattr(torch.nn, name)(IN, H, **cfg), seed=4)
     args = _inputs(cfg, 1, with_state, name == "LSTM")
     x = args[0][0]

@@ -141,11 +141,11 @@ def test_scripted_layer_matches_eager(name, make, inputs):
 
 
 MASKED = {
-    "bool-padding": lambda b: dict(key_padding_mask=np.arange(5)[None, :].repeat(b, 0) > 3),
-    "float-attn": lambda b: dict(attn_mask=_x(4, 5, seed=3)),
-    "bool-attn-3d": lambda b: dict(attn_mask=_x(b * 2, 4, 5, seed=4) > 1.0),
-    "weights-per-head": lambda b: dict(average_attn_weights=False),
-    "no-weights": lambda b: dict(need_weights=False, key_padding_mask=_x(b, 5) > 1.0),
+    "bool-padding": lambda b: {"key_padding_mask": np.arange(5)[None, :].repeat(b, 0) > 3},
+    "float-attn": lambda b: {"attn_mask": _x(4, 5, seed=3)},
+    "bool-attn-3d": lambda b: {"attn_mask": _x(b * 2, 4, 5, seed=4) > 1.0},
+    "weights-per-head": lambda b: {"average_attn_weights": False},
+    "no-weights": lambda b: {"need_weights": False, "key_padding_mask": _x(b, 5) > 1.0},
 }
 
 

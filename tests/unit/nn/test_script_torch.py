@@ -8,10 +8,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-import ember  # noqa: E402
-from ember.errors import UnsupportedError  # noqa: E402
+import ember
+from ember.errors import UnsupportedError
 
-from .torch_ref import max_error, randn, randomize, record, run_torch  # noqa: E402
+from .torch_ref import max_error, randn, randomize, record, run_torch
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 

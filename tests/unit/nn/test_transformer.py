@@ -7,9 +7,9 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from ember import nn  # noqa: E402
+from ember import nn
 
-from .torch_ref import check_layer, max_error, randn, randomize, record, run_torch  # noqa: E402
+from .torch_ref import check_layer, max_error, randn, randomize, record, run_torch
 
 D, HEADS, FF, T = 8, 2, 16, 5
 
@@ -32,8 +32,8 @@ def _padding(batch):
 @pytest.mark.parametrize("batch_first", [False, True])
 @pytest.mark.parametrize("bias", [True, False])
 def test_encoder_layer(norm_first, activation, batch_first, bias):
-    args = dict(dim_feedforward=FF, activation=activation, batch_first=batch_first,
-                norm_first=norm_first, bias=bias)
+    args = {"dim_feedforward": FF, "activation": activation, "batch_first": batch_first,
+                "norm_first": norm_first, "bias": bias}
     tm = randomize(torch.nn.TransformerEncoderLayer(D, HEADS, **args))
     check_layer(tm, nn.TransformerEncoderLayer(D, HEADS, **args),
                 [(_src(b, batch_first),) for b in (1, 3)])
@@ -49,7 +49,7 @@ def test_encoder_layer_masks(norm_first):
         check_layer(tm, layer, [(_src(b, True), causal)])
         check_layer(tm, layer, [(_src(b, True), None, _padding(b))],
                     name="TransformerEncoderLayer(padded)")
-        check_layer(tm, layer, [(_src(b, True),)], dict(src_mask=causal, is_causal=True))
+        check_layer(tm, layer, [(_src(b, True),)], {"src_mask": causal, "is_causal": True})
 
 
 def test_encoder_layer_takes_ember_activation_functions():
