@@ -163,6 +163,11 @@ def _table() -> dict:
         nn.BatchNorm1d: _batch_norm(enn.BatchNorm1d), nn.BatchNorm2d: _batch_norm(enn.BatchNorm2d),
         nn.LayerNorm: _layer_norm, nn.GroupNorm: _group_norm, nn.Embedding: _embedding,
         nn.Dropout: _simple(lambda m: enn.Dropout(m.p)),
+        # identities at inference, as Dropout
+        nn.Dropout1d: _simple(lambda m: enn.Dropout(m.p)),
+        nn.Dropout2d: _simple(lambda m: enn.Dropout(m.p)),
+        nn.Dropout3d: _simple(lambda m: enn.Dropout(m.p)),
+        nn.AlphaDropout: _simple(lambda m: enn.Dropout(m.p)),
         nn.Identity: _simple(lambda m: enn.Identity()),
         nn.Flatten: _simple(lambda m: enn.Flatten(m.start_dim, m.end_dim)),
         nn.Unflatten: _simple(lambda m: enn.Unflatten(m.dim, m.unflattened_size)),

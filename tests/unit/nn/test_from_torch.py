@@ -30,7 +30,19 @@ def test_table_covers_every_ember_layer():
     for name in LAYERS:
         assert getattr(torch.nn, name) in TORCH_LAYERS, name
         assert hasattr(nn, name)
-    assert len(TORCH_LAYERS) == len(LAYERS) + 1  # + MultiheadAttention's out_proj class
+    extra = {torch.nn.modules.linear.NonDynamicallyQuantizableLinear, torch.nn.Dropout1d,
+             torch.nn.Dropout2d, torch.nn.Dropout3d, torch.nn.AlphaDropout}
+    assert set(TORCH_LAYERS) == {getattr(torch.nn, n) for n in LAYERS} | extra
+
+
+@pytest.mark.parametrize("name,rank", [("Dropout1d", 3), ("Dropout2d", 4), ("Dropout3d", 5),
+                                       ("AlphaDropout", 2)])
+def test_dropout_variants_are_identities_at_inference(name, rank):
+    tm = getattr(torch.nn, name)(0.4).eval()
+    layer = convert_layer(tm)
+    assert isinstance(layer, nn.Dropout) and layer.p == 0.4
+    x = np.random.default_rng(0).standard_normal((2, 3, 4, 5, 6)[:rank]).astype(np.float32)
+    np.testing.assert_array_equal(layer(x), tm(torch.from_numpy(x)).numpy())
 
 
 def test_importing_from_torch_does_not_import_torch():
