@@ -159,3 +159,15 @@ def test_class_body_constants_are_visible():
     m = M.ClassConstants()
     x = _x(3)
     np.testing.assert_array_equal(ember.script(m)(x), m(x))
+
+
+def test_module_class_from_a_module_not_in_sys_modules(tmp_path):
+    import importlib.util
+    path = tmp_path / "generated_net.py"
+    path.write_text("import ember.nn as nn\n\n\nclass Gen(nn.Module):\n"
+                    "    def forward(self, x):\n        return x + x\n")
+    spec = importlib.util.spec_from_file_location("generated_net", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)  # not registered in sys.modules, like generated code
+    x = _x(2)
+    np.testing.assert_array_equal(ember.script(mod.Gen())(x), x + x)
