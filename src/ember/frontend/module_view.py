@@ -12,6 +12,7 @@ methods are written in the scriptable subset.
 
 from __future__ import annotations
 
+import types
 import typing
 
 import numpy as np
@@ -234,6 +235,6 @@ def annotation_type(ann) -> T.Type | None:
         return T.DictType(inner[0], inner[1])
     if origin is tuple and inner:
         return T.TupleType(tuple(inner))
-    if origin is typing.Union and inner:
-        return T.make_union(inner)
+    if (origin is typing.Union or origin is types.UnionType) and inner:
+        return T.make_union(inner)  # Optional[X], Union[X, Y] and X | None
     return None
