@@ -42,12 +42,26 @@ def _parser(start: str = "file_input") -> Lark:
     return p
 
 
+_CACHE: dict = {}
+_CACHE_SIZE = 512
+"""Parsed sources by (file, first line, column offset, text): scripting a model parses the
+same library functions again and again. ASTs are never changed after parsing."""
+
+
 def parse_module(source: Source) -> A.Module:
     """Parse a whole source text into an ast.Module (raises ParseError)."""
+    key = (source.filename, source.first_line, source.col_offset, source.text)
+    hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
     text = source.text if source.text.endswith("\n") else source.text + "\n"
     body = _parse(source, text, "file_input")
     module = A.Module(span_of(source, 1, 1, text.count("\n") + 1, 1), body)
     check_depth(module)
+    with _LOCK:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = module
     return module
 
 
