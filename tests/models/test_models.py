@@ -121,3 +121,18 @@ def test_artifacts_run_without_torch(artifacts):
     bad = {p: e for p, e in report["worst"].items() if e > TOL}
     assert not bad, bad
     assert len(report["worst"]) == len({c[0] for c in cases})
+
+
+@pytest.mark.parametrize("name", [n for n in B.MODELS])
+def test_artifact_holds_the_weights_once(name, tmp_path):
+    """Saved artifacts are the raw weight bytes plus a small overhead (≤ 1.05x for models
+    whose weights dominate; freezing folds batch norms away, so it can only shrink)."""
+    model = B.make_model(name)
+    raw = sum(t.numel() * t.element_size() for t in model.state_dict().values())
+    for label, sm in (("scripted", ember.script(model)), ("frozen", ember.freeze(model))):
+        path = tmp_path / f"{name}_{label}.ember"
+        sm.save(path)
+        size = path.stat().st_size
+        assert size <= 1.05 * raw + 24_000, f"{name} {label}: {size} bytes for {raw} raw"
+        if raw >= 256_000:
+            assert size <= 1.05 * raw, f"{name} {label}: {size} bytes for {raw} raw"

@@ -87,7 +87,7 @@ def artifact_bytes(program, default_entry: str | None = None) -> bytes:
     }
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_STORED) as zf:
-        zf.writestr("manifest.json", json.dumps(manifest, indent=1).encode("ascii"))
+        zf.writestr("manifest.json", json.dumps(manifest, separators=(",", ":")).encode("ascii"))
         for name, b in files.items():
             zf.writestr(name, b)
     return buf.getvalue()

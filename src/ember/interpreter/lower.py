@@ -374,8 +374,28 @@ def lower_module(module):
                 [_object_value(v, ctx) for v in module.objects[name].values])
                for name in ctx.objects]
     return Program(functions=functions, operators=ctx.operators, classes=classes,
-                   tensors=tensors, objects=objects, sources=ctx.sources, entries=entries,
+                   tensors=tensors, objects=objects,
+                   sources=_used_lines(ctx.sources, functions), entries=entries,
                    producer=f"ember {__version__}")
+
+
+def _used_lines(sources, functions):
+    """Each source with only the lines some instruction maps to (the others blank, so line
+    numbers stay): tracebacks and disassembly quote no other line, and a model's artifact
+    does not carry the whole text of every library file it touched."""
+    used: dict = {}
+    for f in functions:
+        for _, src, line in f.lines:
+            if src >= 0 and line > 0:
+                used.setdefault(src, set()).add(line)
+    out = []
+    for i, (filename, text) in enumerate(sources):
+        keep = used.get(i, set())
+        lines = text.splitlines()
+        last = max(keep, default=0)
+        out.append((filename, "\n".join(lines[n - 1] if n in keep and n <= len(lines) else ""
+                                          for n in range(1, last + 1)) + "\n"))
+    return out
 
 
 def _live_symbols(module):

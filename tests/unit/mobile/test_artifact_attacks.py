@@ -58,8 +58,18 @@ def _duplicate_record(data: bytes, name: bytes, copies: int, rename) -> bytes:
     return data[:offset] + new_cd + end
 
 
-def test_overlapping_entries_zip_bomb(artifact):
-    data = artifact.read_bytes()
+def _big_entry_artifact() -> bytes:
+    """An artifact with one 64 KiB entry (a tensor), to multiply in a zip bomb."""
+    import ember.ir as I
+    from ember.interpreter.pipeline import compile_to_program
+    m = I.parse_module("export func @w() -> tensor<f32, [128, 128]> {\n"
+                       "  %a = const @w : tensor<f32, [128, 128]>\n  return %a\n}\n")
+    m.add_tensor("w", np.ones((128, 128), np.float32))
+    return artifact_bytes(compile_to_program(m, optimize=False))
+
+
+def test_overlapping_entries_zip_bomb():
+    data = _big_entry_artifact()
     zin = zipfile.ZipFile(io.BytesIO(data))
     big = max(zin.infolist(), key=lambda i: i.file_size)
     name = big.filename.encode()
