@@ -60,7 +60,16 @@ def _arg_info(v):
             kind = _KIND.get(t.elem, "optional")
         elif isinstance(t, T.TupleType):
             kind = "tuple"
-    return ArgInfo(None, None, _const_value(v), False, kind)
+    return ArgInfo(None, None, _const_value(v), False, kind, _list_items(v))
+
+
+def _list_items(v):
+    """One ArgInfo per element of a list/tuple literal operand (torch.cat([a, b]),
+    torch.zeros(n, 4)), None for any other value."""
+    op = v.op if isinstance(v, OpResult) else None
+    if op is None or op.name not in ("list.new", "tuple.new"):
+        return None
+    return tuple(_arg_info(x) for x in op.operands)
 
 
 def _to_type(result, ret):
