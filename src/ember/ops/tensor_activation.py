@@ -21,6 +21,7 @@ from ember.ops.tensor_common import (
     need_float,
     quiet,
     reg,
+    row_sums,
     same_as_first,
 )
 from ember.ops.tensor_math import erfc
@@ -212,6 +213,30 @@ def _softmax_dim(x, dim):
     return check_dim(dim, x.ndim)
 
 
+_TINY_SUM = 1e-30
+"""Row sums of exp(x - global max) above this keep every row's leading terms normal
+floats, so the shifted softmax equals the per-row-max one to rounding; else fall back."""
+
+
+def softmax_last(x):
+    """Softmax over the last dim. The shift is the global max (one fast pass instead of a
+    per-row reduction, which numpy does slowly for short rows); rows whose sum underflows
+    (max far below the global one, or all -inf) are redone with their own max."""
+    with quiet():
+        m = x.max()
+        if np.isfinite(m):
+            e = np.subtract(x, m)
+            np.exp(e, out=e)
+            tot = row_sums(e)
+            if tot.min() > _TINY_SUM:
+                e /= tot
+                return e
+        e = np.subtract(x, x.max(axis=-1, keepdims=True))  # a row of -inf gives nan
+        np.exp(e, out=e)
+        e /= row_sums(e)
+    return e
+
+
 def softmax(x, dim, dtype=None):
     """exp(x - max) / sum along dim, in four passes over x."""
     if dtype is not None:
@@ -220,6 +245,8 @@ def softmax(x, dim, dtype=None):
     dim = _softmax_dim(x, dim)
     if x.ndim == 0:
         return np.ones((), x.dtype)
+    if dim == x.ndim - 1:
+        return softmax_last(x)
     with quiet():  # a row of -inf gives nan, as in torch
         e = np.subtract(x, x.max(axis=dim, keepdims=True))
         np.exp(e, out=e)

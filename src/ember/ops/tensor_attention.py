@@ -13,17 +13,10 @@ import math
 
 import numpy as np
 
-from ember.ops.tensor_common import F, quiet, reg
+from ember.ops.tensor_activation import softmax_last
+from ember.ops.tensor_common import F, reg
 from ember.ops.tensor_linalg import linear
 from ember.ops.tensorinfo import TensorInfo
-
-
-def _softmax_last_(s):
-    s -= s.max(axis=-1, keepdims=True)
-    with quiet():
-        np.exp(s, out=s)
-        s /= s.sum(axis=-1, keepdims=True)
-    return s
 
 
 def _apply_mask(scores, mask, is_causal):
@@ -53,7 +46,7 @@ def sdpa(q, k, v, mask, dropout_p, is_causal, scale, enable_gqa=False):
     scores = np.matmul(q, np.swapaxes(k, -1, -2))
     scores *= scores.dtype.type(s)
     _apply_mask(scores, mask, is_causal)
-    attn = _softmax_last_(scores)
+    attn = softmax_last(scores)
     if dropout_p > 0.0:
         keep = np.random.default_rng().random(attn.shape) >= dropout_p
         attn *= keep * attn.dtype.type(1.0 / (1.0 - dropout_p))
@@ -147,7 +140,7 @@ def mha_forward(query, key, value, embed_dim, num_heads, in_proj_weight, in_proj
     scores *= scores.dtype.type(1.0 / math.sqrt(e // num_heads))
     if mask is not None:
         scores += mask
-    attn = _softmax_last_(scores)
+    attn = softmax_last(scores)
     if training and dropout_p > 0.0:
         keep = np.random.default_rng().random(attn.shape) >= dropout_p
         attn = attn * (keep * attn.dtype.type(1.0 / (1.0 - dropout_p)))

@@ -145,6 +145,19 @@ def check_dims(dims, ndim: int) -> tuple:
     return out
 
 
+@cache
+def _row_weights(n: int, value: float, dtype) -> np.ndarray:
+    v = np.full((n, 1), value, dtype)
+    v.flags.writeable = False
+    return v
+
+
+def row_sums(x: np.ndarray, scale: float = 1.0) -> np.ndarray:
+    """scale * x.sum(axis=-1, keepdims=True) as a BLAS matrix-vector product: numpy's
+    reduction over a short last axis costs several times more."""
+    return np.matmul(x, _row_weights(x.shape[-1], scale, x.dtype))
+
+
 # ----------------------------------------------------------------------------- weight caches
 
 

@@ -23,7 +23,7 @@ from ember.ops.registry import ShapeMismatch
 from ember.ops.tensor_common import F, reg
 from ember.ops.tensorinfo import TensorInfo, fmt, same_dim
 
-_DW_BLOCK = 16
+_DW_BLOCK = 32
 """Channels per block in the depthwise kernel (keeps its buffer in L2; measured)."""
 
 

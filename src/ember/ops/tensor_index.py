@@ -245,8 +245,17 @@ def scatter(x, dim, idx, src, inplace=False):
     return out
 
 
+def _index_select_info(args):
+    x, d, i = args[0], args[1].const, args[2]
+    if x.shape is None or d is None or i.shape is None or not x.shape:
+        return TensorInfo(x.dtype, None)
+    d = norm_dim(d, len(x.shape))
+    n = i.shape[0] if i.shape else 1
+    return TensorInfo(x.dtype, x.shape[:d] + (n,) + x.shape[d + 1:])
+
+
 reg("tensor.index_select", "(Tensor self, int dim, Tensor index) -> Tensor", index_select,
-    ("torch.index_select", "Tensor.index_select"), may_raise=True)
+    ("torch.index_select", "Tensor.index_select"), _index_select_info, may_raise=True)
 reg("tensor.gather", "(Tensor self, int dim, Tensor index) -> Tensor", gather,
     ("torch.gather", "Tensor.gather"), lambda a: TensorInfo(a[0].dtype, a[2].shape),
     may_raise=True)
@@ -320,7 +329,11 @@ for _n, _fn in (("tril", np.tril), ("triu", np.triu)):
         lambda a: TensorInfo(a[0].dtype, a[0].shape), may_raise=True,
         doc=f"The {'lower' if _n == 'tril' else 'upper'} triangle of the last two dims.")
 reg("tensor.one_hot", "(Tensor self, int num_classes=-1) -> Tensor", _one_hot,
-    (f"{F}.one_hot",), may_raise=True)
+    (f"{F}.one_hot",), lambda a: TensorInfo("int64", None if a[0].shape is None else
+                                            a[0].shape + (a[1].const if isinstance(
+                                                a[1].const, int) and a[1].const >= 0
+                                                else None,)),
+    may_raise=True)
 
 
 

@@ -127,10 +127,15 @@ reg("tensor.cat", "(Tensor[] tensors, int dim=0) -> Tensor", cat,
     ("torch.cat", "torch.concat", "torch.concatenate"), _cat_info, may_raise=True)
 reg("tensor.stack", "(Tensor[] tensors, int dim=0) -> Tensor", stack, ("torch.stack",),
     _stack_info, may_raise=True)
+def _joined_dtype(args):
+    items = args[0].items
+    return TensorInfo(_items_dtype(items) if items else None, None)
+
+
 reg("tensor.hstack", "(Tensor[] tensors) -> Tensor", _hstack, ("torch.hstack",),
-    may_raise=True)
+    _joined_dtype, may_raise=True)
 reg("tensor.vstack", "(Tensor[] tensors) -> Tensor", _vstack, ("torch.vstack",),
-    may_raise=True)
+    _joined_dtype, may_raise=True)
 
 # ----------------------------------------------------------------------------- splitting
 

@@ -21,7 +21,7 @@ def _same_dtype(what, a, b):
                            f"{a.dtype} != {b.dtype}")
 
 
-def _flat_matmul(a, b):
+def flat_matmul(a, b):
     """a @ b for a of rank > 2 and a matrix b, as one GEMM over all leading dims."""
     if a.flags.c_contiguous:
         return np.matmul(a.reshape(-1, a.shape[-1]), b).reshape(a.shape[:-1] + b.shape[-1:])
@@ -39,7 +39,7 @@ def matmul(a, b):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_mat(a)} and "
                            f"{_mat(b)})")
     if a.ndim > 2 and b.ndim == 2:
-        return _flat_matmul(a, b)
+        return flat_matmul(a, b)
     return arr(np.matmul(a, b))
 
 
@@ -74,7 +74,7 @@ def linear(x, w, b):
     if x.shape[-1] != w.shape[-1]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_mat(x)} and "
                            f"{w.shape[-1]}x{w.shape[0]})")
-    y = _flat_matmul(x, w.T) if x.ndim > 2 else np.matmul(x, w.T)
+    y = flat_matmul(x, w.T) if x.ndim > 2 else np.matmul(x, w.T)
     if b is not None:
         if y.ndim == 0:
             return arr(y + b)
@@ -158,6 +158,21 @@ def _linear_info(args):
     return TensorInfo(x.dtype, x.shape[:-1] + (w.shape[0],))
 
 
+def _outer_info(args):
+    a, b = args[0], args[1]
+    shape = None if a.shape is None or b.shape is None else a.shape[:1] + b.shape[:1]
+    return TensorInfo(promote_types(a.dtype, b.dtype), shape)
+
+
+def _einsum_info(args):
+    tensors = args[1].items if args[1].items is not None else [a for a in args[1:]
+                                                               if a.is_tensor]
+    dtype = tensors[0].dtype if tensors else None
+    for t in tensors[1:]:
+        dtype = promote_types(dtype, t.dtype)
+    return TensorInfo(dtype, None)
+
+
 def _add_info(n, what):
     inner = _ranked(n, what)
     return lambda args: inner(args[1:3])
@@ -178,7 +193,7 @@ reg("tensor.dot", "(Tensor self, Tensor tensor) -> Tensor", _dot,
     may_raise=True)
 reg("tensor.outer", "(Tensor self, Tensor vec2) -> Tensor",
     lambda a, b: (_same_dtype("outer", a, b), arr(np.outer(a, b)))[1],
-    ("torch.outer", "Tensor.outer", "torch.ger"), may_raise=True,
+    ("torch.outer", "Tensor.outer", "torch.ger"), _outer_info, may_raise=True,
     doc="Outer product of two vectors.")
 reg("tensor.linear", "(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", linear,
     (f"{F}.linear",), _linear_info, may_raise=True)
@@ -203,8 +218,8 @@ def einsum(equation, *ts):
 
 
 reg("tensor.einsum", "(str equation, Tensor[] tensors) -> Tensor", einsum, ("torch.einsum",),
-    may_raise=True)
+    _einsum_info, may_raise=True)
 for _k in (1, 2, 3):
     _ps = ", ".join(f"Tensor t{i}" for i in range(_k))
     reg(f"tensor.einsum{_k}", f"(str equation, {_ps}) -> Tensor", einsum, ("torch.einsum",),
-        may_raise=True, doc=f"Einstein summation over {_k} operand(s).")
+        _einsum_info, may_raise=True, doc=f"Einstein summation over {_k} operand(s).")

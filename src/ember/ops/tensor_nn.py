@@ -13,7 +13,16 @@ from __future__ import annotations
 import numpy as np
 
 from ember.ops.registry import ShapeMismatch
-from ember.ops.tensor_common import F, arr, check_dim, need_float, quiet, reg, same_as_first
+from ember.ops.tensor_common import (
+    F,
+    arr,
+    check_dim,
+    need_float,
+    quiet,
+    reg,
+    row_sums,
+    same_as_first,
+)
 from ember.ops.tensorinfo import TensorInfo, fmt, same_dim
 
 
@@ -87,7 +96,8 @@ reg("tensor.batch_norm", "(Tensor input, Tensor? running_mean, Tensor? running_v
 
 
 def layer_norm(x, normalized_shape, weight, bias, eps):
-    """Normalize over the trailing normalized_shape dims, then weight and bias."""
+    """Normalize over the trailing normalized_shape dims, then weight and bias. Row means
+    and variances are matrix-vector products (numpy's short-row reductions are slow)."""
     need_float(x, "layer_norm")
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
@@ -98,15 +108,12 @@ def layer_norm(x, normalized_shape, weight, bias, eps):
                            f"input of size{list(x.shape)}")
     d = int(np.prod(normalized_shape))
     rows = x.reshape(-1, d)
-    c = rows - rows.mean(axis=1, keepdims=True)
-    var = np.einsum("ij,ij->i", c, c)
-    var *= 1.0 / d
-    var += eps
-    np.sqrt(var, out=var)
-    np.divide(1.0, var, out=var)
-    c *= var[:, None]
-    y = c.reshape(x.shape)
-    return _affine(y, weight, bias, tuple(normalized_shape))
+    c = rows - row_sums(rows, 1.0 / d)
+    std = row_sums(np.square(c), 1.0 / d)
+    std += eps
+    np.sqrt(std, out=std)
+    c /= std
+    return _affine(c.reshape(x.shape), weight, bias, tuple(normalized_shape))
 
 
 def group_norm(x, groups, weight, bias, eps):

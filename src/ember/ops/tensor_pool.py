@@ -2,14 +2,16 @@
 adaptive_avg_pool1d/2d and adaptive_max_pool1d/2d (any output size).
 
 Fixed-window pools combine the kh*kw strided slices of the padded input with one
-ufunc each (k*k passes over the output, never a window tensor); a window equal
-to its stride without padding is a reshape and one reduction. Adaptive pools are
+ufunc each (k*k passes over the output, never a window tensor: numpy reduces
+small inner axes tens of times slower than it combines two arrays). Adaptive pools are
 separable: first over rows, then over columns, one slice per output row/column.
 Output sizes follow torch, including ceil_mode's rule that the last window must
 start inside the input or its left padding.
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 import numpy as np
 
@@ -89,9 +91,6 @@ def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode, return_indi
                                 "max_pool2d")
     if return_indices:
         return _max_pool_indices(x, k, s, p, d, out)
-    h, w = x.shape[2:]
-    if k == s and p == (0, 0) and d == (1, 1) and h == out[0] * k[0] and w == out[1] * k[1]:
-        return x.reshape(x.shape[:2] + (out[0], k[0], out[1], k[1])).max(axis=(3, 5))
     acc = None
     for sl in _slices(_padded_for(x, k, s, p, d, out, _lowest(x.dtype)), k, s, d, out):
         acc = sl.copy() if acc is None else np.maximum(acc, sl, out=acc)
@@ -144,9 +143,6 @@ def avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
     need_float(x, "avg_pool2d")
     k, s, p, d, out = _geometry(x, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d")
     h, w = x.shape[2:]
-    simple = k == s and p == (0, 0) and h == out[0] * k[0] and w == out[1] * k[1]
-    if simple and divisor_override is None:
-        return x.reshape(x.shape[:2] + (out[0], k[0], out[1], k[1])).mean(axis=(3, 5))
     acc = None
     for sl in _slices(_padded_for(x, k, s, p, d, out, 0), k, s, d, out):
         acc = sl.copy() if acc is None else np.add(acc, sl, out=acc)
@@ -196,13 +192,29 @@ def _adaptive_axis(x, axis, out, reduce):
     return np.concatenate(parts, axis=axis)
 
 
+@lru_cache(maxsize=64)
+def _averaging(size, out, dtype):
+    """(size, out) matrix whose column j averages torch's adaptive window j."""
+    a = np.zeros((size, out), dtype)
+    for j, (lo, hi) in enumerate(_bounds(size, out)):
+        a[lo:hi, j] = 1.0 / (hi - lo)
+    a.flags.writeable = False
+    return a
+
+
 def adaptive_avg_pool2d(x, output_size):
-    """Mean over torch's adaptive windows [floor(i*H/oh), ceil((i+1)*H/oh))."""
+    """Mean over torch's adaptive windows [floor(i*H/oh), ceil((i+1)*H/oh)), as two small
+    matmuls with averaging matrices (numpy reduces short inner axes slowly)."""
     need_float(x, "adaptive_avg_pool2d")
     oh, ow = _out_size(x, output_size, 2)
-    if (oh, ow) == (1, 1):
-        return x.mean(axis=(-2, -1), keepdims=True)
-    return _adaptive_axis(_adaptive_axis(x, -2, oh, np.mean), -1, ow, np.mean)
+    h, w = x.shape[-2:]
+    if (oh, ow) == (1, 1) and x.flags.c_contiguous:
+        flat = x.reshape(-1, h * w)
+        return np.matmul(flat, _averaging(h * w, 1, x.dtype)).reshape(x.shape[:-2] + (1, 1))
+    if (oh, ow) == (h, w):
+        return x.copy()
+    y = x if ow == w else np.matmul(x, _averaging(w, ow, x.dtype))
+    return y if oh == h else np.matmul(_averaging(h, oh, x.dtype).T, y)
 
 
 def adaptive_max_pool2d(x, output_size, return_indices=False):

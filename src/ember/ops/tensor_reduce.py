@@ -277,6 +277,16 @@ def _same_shape(rule):
     return lambda args: TensorInfo(rule(args[0].dtype, args), args[0].shape)
 
 
+def _topk_info(args):
+    x, k, d = args[0], args[1].const, args[2].const
+    if x.shape is None or d is None or not x.shape:
+        v = TensorInfo(x.dtype, x.shape)
+    else:
+        d = norm_dim(d, len(x.shape))
+        v = TensorInfo(x.dtype, x.shape[:d] + (k,) + x.shape[d + 1:])
+    return (v, TensorInfo("int64", v.shape))
+
+
 # ----------------------------------------------------------------------------- registration
 
 _D = "Any dim=None, bool keepdim=False"
@@ -359,4 +369,4 @@ reg("tensor.argsort", "(Tensor self, int dim=-1, bool descending=False) -> Tenso
     lambda a: TensorInfo("int64", a[0].shape), may_raise=True,
     doc="Indices that sort self along dim (stable).")
 reg("tensor.topk", "(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> "
-    "Tuple[Tensor, Tensor]", _topk, ("torch.topk", "Tensor.topk"), may_raise=True)
+    "Tuple[Tensor, Tensor]", _topk, ("torch.topk", "Tensor.topk"), _topk_info, may_raise=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ember.ops.tensor_common import prepared, reg
+from ember.ops.tensor_linalg import flat_matmul
 from ember.ops.tensorinfo import TensorInfo
 
 
@@ -61,53 +62,112 @@ def _at(a, t, batch_first):
 # ----------------------------------------------------------------------------- LSTM
 
 
+def _gates_ifog(w, dtype):
+    """w with gate rows (i, f, g, o) as (i/2, f/2, o/2, g), in one pass; its transpose is
+    handed to BLAS as a view (a transposed copy costs more than it saves per call)."""
+    h = w.shape[0] // 4
+    out = np.empty(w.shape, dtype)
+    np.multiply(w[:2 * h], 0.5, out=out[:2 * h])
+    np.multiply(w[3 * h:], 0.5, out=out[2 * h:3 * h])
+    out[3 * h:] = w[2 * h:3 * h]
+    return out
+
+
 def _lstm_weights(w_ih, w_hh, b_ih, b_hh):
     """(W_ih^T, W_hh^T, bias) with gates (i, f, o, g), i/f/o scaled by 1/2."""
-    h = w_hh.shape[0] // 4
-    order = np.r_[0:2 * h, 3 * h:4 * h, 2 * h:3 * h]
-    scale = np.ones(4 * h, w_ih.dtype)
-    scale[:3 * h] = 0.5
-    wi = np.ascontiguousarray((w_ih[order] * scale[:, None]).T)
-    wh = np.ascontiguousarray((w_hh[order] * scale[:, None]).T)
-    b = None
-    if b_ih is not None:
-        b = ((b_ih + b_hh)[order] * scale).astype(w_ih.dtype)
-    return wi, wh, b
+    dt = w_ih.dtype
+    b = None if b_ih is None else _gates_ifog((b_ih + b_hh)[:, None], dt)[:, 0].copy()
+    return _gates_ifog(w_ih, dt).T, _gates_ifog(w_hh, dt).T, b
+
+
+def _step_views(a, steps, batch_first, reverse, cols=None):
+    """The per-step (N, F) views of a (N, T, F) or (T, N, F) array, in processing order."""
+    order = range(steps - 1, -1, -1) if reverse else range(steps)
+    if cols is None:
+        return [a[:, t] if batch_first else a[t] for t in order]
+    return [(a[:, t] if batch_first else a[t])[:, cols] for t in order]
 
 
 def _lstm_direction(x, batch_first, weights, w_hr, h0, c0, out, col, reverse):
+    """One LSTM direction of one layer, writing h into out[..., col:col + width]."""
     wi, wh, b = weights
-    hid = wh.shape[1] // 4
-    n = h0.shape[0]
-    xw = np.matmul(x, wi)
+    steps = _steps(x, batch_first)
+    dsts = _step_views(out, steps, batch_first, reverse, slice(col, col + h0.shape[1]))
+    if h0.shape[0] == 1:
+        xw = flat_matmul(x, wi)
+        if b is not None:
+            xw += b
+        return _lstm_rows(_step_views(xw, steps, batch_first, reverse), dsts, wh, w_hr, h0, c0)
+    # (4H, T, N): the input projection of every step as one GEMM, in the columns layout
+    x_cols = np.ascontiguousarray(x.transpose(2, 1, 0) if batch_first else x.transpose(2, 0, 1))
+    xw = np.matmul(wi.T, x_cols.reshape(x_cols.shape[0], -1)).reshape(wi.shape[1], steps, -1)
     if b is not None:
-        xw += b
-    buf = np.empty((n, 5 * hid), x.dtype)  # gates (i, f, o, g) and the cell state c
+        xw += b[:, None, None]
+    order = range(steps - 1, -1, -1) if reverse else range(steps)
+    return _lstm_columns([xw[:, t] for t in order], dsts, wh, w_hr, h0, c0)
+
+
+def _lstm_rows(xs, dsts, wh, w_hr, h0, c0):
+    """Batch 1: gates as one row [i, f, o, g | c] (h @ W_hh^T is the fastest gemv)."""
+    n, hid = c0.shape
+    buf = np.empty((n, 5 * hid), c0.dtype)
     buf[:, 4 * hid:] = c0
-    prod = np.empty((n, 2 * hid), x.dtype)
-    tc = np.empty((n, hid), x.dtype)
-    hfull = np.empty((n, hid), x.dtype) if w_hr is not None else None
+    prod = np.empty((n, 2 * hid), c0.dtype)
+    tc = np.empty((n, hid), c0.dtype)
     gates, sig, c = buf[:, :4 * hid], buf[:, :3 * hid], buf[:, 4 * hid:]
     i_f, g_c, o = buf[:, :2 * hid], buf[:, 3 * hid:], buf[:, 2 * hid:3 * hid]
+    p0, p1 = prod[:, :hid], prod[:, hid:]
+    hfull = np.empty((n, hid), c0.dtype) if w_hr is not None else None
+    mul, add, tanh, dot = np.multiply, np.add, np.tanh, np.dot
     h = h0
-    steps = _steps(x, batch_first)
-    width = h0.shape[1]
-    for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
-        np.matmul(h, wh, out=gates)
-        gates += _at(xw, t, batch_first)
-        np.tanh(gates, out=gates)
+    for xt, dst in zip(xs, dsts):
+        dot(h, wh, out=gates)
+        gates += xt
+        tanh(gates, out=gates)
         sig *= 0.5
         sig += 0.5
-        np.multiply(i_f, g_c, out=prod)
-        np.add(prod[:, :hid], prod[:, hid:], out=c)
-        np.tanh(c, out=tc)
-        dst = _at(out, t, batch_first)[:, col:col + width]
+        mul(i_f, g_c, out=prod)  # [i * g, f * c]
+        add(p0, p1, out=c)
+        tanh(c, out=tc)
         if w_hr is None:
-            h = np.multiply(o, tc, out=dst)
+            h = mul(o, tc, out=dst)
         else:
-            np.multiply(o, tc, out=hfull)
+            mul(o, tc, out=hfull)
             h = np.matmul(hfull, w_hr.T, out=dst)
     return h, c.copy()
+
+
+def _lstm_columns(xs, dsts, wh, w_hr, h0, c0):
+    """Batch > 1: gates as columns (5H, N): every gate block stays contiguous, where row
+    slices of an (N, 5H) buffer would be strided and halve the ufunc speed."""
+    n, hid = c0.shape
+    w_t = wh.T  # (4H, width), C-contiguous
+    buf = np.empty((5 * hid, n), c0.dtype)
+    buf[4 * hid:] = c0.T
+    prod = np.empty((2 * hid, n), c0.dtype)
+    tc = np.empty((hid, n), c0.dtype)
+    h_t = np.ascontiguousarray(h0.T)
+    gates, sig, c = buf[:4 * hid], buf[:3 * hid], buf[4 * hid:]
+    i_f, g_c, o = buf[:2 * hid], buf[3 * hid:], buf[2 * hid:3 * hid]
+    p0, p1 = prod[:hid], prod[hid:]
+    hfull = np.empty((hid, n), c0.dtype) if w_hr is not None else None
+    mul, add, tanh, matmul = np.multiply, np.add, np.tanh, np.matmul
+    for xt, dst in zip(xs, dsts):
+        matmul(w_t, h_t, out=gates)
+        gates += xt
+        tanh(gates, out=gates)
+        sig *= 0.5
+        sig += 0.5
+        mul(i_f, g_c, out=prod)
+        add(p0, p1, out=c)
+        tanh(c, out=tc)
+        if w_hr is None:
+            mul(o, tc, out=h_t)
+        else:
+            mul(o, tc, out=hfull)
+            matmul(w_hr, hfull, out=h_t)
+        dst[...] = h_t.T
+    return h_t.T.copy(), c.T.copy()
 
 
 def lstm(x, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first):
@@ -168,68 +228,77 @@ def _stack(hs, unbatched):
 # ----------------------------------------------------------------------------- GRU, RNN
 
 
+def _half_rz(w):
+    """w with the r and z gate rows scaled by 1/2 (one pass)."""
+    h = w.shape[0] // 3
+    out = np.empty(w.shape, w.dtype)
+    np.multiply(w[:2 * h], 0.5, out=out[:2 * h])
+    out[2 * h:] = w[2 * h:]
+    return out
+
+
 def _gru_weights(w_ih, w_hh, b_ih, b_hh):
     """(W_ih^T, W_hh^T, input bias, b_hn) with r and z scaled by 1/2 and b_hr, b_hz folded
     into the input bias."""
     h = w_hh.shape[0] // 3
-    scale = np.ones(3 * h, w_ih.dtype)
-    scale[:2 * h] = 0.5
-    wi = np.ascontiguousarray((w_ih * scale[:, None]).T)
-    wh = np.ascontiguousarray((w_hh * scale[:, None]).T)
+    wi, wh = _half_rz(w_ih).T, _half_rz(w_hh).T
     if b_ih is None:
         return wi, wh, None, None
     b = b_ih.copy()
     b[:2 * h] += b_hh[:2 * h]
-    return wi, wh, (b * scale).astype(w_ih.dtype), b_hh[2 * h:].copy()
+    return wi, wh, _half_rz(b[:, None])[:, 0], b_hh[2 * h:].copy()
 
 
 def _gru_direction(x, batch_first, weights, h0, out, col, reverse):
     wi, wh, b, b_hn = weights
     hid = wh.shape[1] // 3
     n = h0.shape[0]
-    xw = np.matmul(x, wi)
+    xw = flat_matmul(x, wi)
     if b is not None:
         xw += b
     hw = np.empty((n, 3 * hid), x.dtype)
     diff = np.empty((n, hid), x.dtype)
-    rz, hn = hw[:, :2 * hid], hw[:, 2 * hid:]
-    h = h0
+    rz, hn, r, z = hw[:, :2 * hid], hw[:, 2 * hid:], hw[:, :hid], hw[:, hid:2 * hid]
     steps = _steps(x, batch_first)
-    for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
-        xt = _at(xw, t, batch_first)
-        np.matmul(h, wh, out=hw)
+    xs = _step_views(xw, steps, batch_first, reverse)
+    dsts = _step_views(out, steps, batch_first, reverse, slice(col, col + hid))
+    gemv = np.dot if n == 1 else np.matmul
+    h = h0
+    for xt, dst in zip(xs, dsts):
+        gemv(h, wh, out=hw)
         rz += xt[:, :2 * hid]
         np.tanh(rz, out=rz)
         rz *= 0.5
         rz += 0.5
         if b_hn is not None:
             hn += b_hn
-        hn *= rz[:, :hid]
+        hn *= r
         hn += xt[:, 2 * hid:]
         np.tanh(hn, out=hn)
         np.subtract(h, hn, out=diff)
-        diff *= rz[:, hid:]
-        h = np.add(hn, diff, out=_at(out, t, batch_first)[:, col:col + hid])
+        diff *= z
+        h = np.add(hn, diff, out=dst)
     return h
 
 
 def _rnn_weights(w_ih, w_hh, b_ih, b_hh):
     b = None if b_ih is None else b_ih + b_hh
-    return np.ascontiguousarray(w_ih.T), np.ascontiguousarray(w_hh.T), b
+    return w_ih.T, w_hh.T, b
 
 
 def _rnn_direction(x, batch_first, weights, h0, out, col, reverse, act):
     wi, wh, b = weights
-    xw = np.matmul(x, wi)
+    xw = flat_matmul(x, wi)
     if b is not None:
         xw += b
-    h = h0
     hid = wh.shape[1]
     steps = _steps(x, batch_first)
-    for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
-        dst = _at(out, t, batch_first)[:, col:col + hid]
+    xs = _step_views(xw, steps, batch_first, reverse)
+    dsts = _step_views(out, steps, batch_first, reverse, slice(col, col + hid))
+    h = h0
+    for xt, dst in zip(xs, dsts):
         np.matmul(h, wh, out=dst)
-        dst += _at(xw, t, batch_first)
+        dst += xt
         h = act(dst, out=dst) if act is np.tanh else np.clip(dst, 0.0, np.inf, out=dst)
     return h
 

@@ -169,8 +169,19 @@ reg("tensor.T", "(Tensor self) -> Tensor", lambda x: x.T, ("Tensor.T",), _revers
 reg("tensor.mT", "(Tensor self) -> Tensor", _mt, ("Tensor.mT",),
     lambda a: _transpose_info([a[0], _Const(-1), _Const(-2)]), may_raise=True,
     doc="The last two dims swapped (x.mT).")
+def _movedim_info(args):
+    x, s, d = args[0], args[1].const, args[2].const
+    if x.shape is None or s is None or d is None:
+        return TensorInfo(x.dtype, None)
+    rest = list(x.shape)
+    size = rest.pop(norm_dim(s, len(x.shape)))
+    rest.insert(norm_dim(d, len(x.shape)), size)
+    return TensorInfo(x.dtype, tuple(rest))
+
+
 reg("tensor.movedim", "(Tensor self, int source, int destination) -> Tensor", _movedim,
-    ("torch.movedim", "Tensor.movedim", "torch.moveaxis", "Tensor.moveaxis"), may_raise=True)
+    ("torch.movedim", "Tensor.movedim", "torch.moveaxis", "Tensor.moveaxis"), _movedim_info,
+    may_raise=True)
 
 
 class _Const:
@@ -379,10 +390,11 @@ reg("tensor.expand_as", "(Tensor self, Tensor other) -> Tensor",
 reg("tensor.repeat", "(Tensor self, int[] repeats) -> Tensor", _repeat, ("Tensor.repeat",),
     _repeat_info, may_raise=True)
 reg("tensor.tile", "(Tensor self, Any dims) -> Tensor", lambda x, r: arr(np.tile(x, tuple(r))),
-    ("torch.tile", "Tensor.tile"), doc="x tiled (fewer dims than x are padded with 1s).")
+    ("torch.tile", "Tensor.tile"), lambda a: TensorInfo(a[0].dtype, None),
+    doc="x tiled (fewer dims than x are padded with 1s).")
 reg("tensor.repeat_interleave", "(Tensor self, int repeats, int? dim=None) -> Tensor",
     _repeat_interleave, ("torch.repeat_interleave", "Tensor.repeat_interleave"),
-    may_raise=True)
+    lambda a: TensorInfo(a[0].dtype, None), may_raise=True)
 reg("tensor.contiguous", "(Tensor self) -> Tensor", np.ascontiguousarray,
     ("Tensor.contiguous",), same_as_first, doc="x, or a C-contiguous copy of it.")
 reg("tensor.clone", "(Tensor self) -> Tensor", lambda x: x.copy(),

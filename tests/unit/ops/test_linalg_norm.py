@@ -103,6 +103,9 @@ def test_layer_norm(normalized):
          F.layer_norm(to_torch(x), normalized), atol=2e-5)
     with pytest.raises(RuntimeError, match="normalized_shape"):
         run("tensor.layer_norm", x, [5], None, None, 1e-5)
+    far = x + 1000.0  # a large mean must not cost precision in the variance
+    same(run("tensor.layer_norm", far, normalized, w, b, 1e-5),
+         F.layer_norm(to_torch(far), normalized, to_torch(w), to_torch(b)), atol=2e-4)
 
 
 def test_group_instance_norm_and_normalize():
