@@ -8,7 +8,7 @@ against torch with one thread. Part 2 scripts a functional version of each model
 (MLP, CNN with BatchNorm, LSTM + head, MobileNetV3 block, TransformerEncoderLayer,
 written with torch.* / F.* calls and the weights as arguments) with ember.script,
 checks it against torch eager (max abs difference <= 1e-4) and times it beside
-torch eager and TorchScript. Times are the min over repeats, in microseconds.
+torch eager and TorchScript. Times are the min over interleaved rounds, in microseconds.
 """
 
 from __future__ import annotations
@@ -36,24 +36,33 @@ from workloads.models import make_input, make_model
 torch.set_num_threads(1)
 
 
-def timeit(fn, budget=0.4, repeats=7):
-    """Min per-call time of fn in microseconds (calibrated inner loop, gc off)."""
+def _calibrate(fn, budget):
     fn()
-    n, t = 1, 0.0
+    n = 1
     while True:
         t0 = time.perf_counter()
         for _ in range(n):
             fn()
-        t = time.perf_counter() - t0
-        if t > budget / repeats / 4 or n > 1 << 16:
-            break
+        if time.perf_counter() - t0 > budget or n > 1 << 16:
+            return n
         n *= 4
+
+
+def timeit(*fns, budget=0.02, rounds=15):
+    """Min per-call time of each fn in microseconds. The fns are timed in interleaved
+    rounds (a, b, c, a, b, c, ...) so a load change on this shared machine hits them
+    alike; each round runs a calibrated number of calls with gc off."""
+    counts = [_calibrate(f, budget) for f in fns]
+    best = [float("inf")] * len(fns)
     gc.disable()
     try:
-        best = min(_run(fn, n) for _ in range(repeats))
+        for _ in range(rounds):
+            for i, (f, n) in enumerate(zip(fns, counts)):
+                best[i] = min(best[i], _run(f, n) / n)
     finally:
         gc.enable()
-    return best / n * 1e6
+    out = [b * 1e6 for b in best]
+    return out if len(out) > 1 else out[0]
 
 
 def _run(fn, n):
@@ -144,8 +153,7 @@ def bench_kernels(batches):
             kernel = ops.get(name).kernel
             targs = _torch_args(args)
             with torch.no_grad():
-                te = timeit(lambda: kernel(*args))
-                tt = timeit(lambda: tfn(*targs))
+                te, tt = timeit(lambda: kernel(*args), lambda: tfn(*targs))
             print(f"{label:26} {b:5d} {te:10.1f} {tt:10.1f} {te / tt:6.2f}")
 
 
@@ -253,9 +261,8 @@ def bench_models(batches):
                 want = m(x).numpy()
                 got = scripted(xn, *weights)
                 diff = float(np.max(np.abs(got - want)))
-                te = timeit(lambda: scripted(xn, *weights))
-                tt = timeit(lambda: m(x))
-                tj = timeit(lambda: ts(x))
+                te, tt, tj = timeit(lambda: scripted(xn, *weights), lambda: m(x),
+                                    lambda: ts(x))
             flag = "" if diff <= 1e-4 else "  MISMATCH"
             print(f"{name:12} {b:5d} {te:10.1f} {tt:10.1f} {tj:10.1f} {te / tj:8.2f} "
                   f"{diff:10.2e}{flag}")

@@ -34,6 +34,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     tensor_nn,
     tensor_pool,
     tensor_reduce,
+    tensor_resize,
     tensor_rnn,
     tensor_shape,
 )

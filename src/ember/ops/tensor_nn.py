@@ -10,6 +10,8 @@ and update the running statistics in place, as torch does.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ember.ops.registry import ShapeMismatch
@@ -32,9 +34,9 @@ def _channel_shape(x):
 
 def _affine(y, weight, bias, shape):
     if weight is not None:
-        y *= weight.reshape(shape)
+        y *= weight if weight.shape == shape else weight.reshape(shape)
     if bias is not None:
-        y += bias.reshape(shape)
+        y += bias if bias.shape == shape else bias.reshape(shape)
     return y
 
 
@@ -106,7 +108,7 @@ def layer_norm(x, normalized_shape, weight, bias, eps):
         raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input "
                            f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "
                            f"input of size{list(x.shape)}")
-    d = int(np.prod(normalized_shape))
+    d = math.prod(normalized_shape)
     rows = x.reshape(-1, d)
     c = rows - row_sums(rows, 1.0 / d)
     std = row_sums(np.square(c), 1.0 / d)
@@ -142,7 +144,7 @@ def instance_norm(x, mean, var, weight, bias, use_input_stats, momentum, eps):
     y = x - mu
     v = np.mean(y * y, axis=axes, keepdims=True)
     if mean is not None:
-        count = int(np.prod(x.shape[2:]))
+        count = math.prod(x.shape[2:])
         _update_running(mean, mu.mean(axis=0).reshape(-1), momentum)
         _update_running(var, v.mean(axis=0).reshape(-1) * (count / max(count - 1, 1)),
                         momentum)

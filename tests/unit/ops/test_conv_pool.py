@@ -122,3 +122,49 @@ def test_adaptive_pools(size):
          atol=1e-6)
     same(run("tensor.adaptive_max_pool1d", x1, n, False),
          F.adaptive_max_pool1d(to_torch(x1), n))
+
+
+@pytest.mark.parametrize("mode", ["constant", "reflect", "replicate", "circular"])
+@pytest.mark.parametrize("pads", [(1, 2), (2, 1, 0, 3), (1, 1, 1, 1)])
+def test_pad(mode, pads):
+    x = rand(2, 3, 5, 6)
+    try:
+        want = F.pad(to_torch(x), pads, mode)
+    except NotImplementedError:
+        with pytest.raises(NotImplementedError, match="Padding size"):
+            run("tensor.pad", x, pads, mode, None)
+        return
+    same(run("tensor.pad", x, pads, mode, None), want)
+    if mode == "constant":
+        same(run("tensor.pad", x, pads, mode, -1.5), F.pad(to_torch(x), pads, value=-1.5))
+
+
+def test_pad_crops_with_negative_values_and_checks():
+    x = rand(2, 3, 5, 6)
+    same(run("tensor.pad", x, [-1, 2, 0, -2], "constant", 0.0),
+         F.pad(to_torch(x), (-1, 2, 0, -2)))
+    with pytest.raises(RuntimeError, match="divisible by 2"):
+        run("tensor.pad", x, [1, 2, 3], "constant", None)
+    with pytest.raises(RuntimeError, match="Padding size"):
+        run("tensor.pad", x, [6, 6], "reflect", None)
+
+
+@pytest.mark.parametrize("mode,align", [("nearest", None), ("bilinear", False),
+                                        ("bilinear", True)])
+@pytest.mark.parametrize("size,scale", [((7, 9), None), (None, 2), (None, 1.5), ((3, 4), None)])
+def test_interpolate_2d(mode, align, size, scale):
+    x = rand(2, 3, 5, 6)
+    want = F.interpolate(to_torch(x), size=size, scale_factor=scale, mode=mode,
+                         align_corners=align)
+    same(run("tensor.interpolate", x, size, scale, mode, align, None, False), want, atol=1e-5)
+
+
+@pytest.mark.parametrize("mode,align", [("nearest", None), ("linear", False),
+                                        ("linear", True)])
+def test_interpolate_1d(mode, align):
+    x = rand(2, 3, 7)
+    for size, scale in ((11, None), (None, 2.5), (4, None)):
+        want = F.interpolate(to_torch(x), size=size, scale_factor=scale, mode=mode,
+                             align_corners=align)
+        same(run("tensor.interpolate", x, size, scale, mode, align, None, False), want,
+             atol=1e-5)

@@ -190,3 +190,13 @@ def test_every_tensor_operator_is_documented_and_typed():
         assert all(p.name.isidentifier() for p in d.schema.params), d.schema
         returns_tensors = "Tensor" in str(d.schema.ret) and d.schema.ret.name != "List"
         assert d.shape_fn is not None or not returns_tensors, d.name
+
+
+@pytest.mark.parametrize("expr,want", [
+    ("F.pad(torch.zeros(1, 2, 5, 6), (1, 2, 0, 3))", "f32, [1, 2, 8, 9]"),
+    ("F.pad(torch.zeros(1, 2, 5, 6), [-1, 1])", "f32, [1, 2, 5, 6]"),
+    ("F.interpolate(torch.zeros(1, 2, 5, 6), scale_factor=2.0)", "f32, [1, 2, 10, 12]"),
+    ("F.interpolate(torch.zeros(1, 2, 5), size=9, mode='linear')", "f32, [1, 2, 9]"),
+])
+def test_resize_result_types(expr, want):
+    assert result_of(expr) == t(want)
