@@ -251,18 +251,21 @@ def _inplace(ufunc, check=None, float_result=False):
     return kernel
 
 
-_INPLACE = [("add", np.add, None, False), ("sub", np.subtract, _no_bool_sub, False),
-            ("mul", np.multiply, None, False), ("div", np.true_divide, None, True),
-            ("pow", np.power, _int_pow, False), ("floor_divide", np.floor_divide, _int_divisor,
-                                                  False),
-            ("remainder", np.remainder, _int_divisor, False)]
-for _n, _fn, _check, _fl in _INPLACE:
+_INPLACE = [("add", np.add, None, False, "iadd", "+"),
+            ("sub", np.subtract, _no_bool_sub, False, "isub", "-"),
+            ("mul", np.multiply, None, False, "imul", "*"),
+            ("div", np.true_divide, None, True, "itruediv", "/"),
+            ("pow", np.power, _int_pow, False, "ipow", "**"),
+            ("floor_divide", np.floor_divide, _int_divisor, False, "ifloordiv", "//"),
+            ("remainder", np.remainder, _int_divisor, False, "imod", "%")]
+for _n, _fn, _check, _fl, _dunder, _sym in _INPLACE:
     _k = _inplace(_fn, _check, _fl)
     for _kind in ("Tensor", "Scalar"):
         _suffix = "" if _kind == "Tensor" else "_scalar"
         reg(f"tensor.{_n}{_suffix}_", f"(Tensor self, {_kind} other) -> Tensor", _k,
-            (f"Tensor.{_n}_",), inplace_info, may_raise=True,
-            doc=f"In-place {_n}: stores into self and returns self (torch's {_n}_).")
+            (f"Tensor.{_n}_", f"Tensor.__{_dunder}__"), inplace_info, may_raise=True,
+            doc=f"In-place {_n}: stores into self and returns self (torch's {_n}_; "
+                f"also Tensor.__{_dunder}__, what x {_sym}= y means for a tensor).")
 
 # ----------------------------------------------------------------------------- comparisons
 

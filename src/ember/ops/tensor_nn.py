@@ -20,6 +20,7 @@ from ember.ops.tensor_common import (
     arr,
     check_dim,
     need_float,
+    prepared,
     quiet,
     reg,
     row_sums,
@@ -66,16 +67,26 @@ def batch_norm(x, mean, var, weight, bias, training, momentum, eps):
         mean, var = mean_b, var_b
     elif mean is None or var is None:
         raise RuntimeError("batch_norm in eval mode needs running_mean and running_var")
-    scale = 1.0 / np.sqrt(var.astype(x.dtype, copy=False) + x.dtype.type(eps))
-    if weight is not None:
-        scale *= weight
-    shift = -mean.astype(x.dtype, copy=False) * scale
-    if bias is not None:
-        shift += bias
+    fold = _bn_fold(x.dtype, eps)
+    scale, shift = fold(mean, var, weight, bias) if training else \
+        prepared(f"bn{eps}{x.dtype}", (mean, var, weight, bias), fold)
     shape = _channel_shape(x)
     y = np.multiply(x, scale.reshape(shape))
     y += shift.reshape(shape)
     return y
+
+
+def _bn_fold(dtype, eps):
+    """(scale, shift) per channel: the eval-mode batch norm as one affine map."""
+    def fold(mean, var, weight, bias):
+        scale = 1.0 / np.sqrt(var.astype(dtype, copy=False) + dtype.type(eps))
+        if weight is not None:
+            scale *= weight
+        shift = -mean.astype(dtype, copy=False) * scale
+        if bias is not None:
+            shift += bias
+        return scale, shift
+    return fold
 
 
 def _channels_info(args):

@@ -85,7 +85,7 @@ def _sizes(x, size, scale, n):
                              f"{len(out)}")
         return out, [None] * n
     scales = (float(scale),) * n if isinstance(scale, (int, float)) else tuple(scale)
-    return tuple(int(math.floor(x.shape[2 + i] * scales[i])) for i in range(n)), list(scales)
+    return tuple(math.floor(x.shape[2 + i] * scales[i]) for i in range(n)), list(scales)
 
 
 def _source(in_size, out_size, scale, align_corners, nearest):
@@ -150,7 +150,7 @@ def _interpolate_info(args):
     if size is not None:
         out = (size,) * n if isinstance(size, int) else tuple(size)
     elif isinstance(scale, (int, float)) and not isinstance(scale, bool):
-        out = tuple(int(math.floor(d * scale)) if isinstance(d, int) else None
+        out = tuple(math.floor(d * scale) if isinstance(d, int) else None
                     for d in x.shape[2:])
     else:
         out = (None,) * n

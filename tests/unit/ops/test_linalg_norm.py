@@ -151,3 +151,21 @@ def test_dropout():
     with pytest.raises(ValueError, match="probability"):
         run("tensor.dropout", x, 1.5, False, False)
     assert ops.get("tensor.alpha_dropout").kernel(x, 0.5, False, False) is x
+
+
+def test_batch_norm_with_frozen_parameters_uses_the_cache_safely():
+    from ember.ops import tensor_common
+
+    def frozen(a):
+        return np.frombuffer(a.tobytes(), a.dtype).reshape(a.shape)
+
+    x = rand(2, 4, 3, 3)
+    mean, var, w, b = (frozen(p) for p in (rand(4), np.abs(rand(4)) + 0.5, rand(4), rand(4)))
+    assert all(tensor_common.frozen(p) for p in (mean, var, w, b))
+    want = F.batch_norm(to_torch(x), to_torch(mean.copy()), to_torch(var.copy()),
+                        to_torch(w.copy()), to_torch(b.copy()), False, 0.1, 1e-5)
+    for _ in range(2):
+        same(run("tensor.batch_norm", x, mean, var, w, b, False, 0.1, 1e-5), want, atol=1e-5)
+    other_eps = F.batch_norm(to_torch(x), to_torch(mean.copy()), to_torch(var.copy()),
+                             to_torch(w.copy()), to_torch(b.copy()), False, 0.1, 0.5)
+    same(run("tensor.batch_norm", x, mean, var, w, b, False, 0.1, 0.5), other_eps, atol=1e-5)
