@@ -32,6 +32,8 @@ from ember.ops.tensorinfo import TensorInfo, to_float
 
 
 def tt_kernel(ufunc, check=None):
+    """The tensor-tensor kernel of ufunc: torch's result dtype, computed in that dtype.
+    check(rt, a, b) may refuse an operation torch refuses (bool subtraction, x // 0)."""
     def kernel(a, b):
         if a.dtype == b.dtype and check is None:
             return _typed(ufunc(a, b), a.dtype)
@@ -43,10 +45,15 @@ def tt_kernel(ufunc, check=None):
 
 
 def ts_kernel(ufunc, check=None, reflected=False):
+    """The tensor-scalar kernel of ufunc (scalar-tensor if reflected): a Python number is
+    weak, so it only changes the dtype across categories (int tensor + 0.5 is float32)."""
     def kernel(a, s):
         rt = scalar_dtype(a, s)
         if check is not None:
-            check(rt, s, a) if reflected else check(rt, a, s)
+            if reflected:
+                check(rt, s, a)
+            else:
+                check(rt, a, s)
         if rt == a.dtype:
             s = fit_scalar(s, rt)
             return _typed(ufunc(s, a) if reflected else ufunc(a, s), rt)

@@ -188,6 +188,6 @@ for _kind in ("Scalar", "Tensor"):
     reg(f"tensor.masked_fill{_sfx}", f"(Tensor self, Tensor mask, {_kind} value) -> Tensor",
         _masked_fill, ("Tensor.masked_fill", "torch.masked_fill"), _masked_fill_info,
         may_raise=True, doc="A copy of self with value where mask is true (mask broadcasts).")
-    reg(f"tensor.masked_fill_{_sfx}", f"(Tensor self, Tensor mask, {_kind} value) -> Tensor",
+    reg(f"tensor.masked_fill{_sfx}_", f"(Tensor self, Tensor mask, {_kind} value) -> Tensor",
         lambda x, m, v: _masked_fill(x, m, v, True), ("Tensor.masked_fill_",),
         _masked_fill_info, may_raise=True, doc="Fill self with value where mask is true.")

@@ -166,8 +166,16 @@ reg("tensor.t", "(Tensor self) -> Tensor", _t, ("Tensor.t", "torch.t"), _t_info,
     may_raise=True)
 reg("tensor.T", "(Tensor self) -> Tensor", lambda x: x.T, ("Tensor.T",), _reversed_info,
     doc="All dims reversed (x.T).")
-reg("tensor.mT", "(Tensor self) -> Tensor", _mt, ("Tensor.mT",),
-    lambda a: _transpose_info([a[0], _Const(-1), _Const(-2)]), may_raise=True,
+def _mt_info(args):
+    x = args[0]
+    if x.shape is not None and len(x.shape) < 2:
+        raise ShapeMismatch(f"x.mT needs a matrix or a batch of matrices, got rank "
+                            f"{len(x.shape)}")
+    shape = None if x.shape is None else x.shape[:-2] + (x.shape[-1], x.shape[-2])
+    return TensorInfo(x.dtype, shape)
+
+
+reg("tensor.mT", "(Tensor self) -> Tensor", _mt, ("Tensor.mT",), _mt_info, may_raise=True,
     doc="The last two dims swapped (x.mT).")
 def _movedim_info(args):
     x, s, d = args[0], args[1].const, args[2].const
@@ -182,15 +190,6 @@ def _movedim_info(args):
 reg("tensor.movedim", "(Tensor self, int source, int destination) -> Tensor", _movedim,
     ("torch.movedim", "Tensor.movedim", "torch.moveaxis", "Tensor.moveaxis"), _movedim_info,
     may_raise=True)
-
-
-class _Const:
-    """A stand-in ArgInfo for a constant, to reuse a shape function."""
-
-    def __init__(self, v):
-        self.const = v
-        self.is_tensor = False
-        self.kind = type(v).__name__
 
 
 # ----------------------------------------------------------------------------- flatten, squeeze
