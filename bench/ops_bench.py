@@ -48,7 +48,7 @@ def _calibrate(fn, budget):
         n *= 4
 
 
-def timeit(*fns, budget=0.02, rounds=15):
+def timeit(*fns, budget=0.02, rounds=int(os.environ.get("BENCH_ROUNDS", "15"))):
     """Min per-call time of each fn in microseconds. The fns are timed in interleaved
     rounds (a, b, c, a, b, c, ...) so a load change on this shared machine hits them
     alike; each round runs a calibrated number of calls with gc off."""
