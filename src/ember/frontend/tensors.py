@@ -31,7 +31,8 @@ def apply_shape_fn(em, d, operands, ret):
 
 
 def _const_value(v):
-    """The compile-time value of an operand (a const, or a list.new/tuple.new of consts)."""
+    """The compile-time value of an operand: a const, a list.new/tuple.new of consts, or a
+    pure scalar operator on consts (-1 is int.neg of 1); None if not known."""
     op = v.op if isinstance(v, OpResult) else None
     name = op.name if op is not None else None
     if name == "const":
@@ -43,7 +44,26 @@ def _const_value(v):
         return items if name == "list.new" else tuple(items)
     if name == "widen" and op.operands:
         return _const_value(op.operands[0])
-    return None
+    return _folded(op)
+
+
+_FOLDABLE = (int, float, bool)
+
+
+def _folded(op):
+    """The value of a pure scalar operator whose operands are constant numbers, or None."""
+    d = ops.get(op.name) if op is not None else None
+    if d is None or not d.pure or not d.fold or d.name.startswith("tensor.") or \
+            not op.operands or len(op.operands) > 2:
+        return None
+    args = [_const_value(x) for x in op.operands]
+    if any(type(a) not in _FOLDABLE for a in args):
+        return None
+    try:
+        value = d.kernel(*args)
+    except Exception:  # noqa: BLE001 - it raises at run time; nothing known here
+        return None
+    return value if type(value) in _FOLDABLE else None
 
 
 def _arg_info(v):
@@ -60,7 +80,23 @@ def _arg_info(v):
             kind = _KIND.get(t.elem, "optional")
         elif isinstance(t, T.TupleType):
             kind = "tuple"
-    return ArgInfo(None, None, _const_value(v), False, kind)
+    return ArgInfo(None, None, _const_value(v), False, kind, _list_items(v))
+
+
+def _list_items(v):
+    """One ArgInfo per element of a list/tuple literal operand (torch.cat([a, b]),
+    torch.zeros(n, 4)), None for any other value."""
+    op = v.op if isinstance(v, OpResult) else None
+    if op is None or op.name not in ("list.new", "tuple.new"):
+        return None
+    return tuple(_arg_info(_unwidened(x)) for x in op.operands)
+
+
+def _unwidened(v):
+    """v before a widen (list elements are widened to the list's joined element type)."""
+    while isinstance(v, OpResult) and v.op.name == "widen" and v.op.operands:
+        v = v.op.operands[0]
+    return v
 
 
 def _to_type(result, ret):

@@ -16,14 +16,26 @@ CPython's. The runtime inlines the hottest scalar operators and must behave
 exactly like these kernels.
 """
 
-from ember.ops import (  # noqa: F401  # noqa: F401
+from ember.ops import (  # noqa: F401  (importing registers the operators)
     scalar_builtins,
     scalar_containers,
     scalar_num,
     scalar_str,
+    tensor_activation,
+    tensor_attention,
+    tensor_conv,
+    tensor_create,
     tensor_elementwise,
+    tensor_index,
+    tensor_join,
+    tensor_linalg,
+    tensor_logic,
+    tensor_math,
     tensor_nn,
+    tensor_pool,
     tensor_reduce,
+    tensor_resize,
+    tensor_rnn,
     tensor_shape,
 )
 from ember.ops.registry import (

@@ -1,72 +1,248 @@
-"""Shared pieces of the tensor kernels: dtype rules (torch's), registration helpers."""
+"""Shared pieces of the tensor kernels: torch's dtype rules at run time, registration,
+and shape functions used by several files.
+
+Tensors are numpy arrays at run time, always `np.ndarray` (never numpy scalars:
+kernels whose numpy call may return a scalar wrap it with `arr`).
+
+Purity: tensors are mutable (in-place ops, item assignment), so an operator
+that returns a tensor or reads tensor values is registered impure — CSE must
+not merge two `torch.zeros(3)` nor two `x.sum()` around an `x[0] = 1`. Only
+queries of immutable facts (size, dim, dtype) are pure.
+"""
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
-from ember.ops.registry import OpDef, register
-from ember.ops.tensorinfo import UNKNOWN, TensorInfo, broadcast, promote, scalar_result
+from ember.ops.registry import OpDef, ShapeMismatch, register
+from ember.ops.tensorinfo import (
+    UNKNOWN,
+    TensorInfo,
+    broadcast,
+    category,
+    fmt,
+    infer_result_type,
+    result_type,
+    to_float,
+)
 
-FLOAT_KINDS = "f"
+_ND = np.ndarray
+F = "torch.nn.functional"
+"""Qualname prefix of torch.nn.functional."""
+
+
+def arr(x) -> np.ndarray:
+    """x as an ndarray (numpy returns scalars for zero-dim results)."""
+    return x if type(x) is _ND else np.asarray(x)
+
+
+def quiet():
+    """A context that silences numpy's float warnings (inf/nan are results in torch).
+    A fresh object each time: np.errstate objects cannot be entered twice."""
+    return np.errstate(all="ignore")
+
+
+def reg(name, schema, kernel, python=(), shape=None, *, doc="", pure=False, **flags):
+    """Register tensor operator `name` with schema `(…) -> …` (impure unless said)."""
+    register(OpDef(name, f"{name}{schema}", kernel, python_names=python, shape_fn=shape,
+                   pure=pure, doc=doc or (kernel.__doc__ or "").strip().split("\n")[0],
+                   **flags))
+
+
+def reg_tuple_fallback(name, param):
+    """A second overload of `name` whose int[] parameter `param` is Any, for a tuple
+    argument (torch.zeros((3, 4)), x.view((n, -1))): the frontend matches a tuple
+    literal to no List[int] parameter, and the int[] overload keeps varargs packing."""
+    from ember.ops.registry import get
+    d = get(name)
+    text = d.schema_text.replace(f"int[] {param}", f"Any {param}", 1)
+    assert text != d.schema_text, (name, param)
+    register(OpDef(f"{name}_seq", f"{name}_seq" + text[len(name):], d.kernel,
+                   python_names=d.python_names, shape_fn=d.shape_fn, pure=d.pure,
+                   may_raise=True, doc=d.doc + " (size given as a tuple)"))
+
+
+# ----------------------------------------------------------------------------- run-time dtypes
+
+_SCALAR_KIND = {bool: "bool", int: "int", float: "float"}
+
+
+@cache
+def _result2(da, za, db, zb) -> np.dtype:
+    dims = [d.name for d, z in ((da, za), (db, zb)) if not z]
+    zeros = [d.name for d, z in ((da, za), (db, zb)) if z]
+    return np.dtype(result_type(dims, zeros))
+
+
+def tensors_dtype(a: np.ndarray, b: np.ndarray) -> np.dtype:
+    """torch.result_type of two tensors (a zero-dim tensor does not widen within a category)."""
+    if a.dtype == b.dtype:
+        return a.dtype
+    return _result2(a.dtype, a.ndim == 0, b.dtype, b.ndim == 0)
+
+
+@cache
+def _scalar_result(d, kind) -> np.dtype:
+    return np.dtype(result_type([d.name], (), [kind]))
+
+
+def scalar_dtype(a: np.ndarray, s) -> np.dtype:
+    """torch.result_type of a tensor and a Python scalar (int tensor + 0.5 is float32)."""
+    return _scalar_result(a.dtype, _SCALAR_KIND.get(type(s), "float"))
+
+
+def operands_dtype(*xs) -> np.dtype:
+    """torch.result_type of any mix of tensors and Python numbers (None entries skipped)."""
+    dims, zeros, scalars = [], [], []
+    for x in xs:
+        if isinstance(x, np.ndarray):
+            (zeros if x.ndim == 0 else dims).append(x.dtype.name)
+        elif x is not None:
+            scalars.append(_SCALAR_KIND.get(type(x), "float"))
+    return np.dtype(result_type(dims, zeros, scalars))
 
 
 def as_float(a: np.ndarray) -> np.ndarray:
     """An int/bool tensor as float32 (torch's default dtype); floats unchanged."""
-    return a if a.dtype.kind == FLOAT_KINDS else a.astype(np.float32)
+    return a if a.dtype.kind == "f" else a.astype(np.float32)
 
 
-def match_dtypes(a, b):
-    """torch promotion for two tensors: int with float becomes the float's dtype."""
-    if a.dtype == b.dtype:
-        return a, b
-    ka, kb = a.dtype.kind, b.dtype.kind
-    if ka == "f" and kb != "f":
-        return a, b.astype(a.dtype)
-    if kb == "f" and ka != "f":
-        return a.astype(b.dtype), b
-    return a, b
+def float_dtype(d: np.dtype) -> np.dtype:
+    return d if d.kind == "f" else np.dtype(np.float32)
 
 
-def with_scalar(a, s):
-    """A tensor ready to combine with Python scalar s the way torch does."""
-    if isinstance(s, float) and a.dtype.kind != "f":
-        return a.astype(np.float32)
-    return a
+def fit_scalar(s, dtype: np.dtype):
+    """A Python int as a value of an integral dtype, wrapping like torch (uint8 + 300)."""
+    if type(s) is int and dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        if not info.min <= s <= info.max:
+            return np.asarray(s).astype(dtype)
+    return s
 
 
-def reg(name, schema, kernel, python=(), shape=None, **flags):
-    register(OpDef(name, f"{name}{schema}", kernel, python_names=python, shape_fn=shape,
-                   **flags))
+def need_float(a: np.ndarray, what: str) -> None:
+    """RuntimeError unless a is floating point (torch: mean/var/softmax of an int tensor)."""
+    if a.dtype.kind != "f":
+        raise RuntimeError(f"{what}: expected a floating point tensor, got dtype {a.dtype}")
+
+
+def check_dim(dim: int, ndim: int, what: str = "dim") -> int:
+    """dim made non-negative; IndexError (torch's) if out of range."""
+    top = max(ndim, 1)
+    if not -top <= dim < top:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-top}, "
+                         f"{top - 1}], but got {dim})")
+    return dim % top
+
+
+def check_dims(dims, ndim: int) -> tuple:
+    """A dim list as a tuple of non-negative dims (repeats are an error, as in torch)."""
+    out = tuple(check_dim(d, ndim) for d in dims)
+    if len(set(out)) != len(out):
+        raise RuntimeError(f"dim {list(dims)} appears multiple times in the list of dims")
+    return out
+
+
+@cache
+def _row_weights(n: int, value: float, dtype) -> np.ndarray:
+    v = np.full((n, 1), value, dtype)
+    v.flags.writeable = False
+    return v
+
+
+def row_sums(x: np.ndarray, scale: float = 1.0) -> np.ndarray:
+    """scale * x.sum(axis=-1, keepdims=True) as a BLAS matrix-vector product: numpy's
+    reduction over a short last axis costs several times more."""
+    return np.matmul(x, _row_weights(x.shape[-1], scale, x.dtype))
+
+
+# ----------------------------------------------------------------------------- weight caches
+
+
+def frozen(a: np.ndarray) -> bool:
+    """True if nothing can change a's values: it and every array it views are read-only
+    and the memory belongs to an immutable bytes object (weights loaded from an artifact)."""
+    while isinstance(a, np.ndarray):
+        if a.flags.writeable:
+            return False
+        a = a.base
+    return isinstance(a, bytes)
+
+
+_CACHE: dict = {}
+_CACHE_LIMIT = 512
+
+
+def prepared(tag: str, arrays, build):
+    """build(*arrays), computed once per tuple of frozen arrays (recomputed otherwise).
+
+    The cache holds the arrays themselves, so their ids cannot be reused while an
+    entry lives; only frozen arrays are cached, so an entry can never be stale."""
+    if not all(frozen(a) for a in arrays if a is not None):
+        return build(*arrays)
+    key = (tag,) + tuple(id(a) for a in arrays)
+    hit = _CACHE.get(key)
+    if hit is None:
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        hit = _CACHE[key] = (tuple(arrays), build(*arrays))
+    return hit[1]
 
 
 # ----------------------------------------------------------------------------- shape functions
 
 
 def same_as_first(args):
+    """Result like the first argument (dtype and shape)."""
     a = args[0]
     return TensorInfo(a.dtype, a.shape) if a.is_tensor else UNKNOWN
 
 
 def as_float_info(args):
+    """Result like the first argument, int/bool dtypes becoming float32."""
     a = args[0]
-    dtype = a.dtype if a.dtype in (None, "float16", "float32", "float64") else "float32"
-    return TensorInfo(dtype, a.shape)
+    return TensorInfo(to_float(a.dtype), a.shape)
+
+
+def float_only_info(what):
+    """Like as_float_info, but a known non-float dtype is an error (torch refuses it)."""
+    def info(args):
+        a = args[0]
+        if a.dtype is not None and category(a.dtype) != 2:
+            raise ShapeMismatch(f"{what} needs a floating point tensor, got {a.dtype}")
+        return TensorInfo(a.dtype, a.shape)
+    return info
 
 
 def binary_info(args):
+    """Tensor ⊕ tensor or tensor ⊕ scalar: promoted dtype, broadcast shape."""
     a, b = args[0], args[1]
-    if a.is_tensor and b.is_tensor:
-        return TensorInfo(promote(a.dtype, b.dtype), broadcast(a.shape, b.shape))
-    scalar = b.const if b.const is not None else b.kind
-    return TensorInfo(scalar_result(a.dtype, scalar), a.shape)
+    shape = broadcast(a.shape, b.shape) if b.is_tensor else a.shape
+    return TensorInfo(infer_result_type(args[:2]), shape)
 
 
 def compare_info(args):
-    info = binary_info(args)
-    return TensorInfo("bool", info.shape)
+    return TensorInfo("bool", binary_info(args).shape)
 
 
 def div_info(args):
     info = binary_info(args)
-    dtype = info.dtype if info.dtype in (None, "float16", "float32", "float64") else "float32"
-    return TensorInfo(dtype, info.shape)
+    return TensorInfo(to_float(info.dtype), info.shape)
+
+
+def inplace_info(args):
+    """An in-place op: the result is self; the other operand must broadcast to self's shape
+    and its promoted dtype must fit self's dtype category."""
+    a, b = args[0], args[1]
+    if b.is_tensor:
+        out = broadcast(a.shape, b.shape)
+        if out is not None and a.shape is not None and len(out) > len(a.shape):
+            raise ShapeMismatch(f"in-place operation: shape {fmt(b.shape)} does not broadcast "
+                                f"to the output shape {fmt(a.shape)}")
+    rt = infer_result_type(args[:2])
+    if rt is not None and a.dtype is not None and category(rt) > category(a.dtype):
+        raise ShapeMismatch(f"in-place operation: result type {rt} cannot be stored in a "
+                            f"tensor of dtype {a.dtype}")
+    return TensorInfo(a.dtype, a.shape)

@@ -1,270 +1,334 @@
-"""Elementwise tensor operators: arithmetic, comparisons, math, activations.
+"""Elementwise binary tensor operators: arithmetic, comparisons, maximum/minimum — each
+for tensor ⊕ tensor, tensor ⊕ scalar and scalar ⊕ tensor, with in-place forms (add_,
+mul_, …) where torch has them. Logical and bitwise ops, where and masked_fill are in
+tensor_logic.
 
-Kernels follow torch's dtype rules (an int tensor with a float scalar is
-float32; true division of ints is float32) and keep float32 float32.
+Dtypes follow torch.result_type (see tensorinfo): int tensor + 0.5 is float32,
+int / int is float32, bool + 1 is int64, comparisons give bool, a zero-dim
+float64 tensor does not widen a float32 one. Same-dtype tensors take a fast
+path straight to the numpy ufunc.
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ember.ops.tensor_common import (
-    as_float,
-    as_float_info,
+    arr,
     binary_info,
     compare_info,
     div_info,
-    match_dtypes,
+    fit_scalar,
+    float_dtype,
+    inplace_info,
+    quiet,
     reg,
-    same_as_first,
-    with_scalar,
+    scalar_dtype,
+    tensors_dtype,
 )
-from ember.ops.tensorinfo import TensorInfo, broadcast, promote
+from ember.ops.tensorinfo import TensorInfo, to_float
+
+# ----------------------------------------------------------------------------- kernels
+
+
+def tt_kernel(ufunc, check=None):
+    """The tensor-tensor kernel of ufunc: torch's result dtype, computed in that dtype.
+    check(rt, a, b) may refuse an operation torch refuses (bool subtraction, x // 0)."""
+    def kernel(a, b):
+        if a.dtype == b.dtype and check is None:
+            return _typed(ufunc(a, b), a.dtype)
+        rt = tensors_dtype(a, b)
+        if check is not None:
+            check(rt, a, b)
+        return _typed(ufunc(a, b, dtype=rt, casting="unsafe"), rt)
+    return kernel
+
+
+def ts_kernel(ufunc, check=None, reflected=False):
+    """The tensor-scalar kernel of ufunc (scalar-tensor if reflected): a Python number is
+    weak, so it only changes the dtype across categories (int tensor + 0.5 is float32)."""
+    def kernel(a, s):
+        rt = scalar_dtype(a, s)
+        if check is not None:
+            if reflected:
+                check(rt, s, a)
+            else:
+                check(rt, a, s)
+        if rt == a.dtype:
+            s = fit_scalar(s, rt)
+            return _typed(ufunc(s, a) if reflected else ufunc(a, s), rt)
+        return _typed(ufunc(s, a, dtype=rt, casting="unsafe") if reflected else
+                      ufunc(a, s, dtype=rt, casting="unsafe"), rt)
+    return kernel
+
+
+def _typed(r, rt):
+    """r as an ndarray of dtype rt (numpy has no bool loop for power: it returns int8)."""
+    if type(r) is not np.ndarray:
+        r = np.asarray(r)
+    return r if r.dtype == rt else r.astype(rt)
+
+
+def _is_bool(v) -> bool:
+    return type(v) is bool or isinstance(v, np.ndarray) and v.dtype == np.bool_
+
+
+def _no_bool_sub(rt, a, b):
+    """torch refuses a - b when either operand is a bool (tensor or Python bool)."""
+    if _is_bool(a) or _is_bool(b):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not "
+                           "supported; use the `^` or logical_xor() operator instead")
+
+
+def _int_divisor(rt, a, b):
+    """Integer division or modulo by zero raises (torch), instead of giving 0 (numpy)."""
+    if rt == np.bool_:
+        raise RuntimeError("floor division and remainder are not implemented for bool tensors")
+    if rt.kind in "iu" and not np.all(b):
+        raise RuntimeError("ZeroDivisionError: integer division or modulo by zero")
+
+
+def _int_pow(rt, a, e):
+    """Integers to negative integer powers raise, as in torch."""
+    if rt.kind in "biu" and np.any(np.asarray(e) < 0):
+        raise RuntimeError("Integers to negative integer powers are not allowed")
+
+
+def _no_bool_rpow(rt, base, e):
+    if rt == np.bool_:
+        raise RuntimeError("pow is not implemented for a bool base and a bool tensor exponent")
+    _int_pow(rt, base, e)
+
+
+def _truediv(a, b):
+    """a / b: always floating (int / int is float32)."""
+    rt = float_dtype(tensors_dtype(a, b))
+    with quiet():
+        return arr(np.true_divide(a, b, dtype=rt, casting="unsafe"))
+
+
+def _truediv_scalar(a, s):
+    rt = float_dtype(scalar_dtype(a, s))
+    if s != 0 and rt == a.dtype:
+        return arr(np.true_divide(a, s))
+    with quiet():
+        return arr(np.true_divide(a, s, dtype=rt, casting="unsafe"))
+
+
+def _rtruediv_scalar(a, s):
+    rt = float_dtype(scalar_dtype(a, s))
+    with quiet():
+        return arr(np.true_divide(s, a, dtype=rt, casting="unsafe"))
+
+
+def _div_mode(a, b, mode):
+    """torch.div with rounding_mode None, "trunc" or "floor"."""
+    if mode is None:
+        return _truediv(a, b) if isinstance(b, np.ndarray) else _truediv_scalar(a, b)
+    rt = tensors_dtype(a, b) if isinstance(b, np.ndarray) else scalar_dtype(a, b)
+    if mode == "floor":
+        _int_divisor(rt, a, b)
+        with quiet():
+            return arr(np.floor_divide(a, b, dtype=rt, casting="unsafe"))
+    if mode != "trunc":
+        raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                         f"but found '{mode}'")
+    if rt.kind in "biu":
+        _int_divisor(rt, a, b)
+        q = np.floor_divide(a, b, dtype=rt, casting="unsafe")
+        fix = (np.remainder(a, b, dtype=rt, casting="unsafe") != 0) & ((np.asarray(a) < 0) !=
+                                                                        (np.asarray(b) < 0))
+        return arr(q + fix.astype(rt))
+    with quiet():
+        return arr(np.trunc(np.true_divide(a, b, dtype=rt, casting="unsafe")))
+
 
 # ----------------------------------------------------------------------------- arithmetic
 
+_ARITH = [
+    # name, ufunc, commutative, check, torch function names
+    ("add", np.add, True, None, ("torch.add",)),
+    ("sub", np.subtract, False, _no_bool_sub, ("torch.sub", "torch.subtract")),
+    ("mul", np.multiply, True, None, ("torch.mul", "torch.multiply")),
+    ("floordiv", np.floor_divide, False, _int_divisor, ("torch.floor_divide",)),
+    ("mod", np.remainder, False, _int_divisor, ("torch.remainder",)),
+    ("pow", np.power, False, _int_pow, ("torch.pow",)),
+]
+_METHOD = {"floordiv": "floor_divide", "mod": "remainder"}
 
-def _tt(fn):
+
+def _register_arith(name, ufunc, comm, check, torch_names):
+    method = f"Tensor.{_METHOD.get(name, name)}"
+    pyname = f"Tensor.__{name}__"
+    with_ignore = name in ("floordiv", "mod", "pow")
+    rcheck = _no_bool_rpow if name == "pow" else check
+    tt, ts, rts = tt_kernel(ufunc, check), ts_kernel(ufunc, check), ts_kernel(ufunc, rcheck, reflected=True)
+    if with_ignore:
+        tt, ts, rts = _quiet(tt), _quiet(ts), _quiet(rts)
+    reg(f"tensor.{name}", "(Tensor self, Tensor other) -> Tensor", tt,
+        (pyname, method) + torch_names, binary_info, commutative=comm, elementwise=True,
+        may_raise=True, doc=f"Elementwise {name} of two tensors (broadcasting, torch promotion).")
+    reg(f"tensor.{name}_scalar", "(Tensor self, Scalar other) -> Tensor", ts,
+        (pyname, method) + torch_names, binary_info, elementwise=True, may_raise=True,
+        doc=f"Elementwise {name} of a tensor and a Python number.")
+    reg(f"tensor.r{name}_scalar", "(Tensor self, Scalar other) -> Tensor", rts,
+        (f"Tensor.__r{name}__",), binary_info, elementwise=True, may_raise=True,
+        doc=f"Elementwise {name} of a Python number and a tensor (reflected operand order).")
+
+
+def _quiet(kernel):
+    def silenced(a, b):
+        with quiet():
+            return kernel(a, b)
+    return silenced
+
+
+for _row in _ARITH:
+    _register_arith(*_row)
+
+
+def _alpha(ufunc):
+    tt, scale = tt_kernel(ufunc), ts_kernel(np.multiply)
+
+    def kernel(a, b, alpha):
+        if isinstance(alpha, float) and a.dtype.kind in "biu":
+            raise RuntimeError("For integral input tensors, argument alpha must not be a "
+                               "floating point number.")
+        if alpha != 1:
+            b = scale(b, alpha)
+        return tt(a, b)
+    return kernel
+
+
+for _n, _fn in (("add", np.add), ("sub", np.subtract)):
+    reg(f"tensor.{_n}_alpha", "(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+        _alpha(_fn), (f"torch.{_n}", f"Tensor.{_n}"), binary_info, may_raise=True,
+        doc=f"torch.{_n}(self, other, alpha=a): self {'+' if _n == 'add' else '-'} a * other.")
+
+reg("tensor.truediv", "(Tensor self, Tensor other) -> Tensor", _truediv,
+    ("Tensor.__truediv__", "Tensor.div", "Tensor.divide", "Tensor.true_divide", "torch.div",
+     "torch.divide", "torch.true_divide"), div_info, elementwise=True,
+    doc="a / b, always floating point (int / int is float32).")
+reg("tensor.truediv_scalar", "(Tensor self, Scalar other) -> Tensor", _truediv_scalar,
+    ("Tensor.__truediv__", "Tensor.div", "Tensor.divide", "torch.div", "torch.divide"),
+    div_info, elementwise=True, doc="tensor / number, always floating point.")
+reg("tensor.rtruediv_scalar", "(Tensor self, Scalar other) -> Tensor", _rtruediv_scalar,
+    ("Tensor.__rtruediv__",), div_info, elementwise=True,
+    doc="number / tensor, always floating point.")
+
+
+def _div_mode_info(args):
+    mode = args[2].const
+    info = binary_info(args)
+    return info if mode in ("trunc", "floor") else TensorInfo(to_float(info.dtype), info.shape)
+
+
+reg("tensor.div_mode", "(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
+    _div_mode, ("torch.div", "Tensor.div", "torch.divide", "Tensor.divide"), _div_mode_info,
+    may_raise=True, doc="torch.div with rounding_mode None, 'trunc' or 'floor'.")
+reg("tensor.div_mode_scalar", "(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor",
+    _div_mode, ("torch.div", "Tensor.div", "torch.divide", "Tensor.divide"), _div_mode_info,
+    may_raise=True, doc="torch.div of a tensor by a number with a rounding mode.")
+
+# ----------------------------------------------------------------------------- in place
+
+
+def _store(ufunc, a, b, rt):
+    if rt.kind == "f" and a.dtype.kind != "f" or rt.kind in "iu" and a.dtype.kind == "b":
+        raise RuntimeError(f"result type {rt} can't be cast to the desired output type "
+                           f"{a.dtype} of an in-place operation")
+    try:
+        ufunc(a, b, out=a, dtype=rt, casting="unsafe")
+    except ValueError as e:
+        shape = np.shape(b)
+        raise RuntimeError(f"in-place operation on a tensor of shape {list(a.shape)} with an "
+                           f"operand of shape {list(shape)}: {e}") from None
+    return a
+
+
+def _inplace(ufunc, check=None, float_result=False):
     def kernel(a, b):
-        if a.dtype != b.dtype:
-            a, b = match_dtypes(a, b)
-        return fn(a, b)
+        rt = tensors_dtype(a, b) if isinstance(b, np.ndarray) else scalar_dtype(a, b)
+        if float_result:
+            rt = float_dtype(rt)
+        if check is not None:
+            check(rt, a, b)
+        with quiet():
+            return _store(ufunc, a, b, rt)
     return kernel
 
 
-def _ts(fn):
-    def kernel(a, s):
-        return fn(with_scalar(a, s), s)
-    return kernel
-
-
-def _rts(fn):
-    def kernel(a, s):
-        return fn(s, with_scalar(a, s))
-    return kernel
-
-
-def _div(a, b):
-    return np.true_divide(as_float(a), b if not isinstance(b, np.ndarray) else as_float(b))
-
-
-_ARITH = [("add", np.add, True), ("sub", np.subtract, False), ("mul", np.multiply, True),
-          ("floordiv", np.floor_divide, False), ("mod", np.remainder, False),
-          ("pow", np.power, False)]
-for _n, _fn, _comm in _ARITH:
-    reg(f"tensor.{_n}", "(Tensor self, Tensor other) -> Tensor", _tt(_fn),
-        (f"Tensor.__{_n}__", f"torch.{_n}" if _n not in ("floordiv", "mod") else
-         ("torch.floor_divide" if _n == "floordiv" else "torch.remainder"), f"Tensor.{_n}"),
-        shape=binary_info, elementwise=True, commutative=_comm)
-    reg(f"tensor.{_n}_scalar", "(Tensor self, Scalar other) -> Tensor", _ts(_fn),
-        (f"Tensor.__{_n}__", f"torch.{_n}", f"Tensor.{_n}"), shape=binary_info,
-        elementwise=True)
-    reg(f"tensor.r{_n}_scalar", "(Tensor self, Scalar other) -> Tensor", _rts(_fn),
-        (f"Tensor.__r{_n}__",), shape=binary_info, elementwise=True)
-reg("tensor.truediv", "(Tensor self, Tensor other) -> Tensor", lambda a, b: _div(a, b),
-    ("Tensor.__truediv__", "torch.div", "Tensor.div", "torch.true_divide"), shape=div_info,
-    elementwise=True)
-reg("tensor.truediv_scalar", "(Tensor self, Scalar other) -> Tensor",
-    lambda a, s: np.true_divide(as_float(a), s), ("Tensor.__truediv__", "torch.div",
-                                                  "Tensor.div"), shape=div_info,
-    elementwise=True)
-reg("tensor.rtruediv_scalar", "(Tensor self, Scalar other) -> Tensor",
-    lambda a, s: np.true_divide(s, as_float(a)), ("Tensor.__rtruediv__",), shape=div_info,
-    elementwise=True)
-def matmul_info(args):
-    """torch.matmul's shape rules; a known inner-dimension clash is a ShapeMismatch."""
-    from ember.ops.registry import ShapeMismatch
-    from ember.ops.tensorinfo import fmt, same_dim
-    a, b = args[0], args[1]
-    dtype = promote(a.dtype, b.dtype)
-    if a.shape is None or b.shape is None or not a.shape or not b.shape:
-        return TensorInfo(dtype, None)
-    k1 = a.shape[-1]
-    k2 = b.shape[-2] if len(b.shape) >= 2 else b.shape[0]
-    if same_dim(k1, k2) is False:
-        raise ShapeMismatch(f"matmul of {fmt(a.shape)} and {fmt(b.shape)}: inner dimensions "
-                            f"{k1} and {k2} differ")
-    if len(a.shape) == 1 and len(b.shape) == 1:
-        return TensorInfo(dtype, ())
-    if len(b.shape) == 1:
-        return TensorInfo(dtype, a.shape[:-1])
-    if len(a.shape) == 1:
-        return TensorInfo(dtype, b.shape[:-2] + b.shape[-1:])
-    batch = broadcast(a.shape[:-2], b.shape[:-2], "broadcast the batch dimensions of")
-    return TensorInfo(dtype, batch + (a.shape[-2], b.shape[-1]))
-
-
-reg("tensor.matmul", "(Tensor self, Tensor other) -> Tensor", _tt(np.matmul),
-    ("Tensor.__matmul__", "torch.matmul", "Tensor.matmul", "torch.mm", "Tensor.mm",
-     "torch.bmm", "Tensor.bmm"), shape=matmul_info)
-reg("tensor.neg", "(Tensor self) -> Tensor", np.negative, ("Tensor.__neg__", "torch.neg",
-                                                           "Tensor.neg"), shape=same_as_first)
-reg("tensor.pos", "(Tensor self) -> Tensor", lambda a: a, ("Tensor.__pos__",),
-    shape=same_as_first)
-reg("tensor.invert", "(Tensor self) -> Tensor", np.invert, ("Tensor.__invert__",
-                                                            "torch.logical_not_bool"),
-    shape=same_as_first)
+_INPLACE = [("add", np.add, None, False, "iadd", "+"),
+            ("sub", np.subtract, _no_bool_sub, False, "isub", "-"),
+            ("mul", np.multiply, None, False, "imul", "*"),
+            ("div", np.true_divide, None, True, "itruediv", "/"),
+            ("pow", np.power, _int_pow, False, "ipow", "**"),
+            ("floor_divide", np.floor_divide, _int_divisor, False, "ifloordiv", "//"),
+            ("remainder", np.remainder, _int_divisor, False, "imod", "%")]
+for _n, _fn, _check, _fl, _dunder, _sym in _INPLACE:
+    _k = _inplace(_fn, _check, _fl)
+    for _kind in ("Tensor", "Scalar"):
+        _suffix = "" if _kind == "Tensor" else "_scalar"
+        reg(f"tensor.{_n}{_suffix}_", f"(Tensor self, {_kind} other) -> Tensor", _k,
+            (f"Tensor.{_n}_", f"Tensor.__{_dunder}__"), inplace_info, may_raise=True,
+            doc=f"In-place {_n}: stores into self and returns self (torch's {_n}_; "
+                f"also Tensor.__{_dunder}__, what x {_sym}= y means for a tensor).")
 
 # ----------------------------------------------------------------------------- comparisons
 
-for _n, _fn in [("eq", np.equal), ("ne", np.not_equal), ("lt", np.less),
-                ("le", np.less_equal), ("gt", np.greater), ("ge", np.greater_equal)]:
-    reg(f"tensor.{_n}", "(Tensor self, Tensor other) -> Tensor", _tt(_fn),
-        (f"Tensor.__{_n}__", f"torch.{_n}", f"Tensor.{_n}"), shape=compare_info)
-    reg(f"tensor.{_n}_scalar", "(Tensor self, Scalar other) -> Tensor", _fn,
-        (f"Tensor.__{_n}__", f"torch.{_n}", f"Tensor.{_n}"), shape=compare_info)
 
-for _n, _fn in [("and", np.logical_and), ("or", np.logical_or), ("xor", np.logical_xor)]:
-    reg(f"tensor.logical_{_n}", "(Tensor self, Tensor other) -> Tensor", _fn,
-        (f"torch.logical_{_n}", f"Tensor.logical_{_n}", f"Tensor.__{_n}__"),
-        shape=compare_info)
-reg("tensor.logical_not", "(Tensor self) -> Tensor", np.logical_not,
-    ("torch.logical_not", "Tensor.logical_not"),
-    shape=lambda a: TensorInfo("bool", a[0].shape))
-
-
-def _where_info(args):
-    c, a, b = args
-    shape = broadcast(broadcast(c.shape, a.shape), b.shape) if a.is_tensor and b.is_tensor \
-        else None
-    return TensorInfo(promote(a.dtype, b.dtype) if b.is_tensor else a.dtype, shape)
-
-
-reg("tensor.where", "(Tensor condition, Tensor self, Tensor other) -> Tensor",
-    lambda c, a, b: np.where(c, *match_dtypes(a, b)), ("torch.where",), shape=_where_info)
-reg("tensor.where_scalar", "(Tensor condition, Tensor self, Scalar other) -> Tensor",
-    lambda c, a, s: np.where(c, a, np.asarray(s, dtype=a.dtype)), ("torch.where",),
-    shape=lambda a: TensorInfo(a[1].dtype, broadcast(a[0].shape, a[1].shape)))
-reg("tensor.maximum", "(Tensor self, Tensor other) -> Tensor", _tt(np.maximum),
-    ("torch.maximum", "torch.max", "Tensor.maximum"), shape=binary_info)
-reg("tensor.minimum", "(Tensor self, Tensor other) -> Tensor", _tt(np.minimum),
-    ("torch.minimum", "torch.min", "Tensor.minimum"), shape=binary_info)
-
-
-def _clamp(x, lo, hi):
-    if lo is None and hi is None:
-        return x
-    return np.clip(as_float(x) if x.dtype.kind != "f" else x, lo, hi)
-
-
-reg("tensor.clamp", "(Tensor self, float? min=None, float? max=None) -> Tensor", _clamp,
-    ("torch.clamp", "Tensor.clamp", "torch.clip", "Tensor.clip"), shape=same_as_first)
-
-# ----------------------------------------------------------------------------- math
-
-
-def _unary_float(fn):
-    def kernel(x):
-        return fn(as_float(x))
+def _cmp_tt(ufunc):
+    def kernel(a, b):
+        if a.dtype != b.dtype:
+            rt = tensors_dtype(a, b)
+            a, b = a.astype(rt, copy=False), b.astype(rt, copy=False)
+        return arr(ufunc(a, b))
     return kernel
 
 
-_MATH = {"exp": np.exp, "log": np.log, "sqrt": np.sqrt, "sin": np.sin, "cos": np.cos,
-         "tanh": np.tanh, "log1p": np.log1p, "expm1": np.expm1, "log2": np.log2,
-         "tan": np.tan, "atan": np.arctan, "asin": np.arcsin, "acos": np.arccos}
-for _n, _fn in _MATH.items():
-    reg(f"tensor.{_n}", "(Tensor self) -> Tensor", _unary_float(_fn),
-        (f"torch.{_n}", f"Tensor.{_n}"), shape=as_float_info)
-reg("tensor.rsqrt", "(Tensor self) -> Tensor", lambda x: 1.0 / np.sqrt(as_float(x)),
-    ("torch.rsqrt", "Tensor.rsqrt"), shape=as_float_info)
-reg("tensor.abs", "(Tensor self) -> Tensor", np.abs, ("torch.abs", "Tensor.abs",
-                                                      "Tensor.__abs__"), shape=same_as_first)
-for _n, _fn in [("floor", np.floor), ("ceil", np.ceil), ("round", np.round),
-                ("trunc", np.trunc), ("sign", np.sign)]:
-    reg(f"tensor.{_n}", "(Tensor self) -> Tensor", _fn, (f"torch.{_n}", f"Tensor.{_n}"),
-        shape=same_as_first)
-reg("tensor.square", "(Tensor self) -> Tensor", np.square, ("torch.square", "Tensor.square"),
-    shape=same_as_first)
-reg("tensor.reciprocal", "(Tensor self) -> Tensor", lambda x: 1.0 / as_float(x),
-    ("torch.reciprocal", "Tensor.reciprocal"), shape=as_float_info)
-
-# ----------------------------------------------------------------------------- activations
+def _cmp_ts(ufunc):
+    def kernel(a, s):
+        rt = scalar_dtype(a, s)
+        if rt != a.dtype:
+            a = a.astype(rt)  # torch compares an int tensor with 0.5 in float32
+        return arr(ufunc(a, fit_scalar(s, rt)))
+    return kernel
 
 
-def _sigmoid(x):
-    x = as_float(x)
-    return (0.5 * (1.0 + np.tanh(0.5 * x))).astype(x.dtype, copy=False)
+_CMP = [("eq", np.equal, ("torch.eq",)), ("ne", np.not_equal, ("torch.ne", "torch.not_equal")),
+        ("lt", np.less, ("torch.lt", "torch.less")),
+        ("le", np.less_equal, ("torch.le", "torch.less_equal")),
+        ("gt", np.greater, ("torch.gt", "torch.greater")),
+        ("ge", np.greater_equal, ("torch.ge", "torch.greater_equal"))]
+for _n, _fn, _names in _CMP:
+    reg(f"tensor.{_n}", "(Tensor self, Tensor other) -> Tensor", _cmp_tt(_fn),
+        (f"Tensor.__{_n}__", f"Tensor.{_n}") + _names, compare_info, elementwise=True,
+        doc=f"Elementwise comparison ({_n}) of two tensors; bool result.")
+    reg(f"tensor.{_n}_scalar", "(Tensor self, Scalar other) -> Tensor", _cmp_ts(_fn),
+        (f"Tensor.__{_n}__", f"Tensor.{_n}") + _names, compare_info, elementwise=True,
+        doc=f"Elementwise comparison ({_n}) of a tensor with a number; bool result.")
 
 
-def _erf(x):
-    """erf, vectorized (numpy has none): Abramowitz-Stegun 7.1.26 in float64 (|err| < 1.5e-7)."""
-    t64 = np.asarray(x, dtype=np.float64)
-    s = np.sign(t64)
-    a = np.abs(t64)
-    t = 1.0 / (1.0 + 0.3275911 * a)
-    y = 1.0 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t
-               + 0.254829592) * t * np.exp(-a * a)
-    return s * y
+def _equal(a, b):
+    """torch.equal: same shape and same values."""
+    return bool(a.shape == b.shape and np.array_equal(a, b))
 
 
-def _gelu(x, approximate):
-    x = as_float(x)
-    if approximate == "tanh":
-        c = math.sqrt(2.0 / math.pi)
-        out = 0.5 * x * (1.0 + np.tanh(c * (x + 0.044715 * x * x * x)))
-    else:
-        out = 0.5 * x * (1.0 + _erf(x / math.sqrt(2.0)))
-    return out.astype(x.dtype, copy=False)
+reg("tensor.equal", "(Tensor self, Tensor other) -> bool", _equal,
+    ("torch.equal", "Tensor.equal"), doc="True if both tensors have the same shape and values.")
+def _as_tensor(ufunc):
+    return lambda x: arr(ufunc(x))
 
 
-def _softmax(x, dim):
-    x = as_float(x)
-    e = np.exp(x - np.max(x, axis=dim, keepdims=True))
-    return e / np.sum(e, axis=dim, keepdims=True)
+for _n, _fn in (("isnan", np.isnan), ("isinf", np.isinf), ("isfinite", np.isfinite)):
+    reg(f"tensor.{_n}", "(Tensor self) -> Tensor", _as_tensor(_fn),
+        (f"torch.{_n}", f"Tensor.{_n}"), lambda a: TensorInfo("bool", a[0].shape),
+        doc=f"Elementwise {_n}; bool result.")
 
+# ----------------------------------------------------------------------------- maximum, minimum
 
-def _log_softmax(x, dim):
-    x = as_float(x)
-    shifted = x - np.max(x, axis=dim, keepdims=True)
-    return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
-
-
-def _softplus(x, beta, threshold):
-    x = as_float(x)
-    bx = beta * x
-    return np.where(bx > threshold, x, np.log1p(np.exp(np.minimum(bx, threshold))) / beta
-                    ).astype(x.dtype, copy=False)
-
-
-def _elu(x, alpha):
-    x = as_float(x)
-    return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False)
-
-
-_F = "torch.nn.functional"
-reg("tensor.relu", "(Tensor self) -> Tensor", lambda x: np.maximum(x, 0),
-    ("torch.relu", f"{_F}.relu", "Tensor.relu"), shape=same_as_first, elementwise=True)
-reg("tensor.relu6", "(Tensor self) -> Tensor", lambda x: np.clip(x, 0, 6),
-    (f"{_F}.relu6",), shape=same_as_first, elementwise=True)
-reg("tensor.leaky_relu", "(Tensor self, float negative_slope=0.01) -> Tensor",
-    lambda x, s: np.where(x >= 0, x, x * np.asarray(s, dtype=x.dtype)),
-    (f"{_F}.leaky_relu",), shape=same_as_first, elementwise=True)
-reg("tensor.hardtanh", "(Tensor self, float min_val=-1.0, float max_val=1.0) -> Tensor",
-    lambda x, lo, hi: np.clip(x, lo, hi), (f"{_F}.hardtanh",), shape=same_as_first)
-reg("tensor.sigmoid", "(Tensor self) -> Tensor", _sigmoid,
-    ("torch.sigmoid", f"{_F}.sigmoid", "Tensor.sigmoid"), shape=as_float_info, elementwise=True)
-reg("tensor.tanh_act", "(Tensor self) -> Tensor", lambda x: np.tanh(as_float(x)),
-    (f"{_F}.tanh",), shape=as_float_info, elementwise=True)
-reg("tensor.gelu", "(Tensor self, str approximate='none') -> Tensor", _gelu,
-    (f"{_F}.gelu",), shape=as_float_info, elementwise=True)
-reg("tensor.silu", "(Tensor self) -> Tensor", lambda x: as_float(x) * _sigmoid(x),
-    (f"{_F}.silu",), shape=as_float_info, elementwise=True)
-reg("tensor.hardswish", "(Tensor self) -> Tensor",
-    lambda x: x * (np.clip(x + 3.0, 0.0, 6.0) / 6.0).astype(x.dtype, copy=False),
-    (f"{_F}.hardswish",), shape=same_as_first, elementwise=True)
-reg("tensor.hardsigmoid", "(Tensor self) -> Tensor",
-    lambda x: (np.clip(x + 3.0, 0.0, 6.0) / 6.0).astype(x.dtype, copy=False),
-    (f"{_F}.hardsigmoid",), shape=same_as_first, elementwise=True)
-reg("tensor.elu", "(Tensor self, float alpha=1.0) -> Tensor", _elu, (f"{_F}.elu",),
-    shape=as_float_info, elementwise=True)
-reg("tensor.softplus", "(Tensor self, float beta=1.0, float threshold=20.0) -> Tensor",
-    _softplus, (f"{_F}.softplus",), shape=as_float_info, elementwise=True)
-reg("tensor.softmax", "(Tensor self, int dim) -> Tensor", _softmax,
-    ("torch.softmax", f"{_F}.softmax", "Tensor.softmax"), shape=as_float_info)
-reg("tensor.log_softmax", "(Tensor self, int dim) -> Tensor", _log_softmax,
-    ("torch.log_softmax", f"{_F}.log_softmax", "Tensor.log_softmax"), shape=as_float_info)
-reg("tensor.erf", "(Tensor self) -> Tensor",
-    lambda x: _erf(x).astype(as_float(x).dtype, copy=False), ("torch.erf", "Tensor.erf"),
-    shape=as_float_info)
+for _n, _fn in (("maximum", np.maximum), ("minimum", np.minimum)):
+    reg(f"tensor.{_n}", "(Tensor self, Tensor other) -> Tensor", tt_kernel(_fn),
+        (f"torch.{_n}", f"Tensor.{_n}", f"torch.{_n[:3]}", f"Tensor.{_n[:3]}"), binary_info,
+        commutative=True, elementwise=True,
+        doc=f"Elementwise {_n} of two tensors (NaN propagates).")

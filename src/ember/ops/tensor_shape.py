@@ -1,26 +1,67 @@
-"""Shape, view, indexing, creation and conversion operators on tensors."""
+"""Shape and view operators: view/reshape, permute, transpose, flatten, (un)squeeze,
+expand, repeat, flip, roll.
+
+Views share memory with their input as in torch (numpy views), so an in-place
+op on a view is seen through the base. Errors are torch's: a bad reshape is a
+RuntimeError naming the shape and the element count, a dim out of range an
+IndexError.
+"""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 from ember.ops.registry import ShapeMismatch
-from ember.ops.tensor_common import reg, same_as_first
-from ember.ops.tensorinfo import TensorInfo, fmt, norm_dim, numel
+from ember.ops.tensor_common import (
+    arr,
+    check_dim,
+    check_dims,
+    reg,
+    reg_tuple_fallback,
+    same_as_first,
+)
+from ember.ops.tensorinfo import TensorInfo, fmt, norm_dim, numel, same_dim
 
-# ----------------------------------------------------------------------------- views
+# ----------------------------------------------------------------------------- view, reshape
 
 
-def _view(x, shape):
-    return np.reshape(x, tuple(shape))
+def infer_size(shape, n: int) -> tuple:
+    """shape with its -1 resolved for n elements; RuntimeError if it cannot hold n."""
+    shape = tuple(shape)
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if any(d < -1 for d in shape):
+        raise RuntimeError(f"invalid shape dimension {min(shape)}")
+    known = 1
+    for d in shape:
+        if d != -1:
+            known *= d
+    if -1 in shape:
+        if known == 0 or n % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {n}")
+        shape = tuple(n // known if d == -1 else d for d in shape)
+    elif known != n:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {n}")
+    return shape
+
+
+def view(x, shape):
+    """x with a new shape (one dim may be -1), sharing memory when possible."""
+    return x.reshape(infer_size(shape, x.size))
 
 
 def _view_info(args):
     x, shape = args[0], args[1].const
     if shape is None:
         return TensorInfo(x.dtype, None)
-    shape = list(shape)
-    n = numel(x.shape)
+    return TensorInfo(x.dtype, view_shape(x.shape, list(shape)))
+
+
+def view_shape(in_shape, shape):
+    """The static result shape of viewing in_shape as shape (ShapeMismatch if impossible)."""
+    n = numel(in_shape)
     if shape.count(-1) > 1:
         raise ShapeMismatch("only one dimension can be -1 in a view/reshape")
     if -1 in shape:
@@ -32,32 +73,52 @@ def _view_info(args):
         else:
             shape[shape.index(-1)] = None
     elif n is not None and numel(tuple(shape)) != n:
-        raise ShapeMismatch(f"cannot view a tensor of shape {fmt(x.shape)} ({n} elements) as "
-                            f"{shape}")
-    return TensorInfo(x.dtype, tuple(shape))
+        raise ShapeMismatch(f"cannot view a tensor of shape {fmt(in_shape)} ({n} elements) "
+                            f"as {shape}")
+    return tuple(shape)
 
 
-def _permute(x, dims):
-    return np.transpose(x, tuple(dims))
+reg("tensor.view", "(Tensor self, int[] size) -> Tensor", view,
+    ("Tensor.view", "Tensor.reshape", "torch.reshape"), _view_info, may_raise=True)
+reg("tensor.view_as", "(Tensor self, Tensor other) -> Tensor", lambda x, o: view(x, o.shape),
+    ("Tensor.view_as", "Tensor.reshape_as"), lambda a: TensorInfo(a[0].dtype, a[1].shape),
+    may_raise=True, doc="x viewed with other's shape.")
+
+# ----------------------------------------------------------------------------- dims
+
+
+def permute(x, dims):
+    """Dims reordered: result dim i is input dim dims[i]."""
+    if len(dims) != x.ndim:
+        raise RuntimeError(f"permute: the number of dims ({len(dims)}) does not match the "
+                           f"tensor's number of dimensions ({x.ndim})")
+    return np.transpose(x, check_dims(dims, x.ndim))
 
 
 def _permute_info(args):
     x, dims = args[0], args[1].const
     if x.shape is None or dims is None:
         return TensorInfo(x.dtype, None)
-    if sorted(d % len(x.shape) for d in dims) != list(range(len(x.shape))):
-        raise ShapeMismatch(f"permute dims {dims} do not match a tensor of rank {len(x.shape)}")
-    return TensorInfo(x.dtype, tuple(x.shape[d] for d in dims))
+    r = len(x.shape)
+    if len(dims) != r or sorted(norm_dim(d, r) for d in dims) != list(range(r)):
+        raise ShapeMismatch(f"permute dims {list(dims)} do not match a tensor of rank {r}")
+    return TensorInfo(x.dtype, tuple(x.shape[norm_dim(d, r)] for d in dims))
 
 
-def _transpose(x, a, b):
-    return np.swapaxes(x, a, b)
+def transpose(x, a, b):
+    """Dims a and b swapped (a view)."""
+    if x.ndim == 0:
+        check_dim(a, 0), check_dim(b, 0)
+        return x
+    return np.swapaxes(x, check_dim(a, x.ndim), check_dim(b, x.ndim))
 
 
 def _transpose_info(args):
     x, a, b = args[0], args[1].const, args[2].const
     if x.shape is None or a is None or b is None:
         return TensorInfo(x.dtype, None)
+    if not x.shape:
+        return TensorInfo(x.dtype, ())
     a, b = norm_dim(a, len(x.shape)), norm_dim(b, len(x.shape))
     s = list(x.shape)
     s[a], s[b] = s[b], s[a]
@@ -65,16 +126,83 @@ def _transpose_info(args):
 
 
 def _t(x):
-    return x.T if x.ndim == 2 else x
+    """The transpose of a matrix (vectors and scalars unchanged)."""
+    if x.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
+    return x.T
 
 
-def _flatten(x, start, end):
-    nd = x.ndim
-    if nd == 0:
+def _t_info(args):
+    x = args[0]
+    if x.shape is not None and len(x.shape) > 2:
+        raise ShapeMismatch(f"t() expects a tensor with <= 2 dimensions, got rank "
+                            f"{len(x.shape)}")
+    return _reversed_info(args)
+
+
+def _reversed_info(args):
+    x = args[0]
+    return TensorInfo(x.dtype, None if x.shape is None else tuple(reversed(x.shape)))
+
+
+def _mt(x):
+    if x.ndim < 2:
+        raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
+                           f"Got {x.ndim}-D tensor.")
+    return np.swapaxes(x, -1, -2)
+
+
+def _movedim(x, src, dst):
+    """Dim src moved to position dst."""
+    return np.moveaxis(x, check_dim(src, x.ndim), check_dim(dst, x.ndim))
+
+
+reg("tensor.permute", "(Tensor self, int[] dims) -> Tensor", permute,
+    ("Tensor.permute", "torch.permute"), _permute_info, may_raise=True)
+reg("tensor.transpose", "(Tensor self, int dim0, int dim1) -> Tensor", transpose,
+    ("Tensor.transpose", "torch.transpose", "Tensor.swapaxes", "torch.swapaxes",
+     "Tensor.swapdims", "torch.swapdims"), _transpose_info, may_raise=True)
+reg("tensor.t", "(Tensor self) -> Tensor", _t, ("Tensor.t", "torch.t"), _t_info,
+    may_raise=True)
+reg("tensor.T", "(Tensor self) -> Tensor", lambda x: x.T, ("Tensor.T",), _reversed_info,
+    doc="All dims reversed (x.T).")
+def _mt_info(args):
+    x = args[0]
+    if x.shape is not None and len(x.shape) < 2:
+        raise ShapeMismatch(f"x.mT needs a matrix or a batch of matrices, got rank "
+                            f"{len(x.shape)}")
+    shape = None if x.shape is None else x.shape[:-2] + (x.shape[-1], x.shape[-2])
+    return TensorInfo(x.dtype, shape)
+
+
+reg("tensor.mT", "(Tensor self) -> Tensor", _mt, ("Tensor.mT",), _mt_info, may_raise=True,
+    doc="The last two dims swapped (x.mT).")
+def _movedim_info(args):
+    x, s, d = args[0], args[1].const, args[2].const
+    if x.shape is None or s is None or d is None:
+        return TensorInfo(x.dtype, None)
+    rest = list(x.shape)
+    size = rest.pop(norm_dim(s, len(x.shape)))
+    rest.insert(norm_dim(d, len(x.shape)), size)
+    return TensorInfo(x.dtype, tuple(rest))
+
+
+reg("tensor.movedim", "(Tensor self, int source, int destination) -> Tensor", _movedim,
+    ("torch.movedim", "Tensor.movedim", "torch.moveaxis", "Tensor.moveaxis"), _movedim_info,
+    may_raise=True)
+
+
+# ----------------------------------------------------------------------------- flatten, squeeze
+
+
+def flatten(x, start, end):
+    """Dims start..end merged into one."""
+    if x.ndim == 0:
         return x.reshape(1)
-    start, end = start % nd, end % nd
-    shape = x.shape[:start] + (-1,) + x.shape[end + 1:]
-    return x.reshape(shape)
+    s, e = check_dim(start, x.ndim), check_dim(end, x.ndim)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    return x.reshape(x.shape[:s] + (math.prod(x.shape[s:e + 1]),) + x.shape[e + 1:])
 
 
 def _flatten_info(args):
@@ -85,284 +213,213 @@ def _flatten_info(args):
     if nd == 0:
         return TensorInfo(x.dtype, (1,))
     s, e = norm_dim(s, nd), norm_dim(e, nd)
+    if s > e:
+        raise ShapeMismatch("flatten(): start_dim cannot come after end_dim")
     return TensorInfo(x.dtype, x.shape[:s] + (numel(x.shape[s:e + 1]),) + x.shape[e + 1:])
 
 
-def _unsqueeze(x, dim):
-    return np.expand_dims(x, dim if dim >= 0 else dim + x.ndim + 1)
+def unflatten(x, dim, sizes):
+    """Dim split into sizes (one may be -1)."""
+    d = check_dim(dim, x.ndim)
+    sizes = infer_size(sizes, x.shape[d])
+    return x.reshape(x.shape[:d] + sizes + x.shape[d + 1:])
+
+
+def _unflatten_info(args):
+    x, d, sizes = args[0], args[1].const, args[2].const
+    if x.shape is None or d is None or sizes is None:
+        return TensorInfo(x.dtype, None)
+    d = norm_dim(d, len(x.shape))
+    part = view_shape((x.shape[d],), list(sizes))
+    return TensorInfo(x.dtype, x.shape[:d] + part + x.shape[d + 1:])
+
+
+def unsqueeze(x, dim):
+    """A size-1 dim inserted at dim (-1 appends)."""
+    return np.expand_dims(x, check_dim(dim, x.ndim + 1))
 
 
 def _unsqueeze_info(args):
     x, d = args[0], args[1].const
     if x.shape is None or d is None:
         return TensorInfo(x.dtype, None)
-    d = d if d >= 0 else d + len(x.shape) + 1
+    d = norm_dim(d, len(x.shape) + 1)
     return TensorInfo(x.dtype, x.shape[:d] + (1,) + x.shape[d:])
 
 
-def _squeeze(x, dim):
+def squeeze(x, dim):
+    """Size-1 dims removed: all of them, or only dim (an int or a list) if it has size 1."""
     if dim is None:
         return np.squeeze(x)
-    return np.squeeze(x, axis=dim) if x.shape[dim] == 1 else x
+    dims = [dim] if isinstance(dim, int) else dim
+    if x.ndim == 0:
+        for d in dims:
+            check_dim(d, 0)
+        return x
+    axes = tuple(d for d in check_dims(dims, x.ndim) if x.shape[d] == 1)
+    return np.squeeze(x, axis=axes) if axes else x
+
+
+def _squeeze_info(args):
+    x, d = args[0], args[1].const
+    if x.shape is None:
+        return TensorInfo(x.dtype, None)
+    if args[1].kind == "none":
+        if any(not isinstance(s, int) for s in x.shape):
+            return TensorInfo(x.dtype, None)
+        return TensorInfo(x.dtype, tuple(s for s in x.shape if s != 1))
+    if d is None:
+        return TensorInfo(x.dtype, None)
+    if not x.shape:
+        return TensorInfo(x.dtype, ())
+    dims = {norm_dim(v, len(x.shape)) for v in ([d] if isinstance(d, int) else d)}
+    out = []
+    for i, s in enumerate(x.shape):
+        if i in dims and s == 1:
+            continue
+        if i in dims and not isinstance(s, int):
+            return TensorInfo(x.dtype, None)
+        out.append(s)
+    return TensorInfo(x.dtype, tuple(out))
+
+
+reg("tensor.flatten", "(Tensor self, int start_dim=0, int end_dim=-1) -> Tensor", flatten,
+    ("torch.flatten", "Tensor.flatten"), _flatten_info, may_raise=True)
+reg("tensor.unflatten", "(Tensor self, int dim, Any sizes) -> Tensor", unflatten,
+    ("torch.unflatten", "Tensor.unflatten"), _unflatten_info, may_raise=True)
+reg("tensor.unsqueeze", "(Tensor self, int dim) -> Tensor", unsqueeze,
+    ("torch.unsqueeze", "Tensor.unsqueeze"), _unsqueeze_info, may_raise=True)
+reg("tensor.squeeze", "(Tensor self, int? dim=None) -> Tensor", squeeze,
+    ("torch.squeeze", "Tensor.squeeze"), _squeeze_info, may_raise=True)
+reg("tensor.squeeze_dims", "(Tensor self, Any dim) -> Tensor", squeeze,
+    ("torch.squeeze", "Tensor.squeeze"), _squeeze_info, may_raise=True)
+
+# ----------------------------------------------------------------------------- expand, repeat
+
+
+def expand_shape(shape, sizes):
+    """The shape of x.expand(*sizes): -1 keeps a dim; size-1 dims may grow."""
+    sizes = list(sizes)
+    lead = len(sizes) - len(shape)
+    if lead < 0:
+        raise RuntimeError(f"expand: the number of sizes provided ({len(sizes)}) must be "
+                           f"greater or equal to the number of dimensions in the tensor "
+                           f"({len(shape)})")
+    out = []
+    for i, s in enumerate(sizes):
+        if i < lead:
+            if s == -1:
+                raise RuntimeError(f"expand: -1 is not allowed in a leading, non-existing "
+                                   f"dimension {i}")
+            out.append(s)
+            continue
+        have = shape[i - lead]
+        if s == -1:
+            out.append(have)
+        elif have not in (1, s):
+            raise RuntimeError(f"The expanded size of the tensor ({s}) must match the "
+                               f"existing size ({have}) at non-singleton dimension {i}.  "
+                               f"Target sizes: {sizes}.  Tensor sizes: {list(shape)}")
+        else:
+            out.append(s)
+    return tuple(out)
 
 
 def _expand(x, sizes):
-    sizes = list(sizes)
-    lead = len(sizes) - x.ndim
-    shape = [x.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes)]
-    return np.broadcast_to(x, shape)
+    """x broadcast to sizes (-1 keeps a dim): a view, as in torch."""
+    return np.broadcast_to(x, expand_shape(x.shape, sizes))
 
 
-reg("tensor.view", "(Tensor self, int[] size) -> Tensor", _view,
-    ("Tensor.view", "Tensor.reshape", "torch.reshape"), shape=_view_info)
-reg("tensor.permute", "(Tensor self, int[] dims) -> Tensor", _permute,
-    ("Tensor.permute", "torch.permute"), shape=_permute_info)
-reg("tensor.transpose", "(Tensor self, int dim0, int dim1) -> Tensor", _transpose,
-    ("Tensor.transpose", "torch.transpose"), shape=_transpose_info)
-reg("tensor.t", "(Tensor self) -> Tensor", _t, ("Tensor.t", "torch.t", "Tensor.T"),
-    shape=lambda a: TensorInfo(a[0].dtype, None if a[0].shape is None else
-                               tuple(reversed(a[0].shape))))
-reg("tensor.flatten", "(Tensor self, int start_dim=0, int end_dim=-1) -> Tensor", _flatten,
-    ("torch.flatten", "Tensor.flatten"), shape=_flatten_info)
-reg("tensor.unsqueeze", "(Tensor self, int dim) -> Tensor", _unsqueeze,
-    ("torch.unsqueeze", "Tensor.unsqueeze"), shape=_unsqueeze_info)
-reg("tensor.squeeze", "(Tensor self, int? dim=None) -> Tensor", _squeeze,
-    ("torch.squeeze", "Tensor.squeeze"))
-reg("tensor.expand", "(Tensor self, int[] size) -> Tensor", _expand, ("Tensor.expand",))
-reg("tensor.expand_as", "(Tensor self, Tensor other) -> Tensor",
-    lambda x, o: np.broadcast_to(x, o.shape), ("Tensor.expand_as",),
-    shape=lambda a: TensorInfo(a[0].dtype, a[1].shape))
-reg("tensor.contiguous", "(Tensor self) -> Tensor", np.ascontiguousarray,
-    ("Tensor.contiguous", "Tensor.clone", "torch.clone", "Tensor.detach"), shape=same_as_first)
-reg("tensor.repeat", "(Tensor self, int[] repeats) -> Tensor",
-    lambda x, r: np.tile(x, tuple(r)), ("Tensor.repeat",))
-
-# ----------------------------------------------------------------------------- joining and splitting
-
-
-def _cat_info(args):
-    ts, dim = args[0], args[1].const
-    return TensorInfo(None, None)
-
-
-reg("tensor.cat", "(Tensor[] tensors, int dim=0) -> Tensor",
-    lambda ts, d: np.concatenate(ts, axis=d), ("torch.cat", "torch.concat"))
-reg("tensor.stack", "(Tensor[] tensors, int dim=0) -> Tensor",
-    lambda ts, d: np.stack(ts, axis=d), ("torch.stack",))
-
-
-def _chunk(x, chunks, dim):
-    size = -(-x.shape[dim] // chunks)
-    return [np.take(x, range(i, min(i + size, x.shape[dim])), axis=dim)
-            for i in range(0, x.shape[dim], size)]
-
-
-def _split(x, size, dim):
-    return [np.take(x, range(i, min(i + size, x.shape[dim])), axis=dim)
-            for i in range(0, x.shape[dim], size)]
-
-
-def _split_sizes(x, sizes, dim):
-    if sum(sizes) != x.shape[dim]:
-        raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to "
-                           f"{x.shape[dim]} (input tensor's size at dimension {dim}), "
-                           f"but got split_sizes={list(sizes)}")
-    return np.split(x, np.cumsum(sizes)[:-1], axis=dim)
-
-
-reg("tensor.chunk", "(Tensor self, int chunks, int dim=0) -> Tensor[]", _chunk,
-    ("torch.chunk", "Tensor.chunk"))
-reg("tensor.split", "(Tensor self, int split_size, int dim=0) -> Tensor[]", _split,
-    ("torch.split", "Tensor.split"))
-reg("tensor.split_sizes", "(Tensor self, int[] split_size, int dim=0) -> Tensor[]",
-    _split_sizes, ("torch.split", "Tensor.split"))
-reg("tensor.narrow", "(Tensor self, int dim, int start, int length) -> Tensor",
-    lambda x, d, s, n: np.take(x, range(s, s + n), axis=d), ("torch.narrow", "Tensor.narrow"))
-reg("tensor.select", "(Tensor self, int dim, int index) -> Tensor",
-    lambda x, d, i: np.take(x, i, axis=d), ("torch.select", "Tensor.select"))
-
-# ----------------------------------------------------------------------------- sizes and values
-
-
-def _size_dim(x, dim):
-    return x.shape[dim]
-
-
-def _item(x):
-    if x.size != 1:
-        raise RuntimeError(f"a Tensor with {x.size} elements cannot be converted to Scalar")
-    v = x.reshape(()).item()
-    return v
-
-
-reg("tensor.size", "(Tensor self) -> int[]", lambda x: list(x.shape),
-    ("Tensor.size", "Tensor.shape"), pure=True)
-reg("tensor.size_dim", "(Tensor self, int dim) -> int", _size_dim, ("Tensor.size",),
-    may_raise=True)
-reg("tensor.dim", "(Tensor self) -> int", lambda x: x.ndim, ("Tensor.dim", "Tensor.ndim",
-                                                            "Tensor.ndimension"))
-reg("tensor.numel", "(Tensor self) -> int", lambda x: int(x.size), ("Tensor.numel",
-                                                                    "torch.numel"))
-reg("tensor.len", "(Tensor self) -> int", lambda x: len(x), ("builtins.len",), may_raise=True)
-reg("tensor.item_float", "(Tensor self) -> float", lambda x: float(_item(x)),
-    ("Tensor.item",), may_raise=True)
-reg("tensor.item_int", "(Tensor self) -> int", lambda x: int(_item(x)), (), may_raise=True)
-reg("tensor.float_value", "(Tensor self) -> float", lambda x: float(_item(x)),
-    ("Tensor.__float__",), may_raise=True)
-reg("tensor.int_value", "(Tensor self) -> int", lambda x: int(_item(x)),
-    ("Tensor.__int__",), may_raise=True)
-reg("tensor.bool_value", "(Tensor self) -> bool", lambda x: bool(_item(x)),
-    ("Tensor.__bool__",), may_raise=True)
-reg("tensor.tolist_float", "(Tensor self) -> float[]", lambda x: x.astype(float).tolist(),
-    ("Tensor.tolist",))
-reg("tensor.dtype", "(Tensor self) -> ScalarType", lambda x: x.dtype.name, ("Tensor.dtype",))
-
-# ----------------------------------------------------------------------------- conversions
-
-
-def _to(x, dtype):
-    return x.astype(dtype, copy=False)
-
-
-for _n, _dt in [("float", "float32"), ("double", "float64"), ("half", "float16"),
-                ("int", "int32"), ("long", "int64"), ("bool", "bool"), ("byte", "uint8")]:
-    reg(f"tensor.to_{_n}", "(Tensor self) -> Tensor",
-        (lambda dt: lambda x: x.astype(dt, copy=False))(_dt), (f"Tensor.{_n}",),
-        shape=(lambda dt: lambda a: TensorInfo(dt, a[0].shape))(_dt))
-reg("tensor.to", "(Tensor self, ScalarType dtype) -> Tensor", _to, ("Tensor.to", "Tensor.type"),
-    shape=lambda a: TensorInfo(a[1].const, a[0].shape))
-reg("tensor.type_as", "(Tensor self, Tensor other) -> Tensor",
-    lambda x, o: x.astype(o.dtype, copy=False), ("Tensor.type_as",),
-    shape=lambda a: TensorInfo(a[1].dtype, a[0].shape))
-
-# ----------------------------------------------------------------------------- creation
-
-
-def _dt(dtype):
-    return dtype or "float32"
-
-
-def _create_info(args):
-    size = args[0].const
-    dtype = args[-1].const if args[-1].kind in ("dtype", "str") else None
-    return TensorInfo(dtype or "float32", tuple(size) if size is not None else None)
-
-
-reg("tensor.zeros", "(int[] size, ScalarType? dtype=None) -> Tensor",
-    lambda s, d: np.zeros(tuple(s), dtype=_dt(d)), ("torch.zeros",), shape=_create_info)
-reg("tensor.ones", "(int[] size, ScalarType? dtype=None) -> Tensor",
-    lambda s, d: np.ones(tuple(s), dtype=_dt(d)), ("torch.ones",), shape=_create_info)
-reg("tensor.full", "(int[] size, float fill_value, ScalarType? dtype=None) -> Tensor",
-    lambda s, v, d: np.full(tuple(s), v, dtype=_dt(d)), ("torch.full",), shape=_create_info)
-reg("tensor.eye", "(int n, ScalarType? dtype=None) -> Tensor",
-    lambda n, d: np.eye(n, dtype=_dt(d)), ("torch.eye",))
-for _n, _fill in [("zeros_like", 0), ("ones_like", 1)]:
-    reg(f"tensor.{_n}", "(Tensor self, ScalarType? dtype=None) -> Tensor",
-        (lambda f: lambda x, d: np.full(x.shape, f, dtype=d or x.dtype))(_fill),
-        (f"torch.{_n}",), shape=lambda a: TensorInfo(a[1].const or a[0].dtype, a[0].shape))
-reg("tensor.full_like", "(Tensor self, float fill_value, ScalarType? dtype=None) -> Tensor",
-    lambda x, v, d: np.full(x.shape, v, dtype=d or x.dtype), ("torch.full_like",),
-    shape=lambda a: TensorInfo(a[2].const or a[0].dtype, a[0].shape))
-
-
-def _arange(start, end, step, dtype):
-    if end is None:
-        start, end = 0, start
-    out = np.arange(start, end, step)
-    if dtype is not None:
-        return out.astype(dtype)
-    all_int = all(isinstance(v, int) for v in (start, end, step))
-    return out.astype(np.int64 if all_int else np.float32)
-
-
-reg("tensor.arange", "(Scalar start, Scalar? end=None, Scalar step=1, ScalarType? dtype=None)"
-    " -> Tensor", _arange, ("torch.arange",))
-reg("tensor.linspace", "(float start, float end, int steps, ScalarType? dtype=None) -> Tensor",
-    lambda a, b, n, d: np.linspace(a, b, n, dtype=_dt(d)), ("torch.linspace",))
-
-
-def _from_float_list(data, dtype):
-    return np.asarray(data, dtype=dtype or np.float32)
-
-
-def _from_int_list(data, dtype):
-    return np.asarray(data, dtype=dtype or np.int64)
-
-
-reg("tensor.from_floats", "(float[] data, ScalarType? dtype=None) -> Tensor", _from_float_list,
-    ("torch.tensor",), fold=False)
-reg("tensor.from_ints", "(int[] data, ScalarType? dtype=None) -> Tensor", _from_int_list,
-    ("torch.tensor",), fold=False)
-reg("tensor.from_nested_floats", "(float[][] data, ScalarType? dtype=None) -> Tensor",
-    _from_float_list, ("torch.tensor",), fold=False)
-reg("tensor.from_float", "(float data, ScalarType? dtype=None) -> Tensor", _from_float_list,
-    ("torch.tensor",), fold=False)
-reg("tensor.from_int", "(int data, ScalarType? dtype=None) -> Tensor", _from_int_list,
-    ("torch.tensor",), fold=False)
-
-# ----------------------------------------------------------------------------- indexing
-# An index expression x[a, 1:n, None, ..., mask] is described statically by a spec string,
-# one item per position: "i" an int (taken from ints), "s" + three flags ("1"/"0": start,
-# stop, step present, each taken from ints), "n" None, "e" Ellipsis, "t" a tensor (from
-# tensors). Items are separated by ",".
-
-
-def build_index(spec, ints, tensors):
-    parts, ii, ti = [], 0, 0
-    for item in spec.split(",") if spec else []:
-        kind = item[0]
-        if kind == "i":
-            parts.append(ints[ii])
-            ii += 1
-        elif kind == "s":
-            bounds = []
-            for flag in item[1:4]:
-                if flag == "1":
-                    bounds.append(ints[ii])
-                    ii += 1
-                else:
-                    bounds.append(None)
-            parts.append(slice(*bounds))
-        elif kind == "n":
-            parts.append(None)
-        elif kind == "e":
-            parts.append(Ellipsis)
-        elif kind == "t":
-            parts.append(tensors[ti])
-            ti += 1
-        else:
-            raise ValueError(f"bad index spec {spec!r}")
-    return tuple(parts)
-
-
-def _index(x, spec, ints, tensors):
-    return x[build_index(spec, ints, tensors)]
-
-
-def _index_put(x, spec, ints, tensors, value):
-    x[build_index(spec, ints, tensors)] = value
-
-
-def index_info(args):
-    x, spec = args[0], args[1].const
-    if x.shape is None or spec is None or "t" in spec or "e" in spec:
+def _expand_info(args):
+    x, sizes = args[0], args[1].const
+    if sizes is None:
         return TensorInfo(x.dtype, None)
-    out, dim = [], 0
-    for item in spec.split(",") if spec else []:
-        if item[0] == "n":
-            out.append(1)
-            continue
-        if dim >= len(x.shape):
-            raise ShapeMismatch(f"too many indices for a tensor of rank {len(x.shape)}")
-        if item[0] == "s":
-            out.append(x.shape[dim] if item == "s000" else None)
-        dim += 1
-    return TensorInfo(x.dtype, tuple(out) + tuple(x.shape[dim:]))
+    if x.shape is None:
+        return TensorInfo(x.dtype, None if -1 in sizes else tuple(sizes))
+    lead = len(sizes) - len(x.shape)
+    if lead < 0:
+        raise ShapeMismatch(f"expand to {list(sizes)}: fewer sizes than the tensor's rank "
+                            f"{len(x.shape)}")
+    out = []
+    for i, s in enumerate(sizes):
+        have = x.shape[i - lead] if i >= lead else 1
+        if s == -1:
+            out.append(have)
+        elif have != 1 and same_dim(have, s) is False:
+            raise ShapeMismatch(f"cannot expand {fmt(x.shape)} to {list(sizes)}: dim {i} has "
+                                f"size {have}")
+        else:
+            out.append(s)
+    return TensorInfo(x.dtype, tuple(out))
 
 
-reg("tensor.index", "(Tensor self, str spec, int[] ints, Tensor[] tensors) -> Tensor", _index,
-    (), shape=index_info, may_raise=True)
-reg("tensor.index_put", "(Tensor self, str spec, int[] ints, Tensor[] tensors, Tensor value)"
-    " -> None", _index_put, (), pure=False, may_raise=True, fold=False)
-reg("tensor.index_put_scalar", "(Tensor self, str spec, int[] ints, Tensor[] tensors, "
-    "float value) -> None", _index_put, (), pure=False, may_raise=True, fold=False)
+def _repeat(x, reps):
+    """x tiled reps[i] times along each dim (reps may add leading dims)."""
+    if len(reps) < x.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    return arr(np.tile(x, tuple(reps)))
+
+
+def _repeat_info(args):
+    x, reps = args[0], args[1].const
+    if x.shape is None or reps is None:
+        return TensorInfo(x.dtype, None)
+    if len(reps) < len(x.shape):
+        raise ShapeMismatch(f"repeat: {len(reps)} repeat counts for a tensor of rank "
+                            f"{len(x.shape)}")
+    shape = (1,) * (len(reps) - len(x.shape)) + tuple(x.shape)
+    return TensorInfo(x.dtype, tuple(s * r if isinstance(s, int) else None
+                                     for s, r in zip(shape, reps)))
+
+
+def _repeat_interleave(x, repeats, dim):
+    """Each element repeated `repeats` times (flattened first if dim is None)."""
+    if dim is None:
+        return np.repeat(x.reshape(-1), repeats)
+    return np.repeat(x, repeats, axis=check_dim(dim, x.ndim))
+
+
+reg("tensor.expand", "(Tensor self, int[] size) -> Tensor", _expand,
+    ("Tensor.expand",), _expand_info, may_raise=True)
+reg("tensor.expand_as", "(Tensor self, Tensor other) -> Tensor",
+    lambda x, o: _expand(x, o.shape), ("Tensor.expand_as",),
+    lambda a: TensorInfo(a[0].dtype, a[1].shape), may_raise=True,
+    doc="x broadcast to other's shape (a view).")
+reg("tensor.repeat", "(Tensor self, int[] repeats) -> Tensor", _repeat, ("Tensor.repeat",),
+    _repeat_info, may_raise=True)
+reg("tensor.tile", "(Tensor self, Any dims) -> Tensor", lambda x, r: arr(np.tile(x, tuple(r))),
+    ("torch.tile", "Tensor.tile"), lambda a: TensorInfo(a[0].dtype, None),
+    doc="x tiled (fewer dims than x are padded with 1s).")
+reg("tensor.repeat_interleave", "(Tensor self, int repeats, int? dim=None) -> Tensor",
+    _repeat_interleave, ("torch.repeat_interleave", "Tensor.repeat_interleave"),
+    lambda a: TensorInfo(a[0].dtype, None), may_raise=True)
+reg("tensor.contiguous", "(Tensor self) -> Tensor", np.ascontiguousarray,
+    ("Tensor.contiguous",), same_as_first, doc="x, or a C-contiguous copy of it.")
+reg("tensor.clone", "(Tensor self) -> Tensor", lambda x: x.copy(),
+    ("Tensor.clone", "torch.clone"), same_as_first, doc="A copy of x.")
+reg("tensor.detach", "(Tensor self) -> Tensor", lambda x: x,
+    ("Tensor.detach", "Tensor.data", "Tensor.detach_", "Tensor.requires_grad_", "Tensor.cpu",
+     "Tensor.numpy"), same_as_first, doc="x itself (no autograd in ember).")
+reg("tensor.flip", "(Tensor self, int[] dims) -> Tensor",
+    lambda x, d: np.flip(x, check_dims(d, x.ndim)).copy(), ("torch.flip", "Tensor.flip"),
+    same_as_first, may_raise=True, doc="x reversed along dims (a copy, as in torch).")
+
+
+def _roll(x, shifts, dims):
+    """x rolled by shifts along dims (flattened if dims is empty); ints or sequences."""
+    shifts = [shifts] if isinstance(shifts, int) else list(shifts)
+    dims = [dims] if isinstance(dims, int) else list(dims)
+    if not dims:
+        return np.roll(x.reshape(-1), shifts).reshape(x.shape)
+    if len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
+                           f"{len(dims)}")
+    return np.roll(x, tuple(shifts), check_dims(dims, x.ndim))
+
+
+reg("tensor.roll", "(Tensor self, Any shifts, Any dims=[]) -> Tensor", _roll,
+    ("torch.roll", "Tensor.roll"), same_as_first, may_raise=True)
+for _n, _p in (("view", "size"), ("permute", "dims"), ("expand", "size"), ("repeat", "repeats"),
+               ("flip", "dims")):
+    reg_tuple_fallback(f"tensor.{_n}", _p)

@@ -39,9 +39,15 @@ def test_matmul_shape_mismatch_is_a_shape_error():
 
 
 def test_varargs_sizes_are_packed():
-    text = ok("def f(x: torch.Tensor) -> torch.Tensor:\n    return x.view(2, -1).sum(1)\n")
-    assert "tensor.view" in text and "tensor.sum" in text
+    text = ok("def f(x: torch.Tensor) -> torch.Tensor:\n    return x.view(2, -1).permute(1, 0)\n")
+    assert "tensor.view" in text and "tensor.permute" in text
     assert text.count("list.new") == 2
+
+
+def test_reduction_dims_are_not_varargs():
+    # torch reads x.sum(1, True) as dim=1, keepdim=True (sum takes no varargs dims)
+    text = ok("def f(x: torch.Tensor) -> torch.Tensor:\n    return x.sum(1, True)\n")
+    assert "list.new" not in text and "const true" in text
 
 
 def test_scalar_operands():

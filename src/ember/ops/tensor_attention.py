@@ -1,0 +1,171 @@
+"""Attention: scaled_dot_product_attention (masks, causal, GQA) and
+multi_head_attention_forward (torch.nn.functional's, seq-first, the subset
+nn.MultiheadAttention uses without bias_k/bias_v/add_zero_attn).
+
+Scores are computed in place: one batched matmul, a scale, the mask, a
+four-pass softmax, one batched matmul with the values. Self-attention with a
+packed in_proj_weight is a single projection GEMM, as in torch.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ember.ops.tensor_activation import softmax_last
+from ember.ops.tensor_common import F, reg
+from ember.ops.tensor_linalg import linear
+from ember.ops.tensorinfo import TensorInfo
+
+
+def _apply_mask(scores, mask, is_causal):
+    if is_causal:
+        lq, lk = scores.shape[-2:]
+        scores[..., np.triu(np.ones((lq, lk), dtype=bool), 1)] = -np.inf
+    if mask is not None:
+        if mask.dtype == np.bool_:
+            np.copyto(scores, -np.inf, where=~mask)  # torch: True means "take part"
+        else:
+            scores += mask
+
+
+def sdpa(q, k, v, mask, dropout_p, is_causal, scale, enable_gqa=False):
+    """softmax(q @ k^T * scale + mask) @ v over the last two dims."""
+    if q.dtype != k.dtype or q.dtype != v.dtype:
+        raise RuntimeError(f"Expected query, key, and value to have the same dtype, but got "
+                           f"query.dtype: {q.dtype} key.dtype: {k.dtype} and value.dtype: "
+                           f"{v.dtype} instead.")
+    if is_causal and mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be "
+                           "set when is_causal=True")
+    if enable_gqa and q.ndim >= 3 and k.shape[-3] != q.shape[-3]:
+        rep = q.shape[-3] // k.shape[-3]
+        k, v = np.repeat(k, rep, axis=-3), np.repeat(v, rep, axis=-3)
+    s = (1.0 / math.sqrt(q.shape[-1])) if scale is None else scale
+    scores = np.matmul(q, np.swapaxes(k, -1, -2))
+    scores *= scores.dtype.type(s)
+    _apply_mask(scores, mask, is_causal)
+    attn = softmax_last(scores)
+    if dropout_p > 0.0:
+        keep = np.random.default_rng().random(attn.shape) >= dropout_p
+        attn *= keep * attn.dtype.type(1.0 / (1.0 - dropout_p))
+    return np.matmul(attn, v)
+
+
+def _sdpa_info(args):
+    q, v = args[0], args[2]
+    if q.shape is None or v.shape is None:
+        return TensorInfo(q.dtype, None)
+    return TensorInfo(q.dtype, q.shape[:-1] + v.shape[-1:])
+
+
+reg("tensor.sdpa", "(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, "
+    "float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) "
+    "-> Tensor", sdpa, (f"{F}.scaled_dot_product_attention",), _sdpa_info, may_raise=True)
+
+# ----------------------------------------------------------------------------- MHA
+
+
+def _project(query, key, value, w, b, separate):
+    e = query.shape[-1]
+    if separate is not None:
+        wq, wk, wv = separate
+        bq, bk, bv = (None, None, None) if b is None else (b[:e], b[e:2 * e], b[2 * e:])
+        return linear(query, wq, bq), linear(key, wk, bk), linear(value, wv, bv)
+    if query is key and key is value:
+        qkv = linear(query, w, b)
+        return qkv[..., :e], qkv[..., e:2 * e], qkv[..., 2 * e:]
+    bq, bkv = (None, None) if b is None else (b[:e], b[e:])
+    q = linear(query, w[:e], bq)
+    if key is value:
+        kv = linear(key, w[e:], bkv)
+        return q, kv[..., :e], kv[..., e:]
+    bk, bv = (None, None) if b is None else (b[e:2 * e], b[2 * e:])
+    return q, linear(key, w[e:2 * e], bk), linear(value, w[2 * e:], bv)
+
+
+def _heads(x, n, heads):
+    """(L, N, E) -> (N, heads, L, E / heads)."""
+    length = x.shape[0]
+    return x.reshape(length, n, heads, -1).transpose(1, 2, 0, 3)
+
+
+def _merged_mask(attn_mask, key_padding_mask, n, heads, lq, lk, dtype):
+    """One additive float mask (N, heads, Lq, Lk) or None from torch's two masks."""
+    out = None
+    if attn_mask is not None:
+        m = attn_mask if attn_mask.ndim == 2 else attn_mask.reshape(n, heads, lq, lk)
+        out = _as_additive(m, dtype)
+    if key_padding_mask is not None:
+        kp = _as_additive(key_padding_mask, dtype, padding=True).reshape(n, 1, 1, lk)
+        out = kp if out is None else out + kp
+    return out
+
+
+def _as_additive(m, dtype, padding=False):
+    if m.dtype == np.bool_:
+        # attn_mask / key_padding_mask in MHA: True means "masked out" (unlike sdpa).
+        return np.where(m, dtype.type(-np.inf), dtype.type(0))
+    return m.astype(dtype, copy=False)
+
+
+def mha_forward(query, key, value, embed_dim, num_heads, in_proj_weight, in_proj_bias,
+                bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias,
+                training, key_padding_mask, need_weights, attn_mask, use_separate_proj_weight,
+                q_proj_weight, k_proj_weight, v_proj_weight, static_k, static_v,
+                average_attn_weights, is_causal):
+    """F.multi_head_attention_forward on (L, N, E) inputs: (output, weights or None)."""
+    if bias_k is not None or bias_v is not None or add_zero_attn or static_k is not None \
+            or static_v is not None:
+        raise RuntimeError("multi_head_attention_forward: bias_k/bias_v, add_zero_attn and "
+                           "static_k/static_v are not supported by ember")
+    unbatched = query.ndim == 2
+    if unbatched:
+        query, key, value = query[:, None], key[:, None], value[:, None]
+        key_padding_mask = None if key_padding_mask is None else key_padding_mask[None]
+    lq, n, e = query.shape
+    if e != embed_dim:
+        raise RuntimeError(f"was expecting embedding dimension of {embed_dim}, but got {e}")
+    if e % num_heads:
+        raise RuntimeError(f"embed_dim {e} not divisible by num_heads {num_heads}")
+    sep = (q_proj_weight, k_proj_weight, v_proj_weight) if use_separate_proj_weight else None
+    q, k, v = _project(query, key, value, in_proj_weight, in_proj_bias, sep)
+    lk = k.shape[0]
+    q, k, v = _heads(q, n, num_heads), _heads(k, n, num_heads), _heads(v, n, num_heads)
+    if is_causal and attn_mask is None:
+        attn_mask = np.triu(np.ones((lq, lk), dtype=bool), 1)
+    mask = _merged_mask(attn_mask, key_padding_mask, n, num_heads, lq, lk, q.dtype)
+    scores = np.matmul(q, np.swapaxes(k, -1, -2))
+    scores *= scores.dtype.type(1.0 / math.sqrt(e // num_heads))
+    if mask is not None:
+        scores += mask
+    attn = softmax_last(scores)
+    if training and dropout_p > 0.0:
+        keep = np.random.default_rng().random(attn.shape) >= dropout_p
+        attn = attn * (keep * attn.dtype.type(1.0 / (1.0 - dropout_p)))
+    ctx = np.matmul(attn, v)  # (N, heads, Lq, hd)
+    ctx = ctx.transpose(2, 0, 1, 3).reshape(lq, n, e)
+    out = linear(ctx, out_proj_weight, out_proj_bias)
+    weights = None
+    if need_weights:
+        weights = attn.mean(axis=1) if average_attn_weights else attn
+        weights = weights[0] if unbatched else weights
+    return (out[:, 0] if unbatched else out), weights
+
+
+def _mha_info(args):
+    q = args[0]
+    return (TensorInfo(q.dtype, q.shape), TensorInfo(q.dtype, None))
+
+
+reg("tensor.multi_head_attention", "(Tensor query, Tensor key, Tensor value, "
+    "int embed_dim_to_check, int num_heads, Tensor? in_proj_weight, Tensor? in_proj_bias, "
+    "Tensor? bias_k, Tensor? bias_v, bool add_zero_attn, float dropout_p, "
+    "Tensor out_proj_weight, Tensor? out_proj_bias, bool training=True, "
+    "Tensor? key_padding_mask=None, bool need_weights=True, Tensor? attn_mask=None, "
+    "bool use_separate_proj_weight=False, Tensor? q_proj_weight=None, "
+    "Tensor? k_proj_weight=None, Tensor? v_proj_weight=None, Tensor? static_k=None, "
+    "Tensor? static_v=None, bool average_attn_weights=True, bool is_causal=False) -> "
+    "Tuple[Tensor, Tensor?]", mha_forward, (f"{F}.multi_head_attention_forward",),
+    _mha_info, may_raise=True)

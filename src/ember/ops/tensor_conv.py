@@ -1,0 +1,291 @@
+"""Convolutions: conv1d and conv2d (stride, padding incl. "same"/"valid", dilation,
+groups incl. depthwise), NCHW as in torch, each lowered to as few BLAS calls as
+numpy allows.
+
+- 1x1, stride 1, no padding: one (O, C) @ (C, H*W) matmul per sample, no copy.
+- stride 1 ("wide" im2col): the input is zero-padded once and flattened per
+  channel; tap (i, j) of every output pixel is then one contiguous run of the
+  flat image, so the column matrix is 9 long row copies and the product is
+  one (O, C*kh*kw) @ (C*kh*kw, Ho*Wp) GEMM whose Wp - Wo extra columns per row
+  are never read (the result is a view that skips them).
+- stride > 1: classic im2col through a strided view, copied once.
+- depthwise (groups == channels): per channel block, the same shifted runs
+  copied into a (block, 9, L) buffer and one batched (1, 9) @ (9, L) matmul.
+Samples are processed one at a time so the column buffer stays in cache.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from ember.ops.registry import ShapeMismatch
+from ember.ops.tensor_common import F, reg
+from ember.ops.tensorinfo import TensorInfo, fmt, same_dim
+
+_DW_BLOCK = 32
+"""Channels per block in the depthwise kernel (keeps its buffer in L2; measured)."""
+
+
+def ntuple(v, n, what="argument"):
+    """An int or a sequence of ints as an n-tuple (torch's int[n] broadcasting)."""
+    if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+        return (int(v),) * n
+    v = tuple(v)
+    if len(v) == 1:
+        return v * n
+    if len(v) != n:
+        raise RuntimeError(f"expected {what} to be a single integer value or a list of {n} "
+                           f"values, but got {list(v)}")
+    return v
+
+
+def same_padding(k, d):
+    """(before, after) padding that keeps the size for stride 1 (torch pads extra after)."""
+    total = d * (k - 1)
+    return total // 2, total - total // 2
+
+
+def _pads(padding, ks, dil, stride):
+    n = len(ks)
+    if isinstance(padding, str):
+        if padding == "valid":
+            return [(0, 0)] * n
+        if padding == "same":
+            if any(s != 1 for s in stride):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            return [same_padding(k, d) for k, d in zip(ks, dil)]
+        raise ValueError(f"Invalid padding string '{padding}', should be one of ['valid', "
+                         "'same']")
+    p = ntuple(padding, n, "padding")
+    if any(v < 0 for v in p):
+        raise RuntimeError("negative padding is not supported")
+    return [(v, v) for v in p]
+
+
+# ----------------------------------------------------------------------------- GEMM paths
+
+
+def _padded(x, pads, extra_rows=0):
+    """x zero-padded in H and W, plus extra zero rows at the bottom (read-overrun room)."""
+    (pt, pb), (pl, pr) = pads
+    n, c, h, w = x.shape
+    if not (pt or pb or pl or pr or extra_rows):
+        return x if x.flags.c_contiguous else np.ascontiguousarray(x)
+    xp = np.zeros((n, c, h + pt + pb + extra_rows, w + pl + pr), x.dtype)
+    xp[:, :, pt:pt + h, pl:pl + w] = x
+    return xp
+
+
+def _conv_wide(x, w2, kh, kw, pads, dil, groups):
+    """Stride-1 convolution through the wide im2col; returns (N, O, Ho, Wo) (a view)."""
+    n, c, h, wd = x.shape
+    dh, dw = dil
+    hp, wp = h + sum(pads[0]), wd + sum(pads[1])
+    ho, wo = hp - dh * (kh - 1), wp - dw * (kw - 1)
+    if ho <= 0 or wo <= 0:
+        raise RuntimeError(_too_small(x, kh, kw))
+    extra = -(-(dw * (kw - 1)) // wp)
+    xp = _padded(x, pads, extra)
+    flat = xp.reshape(n, c, -1)
+    big_l = ho * wp
+    s1, s2 = flat.strides[1], flat.strides[2]
+    o = w2.shape[0] * w2.shape[1] if w2.ndim == 3 else w2.shape[0]
+    out = np.empty((n, o, ho, wp), x.dtype)
+    cols = np.empty((c * kh * kw, big_l), x.dtype)
+    for i in range(n):
+        view = as_strided(flat[i], (c, kh, kw, big_l), (s1, dh * wp * s2, dw * s2, s2),
+                          writeable=False)
+        np.copyto(cols.reshape(c, kh, kw, big_l), view)
+        _gemm(w2, cols, out[i].reshape(o, big_l), groups)
+    return out[:, :, :, :wo]
+
+
+def _conv_strided(x, w2, kh, kw, stride, pads, dil, groups):
+    """General convolution through a strided-view im2col copy."""
+    n, c, h, wd = x.shape
+    (sh, sw), (dh, dw) = stride, dil
+    hp, wp = h + sum(pads[0]), wd + sum(pads[1])
+    ho = (hp - dh * (kh - 1) - 1) // sh + 1
+    wo = (wp - dw * (kw - 1) - 1) // sw + 1
+    if ho <= 0 or wo <= 0:
+        raise RuntimeError(_too_small(x, kh, kw))
+    xp = _padded(x, pads)
+    o = w2.shape[0] * w2.shape[1] if w2.ndim == 3 else w2.shape[0]
+    out = np.empty((n, o, ho, wo), x.dtype)
+    cols = np.empty((c * kh * kw, ho * wo), x.dtype)
+    _, s1, s2, s3 = xp.strides
+    for i in range(n):
+        view = as_strided(xp[i], (c, kh, kw, ho, wo), (s1, dh * s2, dw * s3, sh * s2, sw * s3),
+                          writeable=False)
+        np.copyto(cols.reshape(c, kh, kw, ho, wo), view)
+        _gemm(w2, cols, out[i].reshape(o, ho * wo), groups)
+    return out
+
+
+def _gemm(w2, cols, out, groups):
+    """out = w2 @ cols, per group when w2 is (G, Og, K) and cols (G*K, L)."""
+    if groups == 1:
+        np.matmul(w2, cols, out=out)
+    else:
+        g, og, k = w2.shape
+        np.matmul(w2, cols.reshape(g, k, -1), out=out.reshape(g, og, -1))
+
+
+def _conv_1x1(x, w2, stride, groups):
+    if stride != (1, 1):
+        x = x[:, :, ::stride[0], ::stride[1]]
+    n, c, h, wd = x.shape
+    flat = x.reshape(n, c, h * wd)
+    if groups == 1:
+        return np.matmul(w2, flat).reshape(n, -1, h, wd)
+    g, og, k = w2.shape
+    return np.matmul(w2, flat.reshape(n, g, k, h * wd)).reshape(n, g * og, h, wd)
+
+
+def _depthwise(x, w, pads, dil):
+    """Stride-1 depthwise convolution: per channel, the sum over taps of shifted runs."""
+    n, c, h, wd = x.shape
+    kh, kw = w.shape[2:]
+    dh, dw = dil
+    hp, wp = h + sum(pads[0]), wd + sum(pads[1])
+    ho, wo = hp - dh * (kh - 1), wp - dw * (kw - 1)
+    if ho <= 0 or wo <= 0:
+        raise RuntimeError(_too_small(x, kh, kw))
+    extra = -(-(dw * (kw - 1)) // wp)
+    flat = _padded(x, pads, extra).reshape(n * c, -1)
+    big_l, taps = ho * wp, kh * kw
+    wk = np.broadcast_to(w.reshape(1, c, 1, taps), (n, c, 1, taps)).reshape(n * c, 1, taps)
+    out = np.empty((n * c, 1, big_l), x.dtype)
+    block = min(_DW_BLOCK, n * c)
+    cols = np.empty((block, taps, big_l), x.dtype)
+    s0, s1 = flat.strides
+    for b0 in range(0, n * c, block):
+        nb = min(block, n * c - b0)
+        view = as_strided(flat[b0:], (nb, kh, kw, big_l), (s0, dh * wp * s1, dw * s1, s1),
+                          writeable=False)
+        np.copyto(cols[:nb].reshape(nb, kh, kw, big_l), view)
+        np.matmul(wk[b0:b0 + nb], cols[:nb], out=out[b0:b0 + nb])
+    return out.reshape(n, c, ho, wp)[:, :, :, :wo]
+
+
+def _too_small(x, kh, kw):
+    return (f"Calculated output size is too small: input of spatial size "
+            f"{'x'.join(map(str, x.shape[2:]))} for a {kh}x{kw} kernel")
+
+
+# ----------------------------------------------------------------------------- conv2d
+
+
+def _check(x, w, b, groups, what):
+    if x.dtype != w.dtype or (b is not None and b.dtype != x.dtype):
+        raise RuntimeError(f"{what}: input type ({x.dtype}) and weight type ({w.dtype}) should "
+                           "be the same")
+    if groups <= 0 or w.shape[0] % groups:
+        raise RuntimeError(f"{what}: groups must be a positive divisor of the out channels "
+                           f"({w.shape[0]}), got {groups}")
+    if x.shape[1] != w.shape[1] * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size {list(w.shape)}, expected "
+                           f"input{list(x.shape)} to have {w.shape[1] * groups} channels, but "
+                           f"got {x.shape[1]} channels instead")
+
+
+def conv2d(x, w, b, stride, padding, dilation, groups):
+    """2-D convolution of (N, C, H, W) (or (C, H, W)) by weight (O, C/groups, kh, kw)."""
+    if x.ndim == 3:
+        return conv2d(x[None], w, b, stride, padding, dilation, groups)[0]
+    if x.ndim != 4 or w.ndim != 4:
+        raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
+                           f"input of size: {list(x.shape)}")
+    _check(x, w, b, groups, "conv2d")
+    kh, kw = w.shape[2:]
+    st, dil = ntuple(stride, 2, "stride"), ntuple(dilation, 2, "dilation")
+    pads = _pads(padding, (kh, kw), dil, st)
+    c, o = x.shape[1], w.shape[0]
+    if groups == c and w.shape[1] == 1 and st == (1, 1) and kh * kw > 1:
+        if o != c:
+            x = np.repeat(x, o // c, axis=1)
+        out = _depthwise(x, w, pads, dil)
+    else:
+        w2 = w.reshape(o, -1) if groups == 1 else w.reshape(groups, o // groups, -1)
+        if kh == kw == 1 and pads == [(0, 0), (0, 0)]:
+            out = _conv_1x1(x, w2, st, groups)
+        elif st == (1, 1):
+            out = _conv_wide(x, w2, kh, kw, pads, dil, groups)
+        else:
+            out = _conv_strided(x, w2, kh, kw, st, pads, dil, groups)
+    if b is not None:
+        out += b.reshape(1, -1, 1, 1)  # out is always a fresh array (or a view of one)
+    return out
+
+
+def conv1d(x, w, b, stride, padding, dilation, groups):
+    """1-D convolution of (N, C, L) (or (C, L)) by weight (O, C/groups, k)."""
+    if x.ndim == 2:
+        return conv1d(x[None], w, b, stride, padding, dilation, groups)[0]
+    if x.ndim != 3 or w.ndim != 3:
+        raise RuntimeError(f"Expected 2D (unbatched) or 3D (batched) input to conv1d, but got "
+                           f"input of size: {list(x.shape)}")
+    pad = padding if isinstance(padding, str) else (0, ntuple(padding, 1, "padding")[0])
+    out = conv2d(x[:, :, None, :], w[:, :, None, :], b, (1, ntuple(stride, 1, "stride")[0]),
+                 pad, (1, ntuple(dilation, 1, "dilation")[0]), groups)
+    return out[:, :, 0, :]
+
+
+# ----------------------------------------------------------------------------- shape functions
+
+
+def conv_out(size, k, s, p, d):
+    """Output length of a convolution/pooling window (None if not known)."""
+    if any(not isinstance(v, int) for v in (size, k, s, p, d)):
+        return None
+    return (size + p - d * (k - 1) - 1) // s + 1
+
+
+def _as_tuple(v, n):
+    try:
+        return ntuple(v, n)
+    except (TypeError, RuntimeError):
+        return None
+
+
+def _conv_info(n):
+    def info(args):
+        x, w = args[0], args[1]
+        stride, padding, dilation, groups = (a.const for a in args[3:7])
+        if x.shape is None or w.shape is None or len(w.shape) != n + 2 or \
+                len(x.shape) not in (n + 1, n + 2):
+            return TensorInfo(x.dtype, None)
+        if x.dtype and w.dtype and x.dtype != w.dtype:
+            raise ShapeMismatch(f"conv{n}d: input dtype {x.dtype} and weight dtype {w.dtype} "
+                                "differ")
+        batched = len(x.shape) == n + 2
+        xs = x.shape if batched else (1,) + x.shape
+        if isinstance(groups, int) and same_dim(xs[1], _mul(w.shape[1], groups)) is False:
+            raise ShapeMismatch(f"conv{n}d: input {fmt(x.shape)} has {xs[1]} channels but the "
+                                f"weight {fmt(w.shape)} with groups={groups} expects "
+                                f"{_mul(w.shape[1], groups)}")
+        st, dil = _as_tuple(stride, n), _as_tuple(dilation, n)
+        if padding == "same":
+            spatial = xs[2:]
+        elif st is None or dil is None or (pad := _as_tuple(
+                0 if padding == "valid" else padding, n)) is None:
+            spatial = (None,) * n
+        else:
+            spatial = tuple(conv_out(xs[2 + i], w.shape[2 + i], st[i], 2 * pad[i], dil[i])
+                            for i in range(n))
+        out = (xs[0], w.shape[0]) + spatial
+        return TensorInfo(x.dtype, out if batched else out[1:])
+    return info
+
+
+def _mul(a, b):
+    return a * b if isinstance(a, int) and isinstance(b, int) else None
+
+
+_CONV = ("(Tensor input, Tensor weight, Tensor? bias=None, Any stride=1, Any padding=0, "
+         "Any dilation=1, int groups=1) -> Tensor")
+reg("tensor.conv2d", _CONV, conv2d, (f"{F}.conv2d", "torch.conv2d"), _conv_info(2),
+    may_raise=True)
+reg("tensor.conv1d", _CONV, conv1d, (f"{F}.conv1d", "torch.conv1d"), _conv_info(1),
+    may_raise=True)

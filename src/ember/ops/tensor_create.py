@@ -1,0 +1,376 @@
+"""Creating tensors (zeros, ones, full, empty, arange, linspace, eye, tensor, *_like,
+rand/randn/randint) and converting them (float(), long(), to(dtype), type_as).
+
+Default dtypes are torch's: float32 for floating values, int64 for ints, bool for
+bools; torch.full and torch.tensor infer theirs from the fill value / data.
+`device`, `requires_grad` and `non_blocking` are accepted and ignored (ember runs
+on the CPU without autograd).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ember.ops.tensor_common import reg, reg_tuple_fallback
+from ember.ops.tensorinfo import TensorInfo
+
+_KW = "*, ScalarType? dtype=None, Any device=None, bool requires_grad=False"
+"""torch's keyword-only creation options (device and requires_grad are ignored)."""
+
+
+def _size(size):
+    size = tuple(size)
+    if any(s < 0 for s in size):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: "
+                           f"{list(size)}")
+    return size
+
+
+def _dtype_of_value(v):
+    return np.bool_ if isinstance(v, bool) else (np.int64 if isinstance(v, int) else np.float32)
+
+
+def _kind_dtype(kind):
+    return {"bool": "bool", "int": "int64"}.get(kind, "float32")
+
+
+# ----------------------------------------------------------------------------- shape functions
+
+
+def _sizes(arg):
+    """A static shape from a size-list argument (unknown entries None), or None."""
+    if arg.const is not None:
+        return tuple(arg.const)
+    if arg.items is not None:
+        return tuple(it.const if isinstance(it.const, int) else None for it in arg.items)
+    return None
+
+
+def _create_info(dtype_at, fill_at=None):
+    def info(args):
+        dtype = args[dtype_at].const if args[dtype_at].kind == "dtype" else None
+        if dtype is None and fill_at is not None:
+            fill = args[fill_at]
+            dtype = _kind_dtype(type(fill.const).__name__ if fill.const is not None
+                                else fill.kind)
+        return TensorInfo(dtype or "float32", _sizes(args[0]))
+    return info
+
+
+def _like_info(dtype_at):
+    def info(args):
+        d = args[dtype_at]
+        return TensorInfo(d.const if d.kind == "dtype" and d.const else args[0].dtype,
+                          args[0].shape)
+    return info
+
+
+# ----------------------------------------------------------------------------- from sizes
+
+
+def _full(size, value, dtype, device, requires_grad):
+    """A tensor of the given size filled with value (dtype inferred from it)."""
+    return np.full(_size(size), value, dtype=dtype or _dtype_of_value(value))
+
+
+reg("tensor.zeros", f"(int[] size, {_KW}) -> Tensor",
+    lambda s, d, *_: np.zeros(_size(s), dtype=d or np.float32), ("torch.zeros",),
+    _create_info(1), may_raise=True, doc="A tensor of zeros (float32 unless dtype says).")
+reg("tensor.ones", f"(int[] size, {_KW}) -> Tensor",
+    lambda s, d, *_: np.ones(_size(s), dtype=d or np.float32), ("torch.ones",),
+    _create_info(1), may_raise=True, doc="A tensor of ones (float32 unless dtype says).")
+reg("tensor.empty", f"(int[] size, {_KW}) -> Tensor",
+    lambda s, d, *_: np.empty(_size(s), dtype=d or np.float32), ("torch.empty",),
+    _create_info(1), may_raise=True, doc="An uninitialized tensor.")
+reg("tensor.full", f"(int[] size, Scalar fill_value, {_KW}) -> Tensor", _full,
+    ("torch.full",), _create_info(2, 1), may_raise=True)
+
+
+def _like(fill):
+    def kernel(x, dtype, device, requires_grad):
+        return np.full(x.shape, fill, dtype=dtype or x.dtype)
+    return kernel
+
+
+for _n, _fill in (("zeros_like", 0), ("ones_like", 1)):
+    reg(f"tensor.{_n}", f"(Tensor self, {_KW}) -> Tensor", _like(_fill), (f"torch.{_n}",),
+        _like_info(1), doc=f"A tensor of {_fill}s with self's shape (and dtype).")
+reg("tensor.empty_like", f"(Tensor self, {_KW}) -> Tensor",
+    lambda x, d, *_: np.empty(x.shape, dtype=d or x.dtype), ("torch.empty_like",),
+    _like_info(1), doc="An uninitialized tensor with self's shape (and dtype).")
+reg("tensor.full_like", f"(Tensor self, Scalar fill_value, {_KW}) -> Tensor",
+    lambda x, v, d, *_: np.full(x.shape, v, dtype=d or x.dtype), ("torch.full_like",),
+    _like_info(2), doc="A tensor filled with a value, with self's shape (and dtype).")
+reg("tensor.new_zeros", f"(Tensor self, int[] size, {_KW}) -> Tensor",
+    lambda x, s, d, *_: np.zeros(_size(s), dtype=d or x.dtype), ("Tensor.new_zeros",),
+    lambda a: TensorInfo(a[2].const or a[0].dtype, _sizes(a[1])), may_raise=True,
+    doc="Zeros of the given size with self's dtype.")
+reg("tensor.new_ones", f"(Tensor self, int[] size, {_KW}) -> Tensor",
+    lambda x, s, d, *_: np.ones(_size(s), dtype=d or x.dtype), ("Tensor.new_ones",),
+    lambda a: TensorInfo(a[2].const or a[0].dtype, _sizes(a[1])), may_raise=True,
+    doc="Ones of the given size with self's dtype.")
+reg("tensor.new_full", f"(Tensor self, int[] size, Scalar fill_value, {_KW}) -> Tensor",
+    lambda x, s, v, d, *_: np.full(_size(s), v, dtype=d or x.dtype), ("Tensor.new_full",),
+    lambda a: TensorInfo(a[3].const or a[0].dtype, _sizes(a[1])), may_raise=True,
+    doc="A tensor of the given size filled with a value, with self's dtype.")
+
+
+for _n in ("zeros", "ones", "empty", "full", "new_zeros", "new_ones", "new_full"):
+    reg_tuple_fallback(f"tensor.{_n}", "size")
+
+
+def _fill_(x, value):
+    """Every element of self set to value; returns self."""
+    x[...] = value.item() if isinstance(value, np.ndarray) else value
+    return x
+
+
+reg("tensor.fill_", "(Tensor self, Scalar value) -> Tensor", _fill_, ("Tensor.fill_",),
+    lambda a: TensorInfo(a[0].dtype, a[0].shape))
+reg("tensor.zero_", "(Tensor self) -> Tensor", lambda x: _fill_(x, 0), ("Tensor.zero_",),
+    lambda a: TensorInfo(a[0].dtype, a[0].shape), doc="Every element of self set to 0.")
+reg("tensor.copy_", "(Tensor self, Tensor src, bool non_blocking=False) -> Tensor",
+    lambda x, s, nb: (np.copyto(x, s, casting="unsafe"), x)[1], ("Tensor.copy_",),
+    lambda a: TensorInfo(a[0].dtype, a[0].shape), may_raise=True,
+    doc="src (broadcast, cast) copied into self; returns self.")
+
+# ----------------------------------------------------------------------------- ranges
+
+
+def _arange(start, end, step, dtype, device=None, requires_grad=False):
+    """Values from start (inclusive) to end (exclusive) by step."""
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    if dtype is None:
+        dtype = np.int64 if all(isinstance(v, int) for v in (start, end, step)) else np.float32
+    n = max(int(np.ceil((end - start) / step)), 0)
+    return (start + np.arange(n, dtype=np.float64) * step).astype(dtype) if \
+        np.dtype(dtype).kind == "f" else np.arange(start, end, step).astype(dtype)
+
+
+def _arange_info(args):
+    d = args[3]
+    if d.kind == "dtype" and d.const:
+        return TensorInfo(d.const, (None,))
+    kinds = [a.kind for a in args[:3] if a.kind not in ("none", None)]
+    return TensorInfo("float32" if "float" in kinds else "int64", (None,))
+
+
+reg("tensor.arange", f"(Scalar end, {_KW}) -> Tensor",
+    lambda e, d, *_: _arange(e, None, 1, d), ("torch.arange",),
+    lambda a: _arange_info([a[0], _NONE, _NONE, a[1]]), may_raise=True,
+    doc="0, 1, ..., end - 1 (int64 for int end, float32 otherwise).")
+reg("tensor.arange_range", f"(Scalar start, Scalar end, Scalar step=1, {_KW}) -> Tensor",
+    _arange, ("torch.arange",), _arange_info, may_raise=True)
+
+
+class _Arg:
+    kind, const, is_tensor = "none", None, False
+
+
+_NONE = _Arg()
+
+
+def _linspace(start, end, steps, dtype, device=None, requires_grad=False):
+    """steps values evenly spaced from start to end inclusive (float32 by default)."""
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    return np.linspace(start, end, steps, dtype=np.float64).astype(dtype or np.float32)
+
+
+reg("tensor.linspace", f"(Scalar start, Scalar end, int steps, {_KW}) -> Tensor", _linspace,
+    ("torch.linspace",), lambda a: TensorInfo(a[3].const or "float32", (a[2].const,)),
+    may_raise=True)
+reg("tensor.eye", f"(int n, int? m=None, {_KW}) -> Tensor",
+    lambda n, m, d, *_: np.eye(n, n if m is None else m, dtype=d or np.float32),
+    ("torch.eye",), lambda a: TensorInfo(a[2].const or "float32",
+                                         (a[0].const, a[1].const if a[1].kind != "none"
+                                          else a[0].const)),
+    may_raise=True, doc="The identity matrix (n x m).")
+
+# ----------------------------------------------------------------------------- random
+
+
+def _rng():
+    return np.random.default_rng()
+
+
+reg("tensor.rand", f"(int[] size, {_KW}) -> Tensor",
+    lambda s, d, *_: _rng().random(_size(s), dtype=np.float64).astype(d or np.float32),
+    ("torch.rand",), _create_info(1), may_raise=True,
+    doc="Uniform [0, 1) samples (numpy's generator: values differ from torch's).")
+reg("tensor.randn", f"(int[] size, {_KW}) -> Tensor",
+    lambda s, d, *_: _rng().standard_normal(_size(s)).astype(d or np.float32),
+    ("torch.randn",), _create_info(1), may_raise=True,
+    doc="Standard normal samples (numpy's generator: values differ from torch's).")
+reg("tensor.randint", f"(int low, int high, int[] size, {_KW}) -> Tensor",
+    lambda lo, hi, s, d, *_: _rng().integers(lo, hi, _size(s)).astype(d or np.int64),
+    ("torch.randint",), lambda a: TensorInfo(a[3].const or "int64", _sizes(a[2])),
+    may_raise=True, doc="Uniform integers in [low, high).")
+for _n in ("rand", "randn", "randint"):
+    reg_tuple_fallback(f"tensor.{_n}", "size")
+reg("tensor.rand_like", f"(Tensor self, {_KW}) -> Tensor",
+    lambda x, d, *_: _rng().random(x.shape).astype(d or x.dtype), ("torch.rand_like",),
+    _like_info(1), doc="Uniform [0, 1) samples with self's shape.")
+reg("tensor.randn_like", f"(Tensor self, {_KW}) -> Tensor",
+    lambda x, d, *_: _rng().standard_normal(x.shape).astype(d or x.dtype),
+    ("torch.randn_like",), _like_info(1), doc="Standard normal samples with self's shape.")
+
+# ----------------------------------------------------------------------------- torch.tensor
+
+
+def _from_data(default):
+    def kernel(data, dtype, device=None, requires_grad=False):
+        a = np.array(data, dtype=dtype or default)
+        return a
+    kernel.__doc__ = f"A new tensor holding a copy of data ({np.dtype(default).name} default)."
+    return kernel
+
+
+_TENSOR_FROM = [("floats", "float[]", np.float32), ("ints", "int[]", np.int64),
+                ("bools", "bool[]", np.bool_), ("nested_floats", "float[][]", np.float32),
+                ("nested_ints", "int[][]", np.int64), ("nested3_floats", "float[][][]",
+                                                       np.float32),
+                ("float", "float", np.float32), ("int", "int", np.int64),
+                ("bool", "bool", np.bool_)]
+def _data_shape(arg):
+    """The static shape of torch.tensor's data: () for a number, [n] for a list literal."""
+    if arg.kind in ("int", "float", "bool"):
+        return ()
+    if arg.items is not None and all(it.kind in ("int", "float", "bool") for it in arg.items):
+        return (len(arg.items),)
+    if isinstance(arg.const, list) and all(not isinstance(v, list) for v in arg.const):
+        return (len(arg.const),)
+    return None
+
+
+def _data_info(default):
+    return lambda a: TensorInfo(a[1].const or default, _data_shape(a[0]))
+
+
+for _n, _t, _d in _TENSOR_FROM:
+    reg(f"tensor.from_{_n}", f"({_t} data, {_KW}) -> Tensor", _from_data(_d),
+        ("torch.tensor", "torch.as_tensor"),
+        _data_info(np.dtype(_d).name), fold=False)
+reg("tensor.as_tensor", f"(Tensor data, {_KW}) -> Tensor",
+    lambda x, d, *_: x.astype(d, copy=False) if d else x, ("torch.as_tensor",),
+    _like_info(1), doc="data itself (or converted to dtype).")
+
+# ----------------------------------------------------------------------------- conversions
+
+
+def _convert(dtype):
+    def kernel(x):
+        return x.astype(dtype, copy=False)
+    kernel.__doc__ = f"self as {dtype} (self itself if it already is)."
+    return kernel
+
+
+_CONVERSIONS = [("float", "float32"), ("double", "float64"), ("half", "float16"),
+                ("int", "int32"), ("long", "int64"), ("short", "int16"), ("char", "int8"),
+                ("byte", "uint8"), ("bool", "bool")]
+def _fixed_dtype(dtype):
+    return lambda a: TensorInfo(dtype, a[0].shape)
+
+
+for _n, _dt in _CONVERSIONS:
+    reg(f"tensor.to_{_n}", "(Tensor self) -> Tensor", _convert(_dt), (f"Tensor.{_n}",),
+        _fixed_dtype(_dt))
+
+
+def _to(x, dtype, non_blocking=False, copy=False):
+    """self converted to dtype (self itself if it already is, unless copy)."""
+    return x.astype(dtype, copy=copy)
+
+
+reg("tensor.to", "(Tensor self, ScalarType dtype, bool non_blocking=False, bool copy=False) "
+    "-> Tensor", _to, ("Tensor.to", "Tensor.type"), lambda a: TensorInfo(a[1].const,
+                                                                         a[0].shape))
+reg("tensor.to_other", "(Tensor self, Tensor other, bool non_blocking=False, bool copy=False)"
+    " -> Tensor", lambda x, o, nb, c: x.astype(o.dtype, copy=c), ("Tensor.to",),
+    lambda a: TensorInfo(a[1].dtype, a[0].shape), doc="self converted to other's dtype.")
+reg("tensor.to_device", "(Tensor self, str device, ScalarType? dtype=None, "
+    "bool non_blocking=False, bool copy=False) -> Tensor",
+    lambda x, dev, d, nb, c: x.astype(d or x.dtype, copy=c), ("Tensor.to",),
+    lambda a: TensorInfo(a[2].const or a[0].dtype, a[0].shape),
+    doc="self on a device (ember has only the CPU), optionally converted to dtype.")
+reg("tensor.type_as", "(Tensor self, Tensor other) -> Tensor",
+    lambda x, o: x.astype(o.dtype, copy=False), ("Tensor.type_as",),
+    lambda a: TensorInfo(a[1].dtype, a[0].shape), doc="self converted to other's dtype.")
+
+# ----------------------------------------------------------------------------- sizes and values
+
+
+def _size_dim(x, dim):
+    """The size of one dim (negative counts from the end)."""
+    if not -x.ndim <= dim < max(x.ndim, 1) or x.ndim == 0:
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[{-max(x.ndim, 1)}, {max(x.ndim, 1) - 1}], but got {dim})")
+    return x.shape[dim]
+
+
+def _item(x):
+    if x.size != 1:
+        raise RuntimeError(f"a Tensor with {x.size} elements cannot be converted to Scalar")
+    return x.reshape(()).item()
+
+
+def _bool_value(x):
+    if x.size != 1:
+        raise RuntimeError(f"Boolean value of Tensor with {x.size} values is ambiguous")
+    return bool(x.reshape(()).item())
+
+
+def _len(x):
+    if x.ndim == 0:
+        raise TypeError("len() of a 0-d tensor")
+    return x.shape[0]
+
+
+def _tolist(x):
+    """The values of a 1-D tensor as a list of floats."""
+    if x.ndim != 1:
+        raise RuntimeError(f"tolist(): ember types the result as List[float], which needs a "
+                           f"1-D tensor, got {x.ndim}-D")
+    return x.astype(float).tolist()
+
+
+reg("tensor.size", "(Tensor self) -> int[]", lambda x: list(x.shape),
+    ("Tensor.size", "Tensor.shape"), pure=True, doc="The sizes of all dims.")
+reg("tensor.size_dim", "(Tensor self, int dim) -> int", _size_dim, ("Tensor.size",),
+    pure=True, may_raise=True)
+reg("tensor.dim", "(Tensor self) -> int", lambda x: x.ndim,
+    ("Tensor.dim", "Tensor.ndim", "Tensor.ndimension"), pure=True, doc="The number of dims.")
+reg("tensor.numel", "(Tensor self) -> int", lambda x: int(x.size),
+    ("Tensor.numel", "torch.numel", "Tensor.nelement"), pure=True,
+    doc="The number of elements.")
+reg("tensor.element_size", "(Tensor self) -> int", lambda x: x.itemsize,
+    ("Tensor.element_size",), pure=True, doc="Bytes per element.")
+reg("tensor.is_floating_point", "(Tensor self) -> bool", lambda x: x.dtype.kind == "f",
+    ("Tensor.is_floating_point", "torch.is_floating_point"), pure=True,
+    doc="True for float16/32/64 tensors.")
+reg("tensor.is_contiguous", "(Tensor self) -> bool", lambda x: x.flags.c_contiguous,
+    ("Tensor.is_contiguous",), doc="True if the elements are in row-major order in memory.")
+reg("tensor.len", "(Tensor self) -> int", _len, ("builtins.len",), pure=True, may_raise=True,
+    doc="The size of dim 0.")
+reg("tensor.item_float", "(Tensor self) -> float", lambda x: float(_item(x)),
+    ("Tensor.item",), may_raise=True, doc="The value of a one-element tensor, as a float.")
+reg("tensor.float_value", "(Tensor self) -> float", lambda x: float(_item(x)),
+    ("Tensor.__float__",), may_raise=True, doc="float(x) of a one-element tensor.")
+reg("tensor.int_value", "(Tensor self) -> int", lambda x: int(_item(x)),
+    ("Tensor.__int__", "Tensor.__index__"), may_raise=True,
+    doc="int(x) of a one-element tensor (truncates).")
+reg("tensor.bool_value", "(Tensor self) -> bool", _bool_value, ("Tensor.__bool__",),
+    may_raise=True, doc="bool(x) of a one-element tensor.")
+reg("tensor.tolist_float", "(Tensor self) -> float[]", _tolist, ("Tensor.tolist",),
+    may_raise=True)
+reg("tensor.dtype", "(Tensor self) -> ScalarType", lambda x: x.dtype.name, ("Tensor.dtype",),
+    pure=True, doc="The dtype (its numpy name at run time).")
+reg("tensor.device", "(Tensor self) -> str", lambda x: "cpu", ("Tensor.device",), pure=True,
+    doc="The device: always 'cpu'.")
+reg("tensor.is_cuda", "(Tensor self) -> bool", lambda x: False, ("Tensor.is_cuda",),
+    pure=True, doc="Always False (ember runs on the CPU).")

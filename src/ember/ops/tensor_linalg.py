@@ -1,0 +1,225 @@
+"""Matrix products: matmul (@), mm, bmm, mv, dot, outer, addmm, baddbmm, linear, einsum.
+
+As in torch, both operands must have the same dtype (no promotion). A batch of
+row vectors times one matrix ((B, T, K) @ (K, N), the shape of every linear
+layer) runs as one (B*T, K) @ (K, N) GEMM instead of B small ones. linear
+multiplies by the weight's transpose view (BLAS reads it as is, no copy).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ember.ops.registry import ShapeMismatch
+from ember.ops.tensor_common import F, arr, reg
+from ember.ops.tensorinfo import TensorInfo, broadcast, fmt, promote_types, same_dim
+
+
+def _same_dtype(what, a, b):
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"{what}: expected both operands to have the same dtype, but got "
+                           f"{a.dtype} != {b.dtype}")
+
+
+def flat_matmul(a, b):
+    """a @ b for a of rank > 2 and a matrix b, as one GEMM over all leading dims."""
+    if a.flags.c_contiguous:
+        return np.matmul(a.reshape(-1, a.shape[-1]), b).reshape(a.shape[:-1] + b.shape[-1:])
+    return np.matmul(a, b)
+
+
+def matmul(a, b):
+    """torch.matmul: vector/matrix/batched products with broadcasting batch dims."""
+    if a.dtype != b.dtype:
+        _same_dtype("matmul", a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
+                           f"{a.ndim}D and {b.ndim}D")
+    if a.shape[-1] != b.shape[-2 if b.ndim > 1 else 0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_mat(a)} and "
+                           f"{_mat(b)})")
+    if a.ndim > 2 and b.ndim == 2:
+        return flat_matmul(a, b)
+    return arr(np.matmul(a, b))
+
+
+def _mat(x):
+    rows = int(np.prod(x.shape[:-1])) if x.ndim > 1 else 1
+    return f"{rows}x{x.shape[-1]}"
+
+
+def _check_rank(what, x, n):
+    if x.ndim != n:
+        raise RuntimeError(f"{what}: expected a {n}D tensor, got {x.ndim}D")
+
+
+def mm(a, b):
+    """Matrix product of two 2-D tensors."""
+    _check_rank("mm", a, 2), _check_rank("mm", b, 2)
+    return matmul(a, b)
+
+
+def bmm(a, b):
+    """Batched matrix product of two 3-D tensors with equal batch sizes."""
+    _check_rank("bmm", a, 3), _check_rank("bmm", b, 3)
+    if a.shape[0] != b.shape[0]:
+        raise RuntimeError(f"bmm: batch sizes differ ({a.shape[0]} and {b.shape[0]})")
+    return matmul(a, b)
+
+
+def linear(x, w, b):
+    """x @ w.T + b: w is (out, in) as in torch."""
+    if x.dtype != w.dtype:
+        _same_dtype("linear", x, w)
+    if x.shape[-1] != w.shape[-1]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_mat(x)} and "
+                           f"{w.shape[-1]}x{w.shape[0]})")
+    y = flat_matmul(x, w.T) if x.ndim > 2 else np.matmul(x, w.T)
+    if b is not None:
+        if y.ndim == 0:
+            return arr(y + b)
+        y += b
+    return arr(y)
+
+
+def addmm(c, a, b, beta, alpha):
+    """beta * c + alpha * (a @ b)."""
+    y = mm(a, b)
+    if alpha != 1:
+        y *= alpha
+    return arr(y + (c if beta == 1 else beta * c))
+
+
+def baddbmm(c, a, b, beta, alpha):
+    """beta * c + alpha * bmm(a, b)."""
+    y = bmm(a, b)
+    if alpha != 1:
+        y *= alpha
+    if beta == 0:
+        return y
+    return arr(y + (c if beta == 1 else beta * c))
+
+
+def _dot(a, b):
+    """The dot product of two 1-D tensors."""
+    _check_rank("dot", a, 1), _check_rank("dot", b, 1)
+    _same_dtype("dot", a, b)
+    if a.shape != b.shape:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
+                           f"[{b.shape[0]}] to have the same number of elements")
+    return arr(np.dot(a, b))
+
+
+# ----------------------------------------------------------------------------- shape functions
+
+
+def matmul_info(args):
+    """torch.matmul's shape rules; a known inner-dimension clash is a ShapeMismatch."""
+    a, b = args[0], args[1]
+    if a.dtype is not None and b.dtype is not None and a.dtype != b.dtype:
+        raise ShapeMismatch(f"matmul of {a.dtype} and {b.dtype} tensors (torch needs equal "
+                            "dtypes)")
+    dtype = promote_types(a.dtype, b.dtype)
+    if a.shape is None or b.shape is None:
+        return TensorInfo(dtype, None)
+    if not a.shape or not b.shape:
+        raise ShapeMismatch("both arguments to matmul need to be at least 1D")
+    k1 = a.shape[-1]
+    k2 = b.shape[-2] if len(b.shape) >= 2 else b.shape[0]
+    if same_dim(k1, k2) is False:
+        raise ShapeMismatch(f"matmul of {fmt(a.shape)} and {fmt(b.shape)}: inner dimensions "
+                            f"{k1} and {k2} differ")
+    if len(a.shape) == 1 and len(b.shape) == 1:
+        return TensorInfo(dtype, ())
+    if len(b.shape) == 1:
+        return TensorInfo(dtype, a.shape[:-1])
+    if len(a.shape) == 1:
+        return TensorInfo(dtype, b.shape[:-2] + b.shape[-1:])
+    batch = broadcast(a.shape[:-2], b.shape[:-2], "broadcast the batch dimensions of")
+    return TensorInfo(dtype, batch + (a.shape[-2], b.shape[-1]))
+
+
+def _ranked(n, what):
+    def info(args):
+        for x in args[:2]:
+            if x.shape is not None and len(x.shape) != n:
+                raise ShapeMismatch(f"{what} expects {n}D tensors, got {fmt(x.shape)}")
+        return matmul_info(args)
+    return info
+
+
+def _linear_info(args):
+    x, w = args[0], args[1]
+    if x.shape is None or w.shape is None or not x.shape or len(w.shape) != 2:
+        return TensorInfo(x.dtype, None)
+    if same_dim(x.shape[-1], w.shape[1]) is False:
+        raise ShapeMismatch(f"linear: input of shape {fmt(x.shape)} has {x.shape[-1]} features "
+                            f"but the weight {fmt(w.shape)} expects {w.shape[1]}")
+    return TensorInfo(x.dtype, x.shape[:-1] + (w.shape[0],))
+
+
+def _outer_info(args):
+    a, b = args[0], args[1]
+    shape = None if a.shape is None or b.shape is None else a.shape[:1] + b.shape[:1]
+    return TensorInfo(promote_types(a.dtype, b.dtype), shape)
+
+
+def _einsum_info(args):
+    tensors = args[1].items if args[1].items is not None else [a for a in args[1:]
+                                                               if a.is_tensor]
+    dtype = tensors[0].dtype if tensors else None
+    for t in tensors[1:]:
+        dtype = promote_types(dtype, t.dtype)
+    return TensorInfo(dtype, None)
+
+
+def _add_info(n, what):
+    inner = _ranked(n, what)
+    return lambda args: inner(args[1:3])
+
+
+reg("tensor.matmul", "(Tensor self, Tensor other) -> Tensor", matmul,
+    ("Tensor.__matmul__", "torch.matmul", "Tensor.matmul"), matmul_info, may_raise=True)
+reg("tensor.mm", "(Tensor self, Tensor mat2) -> Tensor", mm, ("torch.mm", "Tensor.mm"),
+    _ranked(2, "mm"), may_raise=True)
+reg("tensor.bmm", "(Tensor self, Tensor mat2) -> Tensor", bmm, ("torch.bmm", "Tensor.bmm"),
+    _ranked(3, "bmm"), may_raise=True)
+reg("tensor.mv", "(Tensor self, Tensor vec) -> Tensor",
+    lambda a, v: (_check_rank("mv", a, 2), _check_rank("mv", v, 1), matmul(a, v))[2],
+    ("torch.mv", "Tensor.mv"), matmul_info, may_raise=True,
+    doc="Matrix-vector product.")
+reg("tensor.dot", "(Tensor self, Tensor tensor) -> Tensor", _dot,
+    ("torch.dot", "Tensor.dot", "torch.inner"), lambda a: TensorInfo(a[0].dtype, ()),
+    may_raise=True)
+reg("tensor.outer", "(Tensor self, Tensor vec2) -> Tensor",
+    lambda a, b: (_same_dtype("outer", a, b), arr(np.outer(a, b)))[1],
+    ("torch.outer", "Tensor.outer", "torch.ger"), _outer_info, may_raise=True,
+    doc="Outer product of two vectors.")
+reg("tensor.linear", "(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", linear,
+    (f"{F}.linear",), _linear_info, may_raise=True)
+reg("tensor.addmm", "(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)"
+    " -> Tensor", addmm, ("torch.addmm", "Tensor.addmm"), _add_info(2, "addmm"),
+    may_raise=True)
+reg("tensor.baddbmm", "(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, "
+    "Scalar alpha=1) -> Tensor", baddbmm, ("torch.baddbmm", "Tensor.baddbmm"),
+    _add_info(3, "baddbmm"), may_raise=True)
+
+# ----------------------------------------------------------------------------- einsum
+
+
+def einsum(equation, *ts):
+    """Einstein summation over the operands (torch.einsum's equation syntax)."""
+    if len(ts) == 1 and isinstance(ts[0], list):
+        ts = tuple(ts[0])
+    try:
+        return arr(np.einsum(equation, *ts, optimize=len(ts) > 2 or "greedy"))
+    except ValueError as e:
+        raise RuntimeError(f"einsum(): {e}") from None
+
+
+reg("tensor.einsum", "(str equation, Tensor[] tensors) -> Tensor", einsum, ("torch.einsum",),
+    _einsum_info, may_raise=True)
+for _k in (1, 2, 3):
+    _ps = ", ".join(f"Tensor t{i}" for i in range(_k))
+    reg(f"tensor.einsum{_k}", f"(str equation, {_ps}) -> Tensor", einsum, ("torch.einsum",),
+        _einsum_info, may_raise=True, doc=f"Einstein summation over {_k} operand(s).")

@@ -1,0 +1,170 @@
+"""Convolutions and pooling against torch over strides, paddings (incl. "same"),
+dilations, groups (incl. depthwise with multipliers), ceil_mode and adaptive sizes."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from tests.unit.ops.util import run, same, to_torch
+
+torch = pytest.importorskip("torch")
+F = torch.nn.functional
+pytestmark = [pytest.mark.filterwarnings("error::RuntimeWarning"),
+              pytest.mark.filterwarnings("ignore::UserWarning")]  # torch notes
+RNG = np.random.default_rng(11)
+
+
+def rand(*shape):
+    return RNG.standard_normal(shape).astype(np.float32)
+
+
+CONV2D = [
+    # (N, C, H, W), (O, C/g, kh, kw), stride, padding, dilation, groups
+    ((1, 3, 8, 8), (4, 3, 3, 3), 1, 1, 1, 1),
+    ((2, 3, 7, 9), (4, 3, 3, 2), 1, 0, 1, 1),
+    ((2, 4, 9, 8), (6, 2, 3, 3), 2, 1, 1, 2),
+    ((1, 4, 10, 10), (4, 1, 3, 3), 1, 1, 1, 4),
+    ((2, 4, 10, 10), (8, 1, 3, 3), 1, 1, 1, 4),
+    ((1, 4, 11, 10), (4, 1, 5, 5), 2, 2, 1, 4),
+    ((1, 3, 12, 12), (2, 3, 3, 3), (2, 1), (0, 2), (2, 1), 1),
+    ((2, 6, 5, 5), (4, 6, 1, 1), 1, 0, 1, 1),
+    ((1, 6, 6, 7), (6, 2, 1, 1), 2, 0, 1, 3),
+    ((1, 3, 9, 9), (2, 3, 3, 3), 1, "same", 2, 1),
+    ((1, 3, 9, 8), (2, 3, 4, 2), 1, "same", 1, 1),
+    ((1, 3, 6, 6), (2, 3, 3, 3), 3, "valid", 1, 1),
+    ((8, 8, 8), (5, 8, 3, 3), 1, 1, 1, 1),
+]
+
+
+@pytest.mark.parametrize("xs,ws,stride,padding,dilation,groups", CONV2D)
+@pytest.mark.parametrize("bias", [True, False])
+def test_conv2d(xs, ws, stride, padding, dilation, groups, bias):
+    x, w = rand(*xs), rand(*ws)
+    b = rand(ws[0]) if bias else None
+    want = F.conv2d(to_torch(x), to_torch(w), to_torch(b), stride, padding, dilation, groups)
+    same(run("tensor.conv2d", x, w, b, stride, padding, dilation, groups), want,
+         rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("stride,padding,dilation,groups", [(1, 0, 1, 1), (2, 1, 1, 1),
+                                                            (1, "same", 3, 1), (1, 1, 1, 4),
+                                                            (3, 2, 2, 2)])
+def test_conv1d(stride, padding, dilation, groups):
+    x, w, b = rand(2, 4, 17), rand(4, 4 // groups, 3), rand(4)
+    want = F.conv1d(to_torch(x), to_torch(w), to_torch(b), stride, padding, dilation, groups)
+    same(run("tensor.conv1d", x, w, b, stride, padding, dilation, groups), want, atol=1e-5)
+
+
+def test_conv_errors():
+    x, w = rand(1, 3, 5, 5), rand(2, 4, 3, 3)
+    with pytest.raises(RuntimeError, match="expected input.*to have 4 channels"):
+        run("tensor.conv2d", x, w, None, 1, 0, 1, 1)
+    with pytest.raises(RuntimeError, match="too small"):
+        run("tensor.conv2d", rand(1, 3, 2, 2), rand(2, 3, 3, 3), None, 1, 0, 1, 1)
+    with pytest.raises(RuntimeError, match="same"):
+        run("tensor.conv2d", x, rand(2, 3, 3, 3), None, 2, "same", 1, 1)
+    with pytest.raises(ValueError, match="padding string"):
+        run("tensor.conv2d", x, rand(2, 3, 3, 3), None, 1, "full", 1, 1)
+    with pytest.raises(RuntimeError, match="type"):
+        run("tensor.conv2d", x, rand(2, 3, 3, 3).astype(np.float64), None, 1, 0, 1, 1)
+
+
+POOLS = list(itertools.product([2, 3, (3, 2)], [None, 1, 2], [0, 1], [False, True]))
+
+
+@pytest.mark.parametrize("k,s,p,ceil", POOLS)
+def test_max_avg_pool2d(k, s, p, ceil):
+    x = rand(2, 3, 9, 8)
+    x[0, 0, 0, 0] = np.nan
+    kw = {"kernel_size": k, "stride": s, "padding": p, "ceil_mode": ceil}
+    same(run("tensor.max_pool2d", x, k, s, p, 1, ceil, False), F.max_pool2d(to_torch(x), **kw))
+    for cip in (True, False):
+        same(run("tensor.avg_pool2d", x, k, s, p, ceil, cip, None),
+             F.avg_pool2d(to_torch(x), **kw, count_include_pad=cip), atol=1e-6)
+    same(run("tensor.avg_pool2d", x, k, s, p, ceil, True, 5),
+         F.avg_pool2d(to_torch(x), **kw, divisor_override=5), atol=1e-6)
+
+
+def test_pool_dilation_indices_1d_and_errors():
+    x = rand(2, 3, 10, 9)
+    same(run("tensor.max_pool2d", x, 3, 2, 1, 2, True, False),
+         F.max_pool2d(to_torch(x), 3, 2, 1, 2, True))
+    same(run("tensor.max_pool2d_with_indices", x, 3, 2, 1, 1, False, True),
+         F.max_pool2d(to_torch(x), 3, 2, 1, 1, False, return_indices=True))
+    x1 = rand(2, 3, 11)
+    same(run("tensor.max_pool1d", x1, 3, 2, 1, 1, True, False),
+         F.max_pool1d(to_torch(x1), 3, 2, 1, 1, True))
+    same(run("tensor.avg_pool1d", x1, 4, 3, 2, True, False),
+         F.avg_pool1d(to_torch(x1), 4, 3, 2, True, False), atol=1e-6)
+    same(run("tensor.max_pool2d", x[0], 2, None, 0, 1, False, False),
+         F.max_pool2d(to_torch(x[0]), 2))
+    with pytest.raises(RuntimeError, match="pad should be at most half"):
+        run("tensor.max_pool2d", x, 2, 2, 2, 1, False, False)
+    with pytest.raises(RuntimeError, match="return_indices"):
+        run("tensor.max_pool2d", x, 2, 2, 0, 1, False, True)
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, (5, 2), (4, None), (7, 9)])
+def test_adaptive_pools(size):
+    x = rand(2, 3, 9, 7)
+    same(run("tensor.adaptive_avg_pool2d", x, size), F.adaptive_avg_pool2d(to_torch(x), size),
+         atol=1e-6)
+    same(run("tensor.adaptive_max_pool2d", x, size, False),
+         F.adaptive_max_pool2d(to_torch(x), size))
+    same(run("tensor.adaptive_max_pool2d_with_indices", x, size, True),
+         F.adaptive_max_pool2d(to_torch(x), size, return_indices=True))
+    n = size if isinstance(size, int) else size[0]
+    x1 = rand(2, 3, 10)
+    same(run("tensor.adaptive_avg_pool1d", x1, n), F.adaptive_avg_pool1d(to_torch(x1), n),
+         atol=1e-6)
+    same(run("tensor.adaptive_max_pool1d", x1, n, False),
+         F.adaptive_max_pool1d(to_torch(x1), n))
+
+
+@pytest.mark.parametrize("mode", ["constant", "reflect", "replicate", "circular"])
+@pytest.mark.parametrize("pads", [(1, 2), (2, 1, 0, 3), (1, 1, 1, 1)])
+def test_pad(mode, pads):
+    x = rand(2, 3, 5, 6)
+    try:
+        want = F.pad(to_torch(x), pads, mode)
+    except NotImplementedError:
+        with pytest.raises(NotImplementedError, match="Padding size"):
+            run("tensor.pad", x, pads, mode, None)
+        return
+    same(run("tensor.pad", x, pads, mode, None), want)
+    if mode == "constant":
+        same(run("tensor.pad", x, pads, mode, -1.5), F.pad(to_torch(x), pads, value=-1.5))
+
+
+def test_pad_crops_with_negative_values_and_checks():
+    x = rand(2, 3, 5, 6)
+    same(run("tensor.pad", x, [-1, 2, 0, -2], "constant", 0.0),
+         F.pad(to_torch(x), (-1, 2, 0, -2)))
+    with pytest.raises(RuntimeError, match="divisible by 2"):
+        run("tensor.pad", x, [1, 2, 3], "constant", None)
+    with pytest.raises(RuntimeError, match="Padding size"):
+        run("tensor.pad", x, [6, 6], "reflect", None)
+
+
+@pytest.mark.parametrize("mode,align", [("nearest", None), ("bilinear", False),
+                                        ("bilinear", True)])
+@pytest.mark.parametrize("size,scale", [((7, 9), None), (None, 2), (None, 1.5), ((3, 4), None)])
+def test_interpolate_2d(mode, align, size, scale):
+    x = rand(2, 3, 5, 6)
+    want = F.interpolate(to_torch(x), size=size, scale_factor=scale, mode=mode,
+                         align_corners=align)
+    same(run("tensor.interpolate", x, size, scale, mode, align, None, False), want, atol=1e-5)
+
+
+@pytest.mark.parametrize("mode,align", [("nearest", None), ("linear", False),
+                                        ("linear", True)])
+def test_interpolate_1d(mode, align):
+    x = rand(2, 3, 7)
+    for size, scale in ((11, None), (None, 2.5), (4, None)):
+        want = F.interpolate(to_torch(x), size=size, scale_factor=scale, mode=mode,
+                             align_corners=align)
+        same(run("tensor.interpolate", x, size, scale, mode, align, None, False), want,
+             atol=1e-5)
