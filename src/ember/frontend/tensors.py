@@ -44,6 +44,11 @@ def _const_value(v):
         return items if name == "list.new" else tuple(items)
     if name == "widen" and op.operands:
         return _const_value(op.operands[0])
+    if name == "tuple.get" and op.operands:  # an item of a tuple literal (x.view((2, -1)))
+        whole = _const_value(op.operands[0])
+        i = op.attrs.get("index")
+        return whole[i] if isinstance(whole, tuple) and isinstance(i, int) and \
+            0 <= i < len(whole) else None
     return _folded(op)
 
 

@@ -1,8 +1,7 @@
 """Normalization layers: BatchNorm1d/2d (inference: running statistics), LayerNorm, GroupNorm.
 
-Written from elementwise operators and reductions (mean, rsqrt) rather than
-`F.layer_norm` / `F.group_norm`: those operators' schemas currently parse their
-`eps=1e-05` default wrongly (see the nn report), and batch_norm has no Python spelling.
+BatchNorm and LayerNorm call the fused operators (`F.batch_norm`, `F.layer_norm`): one
+kernel each, and `ember.freeze` folds a batch norm into the convolution before it.
 """
 
 from __future__ import annotations
@@ -72,6 +71,14 @@ class _BatchNorm(Module):
             self.register_buffer("running_var", None)
             self.register_buffer("num_batches_tracked", None)
 
+    def _norm(self, x: Tensor) -> Tensor:
+        mean = self.running_mean
+        var = self.running_var
+        if mean is not None and var is not None:
+            return F.batch_norm(x, mean, var, self.weight, self.bias, False, 0.0, self.eps)
+        mean, var = self._stats(x)
+        return batch_norm(x, mean, var, self.weight, self.bias, self.eps)
+
     def _stats(self, x: Tensor) -> Tuple[Tensor, Tensor]:
         """Running statistics, or the batch's own when the layer keeps none (as torch)."""
         mean = self.running_mean
@@ -94,8 +101,7 @@ class BatchNorm1d(_BatchNorm):
     def forward(self, input: Tensor) -> Tensor:
         if len(input.shape) != 2 and len(input.shape) != 3:
             raise ValueError(f"expected 2D or 3D input (got {len(input.shape)}D input)")
-        mean, var = self._stats(input)
-        return batch_norm(input, mean, var, self.weight, self.bias, self.eps)
+        return self._norm(input)
 
 
 class BatchNorm2d(_BatchNorm):
@@ -104,23 +110,7 @@ class BatchNorm2d(_BatchNorm):
     def forward(self, input: Tensor) -> Tensor:
         if len(input.shape) != 4:
             raise ValueError(f"expected 4D input (got {len(input.shape)}D input)")
-        mean, var = self._stats(input)
-        return batch_norm(input, mean, var, self.weight, self.bias, self.eps)
-
-
-def layer_norm(x: Tensor, ndims: int, weight: Optional[Tensor], bias: Optional[Tensor],
-               eps: float) -> Tensor:
-    """Normalize over the last `ndims` dims (biased variance), then scale and shift."""
-    dims: List[int] = []
-    for i in range(ndims):
-        dims.append(-1 - i)
-    c = x - F.mean(x, dims, True)
-    y = c * F.rsqrt(F.mean(c * c, dims, True) + eps)
-    if weight is not None:
-        y = y * weight
-    if bias is not None:
-        y = y + bias
-    return y
+        return self._norm(input)
 
 
 class LayerNorm(Module):
@@ -147,12 +137,7 @@ class LayerNorm(Module):
         self.register_parameter("bias", affine_b)
 
     def forward(self, input: Tensor) -> Tensor:
-        n = len(self.normalized_shape)
-        for i in range(n):
-            if input.shape[len(input.shape) - n + i] != self.normalized_shape[i]:
-                raise RuntimeError(f"LayerNorm: input of shape {list(input.shape)} does not "
-                                   f"end in normalized_shape {list(self.normalized_shape)}")
-        return layer_norm(input, n, self.weight, self.bias, self.eps)
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
         return (f"{self.normalized_shape}, eps={self.eps}, "

@@ -1,18 +1,15 @@
 """LSTM and GRU: multi-layer, optionally bidirectional, batch_first, optional initial state.
 
 Weights keep torch's names and layouts (weight_ih_l{k}{_reverse}: gates stacked (i, f, g, o)
-for LSTM, (r, z, n) for GRU), so torch state_dicts load as they are. forward reads them in
-torch's order through `_flat_weights` and runs the time loop from matmul and
-elementwise operators, with torch's cell arithmetic.
-
-NOTE: `tensor.lstm` / `tensor.gru` (fused) exist in ember.ops but have no Python spelling
-yet, so F cannot reach them; switch `_lstm` / `_gru` to them once they do.
+for LSTM, (r, z, n) for GRU), so torch state_dicts load as they are. forward passes them in
+torch's order (`_flat_weights`) to the fused operators `F.lstm` / `F.gru` (torch._VF's
+signature), whose kernels run the time loop.
 """
 
 from __future__ import annotations
 
 import math
-from typing import List, Optional, Tuple
+from typing import Optional, Tuple
 
 import ember.nn.functional as F
 from ember.errors import UnsupportedError
@@ -157,9 +154,9 @@ class LSTM(_RNNBase):
         if hx is not None:
             h0 = hx[0]
             c0 = hx[1]
-        out, h, c = _lstm(x, self._state(h0, x, batched), self._state(c0, x, batched),
-                          self._flat_weights, self.num_layers, self.bidirectional,
-                          self.bias)
+        out, h, c = F.lstm(x, [self._state(h0, x, batched), self._state(c0, x, batched)],
+                           self._flat_weights, self.bias, self.num_layers, 0.0, False,
+                           self.bidirectional, False)
         if not batched:
             h = F.squeeze(h, 1)
             c = F.squeeze(c, 1)
@@ -179,102 +176,8 @@ class GRU(_RNNBase):
         self._check_input(input)
         batched = len(input.shape) == 3
         x = self._time_major(input)
-        out, h = _gru(x, self._state(hx, x, batched), self._flat_weights,
-                      self.num_layers, self.bidirectional, self.bias)
+        out, h = F.gru(x, self._state(hx, x, batched), self._flat_weights, self.bias,
+                       self.num_layers, 0.0, False, self.bidirectional, False)
         if not batched:
             h = F.squeeze(h, 1)
         return self._output(out, batched), h
-
-
-def _input_gates(x: Tensor, weights: List[Tensor], k: int, has_bias: bool,
-                 both_biases: bool) -> Tensor:
-    """x @ w_ih.T (+ b_ih, + b_hh when both biases act on the input side) for all steps."""
-    per = 4 if has_bias else 2
-    xw = F.matmul(x, F.t(weights[k * per]))
-    if has_bias:
-        if both_biases:
-            xw = xw + (weights[k * per + 2] + weights[k * per + 3])
-        else:
-            xw = xw + weights[k * per + 2]
-    return xw
-
-
-def _lstm(x: Tensor, h0: Tensor, c0: Tensor, weights: List[Tensor], num_layers: int,
-          bidirectional: bool, has_bias: bool) -> Tuple[Tensor, Tensor, Tensor]:
-    dirs = 2 if bidirectional else 1
-    per = 4 if has_bias else 2
-    hs: List[Tensor] = []
-    cs: List[Tensor] = []
-    layer_input = x
-    for layer in range(num_layers):
-        outs: List[Tensor] = []
-        for d in range(dirs):
-            k = layer * dirs + d
-            xw = _input_gates(layer_input, weights, k, has_bias, True)
-            out, h, c = _lstm_direction(xw, weights[k * per + 1], h0[k], c0[k], d == 1)
-            outs.append(out)
-            hs.append(h)
-            cs.append(c)
-        layer_input = F.cat(outs, 2)
-    return layer_input, F.stack(hs, 0), F.stack(cs, 0)
-
-
-def _lstm_direction(xw: Tensor, w_hh: Tensor, h: Tensor, c: Tensor,
-                    reverse: bool) -> Tuple[Tensor, Tensor, Tensor]:
-    steps = xw.shape[0]
-    hsz = h.shape[1]
-    w_t = F.t(w_hh)
-    outs: List[Tensor] = []
-    for i in range(steps):
-        t = steps - 1 - i if reverse else i
-        g = xw[t] + F.matmul(h, w_t)
-        ingate = F.sigmoid(g[:, 0:hsz])
-        forgetgate = F.sigmoid(g[:, hsz:2 * hsz])
-        cellgate = F.tanh(g[:, 2 * hsz:3 * hsz])
-        outgate = F.sigmoid(g[:, 3 * hsz:4 * hsz])
-        c = forgetgate * c + ingate * cellgate
-        h = outgate * F.tanh(c)
-        outs.append(h)
-    if reverse:
-        outs.reverse()
-    return F.stack(outs, 0), h, c
-
-
-def _gru(x: Tensor, h0: Tensor, weights: List[Tensor], num_layers: int, bidirectional: bool,
-         has_bias: bool) -> Tuple[Tensor, Tensor]:
-    dirs = 2 if bidirectional else 1
-    per = 4 if has_bias else 2
-    hs: List[Tensor] = []
-    layer_input = x
-    for layer in range(num_layers):
-        outs: List[Tensor] = []
-        for d in range(dirs):
-            k = layer * dirs + d
-            xw = _input_gates(layer_input, weights, k, has_bias, False)
-            b_hh: Optional[Tensor] = None
-            if has_bias:
-                b_hh = weights[k * per + 3]
-            out, h = _gru_direction(xw, weights[k * per + 1], b_hh, h0[k], d == 1)
-            outs.append(out)
-            hs.append(h)
-        layer_input = F.cat(outs, 2)
-    return layer_input, F.stack(hs, 0)
-
-
-def _gru_direction(xw: Tensor, w_hh: Tensor, b_hh: Optional[Tensor], h: Tensor,
-                   reverse: bool) -> Tuple[Tensor, Tensor]:
-    steps = xw.shape[0]
-    hsz = h.shape[1]
-    outs: List[Tensor] = []
-    for i in range(steps):
-        t = steps - 1 - i if reverse else i
-        hw = F.linear(h, w_hh, b_hh)
-        xt = xw[t]
-        resetgate = F.sigmoid(xt[:, 0:hsz] + hw[:, 0:hsz])
-        inputgate = F.sigmoid(xt[:, hsz:2 * hsz] + hw[:, hsz:2 * hsz])
-        newgate = F.tanh(xt[:, 2 * hsz:3 * hsz] + resetgate * hw[:, 2 * hsz:3 * hsz])
-        h = (h - newgate) * inputgate + newgate
-        outs.append(h)
-    if reverse:
-        outs.reverse()
-    return F.stack(outs, 0), h

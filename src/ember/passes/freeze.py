@@ -172,12 +172,14 @@ def _fold_one(module, bn) -> bool:
     if conv is None or conv.name not in ("tensor.conv2d", "tensor.conv1d") \
             or len(x.uses) != 1 or conv.parent is not bn.parent:
         return False
+    # batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
     w, b = (_tensor_const(module, v) for v in conv.operands[1:3])
     stats = [_tensor_const(module, v) for v in bn.operands[1:5]]
-    eps = getattr(bn.operands[5].op, "value", None) if len(bn.operands) > 5 else None
+    training = _scalar_const(bn.operands[5]) if len(bn.operands) == 8 else None
+    eps = _scalar_const(bn.operands[7]) if len(bn.operands) == 8 else None
     if w is None or w is False or b is False or stats[0] is None or stats[1] is None or \
-            any(s is False for s in stats) or not isinstance(eps, float) or \
-            w.dtype.kind != "f":
+            any(s is False for s in stats) or training is not False or \
+            not isinstance(eps, float) or w.dtype.kind != "f":
         return False
     mean, var, gamma, beta = stats
     scale = 1.0 / np.sqrt(var.astype(np.float64) + eps)
@@ -191,6 +193,11 @@ def _fold_one(module, bn) -> bool:
     bn.result.replace_all_uses_with(conv.result)
     bn.erase()
     return True
+
+
+def _scalar_const(v):
+    op = getattr(v, "op", None)
+    return op.value if isinstance(op, ConstOp) and not isinstance(op.value, SymbolRef) else None
 
 
 def _replace_operand(module, op, i, arr, suffix) -> None:
