@@ -36,7 +36,8 @@ def tt_kernel(ufunc, check=None):
     check(rt, a, b) may refuse an operation torch refuses (bool subtraction, x // 0)."""
     def kernel(a, b):
         if a.dtype == b.dtype and check is None:
-            return _typed(ufunc(a, b), a.dtype)
+            r = ufunc(a, b)
+            return r if type(r) is np.ndarray and r.dtype == a.dtype else _typed(r, a.dtype)
         rt = tensors_dtype(a, b)
         if check is not None:
             check(rt, a, b)
@@ -48,6 +49,10 @@ def ts_kernel(ufunc, check=None, reflected=False):
     """The tensor-scalar kernel of ufunc (scalar-tensor if reflected): a Python number is
     weak, so it only changes the dtype across categories (int tensor + 0.5 is float32)."""
     def kernel(a, s):
+        if check is None and type(s) is float and a.dtype.kind == "f" and a.ndim:
+            # The hot case (x * 0.5 on a float tensor): numpy's weak Python float keeps the
+            # tensor's dtype, as torch does; 0-d arrays take the general path.
+            return ufunc(s, a) if reflected else ufunc(a, s)
         rt = scalar_dtype(a, s)
         if check is not None:
             if reflected:
