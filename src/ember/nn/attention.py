@@ -3,14 +3,14 @@
 Parameters: in_proj_weight (3E, E), in_proj_bias (3E), out_proj (a Linear), as torch's
 state_dict names them. Masks follow torch: a bool attn_mask / key_padding_mask marks
 positions that may NOT be attended (True = masked), a float mask is added to the scores.
-With need_weights the weights are computed explicitly (softmax(q k^T / sqrt(d) + mask)) and
-returned averaged over heads unless average_attn_weights=False; without, the fused
-`F.scaled_dot_product_attention` does the work and the weights are None.
+forward is one fused operator, `F.multi_head_attention_forward` (torch's signature):
+projections, masks, softmax and the output projection; with need_weights the weights come
+back averaged over heads unless average_attn_weights=False.
 """
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import Optional, Tuple
 
 import ember.nn.functional as F
 from ember.errors import UnsupportedError
@@ -18,14 +18,6 @@ from ember.nn import init
 from ember.nn.functional import Tensor
 from ember.nn.linear import Linear
 from ember.nn.module import Module
-
-
-def float_mask(mask: Tensor, like: Tensor) -> Tensor:
-    """A bool mask (True = masked) as an additive float mask (-inf / 0) of like's dtype;
-    float masks as they are."""
-    if mask.dtype == F.bool:
-        return F.where(mask, F.full_like(mask, float("-inf"), dtype=like.dtype), 0.0)
-    return mask
 
 
 class MultiheadAttention(Module):
@@ -65,100 +57,24 @@ class MultiheadAttention(Module):
                 is_causal: bool = False) -> Tuple[Tensor, Optional[Tensor]]:
         if is_causal and attn_mask is None:
             raise RuntimeError("Need attn_mask if specifying the is_causal hint")
-        batched = len(query.shape) == 3
-        q = self._time_major(query, batched)
-        k = self._time_major(key, batched)
-        v = self._time_major(value, batched)
-        mask = self._mask(q, k, key_padding_mask, attn_mask, batched)
-        out, weights = self._attend(q, k, v, mask, need_weights, average_attn_weights)
-        if not batched:
-            out = F.squeeze(out, 1)
-            if weights is not None:
-                weights = F.squeeze(weights, 0)
-        elif self.batch_first:
+        swap = self.batch_first and len(query.shape) == 3
+        if swap:
+            query = F.transpose(query, 0, 1)
+            key = F.transpose(key, 0, 1)
+            value = F.transpose(value, 0, 1)
+        # One fused operator (torch.nn.functional's signature) for projections, masks,
+        # softmax and the output projection.
+        out, weights = F.multi_head_attention_forward(
+            query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight,
+            self.in_proj_bias, None, None, False, 0.0, self.out_proj.weight,
+            self.out_proj.bias, False, key_padding_mask, need_weights, attn_mask, False, None,
+            None, None, None, None, average_attn_weights, is_causal)
+        if swap:
             out = F.transpose(out, 0, 1)
         return out, weights
 
-    def _time_major(self, x: Tensor, batched: bool) -> Tensor:
-        """(L, N, E): unbatched inputs get N = 1, batch_first inputs are transposed."""
-        if not batched:
-            return F.unsqueeze(x, 1)
-        if self.batch_first:
-            return F.transpose(x, 0, 1)
-        return x
-
-    def _mask(self, q: Tensor, k: Tensor, key_padding_mask: Optional[Tensor],
-              attn_mask: Optional[Tensor], batched: bool) -> Tensor:
-        """attn_mask and key_padding_mask merged into one additive (N or 1, H or 1, L, S)
-        float mask (zeros when there is none)."""
-        tgt = q.shape[0]
-        n = q.shape[1]
-        src = k.shape[0]
-        mask = F.zeros([1, 1, 1, 1], dtype=q.dtype)
-        if attn_mask is not None:
-            m = float_mask(attn_mask, q)
-            if len(m.shape) == 2:
-                _check_mask_shape(m, [tgt, src], "2D attn_mask")
-                mask = mask + F.reshape(m, [1, 1, tgt, src])
-            else:
-                _check_mask_shape(m, [n * self.num_heads, tgt, src], "3D attn_mask")
-                mask = mask + F.reshape(m, [n, self.num_heads, tgt, src])
-        if key_padding_mask is not None:
-            kp = float_mask(key_padding_mask, q)
-            if not batched:
-                kp = F.unsqueeze(kp, 0)
-            _check_mask_shape(kp, [n, src], "key_padding_mask")
-            mask = mask + F.reshape(kp, [n, 1, 1, src])
-        return mask
-
-    def _heads(self, x: Tensor, part: int) -> Tensor:
-        """Project x (T, N, E) with part 0/1/2 (q/k/v) of in_proj into heads (N, H, T, D)."""
-        e = self.embed_dim
-        w = F.narrow(self.in_proj_weight, 0, part * e, e)
-        b: Optional[Tensor] = None
-        in_b = self.in_proj_bias
-        if in_b is not None:
-            b = F.narrow(in_b, 0, part * e, e)
-        y = F.linear(x, w, b)
-        y = F.reshape(y, [x.shape[0], x.shape[1] * self.num_heads, self.head_dim])
-        return F.reshape(F.transpose(y, 0, 1), [x.shape[1], self.num_heads, x.shape[0],
-                                                self.head_dim])
-
-    def _attend(self, query: Tensor, key: Tensor, value: Tensor, mask: Tensor,
-                need_weights: bool, average: bool) -> Tuple[Tensor, Optional[Tensor]]:
-        q = self._heads(query, 0)
-        k = self._heads(key, 1)
-        v = self._heads(value, 2)
-        weights: Optional[Tensor] = None
-        if need_weights:
-            scale = (1.0 / float(self.head_dim)) ** 0.5
-            scores = F.matmul(q * scale, F.transpose(k, 2, 3)) + mask
-            w = F.softmax(scores, -1)
-            out = F.matmul(w, v)
-            if average:
-                weights = F.mean(w, [1])
-            else:
-                weights = w
-        else:
-            out = F.scaled_dot_product_attention(q, k, v, mask)
-        tgt = query.shape[0]
-        n = query.shape[1]
-        out = F.reshape(F.permute(out, [2, 0, 1, 3]), [tgt, n, self.embed_dim])
-        return self.out_proj(out), weights
-
     def extra_repr(self) -> str:
         return f"embed_dim={self.embed_dim}, num_heads={self.num_heads}"
-
-
-def _check_mask_shape(mask: Tensor, want: List[int], what: str) -> None:
-    ok = len(mask.shape) == len(want)
-    if ok:
-        for i in range(len(want)):
-            if mask.shape[i] != want[i]:
-                ok = False
-    if not ok:
-        raise RuntimeError(f"The shape of the {what} is {list(mask.shape)}, but should be "
-                           f"{want}.")
 
 
 def _check_options(embed_dim, num_heads, add_bias_kv, add_zero_attn, kdim, vdim) -> None:

@@ -95,12 +95,24 @@ def _merged_mask(attn_mask, key_padding_mask, n, heads, lq, lk, dtype):
     """One additive float mask (N, heads, Lq, Lk) or None from torch's two masks."""
     out = None
     if attn_mask is not None:
-        m = attn_mask if attn_mask.ndim == 2 else attn_mask.reshape(n, heads, lq, lk)
+        if attn_mask.ndim == 2:
+            _check_mask(attn_mask, (lq, lk), "2D attn_mask")
+            m = attn_mask
+        else:
+            _check_mask(attn_mask, (n * heads, lq, lk), "3D attn_mask")
+            m = attn_mask.reshape(n, heads, lq, lk)
         out = _as_additive(m, dtype)
     if key_padding_mask is not None:
+        _check_mask(key_padding_mask, (n, lk), "key_padding_mask")
         kp = _as_additive(key_padding_mask, dtype, padding=True).reshape(n, 1, 1, lk)
         out = kp if out is None else out + kp
     return out
+
+
+def _check_mask(m, want, what):
+    if tuple(m.shape) != tuple(want):
+        raise RuntimeError(f"The shape of the {what} is {list(m.shape)}, but should be "
+                           f"{list(want)}.")
 
 
 def _as_additive(m, dtype, padding=False):
