@@ -166,12 +166,14 @@ def _unary(node, symbol=None):
     return build
 
 
-def _int_abs(t, a, args, kernel):
-    (x,) = args
-    negative = ast.Compare(left=t.R(x), ops=[ast.Lt()], comparators=[ast.Constant(0)])
-    expr = ast.IfExp(test=negative, body=ast.UnaryOp(op=ast.USub(), operand=t.R(x)),
-                     orelse=t.R(x))
-    return _checked(t, a, expr, "abs ", (x,), "above")
+def _int_abs(checked: bool):
+    def build(t, a, args, kernel):
+        (x,) = args
+        negative = ast.Compare(left=t.R(x), ops=[ast.Lt()], comparators=[ast.Constant(0)])
+        expr = ast.IfExp(test=negative, body=ast.UnaryOp(op=ast.USub(), operand=t.R(x)),
+                         orelse=t.R(x))
+        return _checked(t, a, expr, "abs ", (x,), "above" if checked else None)
+    return build
 
 
 def _none_result(t, a):
@@ -219,10 +221,13 @@ INLINE = {
     "int.sub": _binop(ast.Sub, "-", _sub_side, _undo_sub),
     "int.mul": _binop(ast.Mult, "*", _mul_side, _undo_mul),
     "int.floordiv": _binop(ast.FloorDiv, "//", lambda t, x, y: "above"),  # MIN // -1
+    "int.add_nowrap": _binop(ast.Add), "int.sub_nowrap": _binop(ast.Sub),
+    "int.mul_nowrap": _binop(ast.Mult), "int.floordiv_nowrap": _binop(ast.FloorDiv),
+    "int.neg_nowrap": _unary(ast.USub), "int.abs_nowrap": _int_abs(False),
     "int.pow": _guarded(ast.Pow, "**", 64), "int.lshift": _guarded(ast.LShift, "<<", 63),
     "int.mod": _binop(ast.Mod), "int.truediv": _binop(ast.Div),
     "int.and": _binop(ast.BitAnd), "int.or": _binop(ast.BitOr), "int.xor": _binop(ast.BitXor),
-    "int.rshift": _binop(ast.RShift), "int.neg": _unary(ast.USub, "-"), "int.abs": _int_abs,
+    "int.rshift": _binop(ast.RShift), "int.neg": _unary(ast.USub, "-"), "int.abs": _int_abs(True),
     "int.invert": _unary(ast.Invert), "int.to_float": _to_float,
     "float.add": _binop(ast.Add), "float.sub": _binop(ast.Sub), "float.mul": _binop(ast.Mult),
     "float.truediv": _binop(ast.Div), "float.floordiv": _binop(ast.FloorDiv),

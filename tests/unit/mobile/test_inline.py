@@ -167,3 +167,13 @@ def test_hot_scalar_operators_do_not_call_kernels():
         "  KCALL r7 int.to_str (r5)\n  RETURN r5"))
     assert "_k0(" not in text and "_k1(" not in text and "_k2(" not in text
     assert ".append(" in text and "_k4(" in text
+
+
+def test_nowrap_operators_have_no_overflow_check():
+    from ember.mobile.runtime import translated_source
+    text = translated_source(assemble(
+        "function f(a: i64, b: i64) -> i64\n"
+        "  KCALL r2 int.add_nowrap (r0, r1)\n  KCALL r2 int.sub_nowrap (r2, r1)\n"
+        "  KCALL r2 int.mul_nowrap (r2, r0)\n  KCALL r2 int.floordiv_nowrap (r2, r1)\n"
+        "  KCALL r2 int.neg_nowrap (r2)\n  KCALL r2 int.abs_nowrap (r2)\n  RETURN r2"))
+    assert "_ovf" not in text and "9223372036854775807" not in text and "_k" not in text
