@@ -35,6 +35,7 @@ PASSES = {
     "cse": ("ember.passes.cse", "CommonSubexpressionElimination"),
     "inline": ("ember.passes.inline", "Inline"),
     "freeze": ("ember.passes.freeze", "Freeze"),
+    "ranges": ("ember.passes.ranges", "Ranges"),
 }
 
 
