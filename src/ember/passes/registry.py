@@ -36,6 +36,7 @@ PASSES = {
     "inline": ("ember.passes.inline", "Inline"),
     "freeze": ("ember.passes.freeze", "Freeze"),
     "ranges": ("ember.passes.ranges", "Ranges"),
+    "version-loops": ("ember.passes.version_loops", "VersionLoops"),
 }
 
 
