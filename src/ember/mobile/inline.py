@@ -207,6 +207,14 @@ def _method(attr: str, returns_none: bool):
     return build
 
 
+def _list_pop(t, a, args, kernel):
+    """`xs.pop()` for the constant index -1 (CPython's fast path), else `xs.pop(i)`."""
+    xs, i = args
+    index = [] if t.consts.get(i) == -1 and type(t.consts.get(i)) is int else [t.R(i)]
+    fn = ast.Attribute(value=t.R(xs), attr="pop", ctx=ast.Load())
+    return [t.assign(a, ast.Call(func=fn, args=index, keywords=[]))]
+
+
 def _contains(t, a, args, kernel):
     container, x = args
     return [t.assign(a, ast.Compare(left=t.R(x), ops=[ast.In()], comparators=[t.R(container)]))]
@@ -237,7 +245,8 @@ INLINE = {
     "list.getitem": _getitem, "str.getitem": _getitem, "dict.getitem": _getitem,
     "tuple.getitem": _getitem, "list.setitem": _setitem, "dict.setitem": _setitem,
     "list.len": _len, "str.len": _len, "dict.len": _len, "tuple.len": _len,
-    "list.append": _method("append", True), "dict.get": _method("get", False),
+    "list.append": _method("append", True), "list.pop": _list_pop,
+    "dict.get": _method("get", False),
     "list.contains": _contains, "str.contains": _contains, "dict.contains": _contains,
     "any.contains": _contains,
     "obj.is": _compare(ast.Is), "obj.isnot": _compare(ast.IsNot),

@@ -41,7 +41,7 @@ def _domains(name):
     table = {
         "str.getitem": (STRS, IDX), "str.len": (STRS,), "str.contains": (STRS, STRS),
         "list.getitem": (LISTS, IDX), "list.setitem": (LISTS, IDX, SMALL),
-        "list.len": (LISTS,), "list.append": (LISTS, SMALL),
+        "list.len": (LISTS,), "list.append": (LISTS, SMALL), "list.pop": (LISTS, IDX),
         "list.contains": (LISTS, SMALL), "any.contains": (LISTS, SMALL),
         "dict.getitem": (DICTS, KEYS), "dict.setitem": (DICTS, KEYS, SMALL),
         "dict.len": (DICTS,), "dict.contains": (DICTS, KEYS), "dict.get": (DICTS, KEYS, SMALL),
