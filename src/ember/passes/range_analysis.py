@@ -158,26 +158,37 @@ class _LoopState:
 
 
 class RangeAnalysis:
-    """Intervals of one function's i64 values; see the module docstring.
+    """Intervals of one function's i64 values; see the module docstring."""
 
-    `assume` maps an op to facts taken as true just before it (what-if analyses for loop
-    versioning)."""
-
-    def __init__(self, assume: dict | None = None):
+    def __init__(self):
         self.base: dict = {}
         """Value -> interval its definition gives (refinements live in the environments)."""
         self.truth: dict = {}
         """Bool result of an `if` -> its truth (facts if true, facts if false)."""
         self.fits: dict = {}
         """Checked int op -> is its exact result proven to be an int64?"""
-        self.bounds: dict = {}
-        """`for` op -> intervals of its lo and hi operands where the loop starts."""
-        self.assume = assume or {}
+        self.entry: dict = {}
+        """`for` op -> the environment where the loop starts."""
         self.loops: list[_LoopState] = []
 
     def run(self, f) -> RangeAnalysis:
         self.block(f.body, {})
         return self
+
+    def bounds(self, loop) -> tuple:
+        """The intervals of a `for` loop's lo and hi where it starts."""
+        env = self.entry[loop]
+        return self.get(loop.operands[0], env), self.get(loop.operands[1], env)
+
+    def what_if(self, loop, facts) -> RangeAnalysis:
+        """The analysis of `for` loop alone, had `facts` held where it starts (from this
+        analysis of the whole function)."""
+        out = RangeAnalysis()
+        out.base, out.truth = dict(self.base), dict(self.truth)
+        env = dict(self.entry[loop])
+        out.refine(env, facts)
+        out.for_(loop, env)
+        return out
 
     # -- queries -------------------------------------------------------------------------
     def get(self, v, env) -> tuple:
@@ -215,8 +226,6 @@ class RangeAnalysis:
     def block(self, block, env) -> dict:
         """Analyze block's ops in order, narrowing env (the caller's copy) as facts arrive."""
         for op in block.ops:
-            if op in self.assume:
-                self.refine(env, self.assume[op])
             handler = _HANDLERS.get(type(op))
             if handler is not None:
                 handler(self, op, env)
@@ -227,15 +236,16 @@ class RangeAnalysis:
             self.base[op.result] = I.const(op.value)
 
     def kernel(self, op, env) -> None:
+        rule, after = _RULES.get(op.name), _AFTER.get(op.name)
+        if rule is None and after is None:
+            return
         rs = [self.get(v, env) for v in op.operands]
-        rule = _RULES.get(op.name)
         if rule is not None and op.results and op.result.type == T.I64:
             exact = rule(op, rs)
             if op.name in CHECKED:
                 self.fits[op] = exact is not None and I.fits(exact)
             if exact is not None:
                 self.base[op.result] = I.clamp(exact)
-        after = _AFTER.get(op.name)
         if after is not None:
             for v, r in zip(op.operands, after(op, rs)):
                 if r is not None and v.type == T.I64:
@@ -273,10 +283,12 @@ class RangeAnalysis:
         return t, f
 
     def _merge(self, env, ends) -> None:
-        """After an if: what holds at the end of every region that falls through."""
-        keys = set().union(*ends)
-        for v in keys:
-            m = I.meet(self.get(v, env), I.hull(*(self.get(v, e) for e in ends)))
+        """After an if: what holds at the end of every region that falls through (a value
+        not refined in some region keeps its interval)."""
+        for v in set(ends[0]).intersection(*ends[1:]):
+            if all(e[v] is env.get(v) for e in ends):
+                continue
+            m = I.meet(self.get(v, env), I.hull(*(e[v] for e in ends)))
             if m is not None and m != self.get(v, env):
                 env[v] = m
 
@@ -287,7 +299,7 @@ class RangeAnalysis:
     # -- loops ---------------------------------------------------------------------------
     def for_(self, op, env) -> None:
         lo, hi, step = (self.get(v, env) for v in op.operands[:3])
-        self.bounds[op] = (lo, hi)
+        self.entry[op] = dict(env)
         body = op.body.block
         self.base[body.args[0]] = _induction(lo, hi, step)
 

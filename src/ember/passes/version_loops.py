@@ -57,17 +57,17 @@ def _guards(loop, bounds, k) -> dict:
     return out
 
 
-def choose_limit(f, loop, base) -> int | None:
+def choose_limit(loop, base) -> int | None:
     """The largest K in LIMITS under which the analysis proves the most checked ops of
-    loop, if that is more than `base` (the plain analysis) proves; else None."""
+    loop, if that is more than `base` (the analysis of the function) proves; else None."""
     ops = _nested_ops(loop)
     before = _proven(base, ops)
-    if before == sum(1 for op in ops if op in base.fits) or loop not in base.bounds:
+    if before == sum(1 for op in ops if op in base.fits) or loop not in base.entry:
         return None
     counts = {}
     for k in reversed(LIMITS):
-        facts = _guards(loop, base.bounds[loop], k)
-        counts[k] = _proven(RangeAnalysis({loop: facts}).run(f), ops) if facts else before
+        facts = _guards(loop, base.bounds(loop), k)
+        counts[k] = _proven(base.what_if(loop, facts), ops) if facts else before
         if k == LIMITS[-1] and counts[k] <= before:
             return None
     best = max(counts.values())
@@ -131,10 +131,10 @@ class _Versioner:
     def loop(self, loop) -> bool:
         if self.base is None:
             self.base = RangeAnalysis().run(self.f)
-        k = choose_limit(self.f, loop, self.base)
+        k = choose_limit(loop, self.base)
         if k is None:
             return False
-        version_loop(loop, self.base.bounds[loop], k)
+        version_loop(loop, self.base.bounds(loop), k)
         self.base = None
         self.changed = True
         return True
