@@ -121,6 +121,8 @@ def _sub_side(t, x, y):
 
 
 def _mul_side(t, x, y):
+    if x == y:
+        return "above"  # a square is never negative
     c = _int_const(t, y) if _int_const(t, y) is not None else _int_const(t, x)
     return None if c in (0, 1) else "both"
 

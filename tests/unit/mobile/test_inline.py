@@ -177,3 +177,10 @@ def test_nowrap_operators_have_no_overflow_check():
         "  KCALL r2 int.mul_nowrap (r2, r0)\n  KCALL r2 int.floordiv_nowrap (r2, r1)\n"
         "  KCALL r2 int.neg_nowrap (r2)\n  KCALL r2 int.abs_nowrap (r2)\n  RETURN r2"))
     assert "_ovf" not in text and "9223372036854775807" not in text and "_k" not in text
+
+
+def test_square_checks_only_the_upper_bound():
+    from ember.mobile.runtime import translated_source
+    text = translated_source(assemble(
+        "function f(a: i64) -> i64\n  KCALL r1 int.mul (r0, r0)\n  RETURN r1"))
+    assert "> 9223372036854775807" in text and "<" not in text
