@@ -191,6 +191,8 @@ class _Allocator:
             elif isinstance(op, (IfOp, TryOp)):
                 for r in op.results:
                     self._take(r, start)
+                if isinstance(op, IfOp):
+                    self._coalesce_yields(op)
             for region in op.regions:
                 for arg in region.block.args:
                     self._take(arg, start)
@@ -221,6 +223,29 @@ class _Allocator:
             for k, arg in enumerate(region.block.args[skip if region is op.body else 0:]):
                 self.a.reg[arg] = slots[k]
         self._coalesce(op, slots, skip)
+
+    def _coalesce_yields(self, op: IfOp) -> None:
+        """A value computed by a region's top-level op only to be yielded as result k takes
+        result k's register, so `acc = acc + k` in a branch needs no move. The register is
+        reserved for the result over the whole `if`; it may also hold a loop-carried value
+        (see _coalesce), so no value holding it may be read after the def in the region."""
+        for region in op.regions:
+            term = region.block.ops[-1]
+            if not isinstance(term, YieldOp):
+                continue
+            for k, v in enumerate(term.operands):
+                reg = self.a.reg[op.results[k]]
+                if isinstance(v, OpResult) and v.op.parent is region.block and \
+                        v.has_one_use() and not v.op.regions and v not in self.a.reg and \
+                        not isinstance(v.op, ConstOp) and \
+                        not self._read_after(v.op, region.block, reg):
+                    self.a.reg[v] = reg
+
+    def _read_after(self, op, block, reg: int) -> bool:
+        """Does an op after `op` in block (or nested in one) read a value held in reg?"""
+        later = block.ops[block.ops.index(op) + 1:]
+        return any(self.a.reg.get(v) == reg for o in later for inner in o.walk()
+                   for v in inner.operands)
 
     def _coalesce(self, op: _LoopOp, slots, skip: int) -> None:
         body = op.body.block

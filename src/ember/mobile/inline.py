@@ -121,6 +121,8 @@ def _sub_side(t, x, y):
 
 
 def _mul_side(t, x, y):
+    if x == y:
+        return "above"  # a square is never negative
     c = _int_const(t, y) if _int_const(t, y) is not None else _int_const(t, x)
     return None if c in (0, 1) else "both"
 
@@ -166,12 +168,14 @@ def _unary(node, symbol=None):
     return build
 
 
-def _int_abs(t, a, args, kernel):
-    (x,) = args
-    negative = ast.Compare(left=t.R(x), ops=[ast.Lt()], comparators=[ast.Constant(0)])
-    expr = ast.IfExp(test=negative, body=ast.UnaryOp(op=ast.USub(), operand=t.R(x)),
-                     orelse=t.R(x))
-    return _checked(t, a, expr, "abs ", (x,), "above")
+def _int_abs(checked: bool):
+    def build(t, a, args, kernel):
+        (x,) = args
+        negative = ast.Compare(left=t.R(x), ops=[ast.Lt()], comparators=[ast.Constant(0)])
+        expr = ast.IfExp(test=negative, body=ast.UnaryOp(op=ast.USub(), operand=t.R(x)),
+                         orelse=t.R(x))
+        return _checked(t, a, expr, "abs ", (x,), "above" if checked else None)
+    return build
 
 
 def _none_result(t, a):
@@ -205,6 +209,14 @@ def _method(attr: str, returns_none: bool):
     return build
 
 
+def _list_pop(t, a, args, kernel):
+    """`xs.pop()` for the constant index -1 (CPython's fast path), else `xs.pop(i)`."""
+    xs, i = args
+    index = [] if t.consts.get(i) == -1 and type(t.consts.get(i)) is int else [t.R(i)]
+    fn = ast.Attribute(value=t.R(xs), attr="pop", ctx=ast.Load())
+    return [t.assign(a, ast.Call(func=fn, args=index, keywords=[]))]
+
+
 def _contains(t, a, args, kernel):
     container, x = args
     return [t.assign(a, ast.Compare(left=t.R(x), ops=[ast.In()], comparators=[t.R(container)]))]
@@ -219,10 +231,13 @@ INLINE = {
     "int.sub": _binop(ast.Sub, "-", _sub_side, _undo_sub),
     "int.mul": _binop(ast.Mult, "*", _mul_side, _undo_mul),
     "int.floordiv": _binop(ast.FloorDiv, "//", lambda t, x, y: "above"),  # MIN // -1
+    "int.add_nowrap": _binop(ast.Add), "int.sub_nowrap": _binop(ast.Sub),
+    "int.mul_nowrap": _binop(ast.Mult), "int.floordiv_nowrap": _binop(ast.FloorDiv),
+    "int.neg_nowrap": _unary(ast.USub), "int.abs_nowrap": _int_abs(False),
     "int.pow": _guarded(ast.Pow, "**", 64), "int.lshift": _guarded(ast.LShift, "<<", 63),
     "int.mod": _binop(ast.Mod), "int.truediv": _binop(ast.Div),
     "int.and": _binop(ast.BitAnd), "int.or": _binop(ast.BitOr), "int.xor": _binop(ast.BitXor),
-    "int.rshift": _binop(ast.RShift), "int.neg": _unary(ast.USub, "-"), "int.abs": _int_abs,
+    "int.rshift": _binop(ast.RShift), "int.neg": _unary(ast.USub, "-"), "int.abs": _int_abs(True),
     "int.invert": _unary(ast.Invert), "int.to_float": _to_float,
     "float.add": _binop(ast.Add), "float.sub": _binop(ast.Sub), "float.mul": _binop(ast.Mult),
     "float.truediv": _binop(ast.Div), "float.floordiv": _binop(ast.FloorDiv),
@@ -232,7 +247,8 @@ INLINE = {
     "list.getitem": _getitem, "str.getitem": _getitem, "dict.getitem": _getitem,
     "tuple.getitem": _getitem, "list.setitem": _setitem, "dict.setitem": _setitem,
     "list.len": _len, "str.len": _len, "dict.len": _len, "tuple.len": _len,
-    "list.append": _method("append", True), "dict.get": _method("get", False),
+    "list.append": _method("append", True), "list.pop": _list_pop,
+    "dict.get": _method("get", False),
     "list.contains": _contains, "str.contains": _contains, "dict.contains": _contains,
     "any.contains": _contains,
     "obj.is": _compare(ast.Is), "obj.isnot": _compare(ast.IsNot),

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import types
 
+from ember.mobile.fold import fold_function
 from ember.mobile.inline import INLINE, assign, call, name
 from ember.mobile.opcodes import Op
 from ember.mobile.tree import For, If, Ins, Try, While, reads_writes, walk
@@ -98,7 +99,7 @@ class FunctionTranslator:
     # -- function ------------------------------------------------------------------------------
     def build(self) -> ast.FunctionDef:
         """The function definition `def _fn<index>(r0, ..., r<nparams-1>): ...`."""
-        body = self.block(self.tree)
+        body = fold_function(self.block(self.tree))
         params = [ast.arg(arg=f"r{i}") for i in range(self.f.nparams)]
         args = ast.arguments(posonlyargs=[], args=params, vararg=None, kwonlyargs=[],
                              kw_defaults=[], kwarg=None, defaults=[])

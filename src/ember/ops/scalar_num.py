@@ -60,6 +60,22 @@ _reg("int.abs", "(int a) -> int", lambda a: check(abs(a), "abs ", a), ("builtins
 _reg("int.invert", "(int a) -> int", operator.invert, ("int.__invert__",))
 
 
+# The compiler's twins of the checked operators, without the int64 check: passes/ranges
+# emits one only where it proved that the exact result is an int64, so the check could
+# never fire. Never chosen for Python source (no python names).
+_NOWRAP_DOC = ("{} without the int64 overflow check: the compiler proved that the exact "
+               "result fits in int64.")
+for _n, _k, _f in [("add", operator.add, {"commutative": True}), ("sub", operator.sub, {}),
+                   ("mul", operator.mul, {"commutative": True}),
+                   ("floordiv", operator.floordiv, {"may_raise": True})]:
+    register(OpDef(f"int.{_n}_nowrap", f"int.{_n}_nowrap(int a, int b) -> int", _k,
+                   doc=_NOWRAP_DOC.format(f"int.{_n}"), **_f))
+register(OpDef("int.neg_nowrap", "int.neg_nowrap(int a) -> int", operator.neg,
+               doc=_NOWRAP_DOC.format("int.neg")))
+register(OpDef("int.abs_nowrap", "int.abs_nowrap(int a) -> int", abs,
+               doc=_NOWRAP_DOC.format("int.abs")))
+
+
 def _int_divmod(a, b):
     return (check(a // b, "//", a, b), a % b)
 

@@ -10,7 +10,7 @@ from ember.ir import print_module, verify_module
 from ember.passes.registry import Pass, parse_pipeline
 
 DEFAULT_PIPELINE = ("canonicalize,fold-constants,cse,dce,inline,"
-                    "canonicalize,fold-constants,cse,dce")
+                    "canonicalize,fold-constants,cse,dce,version-loops,ranges")
 
 
 def default_pipeline() -> str:

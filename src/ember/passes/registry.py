@@ -35,6 +35,8 @@ PASSES = {
     "cse": ("ember.passes.cse", "CommonSubexpressionElimination"),
     "inline": ("ember.passes.inline", "Inline"),
     "freeze": ("ember.passes.freeze", "Freeze"),
+    "ranges": ("ember.passes.ranges", "Ranges"),
+    "version-loops": ("ember.passes.version_loops", "VersionLoops"),
 }
 
 

@@ -41,7 +41,7 @@ def _domains(name):
     table = {
         "str.getitem": (STRS, IDX), "str.len": (STRS,), "str.contains": (STRS, STRS),
         "list.getitem": (LISTS, IDX), "list.setitem": (LISTS, IDX, SMALL),
-        "list.len": (LISTS,), "list.append": (LISTS, SMALL),
+        "list.len": (LISTS,), "list.append": (LISTS, SMALL), "list.pop": (LISTS, IDX),
         "list.contains": (LISTS, SMALL), "any.contains": (LISTS, SMALL),
         "dict.getitem": (DICTS, KEYS), "dict.setitem": (DICTS, KEYS, SMALL),
         "dict.len": (DICTS,), "dict.contains": (DICTS, KEYS), "dict.get": (DICTS, KEYS, SMALL),
@@ -167,3 +167,20 @@ def test_hot_scalar_operators_do_not_call_kernels():
         "  KCALL r7 int.to_str (r5)\n  RETURN r5"))
     assert "_k0(" not in text and "_k1(" not in text and "_k2(" not in text
     assert ".append(" in text and "_k4(" in text
+
+
+def test_nowrap_operators_have_no_overflow_check():
+    from ember.mobile.runtime import translated_source
+    text = translated_source(assemble(
+        "function f(a: i64, b: i64) -> i64\n"
+        "  KCALL r2 int.add_nowrap (r0, r1)\n  KCALL r2 int.sub_nowrap (r2, r1)\n"
+        "  KCALL r2 int.mul_nowrap (r2, r0)\n  KCALL r2 int.floordiv_nowrap (r2, r1)\n"
+        "  KCALL r2 int.neg_nowrap (r2)\n  KCALL r2 int.abs_nowrap (r2)\n  RETURN r2"))
+    assert "_ovf" not in text and "9223372036854775807" not in text and "_k" not in text
+
+
+def test_square_checks_only_the_upper_bound():
+    from ember.mobile.runtime import translated_source
+    text = translated_source(assemble(
+        "function f(a: i64) -> i64\n  KCALL r1 int.mul (r0, r0)\n  RETURN r1"))
+    assert "> 9223372036854775807" in text and "<" not in text
