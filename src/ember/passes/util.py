@@ -50,18 +50,19 @@ def funcs(module):
 
 def all_ops(f):
     """Every op of a function, post-order (inner ops before the op that holds them)."""
-    out = []
-    stack = [(f, False)]
-    while stack:
-        op, expanded = stack.pop()
-        if expanded:
-            out.append(op)
-            continue
-        stack.append((op, True))
-        for r in reversed(op.regions):
-            for inner in reversed(r.block.ops):
-                stack.append((inner, False))
-    return [o for o in out if o is not f]
+    out: list = []
+    append = out.append
+
+    def visit(block):
+        for op in block.ops:
+            if op.regions:
+                for r in op.regions:
+                    visit(r.block)
+            append(op)
+
+    for r in f.regions:
+        visit(r.block)
+    return out
 
 
 __all__ = ["const_value", "is_const", "representable", "insert_const", "funcs", "all_ops",
