@@ -14,6 +14,7 @@ import threading
 from lark import Lark
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, PythonIndenter
+from lark.lexer import Token
 
 from ember.errors import ParseError, Source, Span
 from ember.frontend import ast as A
@@ -28,6 +29,28 @@ _PARSERS: dict[str, Lark] = {}
 
 class _Indenter(PythonIndenter):
     tab_len = 8
+
+    def _process(self, stream):
+        """lark's Indenter._process with the token types bound once (it runs per token)."""
+        nl, opens, closes = self.NL_type, frozenset(self.OPEN_PAREN_types), \
+            frozenset(self.CLOSE_PAREN_types)
+        token = None
+        for token in stream:
+            kind = token.type
+            if kind == nl:
+                yield from self.handle_NL(token)
+                continue
+            yield token
+            if kind in opens:
+                self.paren_level += 1
+            elif kind in closes:
+                self.paren_level -= 1
+                assert self.paren_level >= 0
+        while len(self.indent_level) > 1:
+            self.indent_level.pop()
+            yield Token.new_borrow_pos(self.DEDENT_type, "", token) if token else \
+                Token(self.DEDENT_type, "", 0, 0, 0, 0, 0, 0)
+        assert self.indent_level == [0], self.indent_level
 
 
 def _parser(start: str = "file_input") -> Lark:
