@@ -129,7 +129,7 @@ def minmax_key(em, name, node, seq=None):
     elem = seq.type.elem
     key = None
     if "key" in kw:
-        key = em.value(kw["key"], T.FunctionType((elem,), T.I64))
+        key = key_function(em, kw["key"], T.FunctionType((elem,), T.I64))
         if isinstance(key.type, ErrorType):
             return key
         if not isinstance(key.type, T.FunctionType) or len(key.type.params) != 1:
@@ -395,12 +395,23 @@ def sort_objects(em, xs, node, in_place):
     return em.b.const(None, T.NONE, loc) if in_place else target
 
 
+def key_function(em, node, expected):
+    """The value of a key= argument. A lambda or function name given here is called only
+    before the call returns, so its captured variables may change afterwards."""
+    direct = isinstance(node, (A.Lambda, A.Name))
+    em.transient_functions += direct
+    try:
+        return em.value(node, expected)
+    finally:
+        em.transient_functions -= direct
+
+
 def sorted_with_key(em, xs, node, in_place):
     loc = em.loc(node)
     kw = {k.arg: k.value for k in node.keywords}
     if not isinstance(xs.type, T.ListType):
         return em.error(f"sorted() needs a list, not {show(xs.type)}", node.span)
-    key = em.value(kw["key"], T.FunctionType((xs.type.elem,), T.I64))
+    key = key_function(em, kw["key"], T.FunctionType((xs.type.elem,), T.I64))
     rev = em.value(kw["reverse"]) if "reverse" in kw else em.b.const(False, T.BOOL, loc)
     if isinstance(key.type, ErrorType):
         return key
