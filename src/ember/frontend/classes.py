@@ -55,6 +55,24 @@ def declare_class(c, info) -> None:
         from ember.frontend.userfuncs import ensure_symbol
         ensure_symbol(c, init)
         c.ensure_compiled(init)
+    if kind == "class":
+        _special_methods(c, info, decl)
+
+
+def _special_methods(c, info, decl) -> None:
+    """Compile the special methods Python calls on its own (list ==, list.index, dict
+    keys, repr of a list...) and record them on the class, so its run-time class has them."""
+    from ember.frontend.userfuncs import ensure_symbol
+    from ember.mobile.program import SPECIAL_METHODS
+
+    for name, arity in SPECIAL_METHODS.items():
+        method = info.methods.get(name)
+        if method is None or method.static or len(method.node.args) != arity:
+            continue
+        ensure_symbol(c, method)
+        func = c.ensure_compiled(method)
+        if func is not None or method.state == "compiling":
+            decl.methods[name] = method.symbol
 
 
 _NOT_CONST = object()

@@ -479,11 +479,6 @@ class ExprMixin:
             m = dunder(self, t, "__contains__")
             if m is not None:
                 return self.truth(call_dunder(self, m, container, [x], node), node)
-        if isinstance(t, T.ListType) and isinstance(t.elem, T.ClassType) and \
-                self.class_defines(t.elem, "__eq__"):
-            return self.unsupported(f"'in' on a list of {t.elem.name} would compare by "
-                                    "identity, not with its __eq__; write any(x == y for y "
-                                    "in ys)", node.span)
         if isinstance(t, T.ListType):
             return self.b.kernel("list.contains", [container, self.coerce(x, t.elem, node.span,
                                                                           convert=True)],

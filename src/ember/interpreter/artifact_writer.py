@@ -78,7 +78,8 @@ def artifact_bytes(program, default_entry: str | None = None) -> bytes:
         "default_entry": default_entry or program.default_entry or next(iter(entries), None),
         "operators": list(program.operators),
         "classes": [{"name": c.name, "kind": c.kind, "fields": list(c.fields),
-                     "field_types": list(c.field_types)} for c in program.classes],
+                     "field_types": list(c.field_types), "methods": dict(c.methods)}
+                    for c in program.classes],
         "functions": funcs, "tensors": records, "sources": sources,
         "objects": [{"class": ci, "fields": [encode_value(v) for v in values]}
                     for ci, values in program.objects],

@@ -367,7 +367,8 @@ def lower_module(module):
     ctx = ProgramContext(module)
     functions = [FunctionLowering(f, ctx).run() for f in module.funcs.values()]
     entries = {name: ctx.func_index[name] for name in module.entries}
-    classes = [(c.name, [n for n, _ in c.fields], [str(t) for _, t in c.fields], c.kind)
+    classes = [(c.name, [n for n, _ in c.fields], [str(t) for _, t in c.fields], c.kind,
+                {n: ctx.func_index[s] for n, s in c.methods.items()})
                for c in module.classes.values()]
     tensors = [(name, module.tensors[name].data) for name in ctx.tensors]
     objects = [(ctx.class_index[module.objects[name].cls],

@@ -150,7 +150,18 @@ class Parser:
             if not self.accept(","):
                 break
         self.expect("}")
-        return ClassDecl(name, fields, kind, base=base)
+        methods = {}
+        if self.at("methods") and self.peek().text == "{":
+            self.next()
+            self.expect("{")
+            while not self.at("}"):
+                mname = self.expect_kind("ident", "a method name").text
+                self.expect("=")
+                methods[mname] = self.expect_kind("symbol", "a function name").text[1:]
+                if not self.accept(","):
+                    break
+            self.expect("}")
+        return ClassDecl(name, fields, kind, base=base, methods=methods)
 
     def parse_tensor(self, m: Module) -> None:
         self.expect("tensor")

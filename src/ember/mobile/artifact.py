@@ -151,7 +151,8 @@ class _Reader:
 
     # -- tables ---------------------------------------------------------------------------------
     def classes(self, m) -> list[ClassInfo]:
-        return [ClassInfo(c["name"], c["fields"], c["field_types"], c.get("kind", "class"))
+        return [ClassInfo(c["name"], c["fields"], c["field_types"], c.get("kind", "class"),
+                          dict(c.get("methods", {})))
                 for c in m["classes"]]
 
     def sources(self, m) -> list[tuple[str, str]]:

@@ -12,6 +12,7 @@ import math
 
 from ember.errors import ArtifactError
 from ember.mobile.opcodes import FORMAT_NAME, MAX_REGISTERS, READS
+from ember.mobile.program import SPECIAL_METHODS
 
 MAX_MANIFEST_BYTES = 64 << 20
 MAX_CONSTS_BYTES = 256 << 20
@@ -102,6 +103,9 @@ def check_tables(m: dict) -> None:
         types = field(c, "field_types", "str list", where)
         need(len(fields) == len(types) <= MAX_FIELDS, f"class record {i} has bad fields")
         need(c.get("kind", "class") in CLASS_KINDS, f"class record {i} has a bad kind")
+        methods = field(c, "methods", dict, where, default={}, optional=True)
+        need(all(k in SPECIAL_METHODS and type(v) is int for k, v in methods.items()),
+             f"class record {i} has bad methods")
     for name, rec in field(m, "entries", dict, "").items():
         need(type(rec) is dict, f"manifest field entries[{name!r:.40}] must be an object")
         field(rec, "function", int, f"entries[{name!r:.40}].")

@@ -89,6 +89,17 @@ class ClassInfo:
     """IR type string of each field."""
     kind: str = "class"
     """"class" (mutable object), "namedtuple" (a tuple subclass), "module" or "exception"."""
+    methods: dict = field(default_factory=dict)
+    """Special methods of a "class": name (a key of SPECIAL_METHODS) -> function index.
+    The run-time class defines them, so Python's container operations use them."""
+
+
+SPECIAL_METHODS = {"__eq__": 2, "__ne__": 2, "__lt__": 2, "__le__": 2, "__gt__": 2,
+                   "__ge__": 2, "__hash__": 1, "__repr__": 1, "__str__": 1, "__bool__": 1,
+                   "__len__": 1}
+"""The special methods a script class carries into its run-time class, with their
+parameter counts (self included): those Python calls on its own (`==` and `<` of lists
+and tuples, `list.index`, dict keys, `repr` of a list, truth tests of `any`)."""
 
 
 @dataclass
