@@ -12,6 +12,8 @@ import ast
 import functools
 import operator
 
+import numpy as np
+
 from ember import ops
 from ember.errors import ArtifactError
 from ember.mobile import types as RT
@@ -83,6 +85,20 @@ class ProgramEnv:
             self.globals[name] = tuple(ops.EXCEPTION_CLASSES[n] for n in names) or Exception
             self._names[key] = name
         return self._names[key]
+
+
+def _prepare_numpy() -> None:
+    """Let numpy finish its lazy setup now, in a frame with real builtins.
+
+    numpy imports the implementations of ndarray.__str__/__repr__ on first use, through
+    the builtins of the calling frame. Translated code runs with empty `__builtins__`, so
+    a first `str(tensor)` there failed ("Unable to configure default ndarray.__str__")."""
+    for v in (np.zeros((1, 1), np.float32), np.zeros((), np.int64), np.float32(0.5),
+              np.int64(1), np.bool_(True)):
+        str(v), repr(v), format(v, "")
+
+
+_prepare_numpy()
 
 
 def _unreachable():
