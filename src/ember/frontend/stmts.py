@@ -150,7 +150,7 @@ class StmtMixin:
         before = self.env
         self.env = before.copy()
         with self.at(else_r.block):
-            msg = self.str_value(s.msg) if s.msg is not None else None
+            msg = self.exc_argument(s.msg) if s.msg is not None else None
             self.raise_new("AssertionError", msg, s)
         self.env = before
         self.apply_facts_after(cond.true)
@@ -177,7 +177,7 @@ class StmtMixin:
                 if len(exc.args) > 1 or exc.keywords:
                     self.unsupported("exceptions take at most one (message) argument",
                                      exc.span)
-                msg = self.str_value(exc.args[0]) if exc.args else None
+                msg = self.exc_argument(exc.args[0]) if exc.args else None
                 self.raise_new(callee.name, msg, s)
                 return
         v = self.expr(exc)
@@ -191,24 +191,23 @@ class StmtMixin:
         self.b.create("raise", [v], loc=self.loc(s))
         self.terminated = True
 
-    def raise_new(self, kind: str, msg, node) -> None:
+    def raise_new(self, kind: str, arg, node) -> None:
+        """Raise a new `kind` exception with no argument (arg None) or one argument value
+        (kept as it is, as Python does: KeyError(3) shows 3, ValueError(3.5) 3.5)."""
         loc = self.loc(node)
         k = self.b.const(kind, T.STR, loc)
-        if msg is None:
-            msg = self.b.const(None, T.NONE, loc)
-            msg = self.coerce(msg, T.OptionalType(T.STR), None)
+        if arg is None or arg.type == T.STR:
+            arg = self.b.const(None, T.NONE, loc) if arg is None else arg
+            e = self.b.kernel("exc.new", [k, self.coerce(arg, T.OptionalType(T.STR), None)],
+                              T.EXC, loc)
         else:
-            msg = self.coerce(msg, T.OptionalType(T.STR), None)
-        e = self.b.kernel("exc.new", [k, msg], T.EXC, loc)
+            e = self.b.kernel("exc.new_arg", [k, arg], T.EXC, loc)
         self.b.create("raise", [e], loc=loc)
         self.terminated = True
 
-    def str_value(self, node):
-        """The message argument of an exception/assert: a str (other values via str())."""
-        v = self.value(node)
-        if v.type == T.STR or isinstance(v.type, ErrorType):
-            return v
-        return self.str_of(v, node)
+    def exc_argument(self, node):
+        """The argument of an exception or the message of an assert: any value."""
+        return self.value(node)
 
     def s_Global(self, s):
         self.unsupported("'global' is not supported: read module-level constants directly, "

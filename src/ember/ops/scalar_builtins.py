@@ -70,6 +70,13 @@ def exc_new(kind: str, msg):
     return cls() if msg is None else cls(msg)
 
 
+def exc_new_arg(kind: str, arg):
+    cls = EXCEPTION_CLASSES.get(kind)
+    if cls is None:
+        raise ValueError(f"unknown exception class {kind!r}")
+    return cls(arg)
+
+
 def exc_str(e) -> str:
     return str(e)
 
@@ -82,6 +89,7 @@ def exception_matches(e: BaseException, names) -> bool:
 
 
 _reg("exc.new", "(str kind, str? msg) -> exc", exc_new, (), may_raise=True, fold=False)
+_reg("exc.new_arg", "(str kind, t arg) -> exc", exc_new_arg, (), may_raise=True, fold=False)
 _reg("exc.str", "(exc e) -> str", exc_str, (), fold=False)
 
 
