@@ -171,7 +171,7 @@ def _int_abs(t, a, args, kernel):
     negative = ast.Compare(left=t.R(x), ops=[ast.Lt()], comparators=[ast.Constant(0)])
     expr = ast.IfExp(test=negative, body=ast.UnaryOp(op=ast.USub(), operand=t.R(x)),
                      orelse=t.R(x))
-    return _checked(t, a, expr, "abs ", (x,), "above")
+    return _checked(t, a, expr, "abs", (x,), "above")
 
 
 def _none_result(t, a):

@@ -55,7 +55,7 @@ _reg("int.truediv", "(int a, int b) -> float", operator.truediv, ("int.__truediv
      may_raise=True)
 _reg("int.neg", "(int a) -> int", lambda a: check(-a, "-", a), ("int.__neg__",), may_raise=True)
 _reg("int.pos", "(int a) -> int", lambda a: a, ("int.__pos__",))
-_reg("int.abs", "(int a) -> int", lambda a: check(abs(a), "abs ", a), ("builtins.abs",),
+_reg("int.abs", "(int a) -> int", lambda a: check(abs(a), "abs", a), ("builtins.abs",),
      may_raise=True)
 _reg("int.invert", "(int a) -> int", operator.invert, ("int.__invert__",))
 
