@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from ember.ops.int64 import check, overflow_error
 from ember.ops.registry import OpDef, register
 
 
@@ -19,9 +20,25 @@ _F1 = ["sqrt", "exp", "expm1", "log2", "log10", "log1p", "sin", "cos", "tan", "a
 for _n in _F1:
     _reg(f"math.{_n}", "(float x) -> float", getattr(math, _n), (f"math.{_n}",),
          may_raise=True)
+
+
+def _int_result(fn, name):
+    """fn, raising OverflowError when its int result leaves int64 (ember's int)."""
+    def kernel(*args):
+        return check(fn(*args), name, *args)
+    kernel.__name__ = fn.__name__
+    return kernel
+
+
+def _factorial(n):
+    if n > 20:  # 21! leaves int64; do not compute a huge number first
+        raise overflow_error("math.factorial", n)
+    return math.factorial(n)
+
+
 for _n in ["floor", "ceil", "trunc"]:
-    _reg(f"math.{_n}", "(float x) -> int", getattr(math, _n), (f"math.{_n}",),
-         may_raise=True)
+    _reg(f"math.{_n}", "(float x) -> int", _int_result(getattr(math, _n), f"math.{_n}"),
+         (f"math.{_n}",), may_raise=True)
     _reg(f"math.{_n}_int", "(int x) -> int", getattr(math, _n), (f"math.{_n}",))
 for _n in ["isnan", "isinf", "isfinite"]:
     _reg(f"math.{_n}", "(float x) -> bool", getattr(math, _n), (f"math.{_n}",))
@@ -35,8 +52,9 @@ def _log(x, base):
 
 
 _reg("math.log", "(float x, float? base=None) -> float", _log, ("math.log",), may_raise=True)
-_reg("math.gcd", "(int a, int b) -> int", math.gcd, ("math.gcd",))
-_reg("math.factorial", "(int n) -> int", math.factorial, ("math.factorial",), may_raise=True)
+_reg("math.gcd", "(int a, int b) -> int", _int_result(math.gcd, "math.gcd"), ("math.gcd",),
+     may_raise=True)
+_reg("math.factorial", "(int n) -> int", _factorial, ("math.factorial",), may_raise=True)
 _reg("math.isclose", "(float a, float b) -> bool", math.isclose, ("math.isclose",))
 
 # ----------------------------------------------------------------------------- text

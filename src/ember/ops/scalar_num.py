@@ -132,7 +132,14 @@ def _str_to_int(s, base=10):
 
 
 def _round_float(x):
-    return _float_to_int(round(x))
+    r = round(x)  # CPython's errors for NaN and infinities
+    if INT64_MIN <= r <= INT64_MAX:
+        return r
+    raise int64.overflow_error("round", x, None)
+
+
+def _round_int_n(x, n):
+    return check(round(x, n), "round", x, n)
 
 
 _reg("int.to_float", "(int a) -> float", float, ("builtins.float",))
@@ -153,4 +160,5 @@ _reg("str.to_float", "(str s) -> float", float, ("builtins.float",), may_raise=T
 _reg("float.round", "(float x) -> int", _round_float, ("builtins.round",), may_raise=True)
 _reg("float.round_n", "(float x, int n) -> float", round, ("builtins.round",))
 _reg("int.round", "(int x) -> int", round, ("builtins.round",))
-_reg("int.round_n", "(int x, int n) -> int", round, ("builtins.round",))
+_reg("int.round_n", "(int x, int n) -> int", _round_int_n, ("builtins.round",),
+     may_raise=True)
