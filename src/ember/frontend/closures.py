@@ -76,11 +76,16 @@ def _read_outer(em, name, span, depth):
     current = em.env.get(name)
     if var is current:
         return em.read_var(name, span)
+    if var is None:
+        return None
     em.env.vars[name] = var
     try:
         return em.read_var(name, span)
     finally:
-        em.env.vars[name] = current
+        if current is None:
+            del em.env.vars[name]
+        else:
+            em.env.vars[name] = current
 
 
 def check_captures(em, captures, point):
@@ -230,7 +235,11 @@ def _capture_values(em, meta, node):
         v = _read_outer(em, name, node.span, meta.depth)
         if v is None:
             nested = em.local_metas.get(name)
-            v = function_value(em, nested, node)
+            if nested is None:
+                v = em.error(f"the nested function uses '{name}', which is not assigned "
+                             "here", node.span)
+            else:
+                v = function_value(em, nested, node)
         out.append(em.coerce(v, t, None))
     return out
 
