@@ -54,7 +54,8 @@ def artifact_bytes(program, default_entry: str | None = None) -> bytes:
                       "param_types": list(f.param_types), "ret_type": f.ret_type,
                       "nregs": f.nregs, "code": [c0, len(code)], "lines": [l0, len(lines)],
                       "defaults": [encode_const(d) for d in f.defaults],
-                      "qualname": f.qualname})
+                      "qualname": f.qualname, "sites": [list(s) for s in f.sites],
+                      "site_pcs": [list(p) for p in f.site_pcs]})
     blob, records = _tensor_blob(program.tensors)
     for name, i in program.entries.items():
         f = program.functions[i]

@@ -370,8 +370,18 @@ class Parser:
         line = int(self.expect_kind("number", "a line number").text)
         self.expect(":")
         col = int(self.expect_kind("number", "a column number").text)
+        inlined = []
+        if self.accept("inlined"):
+            self.expect("(")
+            while not self.at(")"):
+                callee = json.loads(self.expect_kind("string", "a function name").text)
+                self.expect(":")
+                inlined.append((callee, int(self.expect_kind("number", "a line").text)))
+                if not self.accept(","):
+                    break
+            self.expect(")")
         self.expect(")")
-        return Loc(f, line, col)
+        return Loc(f, line, col, tuple(inlined))
 
     # -- values ------------------------------------------------------------------------------
     @staticmethod

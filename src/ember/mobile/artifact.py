@@ -268,7 +268,9 @@ class _Reader:
                         consts=[decode_const(c, ntensors, nobjects) for c in consts],
                         lines=table,
                         defaults=[decode_const(c, ntensors) for c in r.get("defaults", [])],
-                        qualname=r.get("qualname", ""))
+                        qualname=r.get("qualname", ""),
+                        sites=[tuple(s) for s in r.get("sites", [])],
+                        site_pcs=[tuple(p) for p in r.get("site_pcs", [])])
 
     def span(self, i, r, key, limit, unit):
         a, b = r[key]

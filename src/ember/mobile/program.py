@@ -44,6 +44,12 @@ class Function:
     boundary for omitted arguments). len(defaults) <= nparams."""
     qualname: str = ""
     """Dotted qualified name for messages ("Net.forward"); `name` when empty."""
+    sites: list = field(default_factory=list)
+    """Inlined calls: site k (1-based) is (callee name, line of the call, parent site; 0 =
+    called by this function itself). Tracebacks show each as a frame."""
+    site_pcs: list = field(default_factory=list)
+    """(pc, site) pairs, pc strictly ascending, where the inlined call an instruction
+    comes from changes (0 = none); like `lines`, the last pair at or before a pc holds."""
 
     @property
     def nparams(self) -> int:
@@ -62,6 +68,23 @@ class Function:
             return (-1, 0)
         _, src, line = self.lines[i]
         return (src, line)
+
+
+    def site(self, pc: int) -> int:
+        """The inlined call site (index into `sites`, 1-based) of pc's instruction; 0 if none."""
+        i = bisect.bisect_right(self.site_pcs, pc, key=_pc_of) - 1
+        return self.site_pcs[i][1] if i >= 0 else 0
+
+    def frames(self, site: int, line: int) -> list[tuple[str, int]]:
+        """(function name, line) of the frames an instruction at `line` in inlined call
+        `site` runs in, outermost (this function) first."""
+        out = []
+        while site > 0:
+            name, call_line, site = self.sites[site - 1]
+            out.append((name, line))
+            line = call_line
+        out.append((self.display_name, line))
+        return out[::-1]
 
 
 def _pc_of(entry) -> int:

@@ -263,6 +263,15 @@ class _FunctionVerifier:
             if not (-1 <= src < nsources and 0 <= line < (1 << 31)):
                 raise _Fail(f"line table entry for pc {pc} names source {src}, line {line}")
             last = pc
+        for k, (_, line, parent) in enumerate(self.f.sites, 1):
+            if not (0 <= parent < k and 0 <= line < (1 << 31)):
+                raise _Fail(f"inlined call site {k} has parent {parent}, line {line}")
+        last = -1
+        for pc, site in self.f.site_pcs:
+            if pc <= last or pc not in starts or not 0 <= site <= len(self.f.sites):
+                raise _Fail(f"site table entry ({pc}, {site}) is out of order, not at an "
+                            "instruction or names no site")
+            last = pc
 
     # -- per-instruction checks -----------------------------------------------------------------
     def check_operands(self, pc, op, args):

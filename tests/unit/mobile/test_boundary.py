@@ -195,6 +195,40 @@ function inner(a: i64) -> i64
     ]
 
 
+_INLINED = """from typing import Dict, List
+def h(xs: List[int], i: int) -> int:
+    return xs[i]
+
+def g(d: Dict[str, int], k: str) -> int:
+    y = h([1, 2], d[k] + 5)
+    return y
+
+def f(d: Dict[str, int], k: str) -> int:
+    return g(d, k) + 1
+"""
+
+
+@pytest.mark.parametrize("optimize", [True, False])
+def test_note_shows_the_frames_of_inlined_calls(optimize, tmp_path):
+    import ember
+    unit = ember.CompilationUnit(_INLINED, filename="calls.py", optimize=optimize)
+    assert ("inlined(\"g\":10, \"h\":6)" in unit.f.graph) == optimize
+    unit.f.save(tmp_path / "f.ember")
+    want = [
+        "ember script traceback (most recent call last):",
+        '  File "calls.py", line 10, in f', "    return g(d, k) + 1",
+        '  File "calls.py", line 6, in g', "    y = h([1, 2], d[k] + 5)",
+        '  File "calls.py", line 3, in h', "    return xs[i]",
+    ]
+    for fn in (unit.f, mobile.load(tmp_path / "f.ember")):
+        with pytest.raises(IndexError) as ei:
+            fn({"a": 1}, "a")
+        assert ei.value.__notes__[0].splitlines() == want
+        with pytest.raises(KeyError) as ei:
+            fn({"a": 1}, "b")
+        assert ei.value.__notes__[0].splitlines() == want[:5]
+
+
 def test_note_added_once_and_not_to_boundary_errors():
     m = build("function f(a: i64) -> i64\n  .entry f\n  LOADK r1 0\n"
               "  KCALL r2 int.floordiv (r0, r1)\n  RETURN r2")
