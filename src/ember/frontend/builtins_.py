@@ -215,7 +215,7 @@ def b_isinstance(em, node, expected):
     if len(node.args) != 2:
         return em.error("isinstance() takes 2 arguments", node.span)
     v = em.value(node.args[0])
-    types = em.isinstance_types(node.args[1])
+    types = em.isinstance_types(node.args[1], v.type)
     loc = em.loc(node)
     if isinstance(v.type, ErrorType) or not types:
         return em.b.const(False, T.BOOL, loc)
@@ -231,15 +231,19 @@ def b_isinstance(em, node, expected):
     return result
 
 
-def isinstance_types(em, node):
+def isinstance_types(em, node, subject):
+    """The types isinstance(x, node) tests, x of static type `subject`. A bare list, dict or
+    tuple (or List, Dict, Tuple) means any of them: the members of `subject` of that kind."""
     nodes = node.elts if isinstance(node, A.Tuple) else [node]
     out = []
     for n in nodes:
         m = em.expr(n)
-        if isinstance(m, MBuiltin) and m.name in ("int", "float", "bool", "str", "list",
-                                                    "dict", "tuple"):
-            out.append({"int": T.I64, "float": T.F64, "bool": T.BOOL, "str": T.STR}.get(
-                m.name) or _generic_of(m.name))
+        bare = _BARE.get(m.name) if isinstance(m, (MBuiltin, MTypeName)) else None
+        if bare is not None:
+            out.extend(t for t in T.members(subject) if isinstance(t, bare) or
+                       bare is T.TupleType and _is_namedtuple(em, t))
+        elif isinstance(m, MBuiltin) and m.name in ("int", "float", "bool", "str"):
+            out.append({"int": T.I64, "float": T.F64, "bool": T.BOOL, "str": T.STR}[m.name])
         elif isinstance(m, MTypeName) and m.name == "Tensor":
             out.append(T.TENSOR)
         elif isinstance(m, MClass):
@@ -257,9 +261,13 @@ def isinstance_types(em, node):
     return out
 
 
-def _generic_of(name):
-    return {"list": T.ListType(T.TENSOR), "dict": T.DictType(T.STR, T.TENSOR),
-            "tuple": T.TupleType(())}[name]
+def _is_namedtuple(em, t) -> bool:
+    decl = em.c.module.classes.get(t.name) if isinstance(t, T.ClassType) else None
+    return decl is not None and decl.kind == "namedtuple"
+
+
+_BARE = {"list": T.ListType, "dict": T.DictType, "tuple": T.TupleType, "List": T.ListType,
+         "Dict": T.DictType, "Tuple": T.TupleType}
 
 
 # ----------------------------------------------------------------------------- conversions

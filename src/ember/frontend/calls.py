@@ -97,9 +97,9 @@ class CallMixin:
     def call_kwargs(self, node):
         return {k.arg: (self.value(k.value), k) for k in node.keywords}
 
-    def isinstance_types(self, node):
+    def isinstance_types(self, node, subject):
         from ember.frontend.builtins_ import isinstance_types
-        return isinstance_types(self, node)
+        return isinstance_types(self, node, subject)
 
     # -- methods ----------------------------------------------------------------------------------
     def call_method(self, m: MBoundMethod, node, expected):

@@ -123,8 +123,8 @@ class RefineMixin:
         var = self.env.get(target.id)
         if var is None or not var.defined:
             return Cond(v)
-        want = self.isinstance_types(node.args[1])
         cur = var.value.type if var.value is not None else var.type
+        want = self.isinstance_types(node.args[1], cur)
         yes = [m for m in T.members(cur) if any(T.is_subtype(m, w) for w in want)]
         no = [m for m in T.members(cur) if m not in yes]
         t_yes = T.make_union(yes) if yes else None
