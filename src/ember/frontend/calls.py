@@ -119,8 +119,11 @@ class CallMixin:
         qual = f"{prefix}.{m.name}"
         if not ops.by_python_name(qual):
             return self.error(f"{show(t)} has no method '{m.name}'", m.span, NameResolutionError)
-        return self.call_python_op(qual, [recv] + self.call_args(node), node,
-                                   self.call_kwargs(node), receiver=True)
+        want = _element_arguments(t, m.name)
+        args = [self.value(a, want[i] if i < len(want) else None)
+                for i, a in enumerate(node.args)]
+        return self.call_python_op(qual, [recv] + args, node, self.call_kwargs(node),
+                                   receiver=True)
 
     def list_sort(self, recv, node):
         kwargs = {k.arg: k for k in node.keywords}
@@ -315,6 +318,18 @@ class CallMixin:
         if contains_any(ret):
             return self.error(f"cannot infer the result type of {d.name} here", node.span)
         return ret
+
+
+def _element_arguments(t, method) -> list:
+    """The types a list/dict method's arguments must have, where the container's element
+    type decides them (so that `fs.append(lambda x: ...)` types the lambda)."""
+    if isinstance(t, T.ListType):
+        return {"append": [t.elem], "insert": [T.I64, t.elem], "remove": [t.elem],
+                "index": [t.elem], "count": [t.elem], "extend": [t]}.get(method, [])
+    if isinstance(t, T.DictType):
+        return {"setdefault": [t.key, t.value], "get": [t.key, t.value], "pop": [t.key, t.value],
+                "update": [t]}.get(method, [])
+    return []
 
 
 class IntPack:

@@ -47,6 +47,12 @@ def captures_of(em, node, params, def_span, depth=None):
             value = function_value(em, nested, node)
             out.append((name, value.type, value))
             continue
+        if var is None and isinstance(nested, MLambda):
+            em.c.report(UnsupportedError(
+                f"the nested function uses the lambda '{name}', whose parameter types are "
+                f"only known where it is called; write it as a def, or annotate it "
+                f"({name}: Callable[[...], ...] = lambda ...)", def_span))
+            continue
         if var is None:
             if name in em.local_names and name not in em.local_metas:
                 em.c.report(UnsupportedError(

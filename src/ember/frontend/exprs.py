@@ -61,7 +61,7 @@ class ExprMixin:
         if isinstance(v, (MBuiltin, MOpFunc, MBoundMethod)) and \
                 isinstance(expected, T.FunctionType):
             v = self.function_of_callable(node, expected)  # key=len, key=math.sqrt
-        return self.as_value(v, node)
+        return self.as_value(v, node, expected)
 
     def function_of_callable(self, node, expected):
         """`len` where a function is expected: the lambda that calls it with the arguments."""
@@ -80,9 +80,15 @@ class ExprMixin:
                        A.Call(sp, node, [A.Name(sp, p) for p in params], []))
         return make_lambda(self, lam, expected)
 
-    def as_value(self, v, node) -> Value:
+    def as_value(self, v, node, expected=None) -> Value:
+        """v as a run-time value; `expected` types a lambda bound to a name (f = lambda ...;
+        g(f)) when it is a function type."""
         if isinstance(v, Value):
             return v
+        if isinstance(v, MLambda) and isinstance(expected, T.FunctionType) and \
+                len(expected.params) == len(v.node.args):
+            from ember.frontend.closures import lambda_instance
+            return lambda_instance(self, v, list(expected.params), node)
         if isinstance(v, MConst):
             return self.constant(v.value, node)
         if isinstance(v, MDtype):

@@ -66,15 +66,23 @@ class StmtMixin:
             # `f = lambda x: ...` bound once: typed at each call, like a def.
             self.local_metas[s.targets[0].id] = value
             return
-        value = self.as_value(value, s.value)
+        value = self.as_value(value, s.value, expected)
         for target in s.targets:
             self.assign(target, value, s.value.span)
 
     def _target_type(self, target):
+        """The type a value assigned to target must have, where it is known without emitting
+        code: a variable's, or an element's of a list or dict variable (`d[k] = ...`)."""
         if isinstance(target, A.Name):
             var = self.env.get(target.id)
             if var is not None:
                 return var.type
+        if isinstance(target, A.Subscript) and not isinstance(target.slice, A.Slice):
+            t = self._target_type(target.value)
+            if isinstance(t, T.ListType):
+                return t.elem
+            if isinstance(t, T.DictType):
+                return t.value
         return None
 
     def s_AnnAssign(self, s):
