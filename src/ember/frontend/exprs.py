@@ -25,7 +25,8 @@ from ember.ir import Region, Value
 from ember.ir import types as T
 from ember.ops.int64 import INT64_MAX, INT64_MIN
 
-AUG_INPLACE = {"+"}
+AUG_INPLACE = {"+", "*"}
+"""Augmented operators that change a list in place (`xs += ys`, `xs *= n`), as in Python."""
 _VERB = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "//": "floor-divide",
          "%": "take the modulo of", "**": "raise", "@": "matrix-multiply", "<<": "shift",
          ">>": "shift", "&": "and", "|": "or", "^": "xor"}

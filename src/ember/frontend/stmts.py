@@ -110,7 +110,7 @@ class StmtMixin:
                 cur = self.error(f"variable '{t.id}' is used before it is assigned", t.span,
                                  NameResolutionError)
             if isinstance(cur.type, T.ListType) and s.op in AUG_INPLACE:
-                self.list_extend_inplace(cur, s)
+                self.list_inplace(cur, s)
                 return
             new = self.binop(s.op, cur, self.value(s.value), s, (t, s.value), aug=True)
             self.write_var(t.id, new, s.span)
@@ -118,18 +118,36 @@ class StmtMixin:
             obj = self.value(t.value)
             index = self.index_value(t.slice, obj)
             cur = self.subscript_get(obj, index, t)
-            self.subscript_set(obj, index, self.binop(s.op, cur, self.value(s.value), s,
-                                                      aug=True), t)
+            self.subscript_set(obj, index, self.aug_value(cur, s), t)
         elif isinstance(t, A.Attribute):
             obj = self.value(t.value)
             cur = self.as_value(self.attribute(obj, t), t)
-            self.attribute_set(obj, t, self.binop(s.op, cur, self.value(s.value), s,
-                                                  (t, s.value), aug=True))
+            self.attribute_set(obj, t, self.aug_value(cur, s))
         else:
             self.unsupported("unsupported augmented assignment target", t.span)
 
-    def list_extend_inplace(self, cur, s):
-        # `xs += ys` extends the list in place (aliases see it), like Python.
+    def aug_value(self, cur, s):
+        """The value `target op= value` stores back: a list changed in place (Python's
+        list.__iadd__ / __imul__ return the list itself), else `cur op value`."""
+        from ember.frontend.exprs import AUG_INPLACE
+
+        if isinstance(cur.type, T.ListType) and s.op in AUG_INPLACE:
+            self.list_inplace(cur, s)
+            return cur
+        return self.binop(s.op, cur, self.value(s.value), s, (s.target, s.value), aug=True)
+
+    def list_inplace(self, cur, s):
+        """`xs += ys` extends and `xs *= n` repeats the list in place (aliases see it)."""
+        if s.op == "*":
+            n = self.value(s.value)
+            if isinstance(n.type, ErrorType):
+                return
+            if n.type not in (T.I64, T.BOOL):
+                self.error(f"can't multiply a list by a value of type {show(n.type)}",
+                           s.value.span)
+                return
+            self.b.kernel("list.imul", [cur, self.to_int(n, s.value)], T.NONE, self.loc(s))
+            return
         other = self.value(s.value, expected=cur.type)
         other = self.coerce(other, cur.type, s.value.span)
         self.b.kernel("list.extend", [cur, other], T.NONE, self.loc(s))

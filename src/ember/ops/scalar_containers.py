@@ -28,6 +28,10 @@ def _delitem(xs, i):
     del xs[i]
 
 
+def _imul(xs, n):
+    xs *= n
+
+
 def _sort(xs, reverse):
     xs.sort(reverse=reverse)
 
@@ -69,6 +73,7 @@ _LIST = [
      (), True, False),
     ("add", "(List[t] a, List[t] b) -> List[t]", operator.add, ("list.__add__",), False, False),
     ("mul", f"({L}, int n) -> List[t]", operator.mul, ("list.__mul__",), False, False),
+    ("imul", f"({L}, int n) -> None", _imul, (), False, False),
     ("contains", f"({L}, t x) -> bool", operator.contains, ("list.__contains__",), False, True),
 ]
 # Lists and dicts are mutable: even their reads are not `pure` (CSE must not merge a read
