@@ -591,7 +591,7 @@ class StmtMixin:
         from ember.frontend.meta import MException
 
         if h.type is None:
-            return []
+            return ["BaseException"]  # a bare except catches everything, as in Python
         nodes = h.type.elts if isinstance(h.type, A.Tuple) else [h.type]
         names = []
         for n in nodes:
@@ -601,8 +601,10 @@ class StmtMixin:
             else:
                 self.error("except clauses name builtin exception classes "
                            "(ValueError, KeyError, ...)", n.span)
-        if "Exception" in names or "BaseException" in names:
-            return []
+        if "BaseException" in names:
+            return ["BaseException"]
+        if "Exception" in names:
+            return []  # the IR's "every Exception"
         return names
 
     def promote_to_slots(self, names, s) -> list[str]:
