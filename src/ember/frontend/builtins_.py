@@ -308,8 +308,9 @@ def _convert(em, node, name, target):
 
 
 def b_range(em, node, expected):
-    return em.unsupported("range() is only supported in for loops and list(range(...))",
-                          node.span)
+    return em.unsupported("range() is only supported as what a for loop or comprehension "
+                          "iterates over (also inside zip(), enumerate(), reversed()) and in "
+                          "list(range(...)), not as a value", node.span)
 
 
 def b_list(em, node, expected):

@@ -48,6 +48,46 @@ class _Seq:
         return em.b.kernel(name, [self.value, i], self.elem, self.loc)
 
 
+class _Range:
+    """range(start, stop, step) inside zip/enumerate: its length is computed once, item i
+    is start + i * step (exact: it lies in the range)."""
+
+    def __init__(self, em, bounds, loc):
+        self.bounds, self.loc = bounds, loc
+        self.n = em.b.kernel("builtins.range_len", bounds, T.I64, loc)
+
+    def length(self, em):
+        return self.n
+
+    def cond(self, em, i):
+        return em.b.kernel("int.lt", [i, self.n], T.BOOL, self.loc)
+
+    def item(self, em, i):
+        start, _, step = self.bounds
+        return em.b.kernel("builtins.range_item", [start, step, i], T.I64, self.loc)
+
+
+class _Reversed:
+    """reversed(list or str) inside zip/enumerate: item i is seq[n - 1 - i], n the length
+    when it starts; it stops early if the list got shorter (Python's reverse iterator)."""
+
+    def __init__(self, em, seq, loc):
+        self.seq, self.loc = seq, loc
+        self.last = em.b.kernel("int.sub", [seq.length(em), em.b.const(1, T.I64, loc)],
+                                T.I64, loc)
+
+    def index(self, em, i):
+        return em.b.kernel("int.sub", [self.last, i], T.I64, self.loc)
+
+    def cond(self, em, i):
+        j = self.index(em, i)
+        ok = em.b.kernel("int.ge", [j, em.b.const(0, T.I64, self.loc)], T.BOOL, self.loc)
+        return em.b.kernel("bool.and", [ok, self.seq.cond(em, j)], T.BOOL, self.loc)
+
+    def item(self, em, i):
+        return self.seq.item(em, self.index(em, i))
+
+
 class _Zip:
     """zip(a, b, ...): in range while every part is; items are tuples."""
 
@@ -402,6 +442,11 @@ class LoopMixin:
     def sequence_of(self, node):
         if isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
                 isinstance(self.global_meta(node.func.id), MBuiltin):
+            if node.func.id == "range":
+                bounds = self.range_args(node)
+                return None if bounds is None else _Range(self, bounds, self.loc(node))
+            if node.func.id == "reversed":
+                return self.reversed_sequence(node)
             if node.func.id == "zip":
                 parts = [self.sequence_of(a) for a in node.args]
                 if not parts or None in parts:
@@ -436,6 +481,30 @@ class LoopMixin:
         if not isinstance(t, ErrorType):
             self.error(f"cannot iterate over {show(t)} here", node.span)
         return None
+
+    def reversed_sequence(self, call):
+        if len(call.args) != 1 or call.keywords:
+            self.error("reversed() takes one argument", call.span)
+            return None
+        arg = call.args[0]
+        loc = self.loc(call)
+        if isinstance(arg, A.Call) and isinstance(arg.func, A.Name) and arg.func.id == "range" \
+                and isinstance(self.global_meta("range"), MBuiltin):
+            bounds = self.range_args(arg)
+            if bounds is None:
+                return None
+            rev = self.b.kernel("builtins.range_reversed", bounds, T.TupleType((T.I64,) * 3),
+                                loc)
+            return _Range(self, [self.b.create("tuple.get", [rev], [T.I64], {"index": k},
+                                               loc=loc).result for k in range(3)], loc)
+        seq = self.sequence_of(arg)
+        if seq is None:
+            return None
+        if not isinstance(seq, (_Seq, _Range)):
+            self.unsupported("reversed() of zip()/enumerate() is not supported (Python "
+                             "cannot reverse them either)", arg.span)
+            return None
+        return _Reversed(self, seq, loc)
 
     def for_enumerate(self, s, call):
         seq = self.sequence_of(call)

@@ -120,6 +120,17 @@ def _range_reversed(start, stop, step):
     return (r.start, r.stop, r.step)
 
 
+def _range_len(start, stop, step):
+    return len(range(start, stop, step))
+
+
+def _range_item(start, step, i):
+    return start + i * step
+
+
+_reg("builtins.range_len", "(int start, int stop, int step) -> int", _range_len, (),
+     may_raise=True)
+_reg("builtins.range_item", "(int start, int step, int i) -> int", _range_item, ())
 _reg("builtins.percent_format", "(str fmt, t args) -> str", _percent_format,
      ("str.__mod__",), may_raise=True)
 _reg("builtins.range_reversed", "(int start, int stop, int step) -> Tuple[int, int, int]",
