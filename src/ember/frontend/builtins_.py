@@ -166,8 +166,10 @@ def minmax_key(em, name, node, seq=None):
     then_r, else_r = Region(), Region()
     with em.at(then_r.block):
         if default is None:
-            em.raise_new("ValueError", em.b.const(f"{name}() arg is an empty sequence", T.STR,
-                                                  loc), node)
+            # min/max of the empty list raises the running CPython's own error
+            em.b.kernel(f"builtins.{name}_list", [seq], elem, loc)
+            em.b.create("unreachable", [], loc=loc)
+            em.terminated = True
         else:
             em.b.yield_([em.coerce(default, elem, kw["default"].span)], loc)
     before = em.env

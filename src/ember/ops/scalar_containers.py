@@ -44,10 +44,7 @@ def _sum_int(xs):
 
 
 def _sum_float(xs):
-    total = 0.0
-    for x in xs:
-        total += x
-    return total
+    return sum(xs, 0.0)  # the running CPython's sum (compensated since 3.12)
 
 
 # ----------------------------------------------------------------------------- list
