@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
+
 from ember.errors import CallError
 from ember.mobile import types as RT
 
@@ -153,7 +155,7 @@ class LoadedFunction:
 
     def _bad_arg(self, i, v):
         raise CallError(f"{self.name}() argument {self._params[i]!r} must be "
-                        f"{self._shown[i]}, got {RT.describe(v)}")
+                        f"{self._shown[i]}, got {RT.describe(v)}{_hint(self._shown[i], v)}")
 
     def _check_symbols(self, args):
         bound: dict = {}
@@ -204,6 +206,20 @@ class LoadedFunction:
 
     def __repr__(self):
         return f"<ember entry {self.signature}>"
+
+
+def _hint(shown: str, v) -> str:
+    """Why a value of the usual wrong kind does not fit, for the call-boundary message."""
+    if type(v).__module__.split(".")[0] == "torch":
+        return " (ember tensors are numpy arrays: pass x.numpy())"
+    if isinstance(v, np.ndarray) and v.dtype not in RT.TENSOR_DTYPES:
+        return (" (ember tensors have dtype bool, uint8, int8, int16, int32, int64, float16, "
+                "float32 or float64, in native byte order)")
+    if hasattr(v, "__dict__") and not isinstance(v, (type, BaseException)) and \
+            type(v).__name__ in shown:
+        return (" (a Python object: objects of script classes are made by the script and "
+                "cannot be passed in)")
+    return ""
 
 
 def _site(tb) -> int:

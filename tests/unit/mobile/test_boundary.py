@@ -77,7 +77,7 @@ def test_scalar_arguments(m):
         ((True, 1.0, True, "s", None), "argument 'i' must be int, got bool"),
         ((2 ** 63, 1.0, True, "s", None), "argument 'i' must be int, got int \\(outside int64\\)"),
         ((1, 1, True, "s", None), "argument 'f' must be float, got int"),
-        ((1, np.float64(1.0), True, "s", None), "argument 'f' must be float, got float64"),
+        ((1, np.float64(1.0), True, "s", None), "argument 'f' must be float, got numpy.float64"),
         ((1, 1.0, 1, "s", None), "argument 'b' must be bool, got int"),
         ((1, 1.0, True, b"s", None), "argument 's' must be str, got bytes"),
         ((1, 1.0, True, "s", 0), "argument 'n' must be None, got int"),
@@ -125,6 +125,34 @@ def test_object_arguments(m):
     assert p(cls(5, 6)) == 5
     with pytest.raises(CallError, match="argument 'p' must be P, got Tuple\\[int, int\\]"):
         p((5, 6))
+
+
+def test_messages_name_foreign_values(m):
+    class P:
+        def __init__(self):
+            self.x = 1
+    with pytest.raises(CallError, match="must be P, got tests.*P \\(a Python object: "):
+        m.obj(P())
+
+
+def test_tensors_of_dtypes_ember_lacks_are_rejected():
+    m = build("function f(x: tensor) -> tensor\n  .entry f\n  RETURN r0")
+    for dtype in (np.float16, np.float32, np.float64, np.int8, np.int16, np.int32, np.int64,
+                  np.uint8, np.bool_):
+        x = np.zeros(2, dtype)
+        assert m(x) is x
+    for x in (np.zeros(2, np.complex64), np.zeros(2, np.uint16), np.zeros(2, ">f4"),
+              np.zeros(2, object)):
+        with pytest.raises(CallError, match="ember tensors have dtype bool, uint8"):
+            m(x)
+
+
+def test_torch_tensors_are_told_to_become_numpy():
+    torch = pytest.importorskip("torch")
+    m = build("function f(x: tensor) -> tensor\n  .entry f\n  RETURN r0")
+    with pytest.raises(CallError, match="must be Tensor, got torch.Tensor \\(ember tensors "
+                                        "are numpy arrays: pass x.numpy\\(\\)\\)"):
+        m(torch.zeros(2))
 
 
 def test_keywords_and_defaults(m):
