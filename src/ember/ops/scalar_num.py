@@ -157,8 +157,11 @@ _reg("bool.from_bool", "(bool a) -> bool", lambda a: a, ("builtins.bool",))
 _reg("str.to_int", "(str s, int base=10) -> int", _str_to_int, ("builtins.int",),
      may_raise=True)
 _reg("str.to_float", "(str s) -> float", float, ("builtins.float",), may_raise=True)
-_reg("float.round", "(float x) -> int", _round_float, ("builtins.round",), may_raise=True)
-_reg("float.round_n", "(float x, int n) -> float", round, ("builtins.round",))
-_reg("int.round", "(int x) -> int", round, ("builtins.round",))
-_reg("int.round_n", "(int x, int n) -> int", _round_int_n, ("builtins.round",),
+# Python's parameter names (round(x, ndigits=1)); the int overloads first, so that an int
+# argument keeps its type (round(7, -1) is an int, as in Python).
+_reg("int.round", "(int number) -> int", round, ("builtins.round",))
+_reg("int.round_n", "(int number, int ndigits) -> int", _round_int_n, ("builtins.round",),
      may_raise=True)
+_reg("float.round", "(float number) -> int", _round_float, ("builtins.round",),
+     may_raise=True)
+_reg("float.round_n", "(float number, int ndigits) -> float", round, ("builtins.round",))
