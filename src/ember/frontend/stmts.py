@@ -159,6 +159,9 @@ class StmtMixin:
                                  "del d[k])", t.span)
                 continue
             obj = self.value(t.value)
+            if isinstance(t.slice, A.Slice):
+                self.delete_slice(obj, t)
+                continue
             idx = self.value(t.slice)
             if isinstance(obj.type, T.ListType):
                 self.call_op_name("list.delitem", [obj, self.to_int(idx, t.slice)], t)
@@ -166,6 +169,16 @@ class StmtMixin:
                 self.call_op_name("dict.delitem", [obj, idx], t)
             elif not isinstance(obj.type, ErrorType):
                 self.error(f"cannot delete items of {show(obj.type)}", t.span)
+
+    def delete_slice(self, obj, t):
+        """`del xs[a:b:c]` removes the items of the slice from the list."""
+        if isinstance(obj.type, ErrorType):
+            return
+        if not isinstance(obj.type, T.ListType):
+            self.error(f"cannot delete a slice of {show(obj.type)}", t.span)
+            return
+        bounds = [self.optional_int(x) for x in (t.slice.lower, t.slice.upper, t.slice.step)]
+        self.b.kernel("list.delslice", [obj] + bounds, T.NONE, self.loc(t))
 
     def s_Assert(self, s):
         cond = self.condition(s.test)

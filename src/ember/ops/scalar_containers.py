@@ -28,6 +28,10 @@ def _delitem(xs, i):
     del xs[i]
 
 
+def _delslice(xs, start, stop, step):
+    del xs[start:stop:step]
+
+
 def _imul(xs, n):
     xs *= n
 
@@ -71,6 +75,8 @@ _LIST = [
     ("add", "(List[t] a, List[t] b) -> List[t]", operator.add, ("list.__add__",), False, False),
     ("mul", f"({L}, int n) -> List[t]", operator.mul, ("list.__mul__",), False, False),
     ("imul", f"({L}, int n) -> None", _imul, (), False, False),
+    ("delslice", f"({L}, int? start=None, int? stop=None, int? step=None) -> None", _delslice,
+     (), True, False),
     ("contains", f"({L}, t x) -> bool", operator.contains, ("list.__contains__",), False, True),
 ]
 # Lists and dicts are mutable: even their reads are not `pure` (CSE must not merge a read
