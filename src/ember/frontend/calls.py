@@ -156,10 +156,12 @@ class CallMixin:
         d = ops.get(name)
         return self.emit_overload(d, args, {}, node)
 
-    def call_python_op(self, qualname: str, args, node, kwargs=None, receiver=False):
+    def call_python_op(self, qualname: str, args, node, kwargs=None, receiver=False,
+                       arg_nodes=None):
         """Resolve a Python-level call against the operators registered for qualname.
 
-        `receiver`: args[0] is the object of a method call (not counted in messages)."""
+        `receiver`: args[0] is the object of a method call (not counted in messages);
+        `arg_nodes`: the expression of each of args, for messages, when node is not a call."""
         kwargs = kwargs or {}
         if any(isinstance(a.type, ErrorType) for a in args) or \
                 any(isinstance(v.type, ErrorType) for v, _ in kwargs.values()):
@@ -181,14 +183,14 @@ class CallMixin:
         message = f"no overload of {qualname} accepts ({arg_types})"
         if len(overloads) == 1:
             message = f"{qualname}(): {reasons[0].split(': ', 1)[1]}"
-        return self.error(message + self.overload_hint(qualname, args, kwargs, receiver, node),
-                          node.span)
+        return self.error(message + self.overload_hint(qualname, args, kwargs, receiver, node,
+                                                       arg_nodes), node.span)
 
-    def overload_hint(self, qualname, args, kwargs, receiver, node) -> str:
+    def overload_hint(self, qualname, args, kwargs, receiver, node, arg_nodes=None) -> str:
         """Why a call that matched no overload probably failed, when there is a usual reason."""
         from ember.frontend.exprs import mix_hint
         values = list(args) + [v for v, _ in kwargs.values()]
-        nodes = [None] * len(args)
+        nodes = list(arg_nodes) if arg_nodes is not None else [None] * len(args)
         if isinstance(node, A.Call):
             given = ([node.func.value] if receiver and isinstance(node.func, A.Attribute)
                      else []) + list(node.args)

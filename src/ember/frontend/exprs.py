@@ -230,7 +230,7 @@ class ExprMixin:
                 return r
         loc = self.loc(node)
         if isinstance(ta, T.TensorType) or isinstance(tb, T.TensorType):
-            return self.tensor_binop(op, a, b, node)
+            return self.tensor_binop(op, a, b, node, operand_nodes)
         if numeric_rank(ta) is not None and numeric_rank(tb) is not None:
             return self.numeric_binop(op, a, b, node)
         if ta == T.STR and (tb == T.STR and op == "+"):
@@ -274,15 +274,18 @@ class ExprMixin:
                         f"it, e.g. {n.id}: Optional[int] = None")
             if isinstance(t, T.OptionalType) or (isinstance(t, T.UnionType) and
                                                  T.NONE in t.members):
-                what = f"'{self.expr_text(n)}'" if n is not None else "an operand"
-                hint = f"; {what} is {show(t)}: check `{self.expr_text(n) if n else 'x'} is " \
-                       "not None` first"
+                if n is None:
+                    return f"; an operand is {show(t)}: check that it is not None first"
+                text = self.expr_text(n)
+                hint = f"; '{text}' is {show(t)}: check `{text} is not None` first"
                 if isinstance(n, A.Attribute):
                     hint += (" (refinement applies to local variables: copy the attribute to "
                              "a local first, as in TorchScript)")
                 return hint
             if isinstance(t, T.UnionType):
-                text = self.expr_text(n) if n is not None else "x"
+                if n is None:
+                    return f"; an operand is {show(t)}: narrow it first with isinstance()"
+                text = self.expr_text(n)
                 return (f"; '{text}' is {show(t)}: narrow it first with "
                         f"`isinstance({text}, ...)`")
         return ""
@@ -354,11 +357,13 @@ class ExprMixin:
             return self.b.kernel("bool.to_float", [v], T.F64, self.loc(node))
         return self.error(f"expected a number, got {show(v.type)}", node.span)
 
-    def tensor_binop(self, op, a, b, node):
+    def tensor_binop(self, op, a, b, node, operand_nodes=(None, None)):
         name = _NAMES.get(op)
         if isinstance(a.type, T.TensorType):
-            return self.call_python_op(f"Tensor.__{name}__", [a, b], node)
-        return self.call_python_op(f"Tensor.__r{name}__", [b, a], node)
+            return self.call_python_op(f"Tensor.__{name}__", [a, b], node,
+                                       arg_nodes=list(operand_nodes))
+        return self.call_python_op(f"Tensor.__r{name}__", [b, a], node,
+                                   arg_nodes=list(operand_nodes)[::-1])
 
     def e_UnaryOp(self, node, expected):
         if node.op == "not":
@@ -423,8 +428,10 @@ class ExprMixin:
                 self.b.kernel("bool.not", [r], T.BOOL, loc)
         if isinstance(ta, T.TensorType) or isinstance(tb, T.TensorType):
             if isinstance(ta, T.TensorType):
-                return self.call_python_op(f"Tensor.__{_CMP_NAMES[op]}__", [a, b], node)
-            return self.call_python_op(f"Tensor.__{_CMP_NAMES[_SWAP[op]]}__", [b, a], node)
+                return self.call_python_op(f"Tensor.__{_CMP_NAMES[op]}__", [a, b], node,
+                                           arg_nodes=[lnode, rnode])
+            return self.call_python_op(f"Tensor.__{_CMP_NAMES[_SWAP[op]]}__", [b, a], node,
+                                       arg_nodes=[rnode, lnode])
         if isinstance(ta, T.ClassType) or isinstance(tb, T.ClassType):
             r = self.class_compare(op, a, b, node)
             if r is not None:
