@@ -48,6 +48,22 @@ class _Seq:
         return em.b.kernel(name, [self.value, i], self.elem, self.loc)
 
 
+class _DictSeq(_Seq):
+    """A dict's keys, values or items, listed when the loop starts. Each step first checks
+    that the dict still has as many entries, as CPython's dict iterators do."""
+
+    def __init__(self, em, d, what, loc):
+        kt, vt = d.type.key, d.type.value
+        elem = {"keys": kt, "values": vt, "items": T.TupleType((kt, vt))}[what]
+        super().__init__("list", em.b.kernel(f"dict.{what}", [d], T.ListType(elem), loc),
+                         elem, loc)
+        self.dict = d
+        self.n = em.b.kernel("dict.len", [d], T.I64, loc)
+
+    def cond(self, em, i):
+        return em.b.kernel("dict.iter_ok", [self.dict, self.n, i], T.BOOL, self.loc)
+
+
 class _Range:
     """range(start, stop, step) inside zip/enumerate: its length is computed once, item i
     is start + i * step (exact: it lies in the range)."""
@@ -344,6 +360,9 @@ class LoopMixin:
                     return self.for_zip(s, it)
                 if fname == "reversed":
                     return self.for_reversed(s, it)
+        view = self.dict_view(it)
+        if view is not None:
+            return self.for_sequences(s, view)
         v = self.value(it)
         self.for_value(s, v, it)
 
@@ -356,8 +375,7 @@ class LoopMixin:
         if t == T.STR:
             return self.for_sequences(s, _Seq("str", v, T.STR, self.loc(it)))
         if isinstance(t, T.DictType):
-            keys = self.b.kernel("dict.keys", [v], T.ListType(t.key), self.loc(it))
-            return self.for_sequences(s, _Seq("list", keys, t.key, self.loc(it)))
+            return self.for_sequences(s, _DictSeq(self, v, "keys", self.loc(it)))
         if isinstance(t, T.TupleType):
             return self.for_tuple(s, v, it)
         from ember.frontend.module_exprs import container_info, items
@@ -439,7 +457,25 @@ class LoopMixin:
         return self.b.create("tuple.new", items, [T.TupleType(tuple(v.type for v in items))]
                              ).result
 
+    def dict_view(self, node):
+        """`d.keys()`, `d.values()`, `d.items()` of a dict as a loop sequence, else None
+        (nothing emitted)."""
+        if not (isinstance(node, A.Call) and isinstance(node.func, A.Attribute) and
+                node.func.attr in ("keys", "values", "items") and not node.args and
+                not node.keywords):
+            return None
+        base = node.func.value
+        if isinstance(base, A.Name) and isinstance(getattr(self.env.get(base.id), "type", None),
+                                                   T.DictType):
+            d = self.value(base)
+            if isinstance(d.type, T.DictType):
+                return _DictSeq(self, d, node.func.attr, self.loc(node))
+        return None
+
     def sequence_of(self, node):
+        view = self.dict_view(node)
+        if view is not None:
+            return view
         if isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
                 isinstance(self.global_meta(node.func.id), MBuiltin):
             if node.func.id == "range":
@@ -470,8 +506,7 @@ class LoopMixin:
         if t == T.STR:
             return _Seq("str", v, T.STR, loc)
         if isinstance(t, T.DictType):
-            keys = self.b.kernel("dict.keys", [v], T.ListType(t.key), loc)
-            return _Seq("list", keys, t.key, loc)
+            return _DictSeq(self, v, "keys", loc)
         if isinstance(t, T.TupleType) and t.elems and all(e == t.elems[0] for e in t.elems):
             lst = self.b.create("list.new", [self.b.create("tuple.get", [v], [e], {"index": k},
                                                            loc=loc).result

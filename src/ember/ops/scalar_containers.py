@@ -109,6 +109,12 @@ def _dict_pop_default(d, k, default):
     return d.pop(k, default)
 
 
+def _dict_iter_ok(d, n, i):
+    if len(d) != n:
+        raise RuntimeError("dictionary changed size during iteration")
+    return i < n
+
+
 _DICT = [
     ("getitem", f"({D}, k key) -> v", operator.getitem, ("dict.__getitem__",), True, True),
     ("setitem", f"({D}, k key, v value) -> None", _setitem, ("dict.__setitem__",), False,
@@ -122,6 +128,7 @@ _DICT = [
     ("keys", f"({D}) -> List[k]", _dict_keys, ("dict.keys",), False, True),
     ("values", f"({D}) -> List[v]", _dict_values, ("dict.values",), False, True),
     ("items", f"({D}) -> List[Tuple[k, v]]", _dict_items, ("dict.items",), False, True),
+    ("iter_ok", f"({D}, int n, int i) -> bool", _dict_iter_ok, (), True, True),
     ("pop", f"({D}, k key) -> v", _dict_pop, ("dict.pop",), True, False),
     ("pop_default", f"({D}, k key, v default) -> v", _dict_pop_default, ("dict.pop",), False,
      False),
