@@ -32,6 +32,10 @@ _SIMPLE = {"int": T.I64, "float": T.F64, "bool": T.BOOL, "str": T.STR, "None": T
            "Tensor": T.TENSOR, "NoneType": T.NONE, "dtype": T.DTYPE}
 
 
+_TYPING = {"List", "Dict", "Tuple", "Optional", "Union", "Callable", "Final", "Sequence"}
+"""typing names an annotation may use; a message suggests importing them."""
+
+
 class AnnotationResolver:
     def __init__(self, emitter):
         self.em = emitter
@@ -60,8 +64,11 @@ class AnnotationResolver:
         if isinstance(node, A.Name):
             meta = self.em.scope.lookup(node.id)
             if meta is None:
+                hint = f" (import it: from typing import {node.id})" \
+                    if node.id in _TYPING else ""
                 self.em.c.report(NameResolutionError(
-                    f"unknown type '{node.id}' in annotation (name is not defined)", node.span))
+                    f"unknown type '{node.id}' in annotation (name is not defined){hint}",
+                    node.span))
                 return ERROR
             if node.id in _NO_SUCH_TYPE:
                 self.em.c.report(UnsupportedError(
@@ -170,6 +177,13 @@ class AnnotationResolver:
             return self._callable(node, args)
         base = node.value
         name = base.id if isinstance(base, A.Name) else getattr(base, "attr", None)
+        if isinstance(base, A.Name) and self.em.scope.lookup(base.id) is None and \
+                base.id not in _SIMPLE:
+            hint = f" (import it: from typing import {base.id})" if base.id in _TYPING else ""
+            self.em.c.report(NameResolutionError(
+                f"unknown type '{base.id}' in annotation (name is not defined){hint}",
+                base.span))
+            return ERROR
         if name is not None and name.lower() in _NO_SUCH_TYPE:
             self.em.c.report(UnsupportedError(
                 f"'{name}[...]' is not supported: {_NO_SUCH_TYPE[name.lower()]}", node.span))

@@ -129,7 +129,7 @@ def minmax_key(em, name, node, seq=None):
     elem = seq.type.elem
     key = None
     if "key" in kw:
-        key = em.value(kw["key"], T.FunctionType((elem,), T.I64))
+        key = key_function(em, kw["key"], T.FunctionType((elem,), T.I64))
         if isinstance(key.type, ErrorType):
             return key
         if not isinstance(key.type, T.FunctionType) or len(key.type.params) != 1:
@@ -166,8 +166,10 @@ def minmax_key(em, name, node, seq=None):
     then_r, else_r = Region(), Region()
     with em.at(then_r.block):
         if default is None:
-            em.raise_new("ValueError", em.b.const(f"{name}() arg is an empty sequence", T.STR,
-                                                  loc), node)
+            # min/max of the empty list raises the running CPython's own error
+            em.b.kernel(f"builtins.{name}_list", [seq], elem, loc)
+            em.b.create("unreachable", [], loc=loc)
+            em.terminated = True
         else:
             em.b.yield_([em.coerce(default, elem, kw["default"].span)], loc)
     before = em.env
@@ -215,7 +217,7 @@ def b_isinstance(em, node, expected):
     if len(node.args) != 2:
         return em.error("isinstance() takes 2 arguments", node.span)
     v = em.value(node.args[0])
-    types = em.isinstance_types(node.args[1])
+    types = em.isinstance_types(node.args[1], v.type)
     loc = em.loc(node)
     if isinstance(v.type, ErrorType) or not types:
         return em.b.const(False, T.BOOL, loc)
@@ -231,15 +233,19 @@ def b_isinstance(em, node, expected):
     return result
 
 
-def isinstance_types(em, node):
+def isinstance_types(em, node, subject):
+    """The types isinstance(x, node) tests, x of static type `subject`. A bare list, dict or
+    tuple (or List, Dict, Tuple) means any of them: the members of `subject` of that kind."""
     nodes = node.elts if isinstance(node, A.Tuple) else [node]
     out = []
     for n in nodes:
         m = em.expr(n)
-        if isinstance(m, MBuiltin) and m.name in ("int", "float", "bool", "str", "list",
-                                                    "dict", "tuple"):
-            out.append({"int": T.I64, "float": T.F64, "bool": T.BOOL, "str": T.STR}.get(
-                m.name) or _generic_of(m.name))
+        bare = _BARE.get(m.name) if isinstance(m, (MBuiltin, MTypeName)) else None
+        if bare is not None:
+            out.extend(t for t in T.members(subject) if isinstance(t, bare) or
+                       bare is T.TupleType and _is_namedtuple(em, t))
+        elif isinstance(m, MBuiltin) and m.name in ("int", "float", "bool", "str"):
+            out.append({"int": T.I64, "float": T.F64, "bool": T.BOOL, "str": T.STR}[m.name])
         elif isinstance(m, MTypeName) and m.name == "Tensor":
             out.append(T.TENSOR)
         elif isinstance(m, MClass):
@@ -257,9 +263,13 @@ def isinstance_types(em, node):
     return out
 
 
-def _generic_of(name):
-    return {"list": T.ListType(T.TENSOR), "dict": T.DictType(T.STR, T.TENSOR),
-            "tuple": T.TupleType(())}[name]
+def _is_namedtuple(em, t) -> bool:
+    decl = em.c.module.classes.get(t.name) if isinstance(t, T.ClassType) else None
+    return decl is not None and decl.kind == "namedtuple"
+
+
+_BARE = {"list": T.ListType, "dict": T.DictType, "tuple": T.TupleType, "List": T.ListType,
+         "Dict": T.DictType, "Tuple": T.TupleType}
 
 
 # ----------------------------------------------------------------------------- conversions
@@ -300,8 +310,9 @@ def _convert(em, node, name, target):
 
 
 def b_range(em, node, expected):
-    return em.unsupported("range() is only supported in for loops and list(range(...))",
-                          node.span)
+    return em.unsupported("range() is only supported as what a for loop or comprehension "
+                          "iterates over (also inside zip(), enumerate(), reversed()) and in "
+                          "list(range(...)), not as a value", node.span)
 
 
 def b_list(em, node, expected):
@@ -395,12 +406,23 @@ def sort_objects(em, xs, node, in_place):
     return em.b.const(None, T.NONE, loc) if in_place else target
 
 
+def key_function(em, node, expected):
+    """The value of a key= argument. A lambda or function name given here is called only
+    before the call returns, so its captured variables may change afterwards."""
+    direct = isinstance(node, (A.Lambda, A.Name))
+    em.transient_functions += direct
+    try:
+        return em.value(node, expected)
+    finally:
+        em.transient_functions -= direct
+
+
 def sorted_with_key(em, xs, node, in_place):
     loc = em.loc(node)
     kw = {k.arg: k.value for k in node.keywords}
     if not isinstance(xs.type, T.ListType):
         return em.error(f"sorted() needs a list, not {show(xs.type)}", node.span)
-    key = em.value(kw["key"], T.FunctionType((xs.type.elem,), T.I64))
+    key = key_function(em, kw["key"], T.FunctionType((xs.type.elem,), T.I64))
     rev = em.value(kw["reverse"]) if "reverse" in kw else em.b.const(False, T.BOOL, loc)
     if isinstance(key.type, ErrorType):
         return key

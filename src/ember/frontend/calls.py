@@ -97,9 +97,9 @@ class CallMixin:
     def call_kwargs(self, node):
         return {k.arg: (self.value(k.value), k) for k in node.keywords}
 
-    def isinstance_types(self, node):
+    def isinstance_types(self, node, subject):
         from ember.frontend.builtins_ import isinstance_types
-        return isinstance_types(self, node)
+        return isinstance_types(self, node, subject)
 
     # -- methods ----------------------------------------------------------------------------------
     def call_method(self, m: MBoundMethod, node, expected):
@@ -119,8 +119,11 @@ class CallMixin:
         qual = f"{prefix}.{m.name}"
         if not ops.by_python_name(qual):
             return self.error(f"{show(t)} has no method '{m.name}'", m.span, NameResolutionError)
-        return self.call_python_op(qual, [recv] + self.call_args(node), node,
-                                   self.call_kwargs(node), receiver=True)
+        want = _element_arguments(t, m.name)
+        args = [self.value(a, want[i] if i < len(want) else None)
+                for i, a in enumerate(node.args)]
+        return self.call_python_op(qual, [recv] + args, node, self.call_kwargs(node),
+                                   receiver=True)
 
     def list_sort(self, recv, node):
         kwargs = {k.arg: k for k in node.keywords}
@@ -153,10 +156,12 @@ class CallMixin:
         d = ops.get(name)
         return self.emit_overload(d, args, {}, node)
 
-    def call_python_op(self, qualname: str, args, node, kwargs=None, receiver=False):
+    def call_python_op(self, qualname: str, args, node, kwargs=None, receiver=False,
+                       arg_nodes=None):
         """Resolve a Python-level call against the operators registered for qualname.
 
-        `receiver`: args[0] is the object of a method call (not counted in messages)."""
+        `receiver`: args[0] is the object of a method call (not counted in messages);
+        `arg_nodes`: the expression of each of args, for messages, when node is not a call."""
         kwargs = kwargs or {}
         if any(isinstance(a.type, ErrorType) for a in args) or \
                 any(isinstance(v.type, ErrorType) for v, _ in kwargs.values()):
@@ -178,14 +183,14 @@ class CallMixin:
         message = f"no overload of {qualname} accepts ({arg_types})"
         if len(overloads) == 1:
             message = f"{qualname}(): {reasons[0].split(': ', 1)[1]}"
-        return self.error(message + self.overload_hint(qualname, args, kwargs, receiver, node),
-                          node.span)
+        return self.error(message + self.overload_hint(qualname, args, kwargs, receiver, node,
+                                                       arg_nodes), node.span)
 
-    def overload_hint(self, qualname, args, kwargs, receiver, node) -> str:
+    def overload_hint(self, qualname, args, kwargs, receiver, node, arg_nodes=None) -> str:
         """Why a call that matched no overload probably failed, when there is a usual reason."""
         from ember.frontend.exprs import mix_hint
         values = list(args) + [v for v, _ in kwargs.values()]
-        nodes = [None] * len(args)
+        nodes = list(arg_nodes) if arg_nodes is not None else [None] * len(args)
         if isinstance(node, A.Call):
             given = ([node.func.value] if receiver and isinstance(node.func, A.Attribute)
                      else []) + list(node.args)
@@ -315,6 +320,18 @@ class CallMixin:
         if contains_any(ret):
             return self.error(f"cannot infer the result type of {d.name} here", node.span)
         return ret
+
+
+def _element_arguments(t, method) -> list:
+    """The types a list/dict method's arguments must have, where the container's element
+    type decides them (so that `fs.append(lambda x: ...)` types the lambda)."""
+    if isinstance(t, T.ListType):
+        return {"append": [t.elem], "insert": [T.I64, t.elem], "remove": [t.elem],
+                "index": [t.elem], "count": [t.elem], "extend": [t]}.get(method, [])
+    if isinstance(t, T.DictType):
+        return {"setdefault": [t.key, t.value], "get": [t.key, t.value], "pop": [t.key, t.value],
+                "update": [t]}.get(method, [])
+    return []
 
 
 class IntPack:

@@ -42,9 +42,13 @@ def declare_class(c, info) -> None:
             if stmt.value is not None:
                 info.defaults[stmt.target.id] = stmt.value
         elif isinstance(stmt, A.FunctionDef):
+            if not _method_decorators_ok(c, stmt):
+                continue
             method = FuncInfo(f"{info.name}.{stmt.name}", stmt, info.source, info.scope,
                               owner=info)
-            method.static = any(decorator_name(d) == "staticmethod" for d in stmt.decorators)
+            names = [decorator_name(d) for d in stmt.decorators]
+            method.static = "staticmethod" in names
+            method.property = "property" in names
             info.methods[stmt.name] = method
         elif not (isinstance(stmt, A.Pass) or (isinstance(stmt, A.Expr) and
                                                 isinstance(stmt.value, A.Constant))):
@@ -55,6 +59,42 @@ def declare_class(c, info) -> None:
         from ember.frontend.userfuncs import ensure_symbol
         ensure_symbol(c, init)
         c.ensure_compiled(init)
+    if kind == "class":
+        _special_methods(c, info, decl)
+
+
+def _special_methods(c, info, decl) -> None:
+    """Compile the special methods Python calls on its own (list ==, list.index, dict
+    keys, repr of a list...) and record them on the class, so its run-time class has them."""
+    from ember.frontend.userfuncs import ensure_symbol
+    from ember.mobile.program import SPECIAL_METHODS
+
+    for name, arity in SPECIAL_METHODS.items():
+        method = info.methods.get(name)
+        if method is None or method.static or len(method.node.args) != arity:
+            continue
+        ensure_symbol(c, method)
+        func = c.ensure_compiled(method)
+        if func is not None or method.state == "compiling":
+            decl.methods[name] = method.symbol
+
+
+def _method_decorators_ok(c, stmt) -> bool:
+    """Report the method decorators that change how a method is reached (@classmethod,
+    property setters), at the method, before any use of it; False if there is one."""
+    for d in stmt.decorators:
+        name = decorator_name(d)
+        if name == "classmethod":
+            c.report(UnsupportedError(
+                f"@classmethod is not supported: make '{stmt.name}' a @staticmethod and name "
+                "the class in it", d.span))
+            return False
+        if name.endswith((".setter", ".deleter")):
+            c.report(UnsupportedError(
+                f"property setters and deleters are not supported (@{name}); assign a field "
+                "or call a method instead", d.span))
+            return False
+    return True
 
 
 _NOT_CONST = object()
@@ -170,6 +210,10 @@ def instance_attribute(em, obj, node):
     if t is not None:
         return em.b.create("obj.get", [obj], [t], {"field": node.attr}, loc=em.loc(node)).result
     if info is not None and node.attr in info.methods:
+        method = info.methods[node.attr]
+        if method.property:  # obj.p of a @property: its getter, called
+            from ember.frontend.userfuncs import call_user_function
+            return call_user_function(em, method, node, [obj], values=[])
         return MBoundMethod(obj, node.attr, node.span)
     if info is not None and node.attr in info.constants:
         return MConst(info.constants[node.attr])
@@ -193,6 +237,11 @@ def instance_attribute_set(em, obj, node, value):
         em.error(f"'{t.name}' is a NamedTuple: its fields cannot be assigned", node.span)
         return
     ft = decl.field_type(node.attr)
+    method = info.methods.get(node.attr) if info is not None and ft is None else None
+    if method is not None and method.property:
+        em.unsupported(f"'{node.attr}' is a @property of '{t.name}' and cannot be assigned "
+                       "(property setters are not supported)", node.span)
+        return
     if ft is None and decl.kind == "module":
         em.error(f"{info.label} has no attribute '{node.attr}' to assign (a scripted "
                  "module's attributes are the ones its instance has)", node.span,

@@ -1,12 +1,16 @@
 """Nested functions and lambdas: closure conversion.
 
 A nested def or lambda becomes a module-level function whose first
-parameters are the enclosing variables it uses (captured *by value* when the
-def runs). That equals Python's by-reference capture as long as the variable
-does not change afterwards, so a captured variable that is reassigned after
-the def (or inside a loop around it) is a compile error saying so. Lambda
-parameter types come from where the lambda is used: a call, or a parameter
-that expects a function type.
+parameters are the enclosing variables it uses. A direct call (`g(x)` of a
+def or of a lambda bound to a name) passes the variables' values at the call,
+which is Python's late binding. A function used as a value (stored, passed,
+returned) captures them *by value* where the value is made; that equals
+Python only if they do not change while the value may still be called, so a
+captured variable assigned again after that point (or in a loop or
+comprehension around it) is a compile error saying so. A `key=` function of
+sorted/min/max/sort is called before the statement goes on, so it is exempt.
+Lambda parameter types come from where the lambda is used: a call, or a
+parameter that expects a function type.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from __future__ import annotations
 from ember.errors import UnsupportedError
 from ember.frontend import ast as A
 from ember.frontend.compiler import FuncInfo
-from ember.frontend.env import assigned_names, walk
+from ember.frontend.env import assigned_names, children, target_names, walk
 from ember.frontend.meta import MFunction, MLambda, MNested
 from ember.frontend.typing_ import ErrorType, show
 from ember.ir import SymbolRef
@@ -33,63 +37,162 @@ def free_names(node, params) -> list[str]:
     return list(out)
 
 
-def captures_of(em, node, params, def_span):
-    """(name, type, value) of the enclosing locals the nested function uses."""
+def captures_of(em, node, params, def_span, depth=None):
+    """(name, type, value) of the enclosing locals the nested function uses, read here."""
     out = []
     for name in free_names(node, params):
-        var = em.env.get(name)
+        var = _outer_var(em, name, depth)
         nested = em.local_metas.get(name)
         if var is None and isinstance(nested, MNested):
             value = function_value(em, nested, node)
             out.append((name, value.type, value))
+            continue
+        if var is None and isinstance(nested, MLambda):
+            em.c.report(UnsupportedError(
+                f"the nested function uses the lambda '{name}', whose parameter types are "
+                f"only known where it is called; write it as a def, or annotate it "
+                f"({name}: Callable[[...], ...] = lambda ...)", def_span))
             continue
         if var is None:
             if name in em.local_names and name not in em.local_metas:
                 em.c.report(UnsupportedError(
                     f"the nested function uses '{name}', a local variable of "
                     f"'{em.node.name}' that is not assigned yet where the function is "
-                    f"defined; ember captures variables by value when the def runs, so "
-                    f"assign '{name}' before the def", def_span))
+                    f"defined; assign '{name}' before the def", def_span))
             continue
-        if reassigned_later(em.node, name, node):
-            em.c.report(UnsupportedError(
-                f"the nested function captures '{name}', which is assigned again after it is "
-                "defined (or in a loop around it); ember captures variables by value, so "
-                f"pass '{name}' as a parameter (or a default argument) instead", def_span))
-            continue
-        value = em.read_var(name, def_span)
+        value = _read_outer(em, name, def_span, depth)
         out.append((name, var.type, em.coerce(value, var.type, None)))
     return out
 
 
-def reassigned_later(fn_node, name, target) -> bool:
-    """True if `name` is assigned after `target` in fn_node, or in a loop enclosing it."""
-    state = {"seen": False, "hit": False}
-
-    def visit(stmts, loops):
-        for s in stmts:
-            if s is target or _contains(s, target):
-                if s is target:
-                    state["seen"] = True
-                    if any(name in assigned_names(loop.body + loop.orelse) for loop in loops):
-                        state["hit"] = True
-                    continue
-                inner = loops + [s] if isinstance(s, (A.For, A.While)) else loops
-                for field in ("body", "orelse", "finalbody"):
-                    visit(getattr(s, field, None) or [], inner)
-                for h in getattr(s, "handlers", None) or []:
-                    visit(h.body, inner)
-                continue
-            if state["seen"] and name in assigned_names([s]):
-                state["hit"] = True
-    visit(fn_node.body, [])
-    return state["hit"]
+def _outer_var(em, name, depth):
+    """The Var of `name` in the scope a nested function defined at comprehension depth
+    `depth` sees: comprehensions entered since then hide their own variables."""
+    if depth is not None:
+        for state in em.comprehensions[depth:]:
+            if name in state.hidden:
+                return state.hidden[name]
+            if name in state.names:
+                return None
+    return em.env.get(name)
 
 
-def _contains(stmt, target) -> bool:
-    if isinstance(target, A.Lambda):
-        return any(n is target for n in walk(stmt))
-    return any(n is target for n in walk(stmt)) and stmt is not target
+def _read_outer(em, name, span, depth):
+    var = _outer_var(em, name, depth)
+    current = em.env.get(name)
+    if var is current:
+        return em.read_var(name, span)
+    if var is None:
+        return None
+    em.env.vars[name] = var
+    try:
+        return em.read_var(name, span)
+    finally:
+        if current is None:
+            del em.env.vars[name]
+        else:
+            em.env.vars[name] = current
+
+
+def check_captures(em, captures, point):
+    """Report the captured variables that may change while a function value made at
+    `point` can still be called (the value holds the values they have at `point`)."""
+    if em.transient_functions:
+        return
+    for name, _ in captures:
+        nested = em.local_metas.get(name)
+        if em.env.get(name) is None and isinstance(nested, MNested):
+            if nested.info is not None:
+                check_captures(em, nested.captures, point)
+            continue
+        if rebound_after(em.node, name, point):
+            em.c.report(UnsupportedError(
+                f"this function value captures '{name}', which is assigned again after this "
+                "point (or in a loop or comprehension around it); ember captures variables "
+                "by value where a function becomes a value, while Python reads them when "
+                f"it is called: pass '{name}' as a parameter instead", point.span))
+
+
+_STMTS = (A.FunctionDef, A.ClassDef, A.Return, A.Assign, A.AugAssign, A.AnnAssign, A.For,
+          A.While, A.If, A.With, A.Raise, A.Try, A.Assert, A.Delete, A.Pass, A.Break,
+          A.Continue, A.Expr, A.Import, A.ImportFrom, A.Global, A.Nonlocal)
+_COMPS = (A.ListComp, A.SetComp, A.GeneratorExp, A.DictComp)
+
+
+def rebound_after(fn_node, name, point) -> bool:
+    """True if `name` may be assigned after `point` runs: later in fn_node, anywhere in a
+    loop or comprehension around point, or by the statement holding point. Every later
+    statement counts, taken or not (an `else` after its `if` does not); after a `return`
+    only the enclosing `finally` blocks run."""
+    chain = _chain(fn_node, point)
+    if chain is None:
+        return False
+    k = max(i for i, n in enumerate(chain) if i > 0 and isinstance(n, _STMTS))
+    stmt = chain[k]
+    for node in chain[k + 1:]:
+        if isinstance(node, _COMPS) and \
+                any(name in target_names(g.target) for g in node.generators):
+            return True
+    exits = isinstance(stmt, A.Return)
+    if stmt is not point and not exits and _binds([stmt], name):
+        return True
+    for i in range(k, 0, -1):
+        child, parent = chain[i], chain[i - 1]
+        if isinstance(parent, (A.For, A.While)) and not exits and _binds([parent], name):
+            return True
+        if _binds(_later(parent, child, exits), name):
+            return True
+    return False
+
+
+def _later(parent, child, exits) -> list:
+    """The statements of `parent` that may run after its direct child `child`."""
+    if isinstance(parent, A.Try):
+        parts = [parent.body, parent.handlers, parent.orelse, parent.finalbody]
+        idx = next(i for i, items in enumerate(parts) if any(c is child for c in items))
+        if exits or idx == 1:
+            return parent.finalbody if idx < 3 else []
+        after = parts[idx][[id(c) for c in parts[idx]].index(id(child)) + 1:]
+        return after + [s for items in parts[idx + 1:] for s in items]
+    for field in ("body", "orelse"):
+        items = getattr(parent, field, None) or []
+        ids = [id(c) for c in items]
+        if id(child) in ids:
+            return [] if exits else items[ids.index(id(child)) + 1:]
+    return []
+
+
+def _binds(nodes, name) -> bool:
+    """Whether the statements (or except handlers) may assign `name`."""
+    stmts = []
+    for n in nodes:
+        if isinstance(n, A.ExceptHandler):
+            if n.name == name:
+                return True
+            stmts.extend(n.body)
+        else:
+            stmts.append(n)
+    if name in assigned_names(stmts):
+        return True
+    return any(isinstance(n, A.NamedExpr) and isinstance(n.target, A.Name) and
+               n.target.id == name for s in stmts for n in walk(s))
+
+
+def _chain(root, target):
+    """[root, ..., target]: the nodes from root down to target, or None if it is not below."""
+    parents = {id(root): None}
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n is target:
+            out = [n]
+            while parents[id(out[-1])] is not None:
+                out.append(parents[id(out[-1])])
+            return out[::-1]
+        for c in children(n):
+            parents[id(c)] = n
+            stack.append(c)
+    return None
 
 
 def define_nested(em, s: A.FunctionDef):
@@ -103,15 +206,20 @@ def define_nested(em, s: A.FunctionDef):
                        f"(def {s.name}(...) -> T:)", s.name_span or s.span)
         em.local_metas[s.name] = MNested(None, [])
         return
-    caps = captures_of(em, s, params + ([s.name] if recursive else []), s.span)
+    em.transient_functions += 1  # captured nested defs: values only for typing here
+    try:
+        caps = captures_of(em, s, params + ([s.name] if recursive else []), s.span)
+    finally:
+        em.transient_functions -= 1
     info = FuncInfo(f"{em.info.name}.{s.name}", s, em.source, em.scope, owner=None)
     info.nested = True
-    meta = MNested(info, [(n, t) for n, t, _ in caps])
+    meta = MNested(info, [(n, t) for n, t, _ in caps], len(em.comprehensions))
     # Inside itself the name is the same nested function: its captures are its own
     # leading parameters, read by name at each recursive call.
     _compile(em, info, caps, None, {s.name: meta} if recursive else None)
     if em.binding_counts.get(s.name, 0) > 1 or em.env.get(s.name) is not None:
         # Bound more than once (a def in each branch, or reassigned): a function value.
+        check_captures(em, meta.captures, s)
         em.write_var(s.name, _closure(em, info, caps, s), s.name_span or s.span)
         return
     em.local_metas[s.name] = meta
@@ -127,12 +235,17 @@ def call_nested(em, meta: MNested, node):
 
 
 def _capture_values(em, meta, node):
+    """The captured variables' values at node, as the scope of the def sees them."""
     out = []
     for name, t in meta.captures:
-        v = em.read_var(name, node.span)
+        v = _read_outer(em, name, node.span, meta.depth)
         if v is None:
             nested = em.local_metas.get(name)
-            v = function_value(em, nested, node)
+            if nested is None:
+                v = em.error(f"the nested function uses '{name}', which is not assigned "
+                             "here", node.span)
+            else:
+                v = function_value(em, nested, node)
         out.append(em.coerce(v, t, None))
     return out
 
@@ -175,6 +288,7 @@ def make_lambda(em, node: A.Lambda, expected):
     em.lambda_counter += 1
     name = f"lambda{em.lambda_counter}"
     meta = MLambda(node, None, name, em)
+    meta.depth = len(em.comprehensions)
     if isinstance(expected, T.FunctionType) and len(expected.params) == len(node.args):
         return lambda_instance(em, meta, list(expected.params), node)
     if isinstance(expected, T.FunctionType):
@@ -187,11 +301,14 @@ def make_lambda(em, node: A.Lambda, expected):
     return meta
 
 
-def lambda_instance(em, meta: MLambda, types, node):
-    """The closure value of the lambda for these parameter types (compiled once per types)."""
+def lambda_instance(em, meta: MLambda, types, point, called=False):
+    """The closure value of the lambda for these parameter types (compiled once per types),
+    made at `point`; `called`: it is called right away, not kept as a value."""
     lam = meta.node
     params = [a.arg for a in lam.args]
-    caps = captures_of(em, lam, params, lam.span)
+    caps = captures_of(em, lam, params, lam.span, meta.depth)
+    if not called:
+        check_captures(em, [(n, t) for n, t, _ in caps], point)
     key = tuple(types)
     info = meta.instances.get(key)
     if info is None:
@@ -213,7 +330,7 @@ def call_lambda(em, meta: MLambda, node):
                         f"{len(args)} were given", node.span)
     if any(isinstance(a.type, ErrorType) for a in args):
         return args[0]
-    fn = lambda_instance(em, meta, [a.type for a in args], meta.node)
+    fn = lambda_instance(em, meta, [a.type for a in args], node, called=True)
     return _call_value(em, fn, args, node)
 
 
@@ -226,6 +343,7 @@ def function_value(em, meta, node):
                         "annotate the variable (f: Callable[[int], int] = lambda x: ...)",
                         node.span)
     if isinstance(meta, MNested):
+        check_captures(em, meta.captures, node)
         caps = [(n, t, v) for (n, t), v in zip(meta.captures, _capture_values(em, meta, node))]
         return _closure(em, meta.info, caps, node)
     from ember.frontend.userfuncs import ensure_symbol, signature_of

@@ -58,6 +58,8 @@ class FuncInfo:
         """A nested def or lambda (closure-converted)."""
         self.static = False
         """A @staticmethod of a class (no self parameter)."""
+        self.property = False
+        """A @property of a class: reading obj.name calls it."""
         self.state = "new"  # new -> compiling -> done
         self.func = None  # the FuncOp
         self.signature = None  # (param names, param types, defaults, declared return or None)
@@ -222,7 +224,7 @@ def function_label(info) -> str:
 _NO_OP_DECORATORS = {"torch.jit.export", "jit.export", "torch.jit.script", "jit.script",
                      "ember.export", "ember.script", "torch.jit.script_method", "nn.export",
                      "ember.nn.export", "export"}
-_METHOD_DECORATORS = {"staticmethod"}
+_METHOD_DECORATORS = {"staticmethod", "property"}
 
 
 def decorator_name(d) -> str:
@@ -253,8 +255,8 @@ def check_decorators(c, node: A.FunctionDef, method: bool) -> None:
             shown = name or "this decorator"
             msg = (f"decorator @{shown} is not supported: ember compiles the undecorated "
                    "function, which would change its meaning (allowed: @torch.jit.export, "
-                   "@torch.jit.script, @ember.export" + (", @staticmethod" if method else "") +
-                   ")")
+                   "@torch.jit.script, @ember.export" +
+                   (", @staticmethod, @property" if method else "") + ")")
         c.report(UnsupportedError(msg, d.span))
 
 

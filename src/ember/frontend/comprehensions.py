@@ -45,7 +45,8 @@ def emit_comprehension(em, node, expected, kind):
         for name in target_names(gen.target):
             if name in em.env.vars and name not in hidden:
                 hidden[name] = em.env.pop(name)
-    em.comprehensions = getattr(em, "comprehensions", [])
+    state.hidden = hidden
+    state.names = {n for gen in node.generators for n in target_names(gen.target)}
     em.comprehensions.append(state)
     saved_names = set(em.env.names())
     em.stmt(stmt)
@@ -79,6 +80,10 @@ class _State:
         self.want_v = want_v
         self.key_type = None
         self.elem_type = None
+        self.hidden: dict = {}
+        """The outer variables its targets hide while it runs: name -> Var."""
+        self.names: set = set()
+        """Every name its `for` targets bind."""
 
     def finish(self):
         """Give the result container its element type, now that the elements are known."""

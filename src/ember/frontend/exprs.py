@@ -25,7 +25,8 @@ from ember.ir import Region, Value
 from ember.ir import types as T
 from ember.ops.int64 import INT64_MAX, INT64_MIN
 
-AUG_INPLACE = {"+"}
+AUG_INPLACE = {"+", "*"}
+"""Augmented operators that change a list in place (`xs += ys`, `xs *= n`), as in Python."""
 _VERB = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "//": "floor-divide",
          "%": "take the modulo of", "**": "raise", "@": "matrix-multiply", "<<": "shift",
          ">>": "shift", "&": "and", "|": "or", "^": "xor"}
@@ -61,7 +62,7 @@ class ExprMixin:
         if isinstance(v, (MBuiltin, MOpFunc, MBoundMethod)) and \
                 isinstance(expected, T.FunctionType):
             v = self.function_of_callable(node, expected)  # key=len, key=math.sqrt
-        return self.as_value(v, node)
+        return self.as_value(v, node, expected)
 
     def function_of_callable(self, node, expected):
         """`len` where a function is expected: the lambda that calls it with the arguments."""
@@ -80,9 +81,15 @@ class ExprMixin:
                        A.Call(sp, node, [A.Name(sp, p) for p in params], []))
         return make_lambda(self, lam, expected)
 
-    def as_value(self, v, node) -> Value:
+    def as_value(self, v, node, expected=None) -> Value:
+        """v as a run-time value; `expected` types a lambda bound to a name (f = lambda ...;
+        g(f)) when it is a function type."""
         if isinstance(v, Value):
             return v
+        if isinstance(v, MLambda) and isinstance(expected, T.FunctionType) and \
+                len(expected.params) == len(v.node.args):
+            from ember.frontend.closures import lambda_instance
+            return lambda_instance(self, v, list(expected.params), node)
         if isinstance(v, MConst):
             return self.constant(v.value, node)
         if isinstance(v, MDtype):
@@ -223,7 +230,7 @@ class ExprMixin:
                 return r
         loc = self.loc(node)
         if isinstance(ta, T.TensorType) or isinstance(tb, T.TensorType):
-            return self.tensor_binop(op, a, b, node)
+            return self.tensor_binop(op, a, b, node, operand_nodes)
         if numeric_rank(ta) is not None and numeric_rank(tb) is not None:
             return self.numeric_binop(op, a, b, node)
         if ta == T.STR and (tb == T.STR and op == "+"):
@@ -267,15 +274,18 @@ class ExprMixin:
                         f"it, e.g. {n.id}: Optional[int] = None")
             if isinstance(t, T.OptionalType) or (isinstance(t, T.UnionType) and
                                                  T.NONE in t.members):
-                what = f"'{self.expr_text(n)}'" if n is not None else "an operand"
-                hint = f"; {what} is {show(t)}: check `{self.expr_text(n) if n else 'x'} is " \
-                       "not None` first"
+                if n is None:
+                    return f"; an operand is {show(t)}: check that it is not None first"
+                text = self.expr_text(n)
+                hint = f"; '{text}' is {show(t)}: check `{text} is not None` first"
                 if isinstance(n, A.Attribute):
                     hint += (" (refinement applies to local variables: copy the attribute to "
                              "a local first, as in TorchScript)")
                 return hint
             if isinstance(t, T.UnionType):
-                text = self.expr_text(n) if n is not None else "x"
+                if n is None:
+                    return f"; an operand is {show(t)}: narrow it first with isinstance()"
+                text = self.expr_text(n)
                 return (f"; '{text}' is {show(t)}: narrow it first with "
                         f"`isinstance({text}, ...)`")
         return ""
@@ -347,11 +357,13 @@ class ExprMixin:
             return self.b.kernel("bool.to_float", [v], T.F64, self.loc(node))
         return self.error(f"expected a number, got {show(v.type)}", node.span)
 
-    def tensor_binop(self, op, a, b, node):
+    def tensor_binop(self, op, a, b, node, operand_nodes=(None, None)):
         name = _NAMES.get(op)
         if isinstance(a.type, T.TensorType):
-            return self.call_python_op(f"Tensor.__{name}__", [a, b], node)
-        return self.call_python_op(f"Tensor.__r{name}__", [b, a], node)
+            return self.call_python_op(f"Tensor.__{name}__", [a, b], node,
+                                       arg_nodes=list(operand_nodes))
+        return self.call_python_op(f"Tensor.__r{name}__", [b, a], node,
+                                   arg_nodes=list(operand_nodes)[::-1])
 
     def e_UnaryOp(self, node, expected):
         if node.op == "not":
@@ -416,8 +428,10 @@ class ExprMixin:
                 self.b.kernel("bool.not", [r], T.BOOL, loc)
         if isinstance(ta, T.TensorType) or isinstance(tb, T.TensorType):
             if isinstance(ta, T.TensorType):
-                return self.call_python_op(f"Tensor.__{_CMP_NAMES[op]}__", [a, b], node)
-            return self.call_python_op(f"Tensor.__{_CMP_NAMES[_SWAP[op]]}__", [b, a], node)
+                return self.call_python_op(f"Tensor.__{_CMP_NAMES[op]}__", [a, b], node,
+                                           arg_nodes=[lnode, rnode])
+            return self.call_python_op(f"Tensor.__{_CMP_NAMES[_SWAP[op]]}__", [b, a], node,
+                                       arg_nodes=[rnode, lnode])
         if isinstance(ta, T.ClassType) or isinstance(tb, T.ClassType):
             r = self.class_compare(op, a, b, node)
             if r is not None:
@@ -479,11 +493,6 @@ class ExprMixin:
             m = dunder(self, t, "__contains__")
             if m is not None:
                 return self.truth(call_dunder(self, m, container, [x], node), node)
-        if isinstance(t, T.ListType) and isinstance(t.elem, T.ClassType) and \
-                self.class_defines(t.elem, "__eq__"):
-            return self.unsupported(f"'in' on a list of {t.elem.name} would compare by "
-                                    "identity, not with its __eq__; write any(x == y for y "
-                                    "in ys)", node.span)
         if isinstance(t, T.ListType):
             return self.b.kernel("list.contains", [container, self.coerce(x, t.elem, node.span,
                                                                           convert=True)],

@@ -79,6 +79,11 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         self.local_metas: dict = {}
         """Local names bound to compile-time values (a lambda assigned to a variable)."""
         self.scratch_blocks: list = []
+        self.comprehensions: list = []
+        """The comprehensions being emitted, outermost first (comprehensions._State)."""
+        self.transient_functions = 0
+        """> 0 while emitting a function argument that is called before the call returns
+        (a key= of sorted/min/max): its captured variables may change afterwards."""
         self.probing = False
         self.local_names = local_names(self.node)
         self.binding_counts = binding_counts(self.node.body)

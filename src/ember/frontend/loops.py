@@ -48,6 +48,62 @@ class _Seq:
         return em.b.kernel(name, [self.value, i], self.elem, self.loc)
 
 
+class _DictSeq(_Seq):
+    """A dict's keys, values or items, listed when the loop starts. Each step first checks
+    that the dict still has as many entries, as CPython's dict iterators do."""
+
+    def __init__(self, em, d, what, loc):
+        kt, vt = d.type.key, d.type.value
+        elem = {"keys": kt, "values": vt, "items": T.TupleType((kt, vt))}[what]
+        super().__init__("list", em.b.kernel(f"dict.{what}", [d], T.ListType(elem), loc),
+                         elem, loc)
+        self.dict = d
+        self.n = em.b.kernel("dict.len", [d], T.I64, loc)
+
+    def cond(self, em, i):
+        return em.b.kernel("dict.iter_ok", [self.dict, self.n, i], T.BOOL, self.loc)
+
+
+class _Range:
+    """range(start, stop, step) inside zip/enumerate: its length is computed once, item i
+    is start + i * step (exact: it lies in the range)."""
+
+    def __init__(self, em, bounds, loc):
+        self.bounds, self.loc = bounds, loc
+        self.n = em.b.kernel("builtins.range_len", bounds, T.I64, loc)
+
+    def length(self, em):
+        return self.n
+
+    def cond(self, em, i):
+        return em.b.kernel("int.lt", [i, self.n], T.BOOL, self.loc)
+
+    def item(self, em, i):
+        start, _, step = self.bounds
+        return em.b.kernel("builtins.range_item", [start, step, i], T.I64, self.loc)
+
+
+class _Reversed:
+    """reversed(list or str) inside zip/enumerate: item i is seq[n - 1 - i], n the length
+    when it starts; it stops early if the list got shorter (Python's reverse iterator)."""
+
+    def __init__(self, em, seq, loc):
+        self.seq, self.loc = seq, loc
+        self.last = em.b.kernel("int.sub", [seq.length(em), em.b.const(1, T.I64, loc)],
+                                T.I64, loc)
+
+    def index(self, em, i):
+        return em.b.kernel("int.sub", [self.last, i], T.I64, self.loc)
+
+    def cond(self, em, i):
+        j = self.index(em, i)
+        ok = em.b.kernel("int.ge", [j, em.b.const(0, T.I64, self.loc)], T.BOOL, self.loc)
+        return em.b.kernel("bool.and", [ok, self.seq.cond(em, j)], T.BOOL, self.loc)
+
+    def item(self, em, i):
+        return self.seq.item(em, self.index(em, i))
+
+
 class _Zip:
     """zip(a, b, ...): in range while every part is; items are tuples."""
 
@@ -304,6 +360,9 @@ class LoopMixin:
                     return self.for_zip(s, it)
                 if fname == "reversed":
                     return self.for_reversed(s, it)
+        view = self.dict_view(it)
+        if view is not None:
+            return self.for_sequences(s, view)
         v = self.value(it)
         self.for_value(s, v, it)
 
@@ -316,8 +375,7 @@ class LoopMixin:
         if t == T.STR:
             return self.for_sequences(s, _Seq("str", v, T.STR, self.loc(it)))
         if isinstance(t, T.DictType):
-            keys = self.b.kernel("dict.keys", [v], T.ListType(t.key), self.loc(it))
-            return self.for_sequences(s, _Seq("list", keys, t.key, self.loc(it)))
+            return self.for_sequences(s, _DictSeq(self, v, "keys", self.loc(it)))
         if isinstance(t, T.TupleType):
             return self.for_tuple(s, v, it)
         from ember.frontend.module_exprs import container_info, items
@@ -399,9 +457,32 @@ class LoopMixin:
         return self.b.create("tuple.new", items, [T.TupleType(tuple(v.type for v in items))]
                              ).result
 
+    def dict_view(self, node):
+        """`d.keys()`, `d.values()`, `d.items()` of a dict as a loop sequence, else None
+        (nothing emitted)."""
+        if not (isinstance(node, A.Call) and isinstance(node.func, A.Attribute) and
+                node.func.attr in ("keys", "values", "items") and not node.args and
+                not node.keywords):
+            return None
+        base = node.func.value
+        if isinstance(base, A.Name) and isinstance(getattr(self.env.get(base.id), "type", None),
+                                                   T.DictType):
+            d = self.value(base)
+            if isinstance(d.type, T.DictType):
+                return _DictSeq(self, d, node.func.attr, self.loc(node))
+        return None
+
     def sequence_of(self, node):
+        view = self.dict_view(node)
+        if view is not None:
+            return view
         if isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
                 isinstance(self.global_meta(node.func.id), MBuiltin):
+            if node.func.id == "range":
+                bounds = self.range_args(node)
+                return None if bounds is None else _Range(self, bounds, self.loc(node))
+            if node.func.id == "reversed":
+                return self.reversed_sequence(node)
             if node.func.id == "zip":
                 parts = [self.sequence_of(a) for a in node.args]
                 if not parts or None in parts:
@@ -425,8 +506,7 @@ class LoopMixin:
         if t == T.STR:
             return _Seq("str", v, T.STR, loc)
         if isinstance(t, T.DictType):
-            keys = self.b.kernel("dict.keys", [v], T.ListType(t.key), loc)
-            return _Seq("list", keys, t.key, loc)
+            return _DictSeq(self, v, "keys", loc)
         if isinstance(t, T.TupleType) and t.elems and all(e == t.elems[0] for e in t.elems):
             lst = self.b.create("list.new", [self.b.create("tuple.get", [v], [e], {"index": k},
                                                            loc=loc).result
@@ -436,6 +516,30 @@ class LoopMixin:
         if not isinstance(t, ErrorType):
             self.error(f"cannot iterate over {show(t)} here", node.span)
         return None
+
+    def reversed_sequence(self, call):
+        if len(call.args) != 1 or call.keywords:
+            self.error("reversed() takes one argument", call.span)
+            return None
+        arg = call.args[0]
+        loc = self.loc(call)
+        if isinstance(arg, A.Call) and isinstance(arg.func, A.Name) and arg.func.id == "range" \
+                and isinstance(self.global_meta("range"), MBuiltin):
+            bounds = self.range_args(arg)
+            if bounds is None:
+                return None
+            rev = self.b.kernel("builtins.range_reversed", bounds, T.TupleType((T.I64,) * 3),
+                                loc)
+            return _Range(self, [self.b.create("tuple.get", [rev], [T.I64], {"index": k},
+                                               loc=loc).result for k in range(3)], loc)
+        seq = self.sequence_of(arg)
+        if seq is None:
+            return None
+        if not isinstance(seq, (_Seq, _Range)):
+            self.unsupported("reversed() of zip()/enumerate() is not supported (Python "
+                             "cannot reverse them either)", arg.span)
+            return None
+        return _Reversed(self, seq, loc)
 
     def for_enumerate(self, s, call):
         seq = self.sequence_of(call)

@@ -115,6 +115,8 @@ class MLambda(Meta):
     def __init__(self, node, captures, name: str, emitter):
         self.node, self.captures, self.name, self.emitter = node, captures, name, emitter
         self.instances: dict = {}
+        self.depth = 0
+        """How many comprehensions were open where the lambda was written."""
 
     def describe(self):
         return f"lambda {self.name}"
@@ -123,8 +125,10 @@ class MLambda(Meta):
 class MNested(Meta):
     """A nested def: a compiled function plus the enclosing variables it captures."""
 
-    def __init__(self, info, captures):
+    def __init__(self, info, captures, depth=0):
         self.info, self.captures = info, captures  # captures: [(name, type)]
+        self.depth = depth
+        """How many comprehensions were open where the def was written."""
 
     def describe(self):
         return f"function {self.info.node.name}"

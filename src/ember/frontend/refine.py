@@ -47,6 +47,15 @@ def _static_none_test(v, op):
     return result if op == "is" else not result
 
 
+def _static_bool(v):
+    """True or False if v is a bool constant (a test the types decided), else None."""
+    op = getattr(v, "op", None)
+    if op is None or op.name != "const" or v.type != T.BOOL:
+        return None
+    value = op.attrs.get("value")
+    return value if isinstance(value, bool) else None
+
+
 class RefineMixin:
     def condition(self, node) -> Cond:
         """The bool value of a test expression and what it proves on each branch."""
@@ -117,20 +126,21 @@ class RefineMixin:
 
     def isinstance_condition(self, node) -> Cond:
         v = self.value(node)
+        const = _static_bool(v)  # decided by the types: only the branch that runs is compiled
         target = node.args[0]
         if not isinstance(target, A.Name) or isinstance(v.type, ErrorType):
-            return Cond(v)
+            return Cond(v, const=const)
         var = self.env.get(target.id)
         if var is None or not var.defined:
-            return Cond(v)
-        want = self.isinstance_types(node.args[1])
+            return Cond(v, const=const)
         cur = var.value.type if var.value is not None else var.type
+        want = self.isinstance_types(node.args[1], cur)
         yes = [m for m in T.members(cur) if any(T.is_subtype(m, w) for w in want)]
         no = [m for m in T.members(cur) if m not in yes]
         t_yes = T.make_union(yes) if yes else None
         t_no = T.make_union(no) if no else None
         return Cond(v, {target.id: t_yes} if t_yes and t_yes != cur else {},
-                    {target.id: t_no} if t_no and t_no != cur else {})
+                    {target.id: t_no} if t_no and t_no != cur else {}, const)
 
     def boolop_condition(self, node) -> Cond:
         """`a and b` / `a or b` as a condition: short-circuit, keeping refinements."""

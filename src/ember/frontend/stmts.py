@@ -66,15 +66,23 @@ class StmtMixin:
             # `f = lambda x: ...` bound once: typed at each call, like a def.
             self.local_metas[s.targets[0].id] = value
             return
-        value = self.as_value(value, s.value)
+        value = self.as_value(value, s.value, expected)
         for target in s.targets:
             self.assign(target, value, s.value.span)
 
     def _target_type(self, target):
+        """The type a value assigned to target must have, where it is known without emitting
+        code: a variable's, or an element's of a list or dict variable (`d[k] = ...`)."""
         if isinstance(target, A.Name):
             var = self.env.get(target.id)
             if var is not None:
                 return var.type
+        if isinstance(target, A.Subscript) and not isinstance(target.slice, A.Slice):
+            t = self._target_type(target.value)
+            if isinstance(t, T.ListType):
+                return t.elem
+            if isinstance(t, T.DictType):
+                return t.value
         return None
 
     def s_AnnAssign(self, s):
@@ -102,7 +110,7 @@ class StmtMixin:
                 cur = self.error(f"variable '{t.id}' is used before it is assigned", t.span,
                                  NameResolutionError)
             if isinstance(cur.type, T.ListType) and s.op in AUG_INPLACE:
-                self.list_extend_inplace(cur, s)
+                self.list_inplace(cur, s)
                 return
             new = self.binop(s.op, cur, self.value(s.value), s, (t, s.value), aug=True)
             self.write_var(t.id, new, s.span)
@@ -110,18 +118,36 @@ class StmtMixin:
             obj = self.value(t.value)
             index = self.index_value(t.slice, obj)
             cur = self.subscript_get(obj, index, t)
-            self.subscript_set(obj, index, self.binop(s.op, cur, self.value(s.value), s,
-                                                      aug=True), t)
+            self.subscript_set(obj, index, self.aug_value(cur, s), t)
         elif isinstance(t, A.Attribute):
             obj = self.value(t.value)
             cur = self.as_value(self.attribute(obj, t), t)
-            self.attribute_set(obj, t, self.binop(s.op, cur, self.value(s.value), s,
-                                                  (t, s.value), aug=True))
+            self.attribute_set(obj, t, self.aug_value(cur, s))
         else:
             self.unsupported("unsupported augmented assignment target", t.span)
 
-    def list_extend_inplace(self, cur, s):
-        # `xs += ys` extends the list in place (aliases see it), like Python.
+    def aug_value(self, cur, s):
+        """The value `target op= value` stores back: a list changed in place (Python's
+        list.__iadd__ / __imul__ return the list itself), else `cur op value`."""
+        from ember.frontend.exprs import AUG_INPLACE
+
+        if isinstance(cur.type, T.ListType) and s.op in AUG_INPLACE:
+            self.list_inplace(cur, s)
+            return cur
+        return self.binop(s.op, cur, self.value(s.value), s, (s.target, s.value), aug=True)
+
+    def list_inplace(self, cur, s):
+        """`xs += ys` extends and `xs *= n` repeats the list in place (aliases see it)."""
+        if s.op == "*":
+            n = self.value(s.value)
+            if isinstance(n.type, ErrorType):
+                return
+            if n.type not in (T.I64, T.BOOL):
+                self.error(f"can't multiply a list by a value of type {show(n.type)}",
+                           s.value.span)
+                return
+            self.b.kernel("list.imul", [cur, self.to_int(n, s.value)], T.NONE, self.loc(s))
+            return
         other = self.value(s.value, expected=cur.type)
         other = self.coerce(other, cur.type, s.value.span)
         self.b.kernel("list.extend", [cur, other], T.NONE, self.loc(s))
@@ -133,6 +159,9 @@ class StmtMixin:
                                  "del d[k])", t.span)
                 continue
             obj = self.value(t.value)
+            if isinstance(t.slice, A.Slice):
+                self.delete_slice(obj, t)
+                continue
             idx = self.value(t.slice)
             if isinstance(obj.type, T.ListType):
                 self.call_op_name("list.delitem", [obj, self.to_int(idx, t.slice)], t)
@@ -140,6 +169,16 @@ class StmtMixin:
                 self.call_op_name("dict.delitem", [obj, idx], t)
             elif not isinstance(obj.type, ErrorType):
                 self.error(f"cannot delete items of {show(obj.type)}", t.span)
+
+    def delete_slice(self, obj, t):
+        """`del xs[a:b:c]` removes the items of the slice from the list."""
+        if isinstance(obj.type, ErrorType):
+            return
+        if not isinstance(obj.type, T.ListType):
+            self.error(f"cannot delete a slice of {show(obj.type)}", t.span)
+            return
+        bounds = [self.optional_int(x) for x in (t.slice.lower, t.slice.upper, t.slice.step)]
+        self.b.kernel("list.delslice", [obj] + bounds, T.NONE, self.loc(t))
 
     def s_Assert(self, s):
         cond = self.condition(s.test)
@@ -150,7 +189,7 @@ class StmtMixin:
         before = self.env
         self.env = before.copy()
         with self.at(else_r.block):
-            msg = self.str_value(s.msg) if s.msg is not None else None
+            msg = self.exc_argument(s.msg) if s.msg is not None else None
             self.raise_new("AssertionError", msg, s)
         self.env = before
         self.apply_facts_after(cond.true)
@@ -177,7 +216,7 @@ class StmtMixin:
                 if len(exc.args) > 1 or exc.keywords:
                     self.unsupported("exceptions take at most one (message) argument",
                                      exc.span)
-                msg = self.str_value(exc.args[0]) if exc.args else None
+                msg = self.exc_argument(exc.args[0]) if exc.args else None
                 self.raise_new(callee.name, msg, s)
                 return
         v = self.expr(exc)
@@ -191,24 +230,23 @@ class StmtMixin:
         self.b.create("raise", [v], loc=self.loc(s))
         self.terminated = True
 
-    def raise_new(self, kind: str, msg, node) -> None:
+    def raise_new(self, kind: str, arg, node) -> None:
+        """Raise a new `kind` exception with no argument (arg None) or one argument value
+        (kept as it is, as Python does: KeyError(3) shows 3, ValueError(3.5) 3.5)."""
         loc = self.loc(node)
         k = self.b.const(kind, T.STR, loc)
-        if msg is None:
-            msg = self.b.const(None, T.NONE, loc)
-            msg = self.coerce(msg, T.OptionalType(T.STR), None)
+        if arg is None or arg.type == T.STR:
+            arg = self.b.const(None, T.NONE, loc) if arg is None else arg
+            e = self.b.kernel("exc.new", [k, self.coerce(arg, T.OptionalType(T.STR), None)],
+                              T.EXC, loc)
         else:
-            msg = self.coerce(msg, T.OptionalType(T.STR), None)
-        e = self.b.kernel("exc.new", [k, msg], T.EXC, loc)
+            e = self.b.kernel("exc.new_arg", [k, arg], T.EXC, loc)
         self.b.create("raise", [e], loc=loc)
         self.terminated = True
 
-    def str_value(self, node):
-        """The message argument of an exception/assert: a str (other values via str())."""
-        v = self.value(node)
-        if v.type == T.STR or isinstance(v.type, ErrorType):
-            return v
-        return self.str_of(v, node)
+    def exc_argument(self, node):
+        """The argument of an exception or the message of an assert: any value."""
+        return self.value(node)
 
     def s_Global(self, s):
         self.unsupported("'global' is not supported: read module-level constants directly, "
@@ -566,7 +604,7 @@ class StmtMixin:
         from ember.frontend.meta import MException
 
         if h.type is None:
-            return []
+            return ["BaseException"]  # a bare except catches everything, as in Python
         nodes = h.type.elts if isinstance(h.type, A.Tuple) else [h.type]
         names = []
         for n in nodes:
@@ -576,8 +614,10 @@ class StmtMixin:
             else:
                 self.error("except clauses name builtin exception classes "
                            "(ValueError, KeyError, ...)", n.span)
-        if "Exception" in names or "BaseException" in names:
-            return []
+        if "BaseException" in names:
+            return ["BaseException"]
+        if "Exception" in names:
+            return []  # the IR's "every Exception"
         return names
 
     def promote_to_slots(self, names, s) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ember.errors import TypeCheckError
+from ember.frontend import ast as A
 from ember.frontend.typing_ import ERROR, ErrorType, show
 from ember.ir import SymbolRef
 from ember.ir import types as T
@@ -36,7 +37,7 @@ def call_user_function(em, info, node, leading, values=None):
     names, types, defaults, declared = signature_of(c, info)
     fname = info.node.name
     if values is None:
-        args = bind_arguments(em, fname, names, types, defaults, leading, node)
+        args = bind_arguments(em, fname, names, types, defaults, leading, node, declared)
     else:
         args = _bind_values(em, fname, names, types, defaults, leading, values, node)
     if args is None:
@@ -72,8 +73,45 @@ def _bind_values(em, fname, names, types, defaults, leading, values, node):
     return out
 
 
-def bind_arguments(em, fname, names, types, defaults, leading, node):
-    """Match positional and keyword arguments to parameters; converted values or None."""
+def _argument(em, node, ptype, transient):
+    """An argument's value; a function written here (a lambda or a name) is transient
+    (closures.check_captures) when the callee cannot keep it past the call."""
+    direct = transient and isinstance(ptype, T.FunctionType) and \
+        isinstance(node, (A.Lambda, A.Name))
+    em.transient_functions += direct
+    try:
+        return em.value(node, ptype)
+    finally:
+        em.transient_functions -= direct
+
+
+def _keeps_no_function(types, ret) -> bool:
+    """Whether a callee with these parameter types and return type has nowhere to keep a
+    function value passed to it: no parameter or result can hold one (an object might)."""
+    if ret is None or _holds_function(ret):
+        return False
+    return not any(_holds_function(p) for t in types
+                   for p in (t.params if isinstance(t, T.FunctionType) else (t,)))
+
+
+def _holds_function(t) -> bool:
+    if isinstance(t, (T.FunctionType, T.ClassType)):
+        return True
+    if isinstance(t, T.ListType):
+        return _holds_function(t.elem)
+    if isinstance(t, T.DictType):
+        return _holds_function(t.key) or _holds_function(t.value)
+    if isinstance(t, (T.TupleType, T.UnionType)):
+        return any(_holds_function(m) for m in (t.elems if isinstance(t, T.TupleType)
+                                                else t.members))
+    if isinstance(t, T.OptionalType):
+        return _holds_function(t.elem)
+    return False
+
+
+def bind_arguments(em, fname, names, types, defaults, leading, node, ret=None):
+    """Match positional and keyword arguments to parameters; converted values or None.
+    `ret`: the callee's declared return type, if any."""
     nlead = len(leading)
     params = names[nlead:]
     ptypes = types[nlead:]
@@ -83,8 +121,9 @@ def bind_arguments(em, fname, names, types, defaults, leading, node):
                  node.span)
         return None
     slots = [None] * len(params)
+    transient = _keeps_no_function(types, ret)
     for i, a in enumerate(node.args):
-        slots[i] = (em.value(a, ptypes[i]), a)
+        slots[i] = (_argument(em, a, ptypes[i], transient), a)
     for k in node.keywords:
         if k.arg not in params:
             em.error(f"{fname}() got an unexpected keyword argument '{k.arg}'", k.span)
@@ -93,7 +132,7 @@ def bind_arguments(em, fname, names, types, defaults, leading, node):
         if slots[i] is not None:
             em.error(f"{fname}() got multiple values for argument '{k.arg}'", k.span)
             return None
-        slots[i] = (em.value(k.value, ptypes[i]), k.value)
+        slots[i] = (_argument(em, k.value, ptypes[i], transient), k.value)
     out = list(leading)
     for i, (slot, pname, ptype) in enumerate(zip(slots, params, ptypes)):
         if slot is None:

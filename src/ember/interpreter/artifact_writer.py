@@ -54,7 +54,8 @@ def artifact_bytes(program, default_entry: str | None = None) -> bytes:
                       "param_types": list(f.param_types), "ret_type": f.ret_type,
                       "nregs": f.nregs, "code": [c0, len(code)], "lines": [l0, len(lines)],
                       "defaults": [encode_const(d) for d in f.defaults],
-                      "qualname": f.qualname})
+                      "qualname": f.qualname, "sites": [list(s) for s in f.sites],
+                      "site_pcs": [list(p) for p in f.site_pcs]})
     blob, records = _tensor_blob(program.tensors)
     for name, i in program.entries.items():
         f = program.functions[i]
@@ -78,7 +79,8 @@ def artifact_bytes(program, default_entry: str | None = None) -> bytes:
         "default_entry": default_entry or program.default_entry or next(iter(entries), None),
         "operators": list(program.operators),
         "classes": [{"name": c.name, "kind": c.kind, "fields": list(c.fields),
-                     "field_types": list(c.field_types)} for c in program.classes],
+                     "field_types": list(c.field_types), "methods": dict(c.methods)}
+                    for c in program.classes],
         "functions": funcs, "tensors": records, "sources": sources,
         "objects": [{"class": ci, "fields": [encode_value(v) for v in values]}
                     for ci, values in program.objects],

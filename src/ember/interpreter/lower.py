@@ -72,6 +72,10 @@ class FunctionLowering:
         self.alloc = allocate(f)
         self.code: list[int] = []
         self.lines: list[tuple[int, int]] = []
+        self.sites: dict[tuple, int] = {}
+        """Inlined call chain (Loc.inlined) -> its site index in Function.sites (1-based)."""
+        self.site_pcs: list[tuple[int, int]] = []
+        self._site_rows: list[tuple[str, int, int]] = []
         self.consts: list = []
         self._const_index: dict = {}
         self.loc = f.loc
@@ -89,7 +93,21 @@ class FunctionLowering:
         line = self.loc.line if not self.loc.is_unknown else 0
         src = self.ctx.source(self.loc.file) if not self.loc.is_unknown else -1
         self.lines.append((pc, src, line))
+        site = self.site(self.loc.inlined)
+        if (self.site_pcs[-1][1] if self.site_pcs else 0) != site:
+            self.site_pcs.append((pc, site))
         return pc
+
+    def site(self, chain: tuple) -> int:
+        """The site index of an inlined call chain (0 for none), added with its parents."""
+        if not chain:
+            return 0
+        i = self.sites.get(chain)
+        if i is None:
+            parent = self.site(chain[:-1])
+            i = self.sites[chain] = len(self.sites) + 1
+            self._site_rows.append((chain[-1][0], chain[-1][1], parent))
+        return i
 
     def emit_var(self, opcode, fixed, regs) -> int:
         return self.emit(opcode, *fixed, len(regs), *regs)
@@ -137,7 +155,8 @@ class FunctionLowering:
             name=self.f.sym_name, params=[a.name or f"arg{i}" for i, a in enumerate(self.f.args)],
             param_types=[str(t) for t in ft.params], ret_type=str(ft.ret),
             nregs=self.alloc.nregs, code=self.code, consts=self.consts, lines=self.lines,
-            defaults=list(self.f.defaults), qualname=str(self.f.attrs.get("qualname", "")))
+            defaults=list(self.f.defaults), qualname=str(self.f.attrs.get("qualname", "")),
+            sites=self._site_rows, site_pcs=self.site_pcs)
 
     def _const_operand(self, op: ConstOp) -> int:
         v = op.value
@@ -367,7 +386,8 @@ def lower_module(module):
     ctx = ProgramContext(module)
     functions = [FunctionLowering(f, ctx).run() for f in module.funcs.values()]
     entries = {name: ctx.func_index[name] for name in module.entries}
-    classes = [(c.name, [n for n, _ in c.fields], [str(t) for _, t in c.fields], c.kind)
+    classes = [(c.name, [n for n, _ in c.fields], [str(t) for _, t in c.fields], c.kind,
+                {n: ctx.func_index[s] for n, s in c.methods.items()})
                for c in module.classes.values()]
     tensors = [(name, module.tensors[name].data) for name in ctx.tensors]
     objects = [(ctx.class_index[module.objects[name].cls],

@@ -18,11 +18,16 @@ from ember.ir.types import Type
 
 @dataclass(frozen=True, slots=True)
 class Loc:
-    """A source location: file, 1-based line, 1-based column (0 = unknown)."""
+    """A source location: file, 1-based line, 1-based column (0 = unknown), and for an op
+    inlined from other functions the calls it was inlined through."""
 
     file: str
     line: int
     col: int = 0
+    inlined: tuple[tuple[str, int], ...] = ()
+    """(callee name, line of the call in its caller) per inlined call, outermost first:
+    `(("g", 7),)` is an op of g inlined at line 7 of the function holding it. Run-time
+    tracebacks show these calls as frames."""
 
     @staticmethod
     def unknown() -> "Loc":
@@ -40,7 +45,10 @@ class Loc:
     def __str__(self) -> str:
         if self.is_unknown:
             return "loc(unknown)"
-        return f'loc("{_escape(self.file)}":{self.line}:{self.col})'
+        via = ""
+        if self.inlined:
+            via = " inlined(" + ", ".join(f'"{_escape(n)}":{ln}' for n, ln in self.inlined) + ")"
+        return f'loc("{_escape(self.file)}":{self.line}:{self.col}{via})'
 
 
 UNKNOWN_LOC = Loc("", 0, 0)

@@ -25,6 +25,11 @@ class ClassDecl:
     loc: Loc = field(default_factory=Loc.unknown)
     base: str | None = None
     """Name of the base class for exception classes (e.g. "ValueError")."""
+    methods: dict[str, str] = field(default_factory=dict)
+    """Special methods the run-time class defines (`__eq__`, `__hash__`, `__repr__`...,
+    see ember.mobile.program.SPECIAL_METHODS): name -> function symbol. Python's own
+    container operations (`==` of lists, `list.index`, dict keys, printing a list) call
+    them. The functions stay in the module while the class does."""
 
     def field_index(self, name: str) -> int | None:
         for i, (n, _) in enumerate(self.fields):

@@ -150,7 +150,18 @@ class Parser:
             if not self.accept(","):
                 break
         self.expect("}")
-        return ClassDecl(name, fields, kind, base=base)
+        methods = {}
+        if self.at("methods") and self.peek().text == "{":
+            self.next()
+            self.expect("{")
+            while not self.at("}"):
+                mname = self.expect_kind("ident", "a method name").text
+                self.expect("=")
+                methods[mname] = self.expect_kind("symbol", "a function name").text[1:]
+                if not self.accept(","):
+                    break
+            self.expect("}")
+        return ClassDecl(name, fields, kind, base=base, methods=methods)
 
     def parse_tensor(self, m: Module) -> None:
         self.expect("tensor")
@@ -359,8 +370,18 @@ class Parser:
         line = int(self.expect_kind("number", "a line number").text)
         self.expect(":")
         col = int(self.expect_kind("number", "a column number").text)
+        inlined = []
+        if self.accept("inlined"):
+            self.expect("(")
+            while not self.at(")"):
+                callee = json.loads(self.expect_kind("string", "a function name").text)
+                self.expect(":")
+                inlined.append((callee, int(self.expect_kind("number", "a line").text)))
+                if not self.accept(","):
+                    break
+            self.expect(")")
         self.expect(")")
-        return Loc(f, line, col)
+        return Loc(f, line, col, tuple(inlined))
 
     # -- values ------------------------------------------------------------------------------
     @staticmethod

@@ -137,7 +137,10 @@ class Printer:
     def _class_line(self, c) -> str:
         fields = ", ".join(f"{n}: {t}" for n, t in c.fields)
         base = f"({c.base})" if c.base else ""
-        return f"{c.kind} @{c.name}{base} {{{fields}}}"
+        line = f"{c.kind} @{c.name}{base} {{{fields}}}"
+        if c.methods:
+            line += " methods {" + ", ".join(f"{n} = @{s}" for n, s in c.methods.items()) + "}"
+        return line
 
     def _tensor_line(self, t) -> str:
         if not self.tensor_data:

@@ -27,6 +27,11 @@ from ember.ir.ops import (
 def verify_module(m) -> None:
     """Raise VerifyError at the first broken invariant of module m."""
     _check_objects(m)
+    for c in m.classes.values():
+        for name, sym in c.methods.items():
+            if sym not in m.funcs:
+                raise VerifyError(f"class !{c.name}: method {name} names @{sym}, which is not "
+                                  "a function of the module")
     for f in m.funcs.values():
         verify_func(f, m)
 

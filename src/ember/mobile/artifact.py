@@ -151,7 +151,8 @@ class _Reader:
 
     # -- tables ---------------------------------------------------------------------------------
     def classes(self, m) -> list[ClassInfo]:
-        return [ClassInfo(c["name"], c["fields"], c["field_types"], c.get("kind", "class"))
+        return [ClassInfo(c["name"], c["fields"], c["field_types"], c.get("kind", "class"),
+                          dict(c.get("methods", {})))
                 for c in m["classes"]]
 
     def sources(self, m) -> list[tuple[str, str]]:
@@ -267,7 +268,9 @@ class _Reader:
                         consts=[decode_const(c, ntensors, nobjects) for c in consts],
                         lines=table,
                         defaults=[decode_const(c, ntensors) for c in r.get("defaults", [])],
-                        qualname=r.get("qualname", ""))
+                        qualname=r.get("qualname", ""),
+                        sites=[tuple(s) for s in r.get("sites", [])],
+                        site_pcs=[tuple(p) for p in r.get("site_pcs", [])])
 
     def span(self, i, r, key, limit, unit):
         a, b = r[key]

@@ -15,6 +15,10 @@ frame with file:line and function name, then the source line.
 
 from __future__ import annotations
 
+import itertools
+
+import numpy as np
+
 from ember.errors import CallError
 from ember.mobile import types as RT
 
@@ -30,7 +34,7 @@ class LoadedModule:
         self.program = program
         """The verified Program this module runs."""
         self._fns = fns
-        codes = frozenset(fn.__code__ for fn in fns)
+        codes = {fn.__code__: f for fn, f in zip(fns, program.functions)}
         sources = {name: text.splitlines() for name, text in program.sources}
         self._entries = {
             name: LoadedFunction(name, program.functions[i], fns[i], codes, sources, classes)
@@ -151,7 +155,7 @@ class LoadedFunction:
 
     def _bad_arg(self, i, v):
         raise CallError(f"{self.name}() argument {self._params[i]!r} must be "
-                        f"{self._shown[i]}, got {RT.describe(v)}")
+                        f"{self._shown[i]}, got {RT.describe(v)}{_hint(self._shown[i], v)}")
 
     def _check_symbols(self, args):
         bound: dict = {}
@@ -174,8 +178,10 @@ class LoadedFunction:
         tb = e.__traceback__
         while tb is not None:
             code = tb.tb_frame.f_code
-            if code in self._codes:
-                frames.append((code.co_filename, tb.tb_lineno, code.co_name))
+            f = self._codes.get(code)
+            if f is not None:
+                frames.extend((code.co_filename, line, name)
+                              for name, line in f.frames(_site(tb), tb.tb_lineno))
             tb = tb.tb_next
         if not frames:
             return
@@ -200,3 +206,27 @@ class LoadedFunction:
 
     def __repr__(self):
         return f"<ember entry {self.signature}>"
+
+
+def _hint(shown: str, v) -> str:
+    """Why a value of the usual wrong kind does not fit, for the call-boundary message."""
+    if type(v).__module__.split(".")[0] == "torch":
+        return " (ember tensors are numpy arrays: pass x.numpy())"
+    if isinstance(v, np.ndarray) and v.dtype not in RT.TENSOR_DTYPES:
+        return (" (ember tensors have dtype bool, uint8, int8, int16, int32, int64, float16, "
+                "float32 or float64, in native byte order)")
+    if hasattr(v, "__dict__") and not isinstance(v, (type, BaseException)) and \
+            type(v).__name__ in shown:
+        return (" (a Python object: objects of script classes are made by the script and "
+                "cannot be passed in)")
+    return ""
+
+
+def _site(tb) -> int:
+    """The inlined call site of a traceback entry's instruction: the translator stores it
+    as the column of every node of the instruction (translate.py)."""
+    if tb.tb_lasti < 0:
+        return 0
+    pos = next(itertools.islice(tb.tb_frame.f_code.co_positions(), tb.tb_lasti // 2, None),
+               None)
+    return pos[2] if pos is not None and pos[2] is not None else 0

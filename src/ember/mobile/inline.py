@@ -174,7 +174,7 @@ def _int_abs(checked: bool):
         negative = ast.Compare(left=t.R(x), ops=[ast.Lt()], comparators=[ast.Constant(0)])
         expr = ast.IfExp(test=negative, body=ast.UnaryOp(op=ast.USub(), operand=t.R(x)),
                          orelse=t.R(x))
-        return _checked(t, a, expr, "abs ", (x,), "above" if checked else None)
+        return _checked(t, a, expr, "abs", (x,), "above" if checked else None)
     return build
 
 

@@ -12,6 +12,7 @@ import math
 
 from ember.errors import ArtifactError
 from ember.mobile.opcodes import FORMAT_NAME, MAX_REGISTERS, READS
+from ember.mobile.program import SPECIAL_METHODS
 
 MAX_MANIFEST_BYTES = 64 << 20
 MAX_CONSTS_BYTES = 256 << 20
@@ -102,6 +103,9 @@ def check_tables(m: dict) -> None:
         types = field(c, "field_types", "str list", where)
         need(len(fields) == len(types) <= MAX_FIELDS, f"class record {i} has bad fields")
         need(c.get("kind", "class") in CLASS_KINDS, f"class record {i} has a bad kind")
+        methods = field(c, "methods", dict, where, default={}, optional=True)
+        need(all(k in SPECIAL_METHODS and type(v) is int for k, v in methods.items()),
+             f"class record {i} has bad methods")
     for name, rec in field(m, "entries", dict, "").items():
         need(type(rec) is dict, f"manifest field entries[{name!r:.40}] must be an object")
         field(rec, "function", int, f"entries[{name!r:.40}].")
@@ -139,6 +143,12 @@ def check_function_record(r, i: int) -> None:
     field(r, "qualname", str, where, optional=True)
     defaults = field(r, "defaults", list, where, default=[], optional=True)
     need(len(defaults) <= len(params), f"function record {i} has too many defaults")
+    sites = field(r, "sites", list, where, default=[], optional=True)
+    need(all(type(s) is list and len(s) == 3 and type(s[0]) is str and type(s[1]) is int
+             and type(s[2]) is int for s in sites), f"function record {i} has bad sites")
+    site_pcs = field(r, "site_pcs", list, where, default=[], optional=True)
+    need(all(type(p) is list and len(p) == 2 and all(type(x) is int for x in p)
+             for p in site_pcs), f"function record {i} has bad site_pcs")
 
 
 # ----------------------------------------------------------------------------- constants

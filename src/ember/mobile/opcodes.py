@@ -27,14 +27,18 @@ from enum import IntEnum
 FORMAT_NAME = "ember-artifact"
 """The `format` field of every artifact manifest."""
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 4
 # Artifact format versions. Bump with an entry here, in the same commit as the change:
 #   1  zip of manifest.json, code.bin (int32 words), lines.bin (int32 (pc, source, line)
 #      triples where the location changes), consts.json (tagged constants),
 #      tensors.bin (64-byte aligned raw data), source/N (source texts).
 #   2  adds the manifest's "objects" table (constant module instances built at load from
 #      data: class index and tagged field values) and ["o", i] constants loading them.
-READS = (1, 2)
+#   3  adds "methods" to class records: special method name -> function index (an
+#      older runtime would ignore them and compare objects by identity).
+#   4  adds "sites" and "site_pcs" to function records: the calls inlined into a
+#      function, for its traceback frames (an older runtime would show too few frames).
+READS = (1, 4)
 """The [min, max] artifact format versions this runtime reads."""
 
 

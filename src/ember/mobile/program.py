@@ -44,6 +44,12 @@ class Function:
     boundary for omitted arguments). len(defaults) <= nparams."""
     qualname: str = ""
     """Dotted qualified name for messages ("Net.forward"); `name` when empty."""
+    sites: list = field(default_factory=list)
+    """Inlined calls: site k (1-based) is (callee name, line of the call, parent site; 0 =
+    called by this function itself). Tracebacks show each as a frame."""
+    site_pcs: list = field(default_factory=list)
+    """(pc, site) pairs, pc strictly ascending, where the inlined call an instruction
+    comes from changes (0 = none); like `lines`, the last pair at or before a pc holds."""
 
     @property
     def nparams(self) -> int:
@@ -62,6 +68,23 @@ class Function:
             return (-1, 0)
         _, src, line = self.lines[i]
         return (src, line)
+
+
+    def site(self, pc: int) -> int:
+        """The inlined call site (index into `sites`, 1-based) of pc's instruction; 0 if none."""
+        i = bisect.bisect_right(self.site_pcs, pc, key=_pc_of) - 1
+        return self.site_pcs[i][1] if i >= 0 else 0
+
+    def frames(self, site: int, line: int) -> list[tuple[str, int]]:
+        """(function name, line) of the frames an instruction at `line` in inlined call
+        `site` runs in, outermost (this function) first."""
+        out = []
+        while site > 0:
+            name, call_line, site = self.sites[site - 1]
+            out.append((name, line))
+            line = call_line
+        out.append((self.display_name, line))
+        return out[::-1]
 
 
 def _pc_of(entry) -> int:
@@ -89,6 +112,17 @@ class ClassInfo:
     """IR type string of each field."""
     kind: str = "class"
     """"class" (mutable object), "namedtuple" (a tuple subclass), "module" or "exception"."""
+    methods: dict = field(default_factory=dict)
+    """Special methods of a "class": name (a key of SPECIAL_METHODS) -> function index.
+    The run-time class defines them, so Python's container operations use them."""
+
+
+SPECIAL_METHODS = {"__eq__": 2, "__ne__": 2, "__lt__": 2, "__le__": 2, "__gt__": 2,
+                   "__ge__": 2, "__hash__": 1, "__repr__": 1, "__str__": 1, "__bool__": 1,
+                   "__len__": 1}
+"""The special methods a script class carries into its run-time class, with their
+parameter counts (self included): those Python calls on its own (`==` and `<` of lists
+and tuples, `list.index`, dict keys, `repr` of a list, truth tests of `any`)."""
 
 
 @dataclass

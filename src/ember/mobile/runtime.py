@@ -12,10 +12,13 @@ import ast
 import functools
 import operator
 
+import numpy as np
+
 from ember import ops
 from ember.errors import ArtifactError
 from ember.mobile import types as RT
 from ember.mobile.boundary import LoadedModule
+from ember.mobile.program import SPECIAL_METHODS
 from ember.mobile.translate import FunctionTranslator, compile_function
 from ember.mobile.verify import verify_program
 from ember.ops.int64 import overflow_error
@@ -37,10 +40,18 @@ class ProgramEnv:
         }
         for i, k in enumerate(kernels):
             self.globals[f"_k{i}"] = k
-        self.classes = make_classes(program.classes)
+        guards: dict = {}
+        self.classes = make_classes(program.classes, self.globals, guards)
         for i, cls in enumerate(self.classes):
             self.globals[f"_cls{i}"] = cls
         self.class_by_name = {c.name: cls for c, cls in zip(program.classes, self.classes)}
+        for c in program.classes:
+            for name, fi in c.methods.items():
+                if SPECIAL_METHODS[name] == 2:
+                    f = program.functions[fi]
+                    guards[fi] = (RT.checker(RT.parse(f.param_types[1]), self.class_by_name),
+                                  f"{c.name}.{name}() argument {f.params[1]!r} must be "
+                                  f"{RT.show(RT.parse(f.param_types[1]))}, got ")
         self.objects = build_objects(program, self.classes, self.class_by_name)
         self._names: dict = {}
 
@@ -74,6 +85,20 @@ class ProgramEnv:
             self.globals[name] = tuple(ops.EXCEPTION_CLASSES[n] for n in names) or Exception
             self._names[key] = name
         return self._names[key]
+
+
+def _prepare_numpy() -> None:
+    """Let numpy finish its lazy setup now, in a frame with real builtins.
+
+    numpy imports the implementations of ndarray.__str__/__repr__ on first use, through
+    the builtins of the calling frame. Translated code runs with empty `__builtins__`, so
+    a first `str(tensor)` there failed ("Unable to configure default ndarray.__str__")."""
+    for v in (np.zeros((1, 1), np.float32), np.zeros((), np.int64), np.float32(0.5),
+              np.int64(1), np.bool_(True)):
+        str(v), repr(v), format(v, "")
+
+
+_prepare_numpy()
 
 
 def _unreachable():
@@ -125,10 +150,13 @@ def _namedtuple_repr(self):
         f"{n}={v!r}" for n, v in zip(self._fields, self)) + ")"
 
 
-def make_classes(infos) -> list:
+def make_classes(infos, globals_=None, guards=None) -> list:
     """Python classes for the program's classes. Field names from the artifact become
     read-only properties of namedtuples only when they are plain public identifiers;
-    slots are always the generated names f0, f1, ..."""
+    slots are always the generated names f0, f1, ... A class's special methods call the
+    translated functions `_fnN` of `globals_`; a binary one raises TypeError for an
+    operand its parameter type does not admit (`guards[N]`: check and message, filled in
+    later), as the script function could not run on it (`None` in a List[Optional[V]])."""
     out = []
     for info in infos:
         n = len(info.fields)
@@ -144,8 +172,25 @@ def make_classes(infos) -> list:
             continue
         ns = {"__slots__": tuple(f"f{i}" for i in range(n)), "__init__": _object_init,
               "_field_names": tuple(info.fields)}
+        for name, fi in info.methods.items():
+            ns[name] = _special_method(name, fi, globals_, guards)
         out.append(type(_class_name(info.name), (ScriptObject,), ns))
     return out
+
+
+def _special_method(name, fi, globals_, guards):
+    key = f"_fn{fi}"
+    if SPECIAL_METHODS[name] == 1:
+        def method(self):
+            return globals_[key](self)
+    else:
+        def method(self, other):
+            check, message = guards[fi]
+            if not check(other):
+                raise TypeError(message + RT.describe(other))
+            return globals_[key](self, other)
+    method.__name__ = method.__qualname__ = name
+    return method
 
 
 def _class_name(name: str) -> str:

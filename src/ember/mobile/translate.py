@@ -112,9 +112,11 @@ class FunctionTranslator:
         for n in nodes:
             line = self.f.location(n.pc)[1]
             self.line = line if line > 0 else self.line
+            site = self.f.site(n.pc) if self.f.site_pcs else 0
             stmts = self.node(n, out)
             for s in stmts:
                 s.lineno = self.line
+                s.col_offset = site
             out.extend(stmts)
         return out or [ast.Pass(lineno=self.line)]
 
@@ -272,16 +274,20 @@ _INS = {
 
 
 def _fix_locations(node, line):
-    """Give every node a one-line location; children inherit their statement's line."""
-    stack = [(node, line)]
+    """Give every node a one-line location; children inherit their statement's line and
+    column. The column is not a column: it is the instruction's inlined call site
+    (Function.site), which the call boundary reads back for the traceback's frames."""
+    stack = [(node, line, 0)]
     while stack:
-        n, parent_line = stack.pop()
+        n, parent_line, parent_col = stack.pop()
         if "lineno" in n._attributes:
             ln = getattr(n, "lineno", None) or parent_line
+            col = getattr(n, "col_offset", None)
+            col = parent_col if col is None else col
             n.lineno = n.end_lineno = ln
-            n.col_offset = n.end_col_offset = 0
-            parent_line = ln
-        stack.extend((c, parent_line) for c in ast.iter_child_nodes(n))
+            n.col_offset = n.end_col_offset = col
+            parent_line, parent_col = ln, col
+        stack.extend((c, parent_line, parent_col) for c in ast.iter_child_nodes(n))
 
 
 def compile_function(fdef: ast.FunctionDef, filename: str, fname: str, globals_: dict):

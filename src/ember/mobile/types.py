@@ -14,6 +14,8 @@ import numpy as np
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 NUMPY_DTYPE = {"bool": "bool", "u8": "uint8", "i8": "int8", "i16": "int16", "i32": "int32",
                "i64": "int64", "f16": "float16", "f32": "float32", "f64": "float64"}
+TENSOR_DTYPES = frozenset(np.dtype(n) for n in NUMPY_DTYPE.values())
+"""The dtypes a tensor may have (native byte order): what a tensor of unknown dtype admits."""
 _TOKEN = re.compile(r"\s*(->|[A-Za-z_!][A-Za-z0-9_.!]*|\d+|[<>\[\](),?])")
 MAX_TYPE_DEPTH = 32
 MAX_TYPE_TEXT = 4096
@@ -166,7 +168,8 @@ def _tensor(t, classes):
     dt = np.dtype(dtype) if dtype else None
 
     def check(v):
-        if type(v) is not np.ndarray or (dt is not None and v.dtype != dt):
+        if type(v) is not np.ndarray or (v.dtype != dt if dt is not None
+                                         else v.dtype not in TENSOR_DTYPES):
             return False
         if shape is None:
             return True
@@ -274,7 +277,7 @@ def describe(v, depth: int = 0) -> str:
     if v is None:
         return "None"
     if depth > 3:
-        return type(v).__name__
+        return _type_name(v)
     if type(v) is list and v:
         return f"List[{describe(v[0], depth + 1)}]"
     if type(v) is dict and v:
@@ -283,4 +286,14 @@ def describe(v, depth: int = 0) -> str:
     if type(v) is tuple and 0 < len(v) <= 8:
         return "Tuple[" + ", ".join(describe(x, depth + 1) for x in v) + "]"
     return {"list": "List", "dict": "Dict", "tuple": "Tuple"}.get(type(v).__name__,
-                                                                  type(v).__name__)
+                                                                  _type_name(v))
+
+
+def _type_name(v) -> str:
+    """A value's class name, qualified by its module unless it is a builtin or script class
+    (so a torch.Tensor or a Python class P does not read like ember's Tensor or P)."""
+    cls = type(v)
+    module = getattr(cls, "__module__", "builtins")
+    if module in ("builtins", __name__.rsplit(".", 1)[0] + ".runtime"):
+        return cls.__name__
+    return f"{module}.{cls.__qualname__}"

@@ -17,6 +17,7 @@ from __future__ import annotations
 from ember.errors import ArtifactError
 from ember.mobile import opcodes as O
 from ember.mobile.opcodes import Op
+from ember.mobile.program import SPECIAL_METHODS
 from ember.mobile.tree import For, Handler, If, Ins, Try, While, block_costs, children, \
     reads_writes
 from ember.mobile.types import TypeSyntaxError, class_names, parse as parse_type
@@ -54,6 +55,11 @@ def _check_tables(program) -> None:
         if len(c.fields) != len(c.field_types):
             raise ArtifactError(f"class {c.name!r} has {len(c.fields)} fields but "
                                 f"{len(c.field_types)} field types")
+        for name, i in c.methods.items():
+            arity = SPECIAL_METHODS.get(name)
+            if arity is None or c.kind != "class" or not (type(i) is int and 0 <= i < nfuncs) \
+                    or len(program.functions[i].params) != arity:
+                raise ArtifactError(f"class {c.name!r:.60}: bad special method {name!r:.40}")
 
 
 class _FunctionVerifier:
@@ -256,6 +262,15 @@ class _FunctionVerifier:
                             "instruction")
             if not (-1 <= src < nsources and 0 <= line < (1 << 31)):
                 raise _Fail(f"line table entry for pc {pc} names source {src}, line {line}")
+            last = pc
+        for k, (_, line, parent) in enumerate(self.f.sites, 1):
+            if not (0 <= parent < k and 0 <= line < (1 << 31)):
+                raise _Fail(f"inlined call site {k} has parent {parent}, line {line}")
+        last = -1
+        for pc, site in self.f.site_pcs:
+            if pc <= last or pc not in starts or not 0 <= site <= len(self.f.sites):
+                raise _Fail(f"site table entry ({pc}, {site}) is out of order, not at an "
+                            "instruction or names no site")
             last = pc
 
     # -- per-instruction checks -----------------------------------------------------------------

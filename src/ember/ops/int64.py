@@ -13,10 +13,15 @@ INT64_MAX = (1 << 63) - 1
 
 
 def overflow_error(symbol: str, a, b=None) -> OverflowError:
-    """The error raised when `a symbol b` (or unary `symbol a`) leaves int64."""
+    """The error raised when `a symbol b`, unary `symbol a`, or the call `symbol(a)` /
+    `symbol(a, b)` (a symbol that starts with a letter: "abs", "math.gcd") leaves int64."""
+    if symbol[:1].isalpha():
+        args = f"{a}" if b is None else f"{a}, {b}"
+        return OverflowError(f"int64 overflow: {symbol}({args})")
     if b is None:
-        return OverflowError(f"int64 overflow: {symbol}{a}")
-    return OverflowError(f"int64 overflow: {a} {symbol} {b}")
+        return OverflowError(f"int64 overflow: {symbol}({a})")
+    shown = f"({b})" if isinstance(b, int) and b < 0 else f"{b}"
+    return OverflowError(f"int64 overflow: {a} {symbol} {shown}")
 
 
 def check(r: int, symbol: str, a, b=None) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from ember.ops.int64 import check, overflow_error
 from ember.ops.registry import OpDef, register
 
 
@@ -19,9 +20,25 @@ _F1 = ["sqrt", "exp", "expm1", "log2", "log10", "log1p", "sin", "cos", "tan", "a
 for _n in _F1:
     _reg(f"math.{_n}", "(float x) -> float", getattr(math, _n), (f"math.{_n}",),
          may_raise=True)
+
+
+def _int_result(fn, name):
+    """fn, raising OverflowError when its int result leaves int64 (ember's int)."""
+    def kernel(*args):
+        return check(fn(*args), name, *args)
+    kernel.__name__ = fn.__name__
+    return kernel
+
+
+def _factorial(n):
+    if n > 20:  # 21! leaves int64; do not compute a huge number first
+        raise overflow_error("math.factorial", n)
+    return math.factorial(n)
+
+
 for _n in ["floor", "ceil", "trunc"]:
-    _reg(f"math.{_n}", "(float x) -> int", getattr(math, _n), (f"math.{_n}",),
-         may_raise=True)
+    _reg(f"math.{_n}", "(float x) -> int", _int_result(getattr(math, _n), f"math.{_n}"),
+         (f"math.{_n}",), may_raise=True)
     _reg(f"math.{_n}_int", "(int x) -> int", getattr(math, _n), (f"math.{_n}",))
 for _n in ["isnan", "isinf", "isfinite"]:
     _reg(f"math.{_n}", "(float x) -> bool", getattr(math, _n), (f"math.{_n}",))
@@ -35,8 +52,9 @@ def _log(x, base):
 
 
 _reg("math.log", "(float x, float? base=None) -> float", _log, ("math.log",), may_raise=True)
-_reg("math.gcd", "(int a, int b) -> int", math.gcd, ("math.gcd",))
-_reg("math.factorial", "(int n) -> int", math.factorial, ("math.factorial",), may_raise=True)
+_reg("math.gcd", "(int a, int b) -> int", _int_result(math.gcd, "math.gcd"), ("math.gcd",),
+     may_raise=True)
+_reg("math.factorial", "(int n) -> int", _factorial, ("math.factorial",), may_raise=True)
 _reg("math.isclose", "(float a, float b) -> bool", math.isclose, ("math.isclose",))
 
 # ----------------------------------------------------------------------------- text
@@ -70,6 +88,13 @@ def exc_new(kind: str, msg):
     return cls() if msg is None else cls(msg)
 
 
+def exc_new_arg(kind: str, arg):
+    cls = EXCEPTION_CLASSES.get(kind)
+    if cls is None:
+        raise ValueError(f"unknown exception class {kind!r}")
+    return cls(arg)
+
+
 def exc_str(e) -> str:
     return str(e)
 
@@ -82,6 +107,7 @@ def exception_matches(e: BaseException, names) -> bool:
 
 
 _reg("exc.new", "(str kind, str? msg) -> exc", exc_new, (), may_raise=True, fold=False)
+_reg("exc.new_arg", "(str kind, t arg) -> exc", exc_new_arg, (), may_raise=True, fold=False)
 _reg("exc.str", "(exc e) -> str", exc_str, (), fold=False)
 
 
@@ -94,6 +120,17 @@ def _range_reversed(start, stop, step):
     return (r.start, r.stop, r.step)
 
 
+def _range_len(start, stop, step):
+    return len(range(start, stop, step))
+
+
+def _range_item(start, step, i):
+    return start + i * step
+
+
+_reg("builtins.range_len", "(int start, int stop, int step) -> int", _range_len, (),
+     may_raise=True)
+_reg("builtins.range_item", "(int start, int step, int i) -> int", _range_item, ())
 _reg("builtins.percent_format", "(str fmt, t args) -> str", _percent_format,
      ("str.__mod__",), may_raise=True)
 _reg("builtins.range_reversed", "(int start, int stop, int step) -> Tuple[int, int, int]",

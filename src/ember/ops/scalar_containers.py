@@ -28,6 +28,14 @@ def _delitem(xs, i):
     del xs[i]
 
 
+def _delslice(xs, start, stop, step):
+    del xs[start:stop:step]
+
+
+def _imul(xs, n):
+    xs *= n
+
+
 def _sort(xs, reverse):
     xs.sort(reverse=reverse)
 
@@ -40,10 +48,7 @@ def _sum_int(xs):
 
 
 def _sum_float(xs):
-    total = 0.0
-    for x in xs:
-        total += x
-    return total
+    return sum(xs, 0.0)  # the running CPython's sum (compensated since 3.12)
 
 
 # ----------------------------------------------------------------------------- list
@@ -69,6 +74,9 @@ _LIST = [
      (), True, False),
     ("add", "(List[t] a, List[t] b) -> List[t]", operator.add, ("list.__add__",), False, False),
     ("mul", f"({L}, int n) -> List[t]", operator.mul, ("list.__mul__",), False, False),
+    ("imul", f"({L}, int n) -> None", _imul, (), False, False),
+    ("delslice", f"({L}, int? start=None, int? stop=None, int? step=None) -> None", _delslice,
+     (), True, False),
     ("contains", f"({L}, t x) -> bool", operator.contains, ("list.__contains__",), False, True),
 ]
 # Lists and dicts are mutable: even their reads are not `pure` (CSE must not merge a read
@@ -101,6 +109,12 @@ def _dict_pop_default(d, k, default):
     return d.pop(k, default)
 
 
+def _dict_iter_ok(d, n, i):
+    if len(d) != n:
+        raise RuntimeError("dictionary changed size during iteration")
+    return i < n
+
+
 _DICT = [
     ("getitem", f"({D}, k key) -> v", operator.getitem, ("dict.__getitem__",), True, True),
     ("setitem", f"({D}, k key, v value) -> None", _setitem, ("dict.__setitem__",), False,
@@ -114,6 +128,7 @@ _DICT = [
     ("keys", f"({D}) -> List[k]", _dict_keys, ("dict.keys",), False, True),
     ("values", f"({D}) -> List[v]", _dict_values, ("dict.values",), False, True),
     ("items", f"({D}) -> List[Tuple[k, v]]", _dict_items, ("dict.items",), False, True),
+    ("iter_ok", f"({D}, int n, int i) -> bool", _dict_iter_ok, (), True, True),
     ("pop", f"({D}, k key) -> v", _dict_pop, ("dict.pop",), True, False),
     ("pop_default", f"({D}, k key, v default) -> v", _dict_pop_default, ("dict.pop",), False,
      False),

@@ -55,7 +55,7 @@ _reg("int.truediv", "(int a, int b) -> float", operator.truediv, ("int.__truediv
      may_raise=True)
 _reg("int.neg", "(int a) -> int", lambda a: check(-a, "-", a), ("int.__neg__",), may_raise=True)
 _reg("int.pos", "(int a) -> int", lambda a: a, ("int.__pos__",))
-_reg("int.abs", "(int a) -> int", lambda a: check(abs(a), "abs ", a), ("builtins.abs",),
+_reg("int.abs", "(int a) -> int", lambda a: check(abs(a), "abs", a), ("builtins.abs",),
      may_raise=True)
 _reg("int.invert", "(int a) -> int", operator.invert, ("int.__invert__",))
 
@@ -148,7 +148,14 @@ def _str_to_int(s, base=10):
 
 
 def _round_float(x):
-    return _float_to_int(round(x))
+    r = round(x)  # CPython's errors for NaN and infinities
+    if INT64_MIN <= r <= INT64_MAX:
+        return r
+    raise int64.overflow_error("round", x, None)
+
+
+def _round_int_n(x, n):
+    return check(round(x, n), "round", x, n)
 
 
 _reg("int.to_float", "(int a) -> float", float, ("builtins.float",))
@@ -166,7 +173,11 @@ _reg("bool.from_bool", "(bool a) -> bool", lambda a: a, ("builtins.bool",))
 _reg("str.to_int", "(str s, int base=10) -> int", _str_to_int, ("builtins.int",),
      may_raise=True)
 _reg("str.to_float", "(str s) -> float", float, ("builtins.float",), may_raise=True)
-_reg("float.round", "(float x) -> int", _round_float, ("builtins.round",), may_raise=True)
-_reg("float.round_n", "(float x, int n) -> float", round, ("builtins.round",))
-_reg("int.round", "(int x) -> int", round, ("builtins.round",))
-_reg("int.round_n", "(int x, int n) -> int", round, ("builtins.round",))
+# Python's parameter names (round(x, ndigits=1)); the int overloads first, so that an int
+# argument keeps its type (round(7, -1) is an int, as in Python).
+_reg("int.round", "(int number) -> int", round, ("builtins.round",))
+_reg("int.round_n", "(int number, int ndigits) -> int", _round_int_n, ("builtins.round",),
+     may_raise=True)
+_reg("float.round", "(float number) -> int", _round_float, ("builtins.round",),
+     may_raise=True)
+_reg("float.round_n", "(float number, int ndigits) -> float", round, ("builtins.round",))

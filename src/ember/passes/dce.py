@@ -149,6 +149,7 @@ def dead_functions(module) -> bool:
     if not module.entries:
         return False
     live, work = set(), list(module.entries)
+    work += [s for c in module.classes.values() for s in c.methods.values()]
     while work:
         name = work.pop()
         if name in live or name not in module.funcs:

@@ -4,13 +4,16 @@ Inlined: callees that are not recursive (directly or mutually), have at most
 `max-ops` ops, whose only `return` is the last op of their body (a callee
 with a return nested in an if or loop is left alone: structured IR has no
 jump out of the middle of the caller), and that come from the same source
-file as the caller (so a run-time traceback's file and line stay right).
+file as the caller (a run-time traceback's file is the caller's). Inlined ops
+keep their own line and record the call in their location (`Loc.inlined`), so
+a run-time traceback still shows the callee's frame.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ember.ir.core import Loc
 from ember.ir.ops import CallOp, ReturnOp
 from ember.passes.registry import Pass
 from ember.passes.util import all_ops, funcs
@@ -50,10 +53,21 @@ def inlinable(f, max_ops: int) -> bool:
 def inline_call(call: CallOp, callee) -> None:
     mapping = dict(zip(callee.args, call.operands))
     block = call.parent
+    site = call.loc.inlined + ((str(callee.attrs.get("qualname") or callee.sym_name),
+                                call.loc.line),)
     for op in callee.body.ops[:-1]:
-        block.insert_before(call, op.clone(mapping))
+        new = op.clone(mapping)
+        for inner in new.walk():
+            inner.loc = _inlined_loc(inner.loc, site)
+        block.insert_before(call, new)
     ret = callee.body.ops[-1]
     call.replace_with([mapping.get(ret.operands[0], ret.operands[0])])
+
+
+def _inlined_loc(loc: Loc, site) -> Loc:
+    if loc.is_unknown:
+        return loc
+    return Loc(loc.file, loc.line, loc.col, site + loc.inlined)
 
 
 def inline(module, max_ops: int) -> bool:

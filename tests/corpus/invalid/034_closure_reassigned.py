@@ -1,12 +1,14 @@
 # error: UnsupportedError
-# line: 8
-# match: captures
+# line: 11
+# match: captures 'k'
+
+from typing import Callable
+
 
 def f(x: int) -> int:
     k = 1
 
-    def g(y: int) -> int:
-        return y + k
+    g: Callable[[int], int] = lambda y: y + k
     k = 2
     return g(x)
 

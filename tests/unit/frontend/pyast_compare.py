@@ -60,7 +60,9 @@ def py_shape(node):
     if t is pyast.comprehension:
         return ("Comprehension", py_shape(node.target), py_shape(node.iter), py_shape(node.ifs))
     if t is pyast.JoinedStr:
-        return ("JoinedStr", py_shape(node.values))
+        # Python 3.12.0-3.12.x end some format specs with an empty Constant piece.
+        return ("JoinedStr", py_shape([v for v in node.values
+                                       if not (type(v) is pyast.Constant and v.value == "")]))
     if t is pyast.FormattedValue:
         conv = None if node.conversion == -1 else chr(node.conversion)
         return ("FormattedValue", py_shape(node.value), conv, py_shape(node.format_spec))

@@ -101,3 +101,44 @@ def test_like_cpython(unit, python, entry, args):
 def test_hidden_helper_variables_do_not_name_ir_values():
     text = print_module(compile_source(SRC))
     assert "$" not in text and "v__" not in text
+
+
+_MATH_SRC = '''
+import math
+def fact(n: int) -> int:
+    return math.factorial(n)
+def floor(x: float) -> int:
+    return math.floor(x)
+def ceil(x: float) -> int:
+    return math.ceil(x)
+def trunc(x: float) -> int:
+    return math.trunc(x)
+def gcd(a: int, b: int) -> int:
+    return math.gcd(a, b)
+def rnd(x: float) -> int:
+    return round(x)
+'''
+
+
+@pytest.mark.parametrize("entry, args, message", [
+    ("fact", (25,), "math.factorial(25)"), ("floor", (1e19,), "math.floor(1e+19)"),
+    ("ceil", (-1e19,), "math.ceil(-1e+19)"),
+    ("trunc", (2.0 ** 63,), "math.trunc(9.223372036854776e+18)"),
+    ("gcd", (-2 ** 63, 0), "math.gcd(-9223372036854775808, 0)"), ("rnd", (1e19,), "round(1e+19)"),
+])
+def test_int_results_outside_int64_overflow(entry, args, message, tmp_path):
+    unit = ember.CompilationUnit(_MATH_SRC)
+    fn = getattr(unit, entry)
+    fn.save(tmp_path / "m.ember")
+    for f in (fn, ember.mobile.load(tmp_path / "m.ember")):
+        with pytest.raises(OverflowError) as ei:
+            f(*args)
+        assert str(ei.value) == "int64 overflow: " + message
+
+
+def test_int_results_inside_int64_are_cpython_s():
+    unit = ember.CompilationUnit(_MATH_SRC)
+    assert unit.fact(20) == math.factorial(20)
+    assert unit.gcd(-2 ** 63, 6) == 2 and unit.floor(-2.5) == -3
+    with pytest.raises(ValueError, match="not defined for negative values"):
+        unit.fact(-1)

@@ -124,10 +124,10 @@ def test_sorting_objects_without_lt():
     assert ei.value.line == 6 and "__lt__" in ei.value.message
 
 
-def test_in_on_a_list_of_objects_with_eq():
-    with pytest.raises(errors.UnsupportedError) as ei:
-        compile_source(SRC + "def f(v: V, vs: List[V]) -> bool:\n    return v in vs\n")
-    assert "any(" in ei.value.message
+def test_in_on_a_list_of_objects_uses_eq():
+    unit = ember.CompilationUnit(SRC + "def f(x: int) -> bool:\n"
+                                 "    return V(x, 1) in [V(0), V(x, 1)]\n")
+    assert unit.f(2) is True
 
 
 def test_format_spec_on_an_object():

@@ -24,6 +24,12 @@ CASES = [
      "        self.v: Optional[int] = None\ndef f(a: A) -> int:\n"
      "    if a.v is not None:\n        return a.v + 1\n    return 0\n",
      E.TypeCheckError, 7, "copy the attribute to a local"),
+    ("import torch\nfrom typing import Optional\n"
+     "def f(x: torch.Tensor, val: Optional[int]):\n    return x + val\n",
+     E.TypeCheckError, 4, "'val' is Optional[int]: check `val is not None` first"),
+    ("import torch\nfrom typing import Optional\n"
+     "def f(x: torch.Tensor, val: Optional[int]):\n    return val < x\n",
+     E.TypeCheckError, 4, "'val' is Optional[int]: check `val is not None` first"),
     ("from typing import Optional\ndef f(a: Optional[str]) -> int:\n    return len(a)\n",
      E.TypeCheckError, 3, "'a' is Optional[str]"),
     ("from typing import Optional\ndef f(a: Optional[int]) -> bool:\n    return a < 3\n",

@@ -129,6 +129,11 @@ def _set_code(files, words):
     (lambda m, f: f.update({"consts.json": b"\xff\xfe"}), "consts.json is not UTF-8"),
     (lambda m, f: f.update({"consts.json": b"[" * 100000 + b"]" * 100000}), "(?i)json"),
     (lambda m, f: f.pop("lines.bin"), "missing lines.bin"),
+    (lambda m, f: m["functions"][0].update(sites="x"), "sites"),
+    (lambda m, f: m["functions"][0].update(sites=[["g", 3, 1]]), "inlined call site 1"),
+    (lambda m, f: m["functions"][0].update(sites=[["g", 3, 0]], site_pcs=[[0, 2]]),
+     "site table"),
+    (lambda m, f: m["functions"][0].update(site_pcs=[[1, 0]]), "site table"),
 ])
 def test_manifest_edits(artifact, edit, match):
     with pytest.raises(ArtifactError, match=match):

@@ -77,7 +77,7 @@ def test_scalar_arguments(m):
         ((True, 1.0, True, "s", None), "argument 'i' must be int, got bool"),
         ((2 ** 63, 1.0, True, "s", None), "argument 'i' must be int, got int \\(outside int64\\)"),
         ((1, 1, True, "s", None), "argument 'f' must be float, got int"),
-        ((1, np.float64(1.0), True, "s", None), "argument 'f' must be float, got float64"),
+        ((1, np.float64(1.0), True, "s", None), "argument 'f' must be float, got numpy.float64"),
         ((1, 1.0, 1, "s", None), "argument 'b' must be bool, got int"),
         ((1, 1.0, True, b"s", None), "argument 's' must be str, got bytes"),
         ((1, 1.0, True, "s", 0), "argument 'n' must be None, got int"),
@@ -125,6 +125,34 @@ def test_object_arguments(m):
     assert p(cls(5, 6)) == 5
     with pytest.raises(CallError, match="argument 'p' must be P, got Tuple\\[int, int\\]"):
         p((5, 6))
+
+
+def test_messages_name_foreign_values(m):
+    class P:
+        def __init__(self):
+            self.x = 1
+    with pytest.raises(CallError, match="must be P, got tests.*P \\(a Python object: "):
+        m.obj(P())
+
+
+def test_tensors_of_dtypes_ember_lacks_are_rejected():
+    m = build("function f(x: tensor) -> tensor\n  .entry f\n  RETURN r0")
+    for dtype in (np.float16, np.float32, np.float64, np.int8, np.int16, np.int32, np.int64,
+                  np.uint8, np.bool_):
+        x = np.zeros(2, dtype)
+        assert m(x) is x
+    for x in (np.zeros(2, np.complex64), np.zeros(2, np.uint16), np.zeros(2, ">f4"),
+              np.zeros(2, object)):
+        with pytest.raises(CallError, match="ember tensors have dtype bool, uint8"):
+            m(x)
+
+
+def test_torch_tensors_are_told_to_become_numpy():
+    torch = pytest.importorskip("torch")
+    m = build("function f(x: tensor) -> tensor\n  .entry f\n  RETURN r0")
+    with pytest.raises(CallError, match="must be Tensor, got torch.Tensor \\(ember tensors "
+                                        "are numpy arrays: pass x.numpy\\(\\)\\)"):
+        m(torch.zeros(2))
 
 
 def test_keywords_and_defaults(m):
@@ -193,6 +221,40 @@ function inner(a: i64) -> i64
         '  File "calc.py", line 5, in inner',
         "    return 10 // a",
     ]
+
+
+_INLINED = """from typing import Dict, List
+def h(xs: List[int], i: int) -> int:
+    return xs[i]
+
+def g(d: Dict[str, int], k: str) -> int:
+    y = h([1, 2], d[k] + 5)
+    return y
+
+def f(d: Dict[str, int], k: str) -> int:
+    return g(d, k) + 1
+"""
+
+
+@pytest.mark.parametrize("optimize", [True, False])
+def test_note_shows_the_frames_of_inlined_calls(optimize, tmp_path):
+    import ember
+    unit = ember.CompilationUnit(_INLINED, filename="calls.py", optimize=optimize)
+    assert ("inlined(\"g\":10, \"h\":6)" in unit.f.graph) == optimize
+    unit.f.save(tmp_path / "f.ember")
+    want = [
+        "ember script traceback (most recent call last):",
+        '  File "calls.py", line 10, in f', "    return g(d, k) + 1",
+        '  File "calls.py", line 6, in g', "    y = h([1, 2], d[k] + 5)",
+        '  File "calls.py", line 3, in h', "    return xs[i]",
+    ]
+    for fn in (unit.f, mobile.load(tmp_path / "f.ember")):
+        with pytest.raises(IndexError) as ei:
+            fn({"a": 1}, "a")
+        assert ei.value.__notes__[0].splitlines() == want
+        with pytest.raises(KeyError) as ei:
+            fn({"a": 1}, "b")
+        assert ei.value.__notes__[0].splitlines() == want[:5]
 
 
 def test_note_added_once_and_not_to_boundary_errors():

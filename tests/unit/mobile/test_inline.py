@@ -158,6 +158,20 @@ def test_overflow_messages_name_the_operands():
     assert ei.value.args == ("int64 overflow: 9223372036854775807 + 1",)
 
 
+@pytest.mark.parametrize("ir, args, message", [
+    ("KCALL r0 int.neg (r0)", (INT64_MIN,), "-(-9223372036854775808)"),
+    ("KCALL r0 int.abs (r0)", (INT64_MIN,), "abs(-9223372036854775808)"),
+    ("KCALL r0 int.sub (r0, r1)", (1, INT64_MIN), "1 - (-9223372036854775808)"),
+])
+def test_overflow_messages_read_as_python(ir, args, message):
+    params = ", ".join(f"{n}: i64" for n in "ab"[:len(args)])
+    m = mobile.build(assemble(f"function f({params}) -> i64\n  .entry f\n  {ir}\n"
+                              "  RETURN r0"))
+    with pytest.raises(OverflowError) as ei:
+        m(*args)
+    assert ei.value.args == ("int64 overflow: " + message,)
+
+
 def test_hot_scalar_operators_do_not_call_kernels():
     from ember.mobile.runtime import translated_source
     text = translated_source(assemble(

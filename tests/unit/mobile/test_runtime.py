@@ -110,3 +110,27 @@ def test_describe(artifact):
     text = mobile.describe(artifact)
     assert "fib(n: i64) -> i64 (default)" in text
     assert "operators" in text and "int.lt" in text
+
+
+def test_tensor_printing_in_a_fresh_process(tmp_path):
+    # numpy sets up ndarray.__str__/__repr__ lazily; before the fix, the first str(tensor)
+    # in a process ran inside translated code (empty __builtins__) and failed.
+    code = """
+import numpy as np
+import ember
+cu = ember.CompilationUnit('''
+import torch
+from typing import List
+def f(x: torch.Tensor) -> List[str]:
+    print(x)
+    return [str(x), repr(x), f"{x}", str([x]), str(x.sum())]
+''')
+x = np.arange(3, dtype=np.float32)
+got = cu.f(x)
+assert got == [str(x), repr(x), str(x), str([x]), str(x.sum())], got
+print("ok")
+"""
+    src = os.path.join(os.path.dirname(__file__), "..", "..", "..", "src")
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.stdout.strip().splitlines()[-1:] == ["ok"], out.stderr
