@@ -192,11 +192,15 @@ def _put(slot, expr) -> None:
         getattr(parent, field)[index] = expr
 
 
-def _stamp(expr, line: int):
-    """Give expr's nodes line `line` where they have none (tracebacks name its line)."""
+def _stamp(expr, stmt):
+    """Give expr's nodes the line and column of the statement it comes from where they have
+    none: tracebacks name its line, and the column is its inlined call site (translate.py)."""
+    line, col = stmt.lineno, getattr(stmt, "col_offset", None)
     for n in ast.walk(expr):
         if "lineno" in n._attributes and getattr(n, "lineno", None) is None:
             n.lineno = line
+            if col is not None:
+                n.col_offset = col
     return expr
 
 
@@ -211,7 +215,7 @@ def _assigned(stmts, value: bool):
     if value is not None and not (isinstance(s.value, ast.Constant) and s.value.value is value
                                   and type(s.value.value) is bool):
         return None
-    return s.targets[0].id, _stamp(s.value, s.lineno)
+    return s.targets[0].id, _stamp(s.value, s)
 
 
 class _Folder:
@@ -248,7 +252,7 @@ class _Folder:
         slot = _slot(s, v) if self.dead_after(s, v) else None
         if slot is None or _warns(p.value, slot[0], slot[1]):
             return False
-        _put(slot, _stamp(p.value, p.lineno))
+        _put(slot, _stamp(p.value, p))
         return True
 
     def dead_after(self, s, v) -> bool:
@@ -268,7 +272,7 @@ class _Folder:
         for op, first, second in ((ast.And, p.body, p.orelse), (ast.Or, p.orelse, p.body)):
             y, k = _assigned(first, None), _assigned(second, op is ast.Or)
             if y and k and y[0] == k[0] == test.id:
-                cond = ast.BoolOp(op=op(), values=[_stamp(p.test, p.lineno), y[1]])
+                cond = ast.BoolOp(op=op(), values=[_stamp(p.test, p), y[1]])
                 _put((s.test, "operand", None) if test is not s.test else (s, "test", None),
                      cond)
                 return True
