@@ -46,15 +46,24 @@ class ScriptModule(ScriptFunction):
 
 
 def script_module(obj, optimize: bool = True, methods=None) -> ScriptModule:
+    """Compile a module instance. With `optimize` (the default) the module is also frozen:
+    its state was copied at script time and only its compiled methods can change it, so
+    attributes no method assigns are constants, and batch norms fold into convolutions
+    (results then differ from eager by float rounding only; optimize=False keeps the
+    module's code as written)."""
     from ember.frontend.modules import compile_module
     module, entries = compile_module(obj, methods)
-    return ScriptModule(_Compiled(module, optimize), entries)
+    if optimize:
+        from ember.passes.freeze import freeze_module
+        freeze_module(module)
+    return ScriptModule(_Compiled(module, optimize), entries, frozen=optimize)
 
 
 def freeze(obj, optimize: bool = True) -> ScriptModule:
-    """A frozen ScriptModule: module attributes no method assigns become constants, methods
-    are inlined into the entry points, and the IR is refolded (conv + batch_norm folding
-    included). `obj` is a module or a ScriptModule."""
+    """A frozen ScriptModule (torch.jit.freeze's counterpart): module attributes no method
+    assigns become constants, methods are specialized and inlined into the entry points, and
+    the IR is refolded (conv + batch_norm folding included). ember.script(module) already
+    does this; freeze also accepts a ScriptModule compiled with optimize=False."""
     from ember.passes.freeze import freeze_module
     if isinstance(obj, ScriptModule):
         module, entries = obj.module, obj.entries

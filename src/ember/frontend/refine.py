@@ -26,6 +26,17 @@ class Cond:
     const: bool | None = None
 
 
+def _constant_condition(v):
+    """The value of a bool condition computed from constants only (a comparison of module
+    constants or literals), else None: only the branch that can run is compiled, so
+    module code may specialize on its constants as TorchScript's does."""
+    if v.type != T.BOOL:
+        return None
+    from ember.frontend.tensors import _const_value
+    value = _const_value(v)
+    return value if type(value) is bool else None
+
+
 def _static_none_test(v, op):
     """The value of `x is None` / `x is not None` when x's type decides it (x of type None,
     or of a type without None such as a module or a tensor): TorchScript's rule that lets
@@ -80,6 +91,9 @@ class RefineMixin:
                 v = self.value(node)
                 return self.optional_truth(node, v)
         v = self.value(node)
+        known = _constant_condition(v)
+        if known is not None:  # `self.padding_mode != "zeros"` of module constants
+            return Cond(v, const=known)
         return Cond(self.truth(v, node))
 
     def optional_truth(self, node, v):

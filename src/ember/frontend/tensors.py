@@ -52,7 +52,7 @@ def _const_value(v):
     return _folded(op)
 
 
-_FOLDABLE = (int, float, bool)
+_FOLDABLE = (int, float, bool, str)
 
 
 def _folded(op):

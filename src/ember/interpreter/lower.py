@@ -106,7 +106,8 @@ class FunctionLowering:
         if i is None:
             parent = self.site(chain[:-1])
             i = self.sites[chain] = len(self.sites) + 1
-            self._site_rows.append((chain[-1][0], chain[-1][1], parent))
+            name, call_line, callee_file = chain[-1]
+            self._site_rows.append((name, call_line, parent, self.ctx.source(callee_file)))
         return i
 
     def emit_var(self, opcode, fixed, regs) -> int:

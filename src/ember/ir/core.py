@@ -24,10 +24,12 @@ class Loc:
     file: str
     line: int
     col: int = 0
-    inlined: tuple[tuple[str, int], ...] = ()
-    """(callee name, line of the call in its caller) per inlined call, outermost first:
-    `(("g", 7),)` is an op of g inlined at line 7 of the function holding it. Run-time
-    tracebacks show these calls as frames."""
+    inlined: tuple[tuple[str, int, str], ...] = ()
+    """(callee name, line of the call in its caller, callee's file) per inlined call,
+    outermost first: `(("g", 7, "m.py"),)` is an op of g (in m.py) inlined at line 7 of
+    the function holding it. Run-time tracebacks show these calls as frames. Printed
+    `inlined("g":7)`, with `:"file"` after the line when the callee's file is not the
+    op's own."""
 
     @staticmethod
     def unknown() -> "Loc":
@@ -47,7 +49,9 @@ class Loc:
             return "loc(unknown)"
         via = ""
         if self.inlined:
-            via = " inlined(" + ", ".join(f'"{_escape(n)}":{ln}' for n, ln in self.inlined) + ")"
+            via = " inlined(" + ", ".join(
+                f'"{_escape(n)}":{ln}' + (f':"{_escape(f)}"' if f != self.file else "")
+                for n, ln, f in self.inlined) + ")"
         return f'loc("{_escape(self.file)}":{self.line}:{self.col}{via})'
 
 

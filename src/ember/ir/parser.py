@@ -376,7 +376,10 @@ class Parser:
             while not self.at(")"):
                 callee = json.loads(self.expect_kind("string", "a function name").text)
                 self.expect(":")
-                inlined.append((callee, int(self.expect_kind("number", "a line").text)))
+                call_line = int(self.expect_kind("number", "a line").text)
+                callee_file = json.loads(self.expect_kind("string", "a file name").text) \
+                    if self.accept(":") else f
+                inlined.append((callee, call_line, callee_file))
                 if not self.accept(","):
                     break
             self.expect(")")

@@ -99,6 +99,7 @@ class LoadedFunction:
         self._fn = fn
         self._codes = codes
         self._sources = sources
+        self._source_names = list(sources)
         types = [RT.parse(t) for t in f.param_types]
         self._checks = [RT.checker(t, classes) for t in types]
         self._converters = [(i, c) for i, c in enumerate(RT.converter(t, classes)
@@ -170,6 +171,11 @@ class LoadedFunction:
                     f"but {sym} is {first[0]} (dim {first[2]} of argument "
                     f"{self._params[first[1]]!r})")
 
+    def _filename(self, src: int, default: str) -> str:
+        """The file of source index src (a cross-file inlined frame), else default."""
+        names = self._source_names
+        return names[src] if 0 <= src < len(names) else default
+
     def _note(self, e: BaseException) -> None:
         """Add the script traceback note to e (once, however many boundaries it crosses)."""
         if getattr(e, "__ember_traced__", False):
@@ -180,8 +186,8 @@ class LoadedFunction:
             code = tb.tb_frame.f_code
             f = self._codes.get(code)
             if f is not None:
-                frames.extend((code.co_filename, line, name)
-                              for name, line in f.frames(_site(tb), tb.tb_lineno))
+                frames.extend((self._filename(src, code.co_filename), line, name)
+                              for name, line, src in f.frames(_site(tb), tb.tb_lineno))
             tb = tb.tb_next
         if not frames:
             return

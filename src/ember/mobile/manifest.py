@@ -144,8 +144,9 @@ def check_function_record(r, i: int) -> None:
     defaults = field(r, "defaults", list, where, default=[], optional=True)
     need(len(defaults) <= len(params), f"function record {i} has too many defaults")
     sites = field(r, "sites", list, where, default=[], optional=True)
-    need(all(type(s) is list and len(s) == 3 and type(s[0]) is str and type(s[1]) is int
-             and type(s[2]) is int for s in sites), f"function record {i} has bad sites")
+    need(all(type(s) is list and len(s) in (3, 4) and type(s[0]) is str and
+             all(type(x) is int for x in s[1:]) for s in sites),
+         f"function record {i} has bad sites")
     site_pcs = field(r, "site_pcs", list, where, default=[], optional=True)
     need(all(type(p) is list and len(p) == 2 and all(type(x) is int for x in p)
              for p in site_pcs), f"function record {i} has bad site_pcs")

@@ -46,7 +46,8 @@ class Function:
     """Dotted qualified name for messages ("Net.forward"); `name` when empty."""
     sites: list = field(default_factory=list)
     """Inlined calls: site k (1-based) is (callee name, line of the call, parent site; 0 =
-    called by this function itself). Tracebacks show each as a frame."""
+    called by this function itself[, source index of the callee's file; -1 or absent =
+    this function's file]). Tracebacks show each as a frame."""
     site_pcs: list = field(default_factory=list)
     """(pc, site) pairs, pc strictly ascending, where the inlined call an instruction
     comes from changes (0 = none); like `lines`, the last pair at or before a pc holds."""
@@ -75,15 +76,16 @@ class Function:
         i = bisect.bisect_right(self.site_pcs, pc, key=_pc_of) - 1
         return self.site_pcs[i][1] if i >= 0 else 0
 
-    def frames(self, site: int, line: int) -> list[tuple[str, int]]:
-        """(function name, line) of the frames an instruction at `line` in inlined call
-        `site` runs in, outermost (this function) first."""
+    def frames(self, site: int, line: int) -> list[tuple[str, int, int]]:
+        """(function name, line, source index or -1 for this function's file) of the frames
+        an instruction at `line` in inlined call `site` runs in, outermost first."""
         out = []
         while site > 0:
-            name, call_line, site = self.sites[site - 1]
-            out.append((name, line))
+            row = self.sites[site - 1]
+            name, call_line, site = row[:3]
+            out.append((name, line, row[3] if len(row) > 3 else -1))
             line = call_line
-        out.append((self.display_name, line))
+        out.append((self.display_name, line, -1))
         return out[::-1]
 
 

@@ -263,9 +263,12 @@ class _FunctionVerifier:
             if not (-1 <= src < nsources and 0 <= line < (1 << 31)):
                 raise _Fail(f"line table entry for pc {pc} names source {src}, line {line}")
             last = pc
-        for k, (_, line, parent) in enumerate(self.f.sites, 1):
-            if not (0 <= parent < k and 0 <= line < (1 << 31)):
-                raise _Fail(f"inlined call site {k} has parent {parent}, line {line}")
+        for k, row in enumerate(self.f.sites, 1):
+            _, line, parent = row[:3]
+            src = row[3] if len(row) > 3 else -1
+            if not (0 <= parent < k and 0 <= line < (1 << 31) and -1 <= src < nsources):
+                raise _Fail(f"inlined call site {k} has parent {parent}, line {line}, source "
+                            f"{src}")
         last = -1
         for pc, site in self.f.site_pcs:
             if pc <= last or pc not in starts or not 0 <= site <= len(self.f.sites):

@@ -154,18 +154,23 @@ class Conv1d(_ConvNd):
                          groups, bias, padding_mode, dtype)
 
     def forward(self, input: Tensor) -> Tensor:
-        if len(input.shape) == 2:
-            return F.squeeze(self._conv(F.unsqueeze(input, 0)), 0)
-        return self._conv(input)
-
-    def _conv(self, x: Tensor) -> Tensor:
         stride: List[int] = [self.stride[0]]
         dilation: List[int] = [self.dilation[0]]
-        if self.padding_mode != "zeros":
-            no_padding: List[int] = [0]
-            return F.conv1d(pad_input(x, self._mode_pads, self.padding_mode), self.weight,
-                            self.bias, stride, no_padding, dilation, self.groups)
-        return F.conv1d(x, self.weight, self.bias, stride, self.padding, dilation, self.groups)
+        if self.padding_mode != "zeros":  # a constant: only one branch is compiled
+            return self._padded(input, stride, dilation)
+        # F.conv1d takes batched and unbatched inputs; one call, so freezing can fold a
+        # following batch norm into the weights.
+        return F.conv1d(input, self.weight, self.bias, stride, self.padding, dilation,
+                        self.groups)
+
+    def _padded(self, input: Tensor, stride: List[int], dilation: List[int]) -> Tensor:
+        """Reflect / replicate / circular padding first, then an unpadded convolution."""
+        batched = len(input.shape) == 3
+        x = input if batched else F.unsqueeze(input, 0)
+        no_padding: List[int] = [0]
+        y = F.conv1d(pad_input(x, self._mode_pads, self.padding_mode), self.weight, self.bias,
+                     stride, no_padding, dilation, self.groups)
+        return y if batched else F.squeeze(y, 0)
 
 
 class Conv2d(_ConvNd):
@@ -178,15 +183,20 @@ class Conv2d(_ConvNd):
                          groups, bias, padding_mode, dtype)
 
     def forward(self, input: Tensor) -> Tensor:
-        if len(input.shape) == 3:
-            return F.squeeze(self._conv(F.unsqueeze(input, 0)), 0)
-        return self._conv(input)
-
-    def _conv(self, x: Tensor) -> Tensor:
         stride: List[int] = [self.stride[0], self.stride[1]]
         dilation: List[int] = [self.dilation[0], self.dilation[1]]
-        if self.padding_mode != "zeros":
-            no_padding: List[int] = [0, 0]
-            return F.conv2d(pad_input(x, self._mode_pads, self.padding_mode), self.weight,
-                            self.bias, stride, no_padding, dilation, self.groups)
-        return F.conv2d(x, self.weight, self.bias, stride, self.padding, dilation, self.groups)
+        if self.padding_mode != "zeros":  # a constant: only one branch is compiled
+            return self._padded(input, stride, dilation)
+        # F.conv2d takes batched and unbatched inputs; one call, so freezing can fold a
+        # following batch norm into the weights.
+        return F.conv2d(input, self.weight, self.bias, stride, self.padding, dilation,
+                        self.groups)
+
+    def _padded(self, input: Tensor, stride: List[int], dilation: List[int]) -> Tensor:
+        """Reflect / replicate / circular padding first, then an unpadded convolution."""
+        batched = len(input.shape) == 4
+        x = input if batched else F.unsqueeze(input, 0)
+        no_padding: List[int] = [0, 0]
+        y = F.conv2d(pad_input(x, self._mode_pads, self.padding_mode), self.weight, self.bias,
+                     stride, no_padding, dilation, self.groups)
+        return y if batched else F.squeeze(y, 0)

@@ -32,16 +32,16 @@ from ember.ir.ops import CallOp, ConstOp, ObjGetOp, ObjSetOp, WidenOp
 from ember.passes.registry import Pass
 from ember.passes.util import all_ops, funcs
 
-CLEANUP = ("canonicalize,fold-constants,cse,dce,inline{max-ops=400},canonicalize,"
-           "fold-constants,cse,dce")
+CLEANUP = ("canonicalize,fold-constants,cse,dce,inline{max-ops=400,cross-file=true},"
+           "canonicalize,fold-constants,cse,dce")
 
 
 def freeze_module(module) -> None:
     """Freeze module in place and clean up (see the module docstring)."""
     from ember.passes.manager import PassManager
-    for _ in range(4):  # inlining exposes more constant objects to fold
+    for _ in range(8):  # each round of inlining exposes more constants and patterns
         changed = Freeze().run(module)
-        PassManager(CLEANUP, verify_each=False).run(module)
+        changed |= PassManager(CLEANUP, verify_each=False).run(module)
         if not changed:
             break
     prune_symbols(module)
@@ -86,12 +86,26 @@ def fold_gets(module, mutable) -> bool:
             value = obj.values[decl.field_index(field)]
             if not isinstance(value, (SymbolRef, bool, int, float, str, type(None))):
                 continue  # lists and dicts are mutable in place: keep reading the field
-            c = ConstOp((), [op.result.type], {"value": value}, (), op.loc)
+            want = op.result.type
+            have = _value_type(module, value) or want
+            c = ConstOp((), [have], {"value": value}, (), op.loc)
             op.parent.insert_before(op, c)
-            op.result.replace_all_uses_with(c.result)
+            result = c.result
+            if have != want:  # e.g. 2 in an Optional[int] field
+                w = WidenOp([result], [want], None, (), op.loc)
+                op.parent.insert_before(op, w)
+                result = w.result
+            op.result.replace_all_uses_with(result)
             op.erase()
             changed = True
     return changed
+
+
+def _value_type(module, value):
+    if isinstance(value, SymbolRef):
+        return module.symbol_type(value.name)
+    return {bool: T.BOOL, int: T.I64, float: T.F64, str: T.STR,
+            type(None): T.NONE}.get(type(value))
 
 
 # ----------------------------------------------------------------------------- 2. specialize
@@ -153,6 +167,12 @@ def fold_batch_norms(module) -> bool:
     return changed
 
 
+_SHAPE_ONLY = frozenset({"tensor.size", "tensor.size_dim", "tensor.dim", "tensor.numel",
+                         "tensor.len"})
+"""Ops that read only a tensor's shape: folding a batch norm into the convolution before it
+changes the values they see, never the shape (so they may share the conv's result)."""
+
+
 def _tensor_const(module, v):
     """The array of a `const @tensor` (through widen), None for `const none`, or False."""
     op = getattr(v, "op", None)
@@ -169,8 +189,9 @@ def _tensor_const(module, v):
 def _fold_one(module, bn) -> bool:
     x = bn.operands[0]
     conv = getattr(x, "op", None)
+    others = [u.op for u in x.uses if u.op is not bn]
     if conv is None or conv.name not in ("tensor.conv2d", "tensor.conv1d") \
-            or len(x.uses) != 1 or conv.parent is not bn.parent:
+            or not all(o.name in _SHAPE_ONLY for o in others) or conv.parent is not bn.parent:
         return False
     # batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
     w, b = (_tensor_const(module, v) for v in conv.operands[1:3])

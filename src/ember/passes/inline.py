@@ -4,7 +4,8 @@ Inlined: callees that are not recursive (directly or mutually), have at most
 `max-ops` ops, whose only `return` is the last op of their body (a callee
 with a return nested in an if or loop is left alone: structured IR has no
 jump out of the middle of the caller), and that come from the same source
-file as the caller (a run-time traceback's file is the caller's). Inlined ops
+file as the caller (a run-time Python traceback's file is the caller's), unless
+`cross-file` is set. Inlined ops
 keep their own line and record the call in their location (`Loc.inlined`), so
 a run-time traceback still shows the callee's frame.
 """
@@ -53,8 +54,8 @@ def inlinable(f, max_ops: int) -> bool:
 def inline_call(call: CallOp, callee) -> None:
     mapping = dict(zip(callee.args, call.operands))
     block = call.parent
-    site = call.loc.inlined + ((str(callee.attrs.get("qualname") or callee.sym_name),
-                                call.loc.line),)
+    name = str(callee.attrs.get("qualname") or callee.sym_name.split("$")[0])
+    site = call.loc.inlined + ((name, call.loc.line, callee.loc.file),)
     for op in callee.body.ops[:-1]:
         new = op.clone(mapping)
         for inner in new.walk():
@@ -70,7 +71,7 @@ def _inlined_loc(loc: Loc, site) -> Loc:
     return Loc(loc.file, loc.line, loc.col, site + loc.inlined)
 
 
-def inline(module, max_ops: int) -> bool:
+def inline(module, max_ops: int, cross_file: bool = False) -> bool:
     rec = recursive_functions(module)
     ok = {name for name, f in module.funcs.items()
           if name not in rec and inlinable(f, max_ops)}
@@ -79,7 +80,7 @@ def inline(module, max_ops: int) -> bool:
         for op in all_ops(f):
             if isinstance(op, CallOp) and op.parent is not None and op.callee in ok:
                 callee = module.funcs[op.callee]
-                if callee.loc.file != f.loc.file:
+                if callee.loc.file != f.loc.file and not cross_file:
                     continue
                 inline_call(op, callee)
                 changed = True
@@ -90,6 +91,9 @@ def inline(module, max_ops: int) -> bool:
 class Inline(Pass):
     name = "inline"
     max_ops: int = 40
+    cross_file: bool = False
+    """Also inline callees from other source files (ember.freeze does): the script traceback
+    still names each frame's file, but Python's own traceback shows the caller's file."""
 
     def run(self, module) -> bool:
-        return inline(module, self.max_ops)
+        return inline(module, self.max_ops, self.cross_file)
