@@ -12,6 +12,8 @@ same translator (`ember.mobile.build`), so they cannot disagree.
 
 from __future__ import annotations
 
+import functools
+import gc
 import inspect
 import types
 
@@ -21,6 +23,23 @@ BACKENDS = ("vm",)
 """Execution engines ember.script accepts; "llvm" arrives with the LLVM backend."""
 
 
+def no_gc(fn):
+    """Run fn with the cyclic garbage collector paused: compiling allocates many small
+    objects, and with torch imported every full collection walks its whole heap (half of
+    a model's script time). The collector's previous state is restored."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        was = gc.isenabled()
+        gc.disable()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            if was:
+                gc.enable()
+    return wrapper
+
+
+@no_gc
 def script(obj, backend: str = "vm", optimize: bool = True):
     """Compile a Python function (or an ember.nn / torch.nn module) into a ScriptFunction."""
     _check_backend(backend)
@@ -127,6 +146,7 @@ class CompilationUnit:
         cu.fib(10)
     """
 
+    @no_gc
     def __init__(self, source: str, filename: str = "<string>", optimize: bool = True):
         from ember.frontend import compile_source
 
@@ -146,6 +166,7 @@ class CompilationUnit:
         return list(self._functions)
 
 
+@no_gc
 def freeze(obj):
     """Turn a scripted module's attributes into constants and refold (see ember.script)."""
     from ember.api.modules import freeze as _freeze

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 from ember.errors import UnsupportedError
 from ember.frontend import ast as A
-from ember.frontend.compiler import ClassInfo, Compiler, FuncInfo, _find_class, decorator_name
+from ember.frontend.compiler import ClassInfo, Compiler, FuncInfo
 from ember.frontend.meta import PyScope
 from ember.frontend.module_view import (
     annotation_type, is_base_class, is_module, tensor_type, value_type, view_of,
 )
-from ember.frontend.parser import parse_module
-from ember.frontend.source import source_of
+from ember.frontend.module_source import MethodInfo, class_source
 from ember.ir import ClassDecl, FuncOp, IRBuilder, Loc, SymbolRef
 from ember.ir import types as T
 
@@ -61,7 +60,7 @@ class ModuleTable:
             return info
         view = self.view(obj)
         mutable = self.mutated_attributes(view.pyclass)
-        hints = self.annotations(view.pyclass)
+        hints = self.annotations(view.pyclass, set(view.attrs))
         fields, opaque, items = [], {}, []
         for name, arr in view.tensors.items():
             fields.append((name, _tensor_field_type(arr, name in mutable)))
@@ -100,8 +99,9 @@ class ModuleTable:
     def _declare(self, view, fields, opaque, items) -> ClassInfo:
         c = self.c
         name = c.unique_symbol(view.pyclass.__qualname__.replace("<locals>.", ""))
-        source, node = _class_source(view.pyclass)
-        info = ClassInfo(name, node, source, PyScope(_any_function(view.pyclass), c),
+        ks = class_source(view.pyclass)
+        node = ks.class_def()
+        info = ClassInfo(name, node, ks.source, PyScope(_any_function(view.pyclass), c),
                          view.pyclass)
         info.kind = "module"
         info.decl = ClassDecl(name, fields, "module", Loc.of_span(node.span))
@@ -113,16 +113,17 @@ class ModuleTable:
         info.items = items
         c.module.add_class(info.decl)
         c.class_by_decl[name] = info
-        for mname, (fn, fnode, fsource, static) in self.methods(view.pyclass).items():
-            m = FuncInfo(f"{name}.{mname}", fnode, fsource, PyScope(fn, c), fn, owner=info)
+        for mname, (fn, owner_src, static) in self.methods(view.pyclass).items():
+            m = MethodInfo(f"{name}.{mname}", owner_src, mname, PyScope(fn, c), fn, info)
             m.static = static
+            m.decorators = owner_src.decorators(mname)
             info.methods[mname] = m
         return info
 
     # -- methods ---------------------------------------------------------------------------------
     def methods(self, pyclass) -> dict:
-        """name -> (function, FunctionDef, Source, static) over the class's MRO, stopping at
-        the library base classes (their methods are Python-only)."""
+        """name -> (function, ClassSource of the class defining it, static) over the class's
+        MRO, stopping at the library base classes (their methods are Python-only)."""
         out = self._methods.get(pyclass)
         if out is not None:
             return out
@@ -136,13 +137,13 @@ class ModuleTable:
                 if name in out or not hasattr(fn, "__code__"):
                     continue
                 if defs is None:
-                    defs = _method_defs(cls)
-                if name in defs:
-                    out[name] = (fn, defs[name][0], defs[name][1], isinstance(attr, staticmethod))
+                    defs = class_source(cls)
+                if name in defs.defs:
+                    out[name] = (fn, defs, isinstance(attr, staticmethod))
         self._methods[pyclass] = out
         return out
 
-    def annotations(self, pyclass) -> dict:
+    def annotations(self, pyclass, wanted) -> dict:
         """Attribute name -> IR type from `x: T` in class bodies and `self.x: T = ...` in
         __init__ (how TorchScript types empty lists and None attributes)."""
         out = {}
@@ -153,69 +154,59 @@ class ModuleTable:
                 t = annotation_type(ann) if not isinstance(ann, str) else None
                 if t is not None:
                     out[name] = t
-            out.update(self._source_annotations(cls))
+            out.update(self._source_annotations(cls, wanted))
         return out
 
-    def _source_annotations(self, cls) -> dict:
-        from ember.frontend.function import FunctionEmitter
+    def _source_annotations(self, cls, wanted) -> dict:
         try:
-            source, node = _class_source(cls)
+            ks = class_source(cls)
         except UnsupportedError:
             return {}
-        found = [(s.target.id, s.annotation) for s in node.body
-                 if isinstance(s, A.AnnAssign) and isinstance(s.target, A.Name)]
-        init = next((s for s in node.body if isinstance(s, A.FunctionDef) and
-                     s.name == "__init__" and s.args), None)
-        if init is not None:
-            me = init.args[0].arg
-            found += [(n.target.attr, n.annotation) for n in A.walk(init)
-                      if isinstance(n, A.AnnAssign) and isinstance(n.target, A.Attribute)
-                      and isinstance(n.target.value, A.Name) and n.target.value.id == me]
+        found = ks.annotations(wanted)
         if not found:
             return {}
-        scope = PyScope(_any_function(cls), self.c)
-        probe = FunctionEmitter(self.c, FuncInfo(cls.__qualname__, A.FunctionDef(
-            node.span, node.name, [], [A.Pass(node.span)]), source, scope))
-        out = {}
+        out, probe = {}, None
         for name, ann in found:
+            if isinstance(ann, str):
+                out[name] = {"int": T.I64, "float": T.F64, "bool": T.BOOL, "str": T.STR}[ann]
+                continue
+            if probe is None:
+                probe = self._annotation_probe(cls, ks)
             n_errors = len(self.c.errors)
             t = probe.ann.resolve(ann)
             del self.c.errors[n_errors:]  # an annotation ember cannot read: use the value
             if t is not None and not _is_error(t):
-                out[name] = _strip_final(t)
+                out[name] = t
         return out
+
+    def _annotation_probe(self, cls, ks):
+        """An emitter in the class's scope, to resolve annotations with."""
+        from ember.frontend.function import FunctionEmitter
+        span = ks.class_def().span
+        return FunctionEmitter(self.c, FuncInfo(cls.__qualname__, A.FunctionDef(
+            span, cls.__name__, [], [A.Pass(span)]), ks.source,
+            PyScope(_any_function(cls), self.c)))
 
     def class_constants(self, pyclass) -> dict:
         """Literal constants of the class bodies (`K = 3`, `K: Final[int] = 3`)."""
-        from ember.frontend.classes import _NOT_CONST, _class_constant
         out = {}
         for cls in reversed(pyclass.__mro__):
-            if is_base_class(cls):
-                continue
-            try:
-                _, node = _class_source(cls)
-            except UnsupportedError:
-                continue
-            for stmt in node.body:
-                const = _class_constant(stmt)
-                if const is not _NOT_CONST:
-                    out[const[0]] = const[1]
+            if not is_base_class(cls):
+                try:
+                    out.update(class_source(cls).constants())
+                except UnsupportedError:
+                    continue
         return out
 
     def mutated_attributes(self, pyclass) -> set:
         """Attributes some method other than __init__ assigns (self.x = ..., self.x += ...)."""
         names = set()
-        for mname, (_, node, _, static) in self.methods(pyclass).items():
-            if mname == "__init__" or static or not node.args:
-                continue
-            me = node.args[0].arg
-            for n in A.walk(node):
-                targets = n.targets if isinstance(n, A.Assign) else \
-                    [n.target] if isinstance(n, (A.AugAssign, A.AnnAssign)) else []
-                for t in targets:
-                    if isinstance(t, A.Attribute) and isinstance(t.value, A.Name) and \
-                            t.value.id == me:
-                        names.add(t.attr)
+        for cls in pyclass.__mro__:
+            if not is_base_class(cls):
+                try:
+                    names |= class_source(cls).assigned_attributes()
+                except UnsupportedError:
+                    continue
         return names
 
     # -- objects ---------------------------------------------------------------------------------
@@ -282,10 +273,6 @@ def _is_error(t) -> bool:
     return "<error>" in str(t)
 
 
-def _strip_final(t):
-    return t
-
-
 def _field_name(key, i: int) -> str:
     """A container item's field name: the key if it is an identifier, else _i."""
     return key if isinstance(key, str) and key.isidentifier() and not key.startswith("_") \
@@ -305,46 +292,20 @@ def _widen_if_mutable(t, mutable: bool):
 
 
 
-_CLASS_DEFS: dict = {}
-
-
-def _class_source(cls):
-    """(Source, ClassDef) of a class, parsed once."""
-    hit = _CLASS_DEFS.get(cls)
-    if hit is None:
-        source = source_of(cls)
-        hit = _CLASS_DEFS[cls] = (source, _find_class(parse_module(source), cls.__name__,
-                                                      source))
-    return hit
-
-
-def _method_defs(cls) -> dict:
-    """name -> (FunctionDef, Source) of the methods written in cls's body."""
-    source, node = _class_source(cls)
-    return {s.name: (s, source) for s in node.body if isinstance(s, A.FunctionDef)}
-
-
 def _assignment_span(pyclass, attr):
-    """The span of `self.attr = ...` in an __init__ of pyclass's MRO, else of the class line;
+    """The span of `self.attr = ...` in a class of pyclass's MRO, else of the class line;
     None without source."""
     for cls in pyclass.__mro__:
         if is_base_class(cls):
             continue
         try:
-            _, node = _class_source(cls)
+            span = class_source(cls).assignment_span(attr)
         except UnsupportedError:
             continue
-        for n in A.walk(node):
-            targets = n.targets if isinstance(n, A.Assign) else []
-            for t in targets:
-                if isinstance(t, A.Attribute) and t.attr == attr:
-                    return n.span
-        for n in A.walk(node):
-            if isinstance(n, A.Call) and isinstance(n.func, A.Attribute) and \
-                    n.func.attr in ("add_module", "append") and n.args:
-                return n.span  # containers filled through add_module / append
+        if span is not None:
+            return span
     try:
-        return _class_source(pyclass)[1].span
+        return class_source(pyclass).class_def().span
     except UnsupportedError:
         return None
 
@@ -366,7 +327,7 @@ def exported_methods(info) -> list[str]:
     names = ["forward"] if "forward" in info.methods else []
     for name, m in info.methods.items():
         if name != "forward" and (_exported(m.pyfn) or any(
-                decorator_name(d) in _EXPORT_DECORATORS for d in m.node.decorators)):
+                d in _EXPORT_DECORATORS for d in m.decorators)):
             names.append(name)
     return names
 

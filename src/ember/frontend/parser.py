@@ -30,6 +30,13 @@ _PARSERS: dict[str, Lark] = {}
 class _Indenter(PythonIndenter):
     tab_len = 8
 
+    def process(self, stream):
+        """Each parse gets its own indentation state, so an f-string field parsed while a
+        module parse is running (by the same parser) cannot disturb it."""
+        fresh = _Indenter()
+        fresh.paren_level, fresh.indent_level = 0, [0]
+        return fresh._process(stream)
+
     def _process(self, stream):
         """lark's Indenter._process with the token types bound once (it runs per token)."""
         nl, opens, closes = self.NL_type, frozenset(self.OPEN_PAREN_types), \
@@ -53,15 +60,16 @@ class _Indenter(PythonIndenter):
         assert self.indent_level == [0], self.indent_level
 
 
-def _parser(start: str = "file_input") -> Lark:
-    """One parser per start symbol: f-string fields are parsed while a module parse is
-    running, and an indenter's state must not be shared between the two."""
-    p = _PARSERS.get(start)
+def _parser() -> Lark:
+    """The parser (built once): one LALR table for both start symbols, module text and
+    f-string fields."""
+    p = _PARSERS.get("lalr")
     if p is None:
         path = os.path.join(os.path.dirname(__file__), "grammar.lark")
-        p = _PARSERS[start] = Lark.open(path, parser="lalr", postlex=_Indenter(),
-                                        transformer=BUILDER, start=start,
-                                        maybe_placeholders=True, cache=True)
+        p = _PARSERS["lalr"] = Lark.open(path, parser="lalr", postlex=_Indenter(),
+                                         transformer=BUILDER,
+                                         start=["file_input", "fstring_expr"],
+                                         maybe_placeholders=True, cache=True, lexer="basic")
     return p
 
 
@@ -100,14 +108,14 @@ def parse_expression(text: str, source: Source, line: int, col: int) -> A.Node:
 
 
 def _parse(source: Source, text: str, start: str):
-    parser = _parser(start)
+    parser = _parser()
     with _LOCK:
         saved = BUILDER.source
         BUILDER.source = source
         if saved is None:
             BUILDER.reset()
         try:
-            return parser.parse(text)
+            return parser.parse(text, start=start)
         except DedentError:
             raise _dedent_error(source, text) from None
         except UnexpectedInput as e:

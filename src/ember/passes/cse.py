@@ -33,20 +33,25 @@ def _hashable(v):
 
 
 def cse_block(block, table: dict) -> bool:
+    """CSE in block with `table` (key -> op) holding what dominates it. Entries the block
+    adds are removed again on the way out (an undo list, not a copy per region)."""
     changed = False
-    scope = dict(table)
+    added = []
     for op in list(block.ops):
         for r in op.regions:
-            changed |= cse_block(r.block, scope)
+            changed |= cse_block(r.block, table)
         if op.regions or not op.has_trait(PURE) or not op.results:
             continue
         key = _key(op)
-        prev = scope.get(key)
+        prev = table.get(key)
         if prev is not None:
             op.replace_with(prev.results)
             changed = True
         else:
-            scope[key] = op
+            table[key] = op
+            added.append(key)
+    for key in added:
+        del table[key]
     return changed
 
 
