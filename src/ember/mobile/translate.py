@@ -171,8 +171,11 @@ class FunctionTranslator:
             body = ([self.assign(h.reg, name("_exc"))] if bind else []) + self.block(h.body)
             handlers.append(ast.ExceptHandler(type=name(exc), name="_exc" if bind else None,
                                               body=body))
+        # A FINALLY with no instructions (`finally: pass`) is still a finally clause: a
+        # Try needs handlers or a non-empty finalbody.
+        final = self.block(n.final) if n.final is not None else []
         return [ast.Try(body=self.block(n.body), handlers=handlers,
-                        orelse=self.else_block(n.orelse), finalbody=self.else_block(n.final))]
+                        orelse=self.else_block(n.orelse), finalbody=final)]
 
     # -- instructions --------------------------------------------------------------------------
     def regs(self, rs):
