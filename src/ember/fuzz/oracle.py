@@ -1,8 +1,8 @@
 """The differential oracle: run a program's cases under CPython, under
 `ember.CompilationUnit` in process and from a saved artifact, and compare.
 
-An outcome is ("ok", value, args after the call) or ("raise", type name, message,
-args after the call). Two outcomes agree when values have the same types all the way
+An outcome is ("ok", value, args after the call, printed text) or ("raise", type
+name, message, args after the call, printed text). Two outcomes agree when values have the same types all the way
 down (bool is not int, tuple is not list), floats are equal bit for bit up to NaN, and
 raised exceptions have the same type and message.
 
@@ -11,7 +11,9 @@ Executors are plain callables so that tests can substitute a deliberately wrong 
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import io
 import math
 import os
 import re
@@ -46,17 +48,25 @@ class Verdict:
 
 def outcome(fn, args) -> tuple:
     a = copy.deepcopy(args)
+    out = io.StringIO()
     try:
-        v = fn(*a)
+        with contextlib.redirect_stdout(out):
+            v = fn(*a)
     except Timeout:
         raise
     except Exception as e:  # noqa: BLE001 - the exception is the result being compared
-        return ("raise", type(e).__name__, str(e), a)
-    return ("ok", v, a)
+        return ("raise", type(e).__name__, str(e), a, out.getvalue())
+    return ("ok", v, a, out.getvalue())
 
 
 def same(a, b) -> bool:
-    """Equal values of equal types, recursively; NaN equals NaN; -0.0 differs from 0.0."""
+    """Equal values of equal types, recursively; NaN equals NaN; -0.0 differs from 0.0.
+    Objects of script classes and NamedTuples compare by class name, fields and values
+    (CPython's class and the runtime's are different class objects)."""
+    if _is_record(a) or _is_record(b):
+        fa, fb = _fields(a), _fields(b)
+        return fa is not None and fa == fb and type(a).__name__ == type(b).__name__ and \
+            all(same(getattr(a, f), getattr(b, f)) for f in fa)
     if type(a) is not type(b):
         return False
     if isinstance(a, float):
@@ -70,8 +80,23 @@ def same(a, b) -> bool:
     return a == b
 
 
+def _is_record(x) -> bool:
+    return hasattr(x, "_fields") or hasattr(type(x), "_field_names") or (
+        hasattr(x, "__dict__") and not isinstance(x, (type, BaseException)))
+
+
+def _fields(x):
+    if hasattr(x, "_fields"):
+        return tuple(x._fields)
+    if hasattr(type(x), "_field_names"):
+        return tuple(type(x)._field_names)
+    return tuple(vars(x)) if hasattr(x, "__dict__") else None
+
+
 def same_outcome(a, b) -> bool:
     if a[0] != b[0]:
+        return False
+    if a[-1] != b[-1]:
         return False
     if a[0] == "raise":
         return a[1:3] == b[1:3] and same(a[3], b[3])
@@ -176,9 +201,10 @@ def _compare(names, results, cases) -> Verdict:
 
 
 def _show(o) -> str:
+    printed = f", printed {_short(o[-1], 100)}" if o[-1] else ""
     if o[0] == "raise":
-        return f"raised {o[1]}({o[2]!r})"
-    return f"returned {_short(o[1])} (args after: {_short(o[2])})"
+        return f"raised {o[1]}({o[2]!r}){printed}"
+    return f"returned {_short(o[1])} (args after: {_short(o[2])}){printed}"
 
 
 def _short(v, n: int = 300) -> str:
