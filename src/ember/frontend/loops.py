@@ -140,7 +140,9 @@ class LoopMixin:
         loc = self.loc(node.kw_span if getattr(node, "kw_span", None) else node)
         self.type_none_vars(self.assigned(body_stmts), self.probe_loop_body(body_fn))
         slotted = self.slots_for_finally(body_stmts, node)
-        names, types, inits = self.carried(self.assigned(body_stmts) + list(extra), node)
+        # The else clause's assignments are carried too: it yields the loop's results.
+        assigned = self.assigned(body_stmts) + self.assigned(orelse or [])
+        names, types, inits = self.carried(assigned + list(extra), node)
         regions = [Region(Block(types, ir_names(names))) for _ in range(3 if orelse else 2)]
         before = self.env
         self.env = self.bind_carried(before, names, regions[0].block.args)
