@@ -156,17 +156,18 @@ EXECUTORS = {"cpython": cpython_executor, "ember": ember_executor, "loaded": loa
 
 
 def check(source: str, cases, executors=None, filename: str = "fuzz.py",
-          timeout: float = TIMEOUT) -> Verdict:
-    """Run `cases` through every executor and compare them with the first (CPython)."""
+          timeout: float = TIMEOUT, compare=None) -> Verdict:
+    """Run `cases` through every executor and compare them with the first (CPython);
+    `compare(a, b)` decides whether two outcomes agree (same_outcome by default)."""
     executors = executors or EXECUTORS
     try:
         with watchdog(timeout):
-            return _check(source, cases, executors, filename)
+            return _check(source, cases, executors, filename, compare or same_outcome)
     except Timeout:
         return Verdict("timeout", f"no result within {timeout} s", ("timeout",))
 
 
-def _check(source, cases, executors, filename) -> Verdict:
+def _check(source, cases, executors, filename, compare) -> Verdict:
     from ember.errors import CompileError
 
     names = list(executors)
@@ -184,14 +185,14 @@ def _check(source, cases, executors, filename) -> Verdict:
             return Verdict(status, f"{ex}: {_where(e)}",
                            (status, ex, type(e).__name__, _frame(e)))
         results[ex] = [outcome(fn, args) for fn, (_, args) in zip(entries, cases)]
-    return _compare(names, results, cases)
+    return _compare(names, results, cases, compare)
 
 
-def _compare(names, results, cases) -> Verdict:
+def _compare(names, results, cases, compare) -> Verdict:
     ref = results[names[0]]
     for ex in names[1:]:
         for i, (want, got) in enumerate(zip(ref, results[ex])):
-            if not same_outcome(want, got):
+            if not compare(want, got):
                 detail = (f"case {i} {cases[i][0]}{_short(cases[i][1])}: {names[0]} "
                           f"{_show(want)}, {ex} {_show(got)}")
                 sig = ("mismatch", ex, want[0], want[1] if want[0] == "raise" else "",
