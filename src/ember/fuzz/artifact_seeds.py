@@ -155,6 +155,6 @@ def seeds(generated: int = 3) -> list:
         k += 1
         try:
             out.append(_from_source(f"gen{prog.seed}", prog.source, prog.cases, "gen.py"))
-        except Exception:  # noqa: BLE001 - a program ember rejects is no seed; skip it
+        except Exception:  # noqa: BLE001, S112 - a program ember rejects is no seed
             continue
     return out

@@ -17,6 +17,7 @@ Outcome classes (a leading "BUG" marks a failure):
 from __future__ import annotations
 
 import copy
+import math
 import os
 import random
 import time
@@ -162,8 +163,8 @@ def _same_value(x, y) -> bool:
         return len(x) == len(y) and all(_same_value(a, b) for a, b in zip(x, y))
     if isinstance(x, dict):
         return list(x) == list(y) and all(_same_value(x[k], y[k]) for k in x)
-    if isinstance(x, float) and x != x:
-        return y != y
+    if isinstance(x, float) and math.isnan(x):
+        return isinstance(y, float) and math.isnan(y)
     return x == y or repr(x) == repr(y)
 
 

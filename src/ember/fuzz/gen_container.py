@@ -7,8 +7,18 @@ from __future__ import annotations
 import ast
 
 from ember.fuzz.astutil import binop, call, const, method, name, slice_
-from ember.fuzz.gtypes import (BOOL, INT, KEYS, LIST_BOUND, STR, dict_of, kind, list_of,
-                               random_type, tuple_of)
+from ember.fuzz.gtypes import (
+    BOOL,
+    INT,
+    KEYS,
+    LIST_BOUND,
+    STR,
+    dict_of,
+    kind,
+    list_of,
+    random_type,
+    tuple_of,
+)
 from ember.fuzz.scope import E
 
 
@@ -169,7 +179,9 @@ class ContainerExprs:
             hi = self.small_int(d, 7).node
             args = [hi] if self.rng.random() < 0.6 else [const(self.rng.randint(-2, 2)), hi,
                                                          const(self.rng.choice((1, 2, -1)))]
-            return call("range", *args), [(fresh("i"), INT)], ()
+            it = call("range", *args)
+            return (call("reversed", it) if self.rng.random() < 0.2 else it), \
+                [(fresh("i"), INT)], ()
         el = random_type(self.rng, 1, optional=False)
         if r < 0.5:
             xs = self.expr(list_of(el), d)
@@ -185,7 +197,8 @@ class ContainerExprs:
                 (dict_of(k, el),)
         if r < 0.87:
             xs = self.expr(list_of(el), d)
-            return call("enumerate", xs.node), [(fresh("n"), INT), (fresh("x"), el)], \
+            start = [const(self.rng.randint(-3, 3))] if self.rng.random() < 0.3 else []
+            return call("enumerate", xs.node, *start), [(fresh("n"), INT), (fresh("x"), el)], \
                 (list_of(el),)
         el2 = self.rng.choice((INT, STR, BOOL))
         a, b = self.expr(list_of(el), d), self.expr(list_of(el2), d)

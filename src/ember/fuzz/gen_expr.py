@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 
 from ember.fuzz.astutil import binop, call, const, name, slice_
+from ember.fuzz.gen_bool import BoolExprs
 from ember.fuzz.gen_container import ContainerExprs
 from ember.fuzz.gen_scalar import ScalarExprs
 from ember.fuzz.gen_text import TextExprs
@@ -20,7 +21,7 @@ STORE_LIST = 24
 """Longest list a reassignment stores (longer values are sliced)."""
 
 
-class ExprGen(ScalarExprs, TextExprs, ContainerExprs):
+class ExprGen(ScalarExprs, BoolExprs, TextExprs, ContainerExprs):
     """Expressions of a requested type over the variables of a Ctx."""
 
     def __init__(self, ctx):
@@ -32,7 +33,7 @@ class ExprGen(ScalarExprs, TextExprs, ContainerExprs):
         """An expression of type t, nested at most d levels below its leaves."""
         prods = [(6, self.var_expr), (2, self.literal_expr)]
         if d > 0:
-            prods += [(1, self.ifexp_expr), (2, self.call_expr)]
+            prods += [(1, self.ifexp_expr), (2, self.call_expr), (1, self.unwrap_expr)]
             prods += self.productions(kind(t))
         for _ in range(8):
             fn = self.pick(prods)
@@ -73,6 +74,17 @@ class ExprGen(ScalarExprs, TextExprs, ContainerExprs):
         node = ast.IfExp(test=self.expr(BOOL, d).node, body=a.node, orelse=b.node)
         return E(node, max(a.b, b.b))
 
+    def unwrap_expr(self, t, d):
+        """`o if o is not None else default` for an Optional[t] variable o."""
+        vs = self.ctx.vars_of(("opt", t))
+        if not vs:
+            return None
+        o = name(self.rng.choice(vs).name)
+        test = ast.Compare(left=o, ops=[ast.IsNot()], comparators=[ast.Constant(None)])
+        default = self.expr(t, d)
+        return E(ast.IfExp(test=test, body=o, orelse=default.node),
+                 max(default.b, default_bound(t)))
+
     def call_expr(self, t, d):
         """A call of a generated function, or a lambda / nested def in scope, returning t."""
         ctx = self.ctx
@@ -92,7 +104,22 @@ class ExprGen(ScalarExprs, TextExprs, ContainerExprs):
         args = [self.stored(pt, d) for _, pt in f.params]
         if f.recursive:
             args[0] = self.depth_arg(f is cur)
-        return E(call(f.name, *args), default_bound(t))
+        return E(self.call_with_defaults(f, args), default_bound(t))
+
+    def call_with_defaults(self, f, args) -> ast.Call:
+        """A call of f: parameters with defaults (the trailing ones) are sometimes left
+        out or passed by keyword; after either, the rest go by keyword."""
+        pos, kws, by_keyword = [], [], False
+        for (pname, _), arg in zip(f.params, args):
+            if pname in f.defaults and self.rng.random() < 0.4:
+                by_keyword = True
+                continue
+            if by_keyword or pname in f.defaults and self.rng.random() < 0.4:
+                by_keyword = True
+                kws.append(ast.keyword(arg=pname, value=arg))
+            else:
+                pos.append(arg)
+        return ast.Call(func=name(f.name), args=pos, keywords=kws)
 
     def depth_arg(self, recursive_call: bool) -> ast.expr:
         if recursive_call:

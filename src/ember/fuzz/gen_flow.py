@@ -11,12 +11,14 @@ import ast
 
 from ember.fuzz.astutil import call, name
 from ember.fuzz.gen_stmt import EXCEPTIONS, SimpleStmts, assign, if_, store
-from ember.fuzz.gtypes import BOOL, INT, STR, STR_BOUND
+from ember.fuzz.gtypes import BOOL, INT, STR, STR_BOUND, kind
+from ember.fuzz.scope import Var
 
 MAX_NEST = 3
 """Deepest nesting of compound statements."""
 MAX_LOOPS = 2
 """Deepest nesting of loops (comprehensions inside count too)."""
+_EXITS = (ast.Return, ast.Raise, ast.Break, ast.Continue)
 
 
 class StmtGen(SimpleStmts):
@@ -42,7 +44,8 @@ class StmtGen(SimpleStmts):
         self.ctx.stmts_left -= 1
         prods = [(w, lambda f=f: f()) for w, f in self.simple_prods()]
         if nest < MAX_NEST:
-            prods += [(3, lambda: self.if_stmt(nest)), (2, lambda: self.try_stmt(nest))]
+            prods += [(3, lambda: self.if_stmt(nest)), (2, lambda: self.try_stmt(nest)),
+                      (1, lambda: self.refine_stmt(nest))]
             if self.ctx.loops < MAX_LOOPS:
                 prods += [(3, lambda: self.for_stmt(nest)), (1, lambda: self.while_stmt(nest))]
         for _ in range(6):
@@ -62,6 +65,24 @@ class StmtGen(SimpleStmts):
         elif r < 0.7:
             orelse = self.block(self.rng.randint(1, 2), nest + 1, exit_p=0.1)
         return [if_(test, body, orelse)]
+
+    def refine_stmt(self, nest):
+        """`if o is not None:` (or `is None` with an else) using o as its element type."""
+        opts = [v for v in self.ctx.visible() if kind(v.type) == "opt"]
+        if not opts:
+            return None
+        o = self.rng.choice(opts)
+        positive = self.rng.random() < 0.6
+        test = ast.Compare(left=name(o.name), ops=[ast.IsNot() if positive else ast.Is()],
+                           comparators=[ast.Constant(None)])
+        self.ctx.push()
+        self.ctx.add(Var(o.name, o.type[1], capturable=o.capturable))
+        refined = self.block(self.rng.randint(1, 3), nest + 1, exit_p=0.15)
+        self.ctx.pop()
+        if positive:
+            other = self.block(1, nest + 1) if self.rng.random() < 0.3 else []
+            return [if_(test, refined, other)]
+        return [if_(test, self.block(1, nest + 1, exit_p=0.3), refined)]
 
     # -- loops ----------------------------------------------------------------------------------
     def loop_body(self, nest) -> list:
@@ -122,4 +143,10 @@ class StmtGen(SimpleStmts):
                                 slice=ast.Slice(upper=ast.Constant(STR_BOUND)))
             body.append(assign(self.rng.choice(strs).name, msg))
         body += self.block(self.rng.randint(0, 2), nest + 1, exit_p=0.1)
+        r = self.rng.random()
+        if r < 0.12 and not (body and isinstance(body[-1], _EXITS)):
+            body.append(ast.Raise(exc=None, cause=None))  # re-raise the caught exception
+        elif r < 0.2 and ename and not (body and isinstance(body[-1], _EXITS)):
+            cls = self.rng.choice(EXCEPTIONS)
+            body.append(ast.Raise(exc=call(cls, call("str", name(ename))), cause=None))
         return ast.ExceptHandler(type=typ, name=ename, body=body or [ast.Pass()])

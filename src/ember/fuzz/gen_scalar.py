@@ -1,4 +1,4 @@
-"""int, float and bool expressions.
+"""int and float expressions.
 
 Int expressions carry a bound on their magnitude; an operation whose bound would pass
 LIMIT gets an operand reduced modulo a small number first, so no intermediate value
@@ -15,9 +15,6 @@ from ember.fuzz.scope import E
 
 LIMIT = 1 << 60
 """Largest magnitude an int expression may reach."""
-
-_CMP = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
-
 
 class ScalarExprs:
     # -- int ----------------------------------------------------------------------------------
@@ -143,10 +140,29 @@ class ScalarExprs:
             s = self.expr(STR, d)
             return E(call("ord", index(binop(s.node, ast.Add(), ast.Constant("z")),
                                        ast.Constant(0))), 0x110000)
-        if r < 0.85:
+        if r < 0.8:
             xs = self.expr(list_of(INT), d)
             return E(call("sum", xs.node), INT_BOUND * LIST_BOUND)
+        if r < 0.9:
+            return self.int_list_query(d)
         return E(call("int", call("str", self.fit(self.expr(INT, d), 10 ** 9).node)), 10 ** 9)
+
+    def int_list_query(self, d):
+        """xs.count(v), xs.index(v) or max/min(xs) (guarded unless the risk allows)."""
+        xs, v = self.expr(list_of(INT), d), self.expr(INT, d)
+        r = self.rng.random()
+        if r < 0.4:
+            return E(method(xs.node, "count", v.node), LIST_BOUND)
+        risky = self.ctx.chance(self.ctx.risk * 2)
+        if r < 0.7:
+            node = method(xs.node, "index", v.node)
+            test = ast.Compare(left=v.node, ops=[ast.In()], comparators=[xs.node])
+        else:
+            node = call(self.rng.choice(("max", "min")), xs.node)
+            test = xs.node
+        if risky:
+            return E(node, INT_BOUND)
+        return E(ast.IfExp(test=test, body=node, orelse=const(-1)), INT_BOUND)
 
     # -- float --------------------------------------------------------------------------------
     def float_prods(self):
@@ -213,8 +229,10 @@ class ScalarExprs:
     def float_misc(self, t, d):
         r = self.rng.random()
         if r < 0.4:
+            # Never sum([]) of floats: CPython gives int 0, a float-typed sum gives 0.0.
             xs = self.expr(list_of(FLOAT), d)
-            return E(call("sum", xs.node))
+            head = ast.List(elts=[self.float_literal(FLOAT, 0).node], ctx=ast.Load())
+            return E(call("sum", binop(head, ast.Add(), xs.node)))
         if r < 0.7:
             xs = self.expr(list_of(FLOAT), d)
             return E(index(xs.node, self.position(xs, d)))
@@ -222,68 +240,3 @@ class ScalarExprs:
         if self.ctx.chance(self.ctx.risk):
             return E(call("float", self.expr(STR, d).node))
         return E(call("float", ast.Constant(s)))
-
-    # -- bool ---------------------------------------------------------------------------------
-    def bool_prods(self):
-        return [(4, self.bool_compare), (2, self.bool_logic), (2, self.bool_contains),
-                (1, self.bool_str_pred), (1, self.bool_none_test), (1, self.bool_misc)]
-
-    def bool_literal(self, t, d):
-        return E(ast.Constant(self.rng.random() < 0.5), 1)
-
-    def bool_compare(self, t, d):
-        ty = self.rng.choice((INT, INT, FLOAT, STR, "mixed"))
-        n = 2 if self.rng.random() < 0.85 else 3
-        if ty == "mixed":
-            operands = [self.expr(INT, d), self.expr(FLOAT, d)][:n]
-        else:
-            operands = [self.expr(ty, d) for _ in range(n)]
-        ops = [self.rng.choice(_CMP)() for _ in operands[1:]]
-        return E(ast.Compare(left=operands[0].node, ops=ops,
-                             comparators=[o.node for o in operands[1:]]), 1)
-
-    def bool_logic(self, t, d):
-        r = self.rng.random()
-        if r < 0.3:
-            return E(ast.UnaryOp(op=ast.Not(), operand=self.expr(BOOL, d).node), 1)
-        op = ast.And() if r < 0.65 else ast.Or()
-        vals = [self.expr(BOOL, d).node for _ in range(self.rng.randint(2, 3))]
-        return E(ast.BoolOp(op=op, values=vals), 1)
-
-    def bool_contains(self, t, d):
-        r = self.rng.random()
-        if r < 0.4:
-            pair = (self.expr(INT, d), self.expr(list_of(INT), d))
-        elif r < 0.7:
-            pair = (self.expr(STR, d), self.expr(STR, d))
-        else:
-            pair = (self.expr(STR, d), self.expr(("dict", STR, INT), d))
-        op = ast.In() if self.rng.random() < 0.7 else ast.NotIn()
-        return E(ast.Compare(left=pair[0].node, ops=[op], comparators=[pair[1].node]), 1)
-
-    def bool_str_pred(self, t, d):
-        s = self.expr(STR, d).node
-        meth = self.rng.choice(("isdigit", "isalpha", "isspace", "isupper", "islower",
-                                "startswith", "endswith", "isalnum", "istitle"))
-        if meth in ("startswith", "endswith"):
-            return E(method(s, meth, self.expr(STR, d).node), 1)
-        return E(method(s, meth), 1)
-
-    def bool_none_test(self, t, d):
-        vs = [v for v in self.ctx.visible() if kind(v.type) == "opt"]
-        if not vs:
-            return None
-        op = ast.Is() if self.rng.random() < 0.5 else ast.IsNot()
-        return E(ast.Compare(left=name(self.rng.choice(vs).name), ops=[op],
-                             comparators=[ast.Constant(None)]), 1)
-
-    def bool_misc(self, t, d):
-        r = self.rng.random()
-        if r < 0.4:
-            xs = self.expr(list_of(BOOL), d)
-            return E(call(self.rng.choice(("any", "all")), xs.node), 1)
-        if r < 0.7:
-            return E(call("bool", self.expr(self.rng.choice((INT, FLOAT, STR)), d).node), 1)
-        return E(ast.Compare(left=self.expr(list_of(INT), d).node,
-                             ops=[self.rng.choice((ast.Eq, ast.NotEq, ast.Lt))()],
-                             comparators=[self.expr(list_of(INT), d).node]), 1)

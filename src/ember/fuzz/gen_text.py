@@ -10,8 +10,7 @@ from __future__ import annotations
 import ast
 
 from ember.fuzz.astutil import binop, call, const, index, method, name, slice_
-from ember.fuzz.gtypes import (BOOL, FLOAT, INT, STR, STR_BOUND, WORDS, kind, list_of,
-                               random_type)
+from ember.fuzz.gtypes import BOOL, FLOAT, INT, STR, STR_BOUND, WORDS, kind, list_of, random_type
 from ember.fuzz.scope import E
 
 SPECS = {

@@ -15,7 +15,7 @@ import ast
 import random
 from dataclasses import dataclass, field
 
-from ember.fuzz.astutil import name
+from ember.fuzz.astutil import const, name
 from ember.fuzz.gen_container import _lambda_args
 from ember.fuzz.gen_expr import ExprGen
 from ember.fuzz.gen_flow import StmtGen
@@ -46,8 +46,10 @@ class Program:
 
 
 def render(tree: ast.Module) -> str:
-    body = "\n\n\n".join(ast.unparse(f) for f in tree.body)
-    return HEADER + body + "\n"
+    consts = [ast.unparse(a) for a in tree.body if not isinstance(a, ast.FunctionDef)]
+    defs = [ast.unparse(f) for f in tree.body if isinstance(f, ast.FunctionDef)]
+    head = "\n".join(consts) + "\n\n\n" if consts else ""
+    return HEADER + head + "\n\n\n".join(defs) + "\n"
 
 
 def generate(seed: int, size: int = 12) -> Program:
@@ -64,33 +66,60 @@ def generate(seed: int, size: int = 12) -> Program:
     raise RuntimeError(f"generator found no valid program for seed {seed}")
 
 
+SMALL_VALUES = {INT: (0, 1, -3, 7, 250), FLOAT: (0.5, -2.0, 1e-3, 0.0),
+                STR: ("", "ab", "é,x"), BOOL: (True, False)}
+"""Values for parameter defaults and module constants."""
+
+
 def _program(rng, size) -> Program:
+    consts = _module_constants(rng)
     fns, defs = [], []
     for i in range(rng.randint(2, 4)):
-        fdef, sig = gen_function(rng, f"f{i}", fns, size)
+        fdef, sig = gen_function(rng, f"f{i}", fns, size, [v for v, _ in consts])
         defs.append(fdef)
         fns.append(sig)
-    tree = ast.Module(body=defs, type_ignores=[])
+    tree = ast.Module(body=[a for _, a in consts] + defs, type_ignores=[])
     ast.fix_missing_locations(tree)
     cases = []
     for sig in fns[-2:]:
         for _ in range(rng.randint(2, 3)):
             args = [rng.randint(0, 4) if sig.recursive and j == 0 else random_value(rng, t)
                     for j, (_, t) in enumerate(sig.params)]
+            while args and sig.params[len(args) - 1][0] in sig.defaults and rng.random() < 0.5:
+                args.pop()
             cases.append((sig.name, tuple(args)))
     return Program(tree, cases)
 
 
-def gen_function(rng, fname: str, fns: list, size: int):
+def _module_constants(rng) -> list:
+    """(Var, assignment) pairs of module-level constants the functions may read."""
+    out = []
+    for i in range(rng.choice((0, 0, 1, 2))):
+        t = rng.choice((INT, STR, FLOAT))
+        v = Var(f"K{i}", t, capturable=True)
+        node = ast.Assign(targets=[ast.Name(id=v.name, ctx=ast.Store())],
+                          value=ast.Constant(rng.choice(SMALL_VALUES[t])), lineno=0)
+        out.append((v, node))
+    return out
+
+
+def gen_function(rng, fname: str, fns: list, size: int, consts=()):
     """One function definition and its signature."""
     params = [(f"p{j}", random_type(rng)) for j in range(rng.randint(1, 4))]
     recursive = rng.random() < 0.2
     if recursive:
         params.insert(0, ("depth", INT))
+    defaults = {}
+    for n, t in reversed(params):
+        if t not in SMALL_VALUES or n == "depth" or rng.random() < 0.7:
+            break
+        defaults[n] = rng.choice(SMALL_VALUES[t])
     ret = random_type(rng)
-    sig = FnSig(fname, params, ret, recursive=recursive)
+    sig = FnSig(fname, params, ret, recursive=recursive, defaults=defaults)
     ctx = Ctx(rng, list(fns), current=sig, stmts_left=rng.randint(size // 2, size),
               risk=rng.choice((0.0, 0.05, 0.15, 0.3)))
+    for v in consts:
+        ctx.add(v)
     for n, t in params:
         ctx.add(Var(n, t, capturable=True))
     x = ExprGen(ctx)
@@ -105,7 +134,8 @@ def gen_function(rng, fname: str, fns: list, size: int):
     body.append(ast.Return(value=x.stored(ret, 2)))
     args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=n, annotation=ann(t))
                                                for n, t in params],
-                         vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+                         vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+                         defaults=[const(defaults[n]) for n, _ in params if n in defaults])
     fdef = ast.FunctionDef(name=fname, args=args, body=body, decorator_list=[],
                            returns=ann(ret), lineno=0)
     sig.cheap = _is_cheap(fdef, {f.name for f in fns} | {fname})

@@ -19,6 +19,7 @@ import os
 import re
 import tempfile
 import traceback
+import warnings
 from dataclasses import dataclass, field
 
 from ember.fuzz.watchdog import Timeout, watchdog
@@ -109,7 +110,10 @@ def same_outcome(a, b) -> bool:
 def cpython_executor(source: str, filename: str):
     """Entry name -> the function CPython defines for the generated source."""
     ns: dict = {"__name__": "fuzz_program"}
-    exec(compile(source, filename, "exec"), ns)  # the generator's own text, never artifacts
+    with warnings.catch_warnings():  # e.g. `x is 0` in a shrinker's candidate
+        warnings.simplefilter("ignore", SyntaxWarning)
+        code = compile(source, filename, "exec")
+    exec(code, ns)  # noqa: S102 - generated text, not artifacts
     return lambda entry: ns[entry]
 
 
@@ -179,11 +183,11 @@ def _check(source, cases, executors, filename, compare) -> Verdict:
         except CompileError as e:
             msg = _first_line(e)
             return Verdict("rejected", f"{type(e).__name__}: {msg}",
-                           ("rejected", ex, type(e).__name__, _QUOTED.sub("'_'", msg)))
+                           ("rejected", ex, type(e).__name__, _QUOTED.sub("'_'", msg)), results)
         except Exception as e:  # noqa: BLE001 - anything else escaping the compiler is a bug
             status = "invalid" if ex == names[0] else "internal"
             return Verdict(status, f"{ex}: {_where(e)}",
-                           (status, ex, type(e).__name__, _frame(e)))
+                           (status, ex, type(e).__name__, _frame(e)), results)
         results[ex] = [outcome(fn, args) for fn, (_, args) in zip(entries, cases)]
     return _compare(names, results, cases, compare)
 

@@ -87,12 +87,25 @@ def _failure(prog: Program, verdict, check, shrink: bool, out_dir) -> Failure:
     return f
 
 
+PYTHON_TYPE_ERRORS = ("TypeError", "NameError", "UnboundLocalError", "AttributeError")
+"""CPython raising one of these means a shrinking step broke the program's typing."""
+
+
+def _ill_typed(verdict) -> bool:
+    if verdict.signature and verdict.signature[0] == "mismatch" and \
+            verdict.signature[3] in PYTHON_TYPE_ERRORS:
+        return False  # the original failure itself involves such an error
+    return any(o[0] == "raise" and o[1] in PYTHON_TYPE_ERRORS
+               for o in verdict.outcomes.get("cpython", []))
+
+
 def shrink_program(prog: Program, signature, check=None, **budget) -> Program:
     """The smallest variant of prog whose failure keeps `signature`."""
     check = check or oracle.check
 
     def still_fails(tree, cases) -> bool:
-        return check(render(tree), cases).signature == signature
+        verdict = check(render(tree), cases)
+        return verdict.signature == signature and not _ill_typed(verdict)
 
     tree, cases = Shrinker(still_fails, **budget).run(prog.tree, prog.cases)
     return Program(tree, cases, prog.seed)

@@ -33,6 +33,8 @@ class FnSig:
     """(name, type) pairs; a recursive function's first is ("depth", int)."""
     ret: object
     recursive: bool = False
+    defaults: dict = field(default_factory=dict)
+    """Parameter name -> default value (the trailing scalar parameters)."""
     cheap: bool = False
     """No loops and no calls: may be called inside loops."""
 

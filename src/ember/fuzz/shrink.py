@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import copy
 import time
+import warnings
 
 STMT_LISTS = ("body", "orelse", "finalbody")
 SMALL = (0, 1, -1, 0.0, 1.5, "", "a", True, False, None)
@@ -38,7 +39,9 @@ class Shrinker:
         self.checks_left -= 1
         ast.fix_missing_locations(tree)
         try:
-            compile(tree, "<shrink>", "exec")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", SyntaxWarning)
+                compile(tree, "<shrink>", "exec")
         except (SyntaxError, ValueError, TypeError):
             return False
         return bool(self.still_fails(tree, cases))
@@ -188,11 +191,15 @@ def _stmt_lists(tree):
 
 
 def _expr_paths(tree):
-    """Paths of expressions worth replacing (not annotations, not store targets),
-    outermost first."""
+    """Paths of expressions worth replacing (not annotations, not store targets, nothing
+    inside a statement that steps loop fuel), outermost first."""
     out = []
+    guarded = set()
     for node, path in _walk(tree):
-        if isinstance(node, ast.expr) and path and not _skip(path, node):
+        if isinstance(node, (ast.AugAssign, ast.Assign)) and protected(node):
+            guarded.add(path)
+        if isinstance(node, ast.expr) and path and not _skip(path, node) and \
+                not any(path[:i] in guarded for i in range(len(path))):
             out.append(path)
     return out
 
