@@ -76,7 +76,7 @@ class ExprGen(ScalarExprs, BoolExprs, TextExprs, ContainerExprs):
 
     def unwrap_expr(self, t, d):
         """`o if o is not None else default` for an Optional[t] variable o."""
-        vs = self.ctx.vars_of(("opt", t))
+        vs = self.ctx.refinable(t)
         if not vs:
             return None
         o = name(self.rng.choice(vs).name)

@@ -11,7 +11,7 @@ import ast
 
 from ember.fuzz.astutil import call, name
 from ember.fuzz.gen_stmt import EXCEPTIONS, SimpleStmts, assign, if_, store
-from ember.fuzz.gtypes import BOOL, INT, STR, STR_BOUND, kind
+from ember.fuzz.gtypes import BOOL, INT, STR, STR_BOUND
 from ember.fuzz.scope import Var
 
 MAX_NEST = 3
@@ -68,7 +68,7 @@ class StmtGen(SimpleStmts):
 
     def refine_stmt(self, nest):
         """`if o is not None:` (or `is None` with an else) using o as its element type."""
-        opts = [v for v in self.ctx.visible() if kind(v.type) == "opt"]
+        opts = self.ctx.refinable()
         if not opts:
             return None
         o = self.rng.choice(opts)
@@ -116,12 +116,14 @@ class StmtGen(SimpleStmts):
 
     # -- try --------------------------------------------------------------------------------------
     def try_stmt(self, nest):
+        self.ctx.in_try += 1
         body = self.block(self.rng.randint(1, 3), nest + 1, exit_p=0.1)
         handlers = [self.handler(nest) for _ in range(self.rng.choice((0, 1, 1, 1, 2)))]
         orelse = self.block(1, nest + 1) if handlers and self.rng.random() < 0.25 else []
         final = []
         if not handlers or self.rng.random() < 0.35:
             final = self.block(self.rng.randint(1, 2), MAX_NEST)
+        self.ctx.in_try -= 1
         return [ast.Try(body=body, handlers=handlers, orelse=orelse, finalbody=final)]
 
     def handler(self, nest) -> ast.ExceptHandler:

@@ -71,6 +71,8 @@ class Ctx:
     stmts_left: int = 12
     risk: float = 0.1
     """Probability of using an operation that may raise where a safe one exists."""
+    in_try: int = 0
+    """Enclosing try statements: their locals live in slots, which ember does not refine."""
     self_calls: bool = False
     """A recursive function may call itself (only after its `depth <= 0` guard)."""
 
@@ -103,6 +105,11 @@ class Ctx:
     def mutable_containers(self, k: str):
         return [v for v in self.visible() if v.mutable and kind(v.type) == k
                 and v.type not in self.frozen]
+
+    def refinable(self, t=None):
+        """Optional variables (of Optional[t]) that a `is not None` test may refine."""
+        return [v for v in self.visible() if kind(v.type) == "opt" and
+                (t is None or v.type[1] == t) and (v.capturable or not self.in_try)]
 
     def chance(self, p: float) -> bool:
         return self.rng.random() < p
