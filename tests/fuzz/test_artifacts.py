@@ -8,7 +8,8 @@ import pytest
 
 from ember.fuzz import artifacts
 from ember.fuzz.artifact_seeds import seeds
-from ember.fuzz.mutators import MUTATORS, pack, unpack
+from ember.fuzz.entry_mutators import MUTATORS
+from ember.fuzz.mutators import pack, unpack
 
 CI_SEED = 3
 CI_MUTANTS = 3000

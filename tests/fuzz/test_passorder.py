@@ -6,9 +6,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from ember.fuzz.passorder import corpus_programs, pipeline_executor, random_pipeline, \
-    run_passorder
 from ember.fuzz import oracle
+from ember.fuzz.passorder import corpus_programs, pipeline_executor, random_pipeline, run_passorder
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "programs"
 CI_SEED = 11

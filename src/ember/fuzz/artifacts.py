@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ember.fuzz.mutators import MUTATORS
+from ember.fuzz.entry_mutators import MUTATORS
 from ember.fuzz.watchdog import Timeout, memory_cap, watchdog
 
 LOAD_SECONDS = 20.0
