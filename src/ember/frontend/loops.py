@@ -46,6 +46,23 @@ class _Seq:
         return em.b.kernel(name, [self.value, i], self.elem, self.loc)
 
 
+class _DictSeq(_Seq):
+    """A dict's keys, values or items, listed when the loop starts; every step first
+    checks that the dict still has its starting size (CPython's RuntimeError)."""
+
+    def __init__(self, em, d, view, loc):
+        kt, vt = d.type.key, d.type.value
+        elem = {"keys": kt, "values": vt, "items": T.TupleType((kt, vt))}[view]
+        listed = em.b.kernel(f"dict.{view}", [d], T.ListType(elem), loc)
+        super().__init__("list", listed, elem, loc)
+        self.dict = d
+        self.size = em.b.kernel("dict.len", [d], T.I64, loc)
+
+    def cond(self, em, i):
+        em.b.kernel("dict.check_size", [self.dict, self.size], T.NONE, self.loc)
+        return super().cond(em, i)
+
+
 class _Zip:
     """zip(a, b, ...): in range while every part is; items are tuples."""
 
@@ -301,8 +318,26 @@ class LoopMixin:
                     return self.for_zip(s, it)
                 if fname == "reversed":
                     return self.for_reversed(s, it)
+        seq = self.dict_view(it)
+        if seq is not None:
+            return self.for_sequences(s, seq)
         v = self.value(it)
         self.for_value(s, v, it)
+
+    def dict_view(self, node):
+        """`d.items()`, `d.keys()` or `d.values()` of a local dict `d`, iterated with the
+        size check (other receivers are evaluated as plain calls, listing at once)."""
+        if not (isinstance(node, A.Call) and isinstance(node.func, A.Attribute) and
+                node.func.attr in ("items", "keys", "values") and not node.args and
+                not node.keywords and isinstance(node.func.value, A.Name)):
+            return None
+        var = self.env.get(node.func.value.id)
+        if var is None or not var.defined or not isinstance(var.type, T.DictType):
+            return None
+        d = self.value(node.func.value)
+        if not isinstance(d.type, T.DictType):
+            return None
+        return _DictSeq(self, d, node.func.attr, self.loc(node))
 
     def for_value(self, s, v, it):
         t = v.type
@@ -313,8 +348,7 @@ class LoopMixin:
         if t == T.STR:
             return self.for_sequences(s, _Seq("str", v, T.STR, self.loc(it)))
         if isinstance(t, T.DictType):
-            keys = self.b.kernel("dict.keys", [v], T.ListType(t.key), self.loc(it))
-            return self.for_sequences(s, _Seq("list", keys, t.key, self.loc(it)))
+            return self.for_sequences(s, _DictSeq(self, v, "keys", self.loc(it)))
         if isinstance(t, T.TupleType):
             return self.for_tuple(s, v, it)
         if isinstance(t, T.TensorType):
@@ -410,6 +444,9 @@ class LoopMixin:
                 start = self.to_int(self.value(node.args[1]), node.args[1]) \
                     if len(node.args) == 2 else None
                 return None if inner is None else _Enumerate(inner, start, self.loc(node))
+        view = self.dict_view(node)
+        if view is not None:
+            return view
         v = self.value(node)
         t = v.type
         loc = self.loc(node)
@@ -418,8 +455,7 @@ class LoopMixin:
         if t == T.STR:
             return _Seq("str", v, T.STR, loc)
         if isinstance(t, T.DictType):
-            keys = self.b.kernel("dict.keys", [v], T.ListType(t.key), loc)
-            return _Seq("list", keys, t.key, loc)
+            return _DictSeq(self, v, "keys", loc)
         if isinstance(t, T.TupleType) and t.elems and all(e == t.elems[0] for e in t.elems):
             lst = self.b.create("list.new", [self.b.create("tuple.get", [v], [e], {"index": k},
                                                            loc=loc).result

@@ -101,6 +101,13 @@ def _dict_pop_default(d, k, default):
     return d.pop(k, default)
 
 
+def _dict_check_size(d, n):
+    """A step of `for k in d` (or a view): CPython's dict iterators refuse to go on once
+    the dict's size differs from when the loop started."""
+    if len(d) != n:
+        raise RuntimeError("dictionary changed size during iteration")
+
+
 _DICT = [
     ("getitem", f"({D}, k key) -> v", operator.getitem, ("dict.__getitem__",), True, True),
     ("setitem", f"({D}, k key, v value) -> None", _setitem, ("dict.__setitem__",), False,
@@ -123,6 +130,7 @@ _DICT = [
      False),
     ("clear", f"({D}) -> None", dict.clear, ("dict.clear",), False, False),
     ("copy", f"({D}) -> Dict[k, v]", dict.copy, ("dict.copy",), False, False),
+    ("check_size", f"({D}, int n) -> None", _dict_check_size, (), True, False),
 ]
 for _n, _schema, _k, _py, _raises, _pure in _DICT:
     _reg(f"dict.{_n}", _schema, _k, _py, may_raise=_raises, pure=False, fold=False)
