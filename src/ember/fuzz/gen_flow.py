@@ -89,8 +89,9 @@ class StmtGen(SimpleStmts):
         body = self.block(self.rng.randint(1, 3), nest + 1)
         if self.rng.random() < 0.35:
             cond = self.x.expr(BOOL, 1).node
-            pos = self.rng.randint(0, len(body))
-            body.insert(pos, if_(cond, [self.exit_stmt()]))
+            free = [i for i in range(len(body) + 1)
+                    if i == len(body) or not getattr(body[i], "fuzz_glued", False)]
+            body.insert(self.rng.choice(free), if_(cond, [self.exit_stmt()]))
         return body
 
     def for_stmt(self, nest):

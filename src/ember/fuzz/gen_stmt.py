@@ -61,7 +61,7 @@ class SimpleStmts:
         if k == STR:
             e = self.x.expr(STR, 1)
             return [ast.AugAssign(target=store(v.name), op=ast.Add(), value=e.node),
-                    assign(v.name, slice_(name(v.name), hi=ast.Constant(STR_BOUND)))]
+                    self.glued(assign(v.name, slice_(name(v.name), hi=ast.Constant(STR_BOUND))))]
         e = self.x.expr(v.type, 1)
         return [ast.AugAssign(target=store(v.name), op=ast.Add(),
                               value=slice_(e.node, hi=ast.Constant(3)))]
@@ -74,7 +74,13 @@ class SimpleStmts:
         e = self.x.fit(e, 1 << 20 if op is ast.Mult else INT_BOUND)
         stmt = ast.AugAssign(target=store(v.name), op=op(), value=e.node)
         clamp = self.x.clamp(E(name(v.name), INT_BOUND * max(e.b, 1) + INT_BOUND), INT)
-        return [stmt, assign(v.name, clamp)]
+        return [stmt, self.glued(assign(v.name, clamp))]
+
+    def glued(self, stmt):
+        """Mark stmt as bound to the statement before it (a clamp after `x += e`): no
+        exit may be placed between them, or the value would grow unclamped."""
+        stmt.fuzz_glued = True
+        return stmt
 
     def unpack_stmt(self):
         vs = self.mutable()
