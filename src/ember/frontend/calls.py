@@ -162,13 +162,19 @@ class CallMixin:
         if not overloads:
             return self.error(f"'{qualname}' is not supported by ember (no operator "
                               "implements it)", node.span, NameResolutionError)
-        reasons = []
+        reasons, promoted = [], []
         for d in overloads:
             bound = self.bind_overload(d, args, kwargs, node, int(receiver))
             if isinstance(bound, str):
                 reasons.append(f"{d.schema_text}: {bound}")
                 continue
-            return self.emit_bound(d, bound, node)
+            if not _promotes(bound):
+                return self.emit_bound(d, bound, node)
+            promoted.append((d, bound))
+        if promoted:
+            # As in TorchScript, an overload that needs a numeric promotion (int -> float)
+            # is taken only when none matches exactly: round(7, -1) is int.round_n.
+            return self.emit_bound(*promoted[0], node)
         arg_types = ", ".join(show(a.type) for a in args)
         if kwargs:
             arg_types += ", " + ", ".join(f"{k}={show(v.type)}" for k, (v, _) in kwargs.items())
@@ -356,3 +362,11 @@ def Poison_():
 
 
 __all__ = ["CallMixin", "MConst", "MDtype", "MModule", "Meta", "ANY"]
+
+
+def _promotes(bound) -> bool:
+    """Does a bound overload convert some numeric argument (bool -> int -> float)?"""
+    _, slots, targets = bound
+    return any(isinstance(v, Value) and t is not None and t != v.type and
+               numeric_rank(v.type) is not None and numeric_rank(t) is not None
+               for v, t in zip(slots, targets))
