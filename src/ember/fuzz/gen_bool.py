@@ -45,8 +45,11 @@ class BoolExprs:
             pair = (self.expr(INT, d), self.expr(list_of(INT), d))
         elif r < 0.7:
             pair = (self.expr(STR, d), self.expr(STR, d))
-        else:
+        elif r < 0.85:
             pair = (self.expr(STR, d), self.expr(("dict", STR, INT), d))
+        else:
+            elts = ast.Tuple(elts=[self.expr(INT, d).node for _ in range(3)], ctx=ast.Load())
+            pair = (self.expr(INT, d), E(elts))
         op = ast.In() if self.rng.random() < 0.7 else ast.NotIn()
         return E(ast.Compare(left=pair[0].node, ops=[op], comparators=[pair[1].node]), 1)
 

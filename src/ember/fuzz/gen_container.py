@@ -116,7 +116,8 @@ class ContainerExprs:
         if self.rng.random() < 0.5:
             return E(method(s.node, "split"), s.b + 1)
         sep = ast.Constant(self.rng.choice((",", " ", "a", "ab")))
-        return E(method(s.node, self.rng.choice(("split", "rsplit")), sep), s.b + 1)
+        extra = [const(self.rng.randint(-1, 2))] if self.rng.random() < 0.3 else []
+        return E(method(s.node, self.rng.choice(("split", "rsplit")), sep, *extra), s.b + 1)
 
     def list_dict_view(self, t, d):
         k = self.rng.choice(KEYS)

@@ -34,6 +34,8 @@ class ExprGen(ScalarExprs, BoolExprs, TextExprs, ContainerExprs):
         prods = [(6, self.var_expr), (2, self.literal_expr)]
         if d > 0:
             prods += [(1, self.ifexp_expr), (2, self.call_expr), (1, self.unwrap_expr)]
+            if t in (INT, STR):
+                prods.append((1, self.boolop_value))
             prods += self.productions(kind(t))
         for _ in range(8):
             fn = self.pick(prods)
@@ -73,6 +75,12 @@ class ExprGen(ScalarExprs, BoolExprs, TextExprs, ContainerExprs):
         a, b = self.expr(t, d), self.expr(t, d)
         node = ast.IfExp(test=self.expr(BOOL, d).node, body=a.node, orelse=b.node)
         return E(node, max(a.b, b.b))
+
+    def boolop_value(self, t, d):
+        """`a or b` / `a and b` over ints or strings: the value of an operand, not a bool."""
+        a, b = self.expr(t, d), self.expr(t, d)
+        op = ast.Or() if self.rng.random() < 0.6 else ast.And()
+        return E(ast.BoolOp(op=op, values=[a.node, b.node]), max(a.b, b.b))
 
     def unwrap_expr(self, t, d):
         """`o if o is not None else default` for an Optional[t] variable o."""

@@ -134,8 +134,11 @@ class ScalarExprs:
         if r < 0.3:
             a, b = self.expr(INT, d), self.divisor(d)
             return E(index(call("divmod", a.node, b.node), ast.Constant(int(r < 0.15))), a.b + b.b)
-        if r < 0.5:
+        if r < 0.4:
             return E(call("int", self.expr(BOOL, d).node), 1)
+        if r < 0.5:
+            a = self.expr(INT, d)
+            return E(call("round", a.node, const(self.rng.randint(-3, 1))), a.b * 2 + 1000)
         if r < 0.7:
             s = self.expr(STR, d)
             return E(call("ord", index(binop(s.node, ast.Add(), ast.Constant("z")),
@@ -221,7 +224,7 @@ class ScalarExprs:
         if r < 0.5:
             return E(call("abs", x))
         if r < 0.7:
-            return E(call("round", x, ast.Constant(self.rng.randint(0, 3))))
+            return E(call("round", x, const(self.rng.randint(-2, 3))))
         if r < 0.85:
             return E(binop(call("abs", x), ast.Pow(), ast.Constant(self.rng.choice((0.5, 2, 2.0)))))
         return E(call(self.rng.choice(("min", "max")), x, self.expr(FLOAT, d).node))

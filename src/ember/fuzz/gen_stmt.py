@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from ember.fuzz.astutil import call, method, name, slice_
+from ember.fuzz.astutil import call, index, method, name, slice_
 from ember.fuzz.gtypes import BOOL, FLOAT, INT, INT_BOUND, STR, STR_BOUND, kind
 from ember.fuzz.scope import E
 
@@ -110,6 +110,10 @@ class SimpleStmts:
     def mutate_list(self, v):
         xs, el, risky = name(v.name), v.type[1], self.ctx.chance(self.ctx.risk)
         r = self.rng.random()
+        if kind(el) == "list" and el not in self.ctx.frozen and r < 0.25:
+            inner = index(xs, self.x.position(E(xs, 0), 1))  # v[i].append(e): an alias
+            stmt = ast.Expr(method(inner, "append", self.x.stored(el[1], 1)))
+            return [stmt] if risky else [if_(name(v.name), [stmt])]
         if r < 0.3:
             return [ast.Expr(method(xs, "append", self.x.stored(el, 1)))]
         if r < 0.4:
