@@ -107,6 +107,52 @@ def code_word(rng, m, files):
     return f"code word {i} ({f['name']}): {old} -> {words[i]}"
 
 
+def _operand_slots(words, lo, hi):
+    """(word index, operand kind) of every fixed operand of the instructions in
+    words[lo:hi] (decoded with the opcode layout; stops at anything undecodable)."""
+    from ember.mobile.opcodes import LAYOUT, Op
+
+    out, pc = [], lo
+    while pc < hi:
+        try:
+            op = Op(words[pc])
+        except ValueError:
+            break
+        i = pc + 1
+        for k in LAYOUT[op]:
+            if k[0] == "*":
+                n = words[i] if i < hi else 0
+                width = 2 * n if k == "*p" else n
+                out += [(j, k[1]) for j in range(i + 1, min(hi, i + 1 + max(width, 0)))]
+                i += 1 + max(width, 0)
+            else:
+                out.append((i, k))
+                i += 1
+        pc = i
+    return out
+
+
+@entry_mutator
+def code_operand(rng, m, files):
+    """One operand set to another *valid* index of its kind (a register, constant,
+    operator or function that exists), so the mutant passes the index checks and
+    reaches definite assignment, translation and the kernels."""
+    words = _words(files)
+    f = rng.choice(m["functions"])
+    lo, hi = f["code"]
+    slots = [(i, k) for i, k in _operand_slots(words, lo, hi) if k in "rkfn"]
+    if not slots:
+        return "no operands"
+    i, k = rng.choice(slots)
+    consts = json.loads(files["consts.json"])
+    fi = m["functions"].index(f)
+    limit = {"r": f["nregs"], "k": len(consts[fi]) if fi < len(consts) else 1,
+             "f": len(m["operators"]), "n": len(m["functions"])}[k]
+    old, words[i] = words[i], rng.randrange(max(limit, 1))
+    _set_words(files, words)
+    return f"operand {k} at word {i} ({f['name']}): {old} -> {words[i]}"
+
+
 @entry_mutator
 def code_shift(rng, m, files):
     """Insert or delete a word (later instructions and function ranges shift)."""
@@ -245,8 +291,8 @@ def manifest_text(rng, data):
     return pack(m, files, checksums=False, raw_manifest=text.encode()), f"manifest text {what}"
 
 
-ENTRY = (manifest_field, manifest_text, manifest_header, code_word, code_word, code_word, code_shift,
-         consts_edit, lines_word, tensor_record, tensor_bytes, entries_edit, function_record,
-         function_record)
+ENTRY = (manifest_field, manifest_text, manifest_header, code_word, code_word, code_operand,
+         code_operand, code_operand, code_shift, consts_edit, lines_word, tensor_record,
+         tensor_bytes, entries_edit, function_record, function_record)
 MUTATORS = RAW + ENTRY + ENTRY
 """Every mutator, by weight (entry mutators twice: they reach deeper)."""
