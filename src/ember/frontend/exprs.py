@@ -582,10 +582,10 @@ class ExprMixin:
         return self.subscript_get(base, index, node)
 
     def index_value(self, sl, base):
+        if isinstance(base.type, T.TensorType):  # x[a:b] too: a tensor index spec
+            return ("tensor", sl)
         if isinstance(sl, A.Slice):
             return ("slice", [self.optional_int(x) for x in (sl.lower, sl.upper, sl.step)])
-        if isinstance(base.type, T.TensorType):
-            return ("tensor", sl)
         return self.value(sl)
 
     def optional_int(self, node):
