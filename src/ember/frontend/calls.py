@@ -342,12 +342,14 @@ def _int_list_param(st) -> bool:
 
 
 def _pack_int_varargs(params, args):
-    """Positional ints at a List[int] parameter (to the end of the arguments) as one pack."""
+    """Positional ints at a List[int] parameter, up to the first argument that is not an
+    int, as one pack: x.view(2, -1), x.sum(0, True) (the bool is keepdim, not a size)."""
     for k, p in enumerate(params):
         if k >= len(args):
             break
-        if _int_list_param(p.type) and all(a.type in (T.I64, T.BOOL) for a in args[k:]):
-            return args[:k] + [IntPack(args[k:])]
+        if _int_list_param(p.type) and args[k].type == T.I64:
+            end = next((j for j in range(k, len(args)) if args[j].type != T.I64), len(args))
+            return args[:k] + [IntPack(args[k:end])] + args[end:]
     return args
 
 
