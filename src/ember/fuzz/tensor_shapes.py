@@ -60,8 +60,8 @@ class ShapeProductions:
         a = self.rng.randrange(n0)
         b = self.rng.randint(a + 1, n0)
         if r < 0.6 or len(v.shape) < 2:
-            # NOTE: `x[a:b]` alone is refused by ember ("Tensor cannot be sliced").
-            return self.new(f"{v.name}[{a}:{b}, ...]", (b - a,) + v.shape[1:], v.dtype)
+            rest = ", ..." if self.rng.random() < 0.5 else ""
+            return self.new(f"{v.name}[{a}:{b}{rest}]", (b - a,) + v.shape[1:], v.dtype)
         n1 = v.shape[1]
         c = self.rng.randrange(n1)
         if r < 0.8:
@@ -71,7 +71,8 @@ class ShapeProductions:
 
     def unsqueeze(self):
         v = self.pick()
-        ones = [i for i, s in enumerate(v.shape) if s == 1]
+        ones = [i for i, s in enumerate(v.shape) if s == 1
+                and (self.zero_dim or len(v.shape) >= 2)]
         if ones and self.rng.random() < 0.5:
             d = self.rng.choice(ones)
             return self.new(f"{v.name}.squeeze({d})", v.shape[:d] + v.shape[d + 1:], v.dtype)

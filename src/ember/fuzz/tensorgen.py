@@ -157,7 +157,8 @@ class TensorGen(ShapeProductions):
         shape = tuple(1 if i == d else s for i, s in enumerate(v.shape)) if keep else \
             v.shape[:d] + v.shape[d + 1:]
         if fn == "amax":
-            return self.new(f"torch.amax({v.name}, dim={d}, keepdim={keep})", shape, v.dtype)
+            args = f"dim={d}, keepdim={keep}" if self.rng.random() < 0.5 else f"{d}, {keep}"
+            return self.new(f"torch.amax({v.name}, {args})", shape, v.dtype)
         kw = ", keepdim=True" if keep else ""
         return self.new(f"{v.name}.{fn}({d}{kw})", shape, v.dtype)
 
