@@ -4,7 +4,8 @@
     ember run OUT.ember [ARG ...]             run an artifact (args: JSON literals or .npy files)
     ember inspect OUT.ember                   manifest, signatures, operators, sizes, disassembly
     ember demo                                script, save, load and run the bundled examples
-    ember fuzz --seconds N [--seed S]         differential program fuzzer
+    ember fuzz --seconds N [--seed S]         differential, pass-order, artifact and thread
+                                              fuzzers (see docs/fuzzing.md)
     ember-opt FILE.ir -p PIPELINE             run IR passes (see ember.passes.opt)
 
 `run` and `inspect` use only the lite runtime (ember.mobile).
@@ -37,6 +38,13 @@ def main(argv=None) -> int:
     f.add_argument("--seconds", type=float, default=10.0)
     f.add_argument("--seed", type=int, default=None)
     f.add_argument("--programs", type=int, default=None, help="stop after this many programs")
+    f.add_argument("--mode", default="all",
+                   choices=("all", "programs", "tensors", "passes", "artifacts", "threads"))
+    f.add_argument("--mutations", type=int, default=None,
+                   help="stop the artifact fuzzer after this many mutants")
+    f.add_argument("--out", default=None, help="directory for reproducers")
+    f.add_argument("--corpus", default=None,
+                   help="corpus programs for pass-order fuzzing (tests/corpus/programs)")
     args = ap.parse_args(argv)
     try:
         return _COMMANDS[args.cmd](args)
@@ -127,7 +135,9 @@ def _demo(args) -> int:
 def _fuzz(args) -> int:
     from ember.fuzz.cli import run as run_fuzz
 
-    return run_fuzz(seconds=args.seconds, seed=args.seed, programs=args.programs)
+    return run_fuzz(seconds=args.seconds, seed=args.seed, programs=args.programs,
+                    mode=args.mode, mutations=args.mutations, out=args.out,
+                    corpus=args.corpus)
 
 
 _COMMANDS = {"compile": _compile, "run": _run, "inspect": _inspect, "demo": _demo,

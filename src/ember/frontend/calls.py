@@ -170,13 +170,19 @@ class CallMixin:
         if not overloads:
             return self.error(f"'{qualname}' is not supported by ember (no operator "
                               "implements it)", node.span, NameResolutionError)
-        reasons = []
+        reasons, promoted = [], []
         for d in overloads:
             bound = self.bind_overload(d, args, kwargs, node, int(receiver))
             if isinstance(bound, str):
                 reasons.append(f"{d.schema_text}: {bound}")
                 continue
-            return self.emit_bound(d, bound, node)
+            if not _promotes(bound):
+                return self.emit_bound(d, bound, node)
+            promoted.append((d, bound))
+        if promoted:
+            # As in TorchScript, an overload that needs a numeric promotion (int -> float)
+            # is taken only when none matches exactly: round(7, -1) is int.round_n.
+            return self.emit_bound(*promoted[0], node)
         arg_types = ", ".join(show(a.type) for a in args)
         if kwargs:
             arg_types += ", " + ", ".join(f"{k}={show(v.type)}" for k, (v, _) in kwargs.items())
@@ -376,12 +382,14 @@ def _int_list_param(st) -> bool:
 
 
 def _pack_int_varargs(params, args):
-    """Positional ints at a List[int] parameter (to the end of the arguments) as one pack."""
+    """Positional ints at a List[int] parameter, up to the first argument that is not an
+    int, as one pack: x.view(2, -1), x.sum(0, True) (the bool is keepdim, not a size)."""
     for k, p in enumerate(params):
         if k >= len(args):
             break
-        if _int_list_param(p.type) and all(a.type in (T.I64, T.BOOL) for a in args[k:]):
-            return args[:k] + [IntPack(args[k:])]
+        if _int_list_param(p.type) and args[k].type == T.I64:
+            end = next((j for j in range(k, len(args)) if args[j].type != T.I64), len(args))
+            return args[:k] + [IntPack(args[k:end])] + args[end:]
     return args
 
 
@@ -396,3 +404,11 @@ def Poison_():
 
 
 __all__ = ["CallMixin", "MConst", "MDtype", "MModule", "Meta", "ANY"]
+
+
+def _promotes(bound) -> bool:
+    """Does a bound overload convert some numeric argument (bool -> int -> float)?"""
+    _, slots, targets = bound
+    return any(isinstance(v, Value) and t is not None and t != v.type and
+               numeric_rank(v.type) is not None and numeric_rank(t) is not None
+               for v, t in zip(slots, targets))

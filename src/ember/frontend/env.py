@@ -105,6 +105,19 @@ class Env:
         return self.vars.keys()
 
 
+def changed_names(envs, before: Env) -> set[str]:
+    """Names some env rebound, changed or dropped since it was copied from `before`.
+
+    Copy-on-write shares the Var of every name an env leaves alone, so identity tells
+    the changed ones apart. (`own` cannot: copying an env for a nested branch clears it.)
+    """
+    out: set[str] = set()
+    for e in envs:
+        out.update(n for n, var in e.vars.items() if before.get(n) is not var)
+        out.update(before.vars.keys() - e.vars.keys())
+    return out
+
+
 # ----------------------------------------------------------------------------- syntax helpers
 
 

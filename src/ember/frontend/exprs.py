@@ -596,7 +596,7 @@ class ExprMixin:
         return self.subscript_get(base, index, node)
 
     def index_value(self, sl, base):
-        if isinstance(base.type, T.TensorType):
+        if isinstance(base.type, T.TensorType):  # x[a:b] too: a tensor index spec
             return ("tensor", sl)
         if isinstance(sl, A.Slice):
             return ("slice", [self.optional_int(x) for x in (sl.lower, sl.upper, sl.step)])

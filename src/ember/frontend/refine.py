@@ -131,6 +131,10 @@ class RefineMixin:
             return Cond(v)
         cur = var.value.type if var.value is not None else var.type
         members = [m for m in T.members(cur) if m != T.NONE]
+        if not members and cur == T.NONE:
+            # The value is None here, so the not-None branch is dead; it still type-checks
+            # with the declared type (`x: Optional[int] = None; x if x is not None else 0`).
+            members = [m for m in T.members(var.type) if m != T.NONE]
         not_none = T.make_union(members) if members else None
         facts_not = {name: not_none} if not_none is not None and cur != not_none else {}
         facts_none = {name: T.NONE} if T.NONE in T.members(cur) and cur != T.NONE else {}
@@ -201,6 +205,9 @@ class RefineMixin:
             cur = var.value
             if cur.type == t or isinstance(cur.type, ErrorType):
                 continue
+            if cur.type == T.NONE and t != T.NONE and T.is_subtype(t, var.type):
+                # A None value refined to the declared type's other members (dead branch).
+                cur = self.b.create("widen", [cur], [var.type], loc=self.b.loc).result
             if T.is_subtype(t, cur.type) or t == T.NONE or isinstance(cur.type, (T.OptionalType,
                                                                                  T.UnionType)):
                 var = self.env.mut(name)

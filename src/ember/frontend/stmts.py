@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ember.errors import NameResolutionError, UnsupportedError
 from ember.frontend import ast as A
-from ember.frontend.env import PendingSlot, Var, ir_names, slot_value
+from ember.frontend.env import PendingSlot, Var, changed_names, ir_names, slot_value
 from ember.frontend.meta import MLambda
 from ember.frontend.typing_ import ERROR, ErrorType, show
 from ember.ir import Block, Region
@@ -389,7 +389,7 @@ class StmtMixin:
             self.b.create("unreachable", [], loc=loc)
             self.terminated = True
             return
-        self.env = self.merged_env([e for _, e in live], names, op.results)
+        self.env = self.merged_env([e for _, e in live], names, op.results, before)
 
     def merge_plan(self, envs, before):
         """Names (re)bound inside a branch and defined on every live path, with their types."""
@@ -399,8 +399,7 @@ class StmtMixin:
         keys = set(envs[0].names())
         for e in envs[1:]:
             keys &= e.names()
-        # Copy-on-write: a name no branch changed still has before's Var.
-        changed = set().union(*(e.own for e in envs))
+        changed = changed_names(envs, before)
         for name in sorted(keys & changed):
             vars_ = [e.get(name) for e in envs]
             if any(v.slot is not None for v in vars_) or not all(v.defined for v in vars_):
@@ -442,9 +441,9 @@ class StmtMixin:
             result = j
         return result
 
-    def merged_env(self, envs, names, results):
+    def merged_env(self, envs, names, results, before):
         """The environment after a join: per name, defined only if defined on every path."""
-        changed = set().union(*(e.own for e in envs))
+        changed = changed_names(envs, before)
         out = envs[0].copy()
         merged = set(names)
         for e in envs[1:]:

@@ -274,9 +274,13 @@ class Op:
         self._drop_all()
 
     def _drop_all(self) -> None:
+        # Nested ops die with this one: detached, so that a pass holding a list of ops
+        # collected before the erase (all_ops) sees them as gone, not as live ops with
+        # no operands.
         for r in self.regions:
             for op in reversed(r.block.ops):
                 op._drop_all()
+                op.parent = None
         self.drop_operands()
 
     def replace_with(self, values) -> None:

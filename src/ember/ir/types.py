@@ -277,6 +277,10 @@ def join(a: Type, b: Type) -> Type | None:
         return a
     if isinstance(a, TensorType) and isinstance(b, TensorType):
         return tensor_join(a, b)
+    if isinstance(a, TupleType) and isinstance(b, TupleType) and len(a.elems) == len(b.elems):
+        # Tuples are immutable, so they join element by element (as in TorchScript).
+        elems = [join(x, y) for x, y in zip(a.elems, b.elems)]
+        return TupleType(tuple(elems)) if None not in elems else None
     if a == NONE or b == NONE:
         other = b if a == NONE else a
         return make_union([other, NONE])

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import types
+import warnings
 
 from ember.mobile.fold import fold_function
 from ember.mobile.inline import INLINE, assign, call, name
@@ -174,8 +175,11 @@ class FunctionTranslator:
             body = ([self.assign(h.reg, name("_exc"))] if bind else []) + self.block(h.body)
             handlers.append(ast.ExceptHandler(type=name(exc), name="_exc" if bind else None,
                                               body=body))
+        # A FINALLY with no instructions (`finally: pass`) is still a finally clause: a
+        # Try needs handlers or a non-empty finalbody.
+        final = self.block(n.final) if n.final is not None else []
         return [ast.Try(body=self.block(n.body), handlers=handlers,
-                        orelse=self.else_block(n.orelse), finalbody=self.else_block(n.final))]
+                        orelse=self.else_block(n.orelse), finalbody=final)]
 
     # -- instructions --------------------------------------------------------------------------
     def regs(self, rs):
@@ -295,7 +299,12 @@ def compile_function(fdef: ast.FunctionDef, filename: str, fname: str, globals_:
     whose globals are `globals_` and whose name (for tracebacks) is `fname`."""
     module = ast.Module(body=[fdef], type_ignores=[])
     _fix_locations(fdef, fdef.lineno)
-    code = compile(module, filename, "exec", dont_inherit=True, optimize=0)
+    with warnings.catch_warnings():
+        # CPython warns about translated code such as a constant called or subscripted
+        # (a corrupt artifact's CALLI on a constant): not the user's source, and the
+        # call raises TypeError when it runs.
+        warnings.simplefilter("ignore", SyntaxWarning)
+        code = compile(module, filename, "exec", dont_inherit=True, optimize=0)
     fcode = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     fcode = fcode.replace(co_name=fname, co_qualname=fname)
     return types.FunctionType(fcode, globals_, fname)

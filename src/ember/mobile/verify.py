@@ -155,9 +155,9 @@ class _FunctionVerifier:
         if op is Op.IF:
             return self.if_(pc, args, nxt, depth, loop)
         if op is Op.LOOP:
-            return self.while_(pc, args, nxt, depth)
+            return self.while_(pc, args, nxt, depth, loop)
         if op is Op.FOR:
-            return self.for_(pc, args, nxt, depth)
+            return self.for_(pc, args, nxt, depth, loop)
         if op is Op.TRY:
             return self.try_(pc, args, nxt, depth, loop)
         if op is Op.LOOPELSE:
@@ -187,13 +187,15 @@ class _FunctionVerifier:
         return If(pc, cond, then, None), self.expect_end(marker, mpc, jump, "IF", pc)
 
     def loop_else(self, pc, depth, loop):
+        """The optional LOOPELSE after a loop's END; it runs in the loop's context, so a
+        BREAK in it leaves the enclosing loop (`loop`: the context around the loop)."""
         if pc < len(self.code) and self.code[pc] == Op.LOOPELSE:
             _, (jend,), nxt = self.decode(pc)
             nodes, mpc, marker = self.block(nxt, depth + 1, loop)
             return nodes, self.expect_end(marker, mpc, jend, "LOOPELSE", pc)
         return None, pc
 
-    def while_(self, pc, args, nxt, depth):
+    def while_(self, pc, args, nxt, depth, loop):
         (jend,) = args
         cond, tpc, marker = self.block(nxt, depth + 1, "cond")
         if marker is not Op.TEST:
@@ -201,14 +203,14 @@ class _FunctionVerifier:
         _, (test,), after = self.decode(tpc)
         body, mpc, marker = self.block(after, depth + 1, "body")
         end = self.expect_end(marker, mpc, jend, "LOOP", pc)
-        orelse, end = self.loop_else(end, depth, None)
+        orelse, end = self.loop_else(end, depth, loop)
         return While(pc, cond, test, body, orelse), end
 
-    def for_(self, pc, args, nxt, depth):
+    def for_(self, pc, args, nxt, depth, loop):
         iv, lo, hi, step, jend = args
         body, mpc, marker = self.block(nxt, depth + 1, "body")
         end = self.expect_end(marker, mpc, jend, "FOR", pc)
-        orelse, end = self.loop_else(end, depth, None)
+        orelse, end = self.loop_else(end, depth, loop)
         return For(pc, iv, lo, hi, step, body, orelse), end
 
     def try_(self, pc, args, nxt, depth, loop):

@@ -4,8 +4,14 @@ Two ops are the same when they have the same name, operands, attributes and
 result types. The table is scoped by structured dominance: an op is visible
 to ops after it in its block and to everything nested in later ops of that
 block; sibling regions (the two arms of an `if`) never see each other.
-Mutable-container reads and fresh containers are not PURE (see ember.ops),
-so they are never merged.
+Fresh containers are not PURE (see ember.ops), so they are never merged.
+
+A pure op with a mutable operand (a list, dict, object or tensor, or a tuple
+or optional holding one: `str(xs)`, `x + 1` on a tensor) reads memory: its
+entry is dropped at every op that may write memory (an impure kernel, a call,
+any op with regions), and memory reads from outside a loop or try are not
+visible inside it (a later iteration, or the body before a handler, may have
+written in between).
 """
 
 from __future__ import annotations
@@ -13,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ember.ir import types as T
-from ember.ir.core import PURE
+from ember.ir.core import ALLOC, PURE
+from ember.ir.ops import IfOp
 from ember.passes.registry import Pass
 from ember.passes.util import funcs
 
@@ -32,21 +39,47 @@ def _hashable(v):
     return (type(v).__name__, v) if not isinstance(v, T.Type) else ("type", str(v))
 
 
-def cse_block(block, table: dict) -> bool:
-    """CSE in block with `table` (key -> op) holding what dominates it. Entries the block
-    adds are removed again on the way out (an undo list, not a copy per region)."""
+def _mutable(t) -> bool:
+    """Values of type t may change in place (or hold something that may)."""
+    if isinstance(t, (T.ListType, T.DictType, T.ClassType, T.TensorType)):
+        return True
+    if isinstance(t, T.TupleType):
+        return any(_mutable(e) for e in t.elems)
+    if isinstance(t, (T.OptionalType, T.UnionType)):
+        return any(_mutable(m) for m in T.members(t))
+    return False
+
+
+def _reads_memory(op) -> bool:
+    return any(_mutable(v.type) for v in op.operands)
+
+
+def _may_write(op) -> bool:
+    return bool(op.regions) or not (op.has_trait(PURE) or op.has_trait(ALLOC))
+
+
+def cse_block(block, table: dict, reads: dict | None = None) -> bool:
+    """Merge in `block`: `table` holds the visible pure ops (entries the block adds are
+    removed on the way out: an undo list, not a copy per region), `reads` the visible
+    memory reads, forgotten at every op that may write."""
     changed = False
     added = []
+    mem = dict(reads or {})
     for op in list(block.ops):
         for r in op.regions:
-            changed |= cse_block(r.block, table)
+            changed |= cse_block(r.block, table, mem if isinstance(op, IfOp) else None)
+        if _may_write(op):
+            mem = {}
         if op.regions or not op.has_trait(PURE) or not op.results:
             continue
         key = _key(op)
-        prev = table.get(key)
+        memory = _reads_memory(op)
+        prev = (mem if memory else table).get(key)
         if prev is not None:
             op.replace_with(prev.results)
             changed = True
+        elif memory:
+            mem[key] = op
         else:
             table[key] = op
             added.append(key)

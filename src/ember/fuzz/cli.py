@@ -1,0 +1,145 @@
+"""`ember fuzz`: run the fuzzers for a time budget, print progress and a summary.
+
+    ember fuzz --seconds 60 --seed 1                   everything, time split between them
+    ember fuzz --mode programs --programs 10000        stop after 10,000 programs
+    ember fuzz --mode artifacts --mutations 10000      stop after 10,000 mutants
+
+Reproducers (shrunk programs, mutant artifacts) go to --out (default: a directory
+named after the seed under the system's temporary directory). The exit status is 1
+if anything failed.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import tempfile
+import time
+
+MODES = ("programs", "tensors", "passes", "artifacts", "threads")
+SHARE = {"programs": 0.45, "tensors": 0.1, "passes": 0.15, "artifacts": 0.25, "threads": 0.05}
+"""Fractions of --seconds each fuzzer gets in --mode all."""
+
+
+def run(seconds: float = 10.0, seed: int | None = None, programs: int | None = None,
+        mode: str = "all", mutations: int | None = None, out: str | None = None,
+        corpus: str | None = None, stream=None) -> int:
+    """Run the fuzzers; returns the exit status (0: no failures)."""
+    stream = stream or sys.stdout
+    seed = random.randrange(1 << 31) if seed is None else seed
+    out = out or os.path.join(tempfile.gettempdir(), f"ember-fuzz-{seed}")
+    modes = MODES if mode == "all" else (mode,)
+    say = _printer(stream)
+    say(f"ember fuzz: seed {seed}, {seconds:g} s, modes {', '.join(modes)}, out {out}")
+    failures = 0
+    for m in modes:
+        budget = seconds * (SHARE[m] / sum(SHARE[x] for x in modes))
+        failures += _RUNNERS[m](seed, budget, programs, mutations, out, corpus, say)
+    say(f"total: {failures} failure(s)")
+    return 1 if failures else 0
+
+
+def _printer(stream):
+    def say(text: str) -> None:
+        stream.write(text + "\n")
+        stream.flush()
+    return say
+
+
+def _programs(seed, seconds, count, mutations, out, corpus, say) -> int:
+    from ember.fuzz.programs import run_programs
+
+    t0 = time.monotonic()
+    stats = run_programs(seed, count=count, seconds=None if count else seconds,
+                         out_dir=os.path.join(out, "programs"),
+                         progress=lambda s, t: say(f"  programs: {s.generated} generated, "
+                                                   f"{s.agreed} agreed ({t:.0f} s)"))
+    say(f"programs: {stats.generated} generated, {stats.compiled} compiled, "
+        f"{stats.agreed} agreed in {time.monotonic() - t0:.1f} s")
+    _outcomes(say, stats.statuses)
+    for (status, sig), n in stats.reasons.most_common():
+        say(f"  {n:6d} x {status}: {' '.join(map(str, sig[1:]))[:150]}")
+    for f in stats.failures:
+        if f.path:
+            say(f"  reproducer: {f.path}")
+    return sum(stats.reasons.values())
+
+
+def _tensors(seed, seconds, count, mutations, out, corpus, say) -> int:
+    from ember.fuzz.tensor_oracle import available, run_tensors
+
+    if not available():
+        say("tensors: skipped (torch is not installed)")
+        return 0
+    t0 = time.monotonic()
+    stats = run_tensors(seed, seconds=seconds)
+    say(f"tensors: {stats.generated} generated, {stats.agreed} agreed in "
+        f"{time.monotonic() - t0:.1f} s")
+    _outcomes(say, stats.statuses)
+    for i, (s, status, detail, source) in enumerate(stats.failures):
+        path = _write(out, "tensors", f"{status}_{s}.py", f"# {detail[:2000]}\n{source}")
+        if i < 10:
+            say(f"  {status} (seed {s}): {detail[:200]}\n  reproducer: {path}")
+    return len(stats.failures)
+
+
+def _passes(seed, seconds, count, mutations, out, corpus, say) -> int:
+    from ember.fuzz.passorder import corpus_programs, run_passorder
+
+    root = corpus or os.path.join("tests", "corpus", "programs")
+    progs = corpus_programs(root) if os.path.isdir(root) else []
+    t0 = time.monotonic()
+    stats = run_passorder(seed, progs, seconds=seconds)
+    say(f"passes: {stats.runs} pipelines over {len(progs)} corpus programs and generated "
+        f"ones, {stats.agreed} agreed in {time.monotonic() - t0:.1f} s")
+    _outcomes(say, stats.statuses)
+    for name, pipeline, status, detail in stats.failures[:20]:
+        say(f"  {status}: {name} with {pipeline}: {detail[:200]}")
+    return len(stats.failures)
+
+
+def _artifacts(seed, seconds, count, mutations, out, corpus, say) -> int:
+    from ember.fuzz.artifact_seeds import seeds
+    from ember.fuzz.artifacts import run_artifacts
+
+    t0 = time.monotonic()
+    stats = run_artifacts(seed, seeds(), count=mutations,
+                          seconds=None if mutations else seconds,
+                          out_dir=os.path.join(out, "artifacts"),
+                          progress=lambda s, t: say(f"  artifacts: {s.mutants} mutants, "
+                                                    f"{len(s.bugs)} bugs ({t:.0f} s)"))
+    say(f"artifacts: {stats.mutants} mutations tried in {time.monotonic() - t0:.1f} s")
+    _outcomes(say, stats.classes)
+    for name, desc, cls, detail, path in stats.bugs[:20]:
+        say(f"  {cls}: {name}, {desc}: {detail[:200]}\n  mutant: {path}")
+    return len(stats.bugs)
+
+
+def _threads(seed, seconds, count, mutations, out, corpus, say) -> int:
+    from ember.fuzz.threads import run_threads
+
+    t0 = time.monotonic()
+    stats = run_threads(seed)
+    say(f"threads: {stats.programs} programs, {stats.calls} calls from 8 threads, "
+        f"{len(stats.mismatches)} mismatches in {time.monotonic() - t0:.1f} s")
+    for m in stats.mismatches[:10]:
+        say(f"  {m!r:.300}")
+    return len(stats.mismatches)
+
+
+def _outcomes(say, counter) -> None:
+    say("  outcomes: " + ", ".join(f"{k} {n}" for k, n in sorted(counter.items())))
+
+
+def _write(out, sub, name, text) -> str:
+    directory = os.path.join(out, sub)
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, name)
+    with open(path, "w") as fh:
+        fh.write(text)
+    return path
+
+
+_RUNNERS = {"programs": _programs, "tensors": _tensors, "passes": _passes,
+            "artifacts": _artifacts, "threads": _threads}

@@ -1,0 +1,236 @@
+"""The differential oracle: run a program's cases under CPython, under
+`ember.CompilationUnit` in process and from a saved artifact, and compare.
+
+An outcome is ("ok", value, args after the call, printed text) or ("raise", type
+name, message, args after the call, printed text). Two outcomes agree when values have the same types all the way
+down (bool is not int, tuple is not list), floats are equal bit for bit up to NaN, and
+raised exceptions have the same type and message.
+
+Executors are plain callables so that tests can substitute a deliberately wrong one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import math
+import os
+import re
+import tempfile
+import traceback
+import warnings
+from dataclasses import dataclass, field
+
+from ember.fuzz.watchdog import Timeout, watchdog
+
+_QUOTED = re.compile(r"'[^']*'")
+TIMEOUT = 20.0
+"""Seconds one program may take in all three executors together."""
+
+
+@dataclass
+class Verdict:
+    """What happened to one program."""
+
+    status: str
+    """agree | rejected | internal | mismatch | timeout | invalid (the reference failed)"""
+    detail: str = ""
+    """For failures: what differed, or the error's class and message."""
+    signature: tuple = ()
+    """What the shrinker must preserve (kind of failure and the exception classes)."""
+    outcomes: dict = field(default_factory=dict)
+    """Executor name -> list of outcomes (one per case)."""
+
+    @property
+    def failed(self) -> bool:
+        return self.status not in ("agree",)
+
+
+def outcome(fn, args) -> tuple:
+    a = copy.deepcopy(args)
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            v = fn(*a)
+    except Timeout:
+        raise
+    except Exception as e:  # noqa: BLE001 - the exception is the result being compared
+        return ("raise", type(e).__name__, str(e), a, out.getvalue())
+    return ("ok", v, a, out.getvalue())
+
+
+def same(a, b) -> bool:
+    """Equal values of equal types, recursively; NaN equals NaN; -0.0 differs from 0.0.
+    Objects of script classes and NamedTuples compare by class name, fields and values
+    (CPython's class and the runtime's are different class objects)."""
+    if _is_record(a) or _is_record(b):
+        fa, fb = _fields(a), _fields(b)
+        return fa is not None and fa == fb and type(a).__name__ == type(b).__name__ and \
+            all(same(getattr(a, f), getattr(b, f)) for f in fa)
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, float):
+        if math.isnan(a) or math.isnan(b):
+            return math.isnan(a) and math.isnan(b)
+        return a == b and math.copysign(1, a) == math.copysign(1, b)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    return a == b
+
+
+def _is_record(x) -> bool:
+    return hasattr(x, "_fields") or hasattr(type(x), "_field_names") or (
+        hasattr(x, "__dict__") and not isinstance(x, (type, BaseException)))
+
+
+def _fields(x):
+    if hasattr(x, "_fields"):
+        return tuple(x._fields)
+    if hasattr(type(x), "_field_names"):
+        return tuple(type(x)._field_names)
+    return tuple(vars(x)) if hasattr(x, "__dict__") else None
+
+
+def same_outcome(a, b) -> bool:
+    if a[0] != b[0]:
+        return False
+    if a[-1] != b[-1]:
+        return False
+    if a[0] == "raise":
+        return a[1:3] == b[1:3] and same(a[3], b[3])
+    return same(a[1], b[1]) and same(a[2], b[2])
+
+
+# ----------------------------------------------------------------------------- executors
+
+
+def cpython_executor(source: str, filename: str):
+    """Entry name -> the function CPython defines for the generated source."""
+    ns: dict = {"__name__": "fuzz_program"}
+    with warnings.catch_warnings():  # e.g. `x is 0` in a shrinker's candidate
+        warnings.simplefilter("ignore", SyntaxWarning)
+        code = compile(source, filename, "exec")
+    exec(code, ns)  # noqa: S102 - generated text, not artifacts
+    return lambda entry: ns[entry]
+
+
+_LAST: list = [None, None]
+"""(key, CompilationUnit) of the last compile: the loaded executor reuses it."""
+
+
+def compile_unit(source: str, filename: str):
+    """ember.CompilationUnit(source), reused when the same text is compiled twice in a row."""
+    import ember
+
+    key = (source, filename)
+    if _LAST[0] != key:
+        _LAST[:] = [None, None]
+        _LAST[:] = [key, ember.CompilationUnit(source, filename=filename)]
+    return _LAST[1]
+
+
+def ember_executor(source: str, filename: str):
+    """Entry name -> the ember.CompilationUnit function, compiled in process."""
+    cu = compile_unit(source, filename)
+    return lambda entry: getattr(cu, entry)
+
+
+def loaded_executor(source: str, filename: str):
+    """Entry name -> the entry of the artifact saved by ember and loaded by ember.mobile."""
+    from ember import mobile
+
+    cu = compile_unit(source, filename)
+    fd, path = tempfile.mkstemp(suffix=".ember")
+    os.close(fd)
+    try:
+        getattr(cu, cu.functions[0]).save(path)
+        loaded = mobile.load(path)
+    finally:
+        os.unlink(path)
+    return lambda entry: getattr(loaded, entry)
+
+
+EXECUTORS = {"cpython": cpython_executor, "ember": ember_executor, "loaded": loaded_executor}
+
+
+# ----------------------------------------------------------------------------- checking
+
+
+def check(source: str, cases, executors=None, filename: str = "fuzz.py",
+          timeout: float = TIMEOUT, compare=None) -> Verdict:
+    """Run `cases` through every executor and compare them with the first (CPython);
+    `compare(a, b)` decides whether two outcomes agree (same_outcome by default)."""
+    executors = executors or EXECUTORS
+    try:
+        with watchdog(timeout):
+            return _check(source, cases, executors, filename, compare or same_outcome)
+    except Timeout:
+        return Verdict("timeout", f"no result within {timeout} s", ("timeout",))
+
+
+def _check(source, cases, executors, filename, compare) -> Verdict:
+    from ember.errors import CompileError
+
+    names = list(executors)
+    results = {}
+    for ex in names:
+        try:
+            fns = executors[ex](source, filename)
+            entries = [fns(entry) for entry, _ in cases]
+        except CompileError as e:
+            msg = _first_line(e)
+            return Verdict("rejected", f"{type(e).__name__}: {msg}",
+                           ("rejected", ex, type(e).__name__, _QUOTED.sub("'_'", msg)), results)
+        except Exception as e:  # noqa: BLE001 - anything else escaping the compiler is a bug
+            status = "invalid" if ex == names[0] else "internal"
+            return Verdict(status, f"{ex}: {_where(e)}",
+                           (status, ex, type(e).__name__, _frame(e)), results)
+        results[ex] = [outcome(fn, args) for fn, (_, args) in zip(entries, cases)]
+    return _compare(names, results, cases, compare)
+
+
+def _compare(names, results, cases, compare) -> Verdict:
+    ref = results[names[0]]
+    for ex in names[1:]:
+        for i, (want, got) in enumerate(zip(ref, results[ex])):
+            if not compare(want, got):
+                detail = (f"case {i} {cases[i][0]}{_short(cases[i][1])}: {names[0]} "
+                          f"{_show(want)}, {ex} {_show(got)}")
+                sig = ("mismatch", ex, want[0], want[1] if want[0] == "raise" else "",
+                       got[0], got[1] if got[0] == "raise" else "")
+                return Verdict("mismatch", detail, sig, results)
+    return Verdict("agree", outcomes=results)
+
+
+def _show(o) -> str:
+    printed = f", printed {_short(o[-1], 100)}" if o[-1] else ""
+    if o[0] == "raise":
+        return f"raised {o[1]}({o[2]!r}){printed}"
+    return f"returned {_short(o[1])} (args after: {_short(o[2])}){printed}"
+
+
+def _short(v, n: int = 300) -> str:
+    text = repr(v)
+    return text if len(text) <= n else text[:n] + "..."
+
+
+def _first_line(e) -> str:
+    text = str(e).splitlines()
+    first = text[0] if text else ""
+    return first.removeprefix("error: ")
+
+
+def _frame(e) -> str:
+    """file:function of the innermost frame of e's traceback."""
+    frames = traceback.extract_tb(e.__traceback__)
+    return f"{os.path.basename(frames[-1].filename)}:{frames[-1].name}" if frames else ""
+
+
+def _where(e) -> str:
+    frames = traceback.extract_tb(e.__traceback__)
+    last = frames[-1] if frames else None
+    loc = f" at {os.path.basename(last.filename)}:{last.lineno} in {last.name}" if last else ""
+    return f"{type(e).__name__}: {str(e)[:200]}{loc}"

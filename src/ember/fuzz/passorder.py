@@ -1,0 +1,108 @@
+"""Pass-order fuzzing: random pipelines of the registered passes over the corpus
+programs and generated programs.
+
+Each pipeline runs under the PassManager with the IR verifier after every pass (a pass
+that breaks the IR is reported by name as a VerifyError), then the module is lowered
+without the default pipeline, built by ember.mobile and run on the program's cases,
+which must agree with CPython.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ember.fuzz import oracle
+from ember.fuzz.generator import generate
+
+MAX_PIPELINE = 8
+
+
+def random_pipeline(rng: random.Random) -> str:
+    """A pipeline string of 1..MAX_PIPELINE registered passes, some with random options."""
+    from ember.passes.registry import PASSES, pass_class
+
+    items = []
+    for _ in range(rng.randint(1, MAX_PIPELINE)):
+        name = rng.choice(sorted(PASSES))
+        opts = [f"{f.name.replace('_', '-')}={rng.randint(0, 2 * f.default)}"
+                for f in dataclasses.fields(pass_class(name))
+                if f.type in (int, "int") and rng.random() < 0.3]
+        items.append(f"{name}{{{','.join(opts)}}}" if opts else name)
+    return ",".join(items)
+
+
+def pipeline_executor(pipeline: str):
+    """An oracle executor: compile, run `pipeline` verifying after each pass, lower, build."""
+
+    def executor(source: str, filename: str):
+        from ember import mobile
+        from ember.frontend import compile_source
+        from ember.interpreter.pipeline import compile_to_program
+        from ember.passes.manager import PassManager
+
+        module = compile_source(source, filename)
+        PassManager(pipeline, verify_each=True).run(module)
+        loaded = mobile.build(compile_to_program(module, optimize=False))
+        return lambda entry: loaded.entry(entry)
+
+    return executor
+
+
+def corpus_programs(root) -> list:
+    """(name, source, cases) of every corpus program under `root` with CASES."""
+    out = []
+    for path in sorted(Path(root).glob("*.py")):
+        source = path.read_text()
+        ns: dict = {}
+        exec(compile(source, str(path), "exec"), ns)  # noqa: S102 - the project's corpus
+        if ns.get("CASES"):
+            out.append((path.stem, source, list(ns["CASES"])))
+    return out
+
+
+@dataclass
+class PassStats:
+    runs: int = 0
+    agreed: int = 0
+    statuses: Counter = field(default_factory=Counter)
+    failures: list = field(default_factory=list)
+    """(program name, pipeline, status, detail) of each failing run."""
+
+
+def run_passorder(seed: int, programs=(), count: int | None = None,
+                  seconds: float | None = None, generated: float = 0.5,
+                  progress=None) -> PassStats:
+    """Run random pipelines over `programs` ((name, source, cases) triples) and, with
+    probability `generated`, over freshly generated programs."""
+    rng = random.Random(seed)
+    stats = PassStats()
+    start = time.monotonic()
+    while (count is None or stats.runs < count) and \
+            (seconds is None or time.monotonic() - start < seconds):
+        name, source, cases = _pick(rng, list(programs), generated)
+        pipeline = random_pipeline(rng)
+        executors = {"cpython": oracle.cpython_executor,
+                     "pipeline": pipeline_executor(pipeline)}
+        verdict = oracle.check(source, cases, executors, filename=f"{name}.py")
+        stats.runs += 1
+        stats.statuses[verdict.status] += 1
+        if verdict.failed:
+            stats.failures.append((name, pipeline, verdict.status, verdict.detail))
+        else:
+            stats.agreed += 1
+        if progress and stats.runs % 50 == 0:
+            progress(stats, time.monotonic() - start)
+    return stats
+
+
+def _pick(rng, programs, generated):
+    if not programs or rng.random() < generated:
+        s = rng.randrange(1 << 30)
+        prog = generate(s)
+        return f"gen{s}", prog.source, prog.cases
+    return rng.choice(programs)

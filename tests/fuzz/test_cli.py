@@ -1,0 +1,32 @@
+"""`ember fuzz` end to end: a short fixed-seed run of every mode prints its summary and
+exits 0; a failing campaign exits 1."""
+
+from __future__ import annotations
+
+import io
+
+from ember import cli
+from ember.fuzz import cli as fuzz_cli
+
+
+def test_fuzz_command_runs_every_mode(tmp_path, capsys):
+    status = cli.main(["fuzz", "--seconds", "4", "--seed", "1", "--programs", "8",
+                       "--mutations", "60", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    for line in ("programs: 8 generated, 8 compiled, 8 agreed", "artifacts: 60 mutations",
+                 "passes:", "threads:", "total: 0 failure(s)"):
+        assert line in out
+
+
+def test_failures_set_the_exit_status(tmp_path, monkeypatch):
+    from ember.fuzz import programs
+
+    def failing(*a, **k):
+        stats = programs.Stats(generated=1, compiled=1)
+        stats.reasons[("mismatch", ("mismatch", "x"))] += 1
+        return stats
+    monkeypatch.setattr(programs, "run_programs", failing)
+    out = io.StringIO()
+    assert fuzz_cli.run(seconds=1, seed=2, mode="programs", out=str(tmp_path), stream=out) == 1
+    assert "total: 1 failure(s)" in out.getvalue()
