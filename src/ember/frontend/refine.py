@@ -24,6 +24,9 @@ class Cond:
     true: dict = field(default_factory=dict)
     false: dict = field(default_factory=dict)
     const: bool | None = None
+    check_dead: bool = False
+    """With `const`: the branch that cannot run is still type-checked (and dropped), so
+    what it would tell about types (a comprehension's element type) is not lost."""
 
 
 def _constant_condition(v):
@@ -76,7 +79,7 @@ class RefineMixin:
             v = self.b.kernel("bool.not", [inner.value], T.BOOL, loc) \
                 if not isinstance(inner.value.type, ErrorType) else inner.value
             return Cond(v, inner.false, inner.true,
-                        None if inner.const is None else not inner.const)
+                        None if inner.const is None else not inner.const, inner.check_dead)
         if isinstance(node, A.Compare) and len(node.ops) == 1 and node.ops[0] in ("is", "is not"):
             return self.is_none_condition(node)
         if isinstance(node, A.Call) and isinstance(node.func, A.Name) \
@@ -93,7 +96,7 @@ class RefineMixin:
         v = self.value(node)
         known = _constant_condition(v)
         if known is not None:  # `self.padding_mode != "zeros"` of module constants
-            return Cond(v, const=known)
+            return Cond(v, const=known, check_dead=True)
         return Cond(self.truth(v, node))
 
     def optional_truth(self, node, v):
@@ -117,7 +120,7 @@ class RefineMixin:
         left, right = node.left, node.comparators[0]
         v = self.value(node)
         static = _static_none_test(v, node.ops[0])
-        if static is not None:
+        if static is not None and not self._optional_local(left, right):
             return Cond(v, const=static)
         name = None
         if isinstance(right, A.Constant) and right.value is None and isinstance(left, A.Name):
@@ -141,6 +144,18 @@ class RefineMixin:
         if node.ops[0] == "is not":
             return Cond(v, facts_not, facts_none)
         return Cond(v, facts_none, facts_not)
+
+    def _optional_local(self, left, right) -> bool:
+        """`x is None` on a local whose variable type admits None: its current value's type
+        (None after `x: Optional[T] = None`) must not decide the branch statically; the
+        refinement gives the other branch the variable's other types."""
+        for n in (left, right):
+            if isinstance(n, A.Name):
+                var = self.env.get(n.id)
+                if var is not None and var.type is not None and \
+                        T.NONE in T.members(var.type) and var.type != T.NONE:
+                    return True
+        return False
 
     def isinstance_condition(self, node) -> Cond:
         v = self.value(node)
@@ -170,7 +185,8 @@ class RefineMixin:
         rest = A.BoolOp(node.values[1].span.to(node.values[-1].span), node.op, node.values[1:])
         if first.const is not None:  # decided by types: the other side is not compiled
             if first.const != is_and:
-                return Cond(self.b.const(first.const, T.BOOL, loc), const=first.const)
+                return Cond(self.b.const(first.const, T.BOOL, loc), const=first.const,
+                            check_dead=first.check_dead)
             self.apply_facts(first.true if is_and else first.false)
             return self.condition(rest)
         then_r, else_r = Region(), Region()

@@ -351,8 +351,11 @@ class StmtMixin:
     def s_If(self, s):
         cond = self.condition(s.test)
         if cond.const is not None:
-            # Decided by types (`self.downsample is not None` with a None submodule): only
-            # the branch that can run is compiled, as in TorchScript.
+            # Decided by types (`self.downsample is not None` with a None submodule) or by
+            # constants: only the branch that can run is compiled, as in TorchScript.
+            dead = s.orelse if cond.const else s.body
+            if cond.check_dead and dead:
+                self.probe(lambda: self.emit_body(dead), [])
             self.emit_body(s.body if cond.const else s.orelse)
             return
         self.emit_if(cond, lambda: self.emit_body(s.body), lambda: self.emit_body(s.orelse),
