@@ -368,21 +368,6 @@ class LoopMixin:
         v = self.value(it)
         self.for_value(s, v, it)
 
-    def dict_view(self, node):
-        """`d.items()`, `d.keys()` or `d.values()` of a local dict `d`, iterated with the
-        size check (other receivers are evaluated as plain calls, listing at once)."""
-        if not (isinstance(node, A.Call) and isinstance(node.func, A.Attribute) and
-                node.func.attr in ("items", "keys", "values") and not node.args and
-                not node.keywords and isinstance(node.func.value, A.Name)):
-            return None
-        var = self.env.get(node.func.value.id)
-        if var is None or not var.defined or not isinstance(var.type, T.DictType):
-            return None
-        d = self.value(node.func.value)
-        if not isinstance(d.type, T.DictType):
-            return None
-        return _DictSeq(self, d, node.func.attr, self.loc(node))
-
     def for_value(self, s, v, it):
         t = v.type
         if isinstance(t, ErrorType):
@@ -515,9 +500,6 @@ class LoopMixin:
                 start = self.to_int(self.value(node.args[1]), node.args[1]) \
                     if len(node.args) == 2 else None
                 return None if inner is None else _Enumerate(inner, start, self.loc(node))
-        view = self.dict_view(node)
-        if view is not None:
-            return view
         v = self.value(node)
         t = v.type
         loc = self.loc(node)

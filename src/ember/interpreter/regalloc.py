@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ember.ir.core import BlockArg, Op, OpResult, Value
+from ember.ir.core import Op, OpResult, Value
 from ember.ir import types as T
 from ember.ir.ops import (
-    BreakOp, ConditionOp, ConstOp, ContinueOp, ForOp, FuncOp, IfOp, TryOp, WhileOp, YieldOp,
+    BreakOp, ConditionOp, ConstOp, ContinueOp, ForOp, FuncOp, IfOp, TryOp, YieldOp,
     _LoopOp,
 )
 

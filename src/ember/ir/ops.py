@@ -11,7 +11,7 @@ from __future__ import annotations
 from ember.errors import VerifyError
 from ember.ir import types as T
 from ember.ir.core import (
-    ALLOC, COMMUTATIVE, LOOP, MAY_RAISE, NO_FOLD, PURE, TERMINATOR, Block, Loc, Op, Region,
+    ALLOC, COMMUTATIVE, LOOP, MAY_RAISE, PURE, TERMINATOR, Block, Loc, Op, Region,
     SymbolRef,
 )
 
