@@ -206,7 +206,29 @@ def _to_numpy(value) -> np.ndarray:
     return np.array(value, copy=True)
 
 
-class Sequential(Module):
+class _ModuleSequence(Module):
+    """What Sequential and ModuleList share in Python: len, iteration, indexing, append."""
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def __getitem__(self, i):
+        return _index(self, i)
+
+    def append(self, m):
+        self.add_module(str(len(self._modules)), m)
+        return self
+
+    def extend(self, ms):
+        for m in ms:
+            self.append(m)
+        return self
+
+
+class Sequential(_ModuleSequence):
     """Modules applied in order; compiled by unrolling the loop over them."""
 
     def __init__(self, *modules):
@@ -218,26 +240,13 @@ class Sequential(Module):
             for i, m in enumerate(modules):
                 self.add_module(str(i), m)
 
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def __getitem__(self, i):
-        return _index(self, i)
-
-    def append(self, m) -> "Sequential":
-        self.add_module(str(len(self._modules)), m)
-        return self
-
     def forward(self, input):
         for module in self:
             input = module(input)
         return input
 
 
-class ModuleList(Module):
+class ModuleList(_ModuleSequence):
     """A list of modules; compiled code iterates it (unrolled), indexes it with constants
     and takes its len."""
 
@@ -245,24 +254,6 @@ class ModuleList(Module):
         super().__init__()
         for m in modules or ():
             self.append(m)
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def __getitem__(self, i):
-        return _index(self, i)
-
-    def append(self, m) -> "ModuleList":
-        self.add_module(str(len(self._modules)), m)
-        return self
-
-    def extend(self, ms) -> "ModuleList":
-        for m in ms:
-            self.append(m)
-        return self
 
 
 class ModuleDict(Module):
