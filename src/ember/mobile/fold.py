@@ -195,7 +195,9 @@ def _put(slot, expr) -> None:
 def _stamp(expr, stmt):
     """Give expr's nodes the line and column of the statement it comes from where they have
     none: tracebacks name its line, and the column is its inlined call site (translate.py)."""
-    line, col = stmt.lineno, getattr(stmt, "col_offset", None)
+    line, col = getattr(stmt, "lineno", None), getattr(stmt, "col_offset", None)
+    if line is None:  # a generated move with no line: it takes its new statement's
+        return expr
     for n in ast.walk(expr):
         if "lineno" in n._attributes and getattr(n, "lineno", None) is None:
             n.lineno = line
