@@ -1,6 +1,9 @@
 """The tensor-mode oracle and campaign: CPython runs the generated function on torch
 tensors, ember (in process and from the saved artifact) on numpy arrays. Results must
-be arrays of the same shape and dtype whose values agree to rtol 1e-5.
+be arrays of the same shape and dtype whose values agree to rtol 1e-4 (and an absolute
+1e-5 of the result's magnitude): float32 kernels of torch and numpy round differently, and
+cancellation (x ** 3 % 2, a product of large values summing to near zero) turns that into
+relative differences far above float32's epsilon in the output.
 
 Skipped (available() is False) when torch is not installed.
 """
@@ -17,7 +20,7 @@ import numpy as np
 from ember.fuzz import oracle
 from ember.fuzz.tensorgen import generate_tensor
 
-RTOL, ATOL = 1e-5, 1e-6
+RTOL, ATOL = 1e-4, 1e-5
 SEED_STRIDE = 1_000_003
 
 
@@ -60,7 +63,9 @@ def same_tensor_outcome(a, b) -> bool:
         return False
     if x.dtype == bool or x.dtype.kind in "iu":
         return np.array_equal(x, y)
-    return np.allclose(x, y, rtol=RTOL, atol=ATOL, equal_nan=True)
+    finite = np.abs(x[np.isfinite(x)])
+    scale = max(1.0, float(finite.max())) if finite.size else 1.0
+    return np.allclose(x, y, rtol=RTOL, atol=ATOL * scale, equal_nan=True)
 
 
 def check_tensor(prog) -> oracle.Verdict:
