@@ -12,10 +12,10 @@ from ember.frontend import ast as A
 
 
 class Var:
-    __slots__ = ("type", "value", "defined", "slot", "declared", "span", "why")
+    __slots__ = ("type", "value", "defined", "slot", "declared", "span", "why", "narrowed")
 
     def __init__(self, type, value=None, defined=True, slot=None, declared=False, span=None,
-                 why=None):
+                 why=None, narrowed=None):
         self.type = type
         """Static type: every value assigned must be a subtype."""
         self.value = value
@@ -30,10 +30,13 @@ class Var:
         """Where the variable was first assigned (for messages)."""
         self.why = why
         """Why the variable is undefined here, when there is more to say than 'maybe'."""
+        self.narrowed = narrowed
+        """A slot-backed variable's value refined by a condition (`x is not None`), read
+        instead of the slot until the variable is assigned or a loop or try begins."""
 
     def copy(self) -> "Var":
         return Var(self.type, self.value, self.defined, self.slot, self.declared, self.span,
-                   self.why)
+                   self.why, self.narrowed)
 
 
 class PendingSlot:

@@ -278,6 +278,8 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
             return self.error(f"variable '{name}' may be undefined here ({why})", span,
                               NameResolutionError)
         if var.slot is not None:
+            if var.narrowed is not None:
+                return var.narrowed
             slot = slot_value(var.slot)
             if slot is None:
                 return self.error(f"variable '{name}' may be undefined here", span,
@@ -285,6 +287,13 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
             return self.b.create("var.get", [slot], [var.type], loc=self.loc(span),
                                  names=ir_names([name])).result
         return var.value
+
+    def forget_narrowed(self) -> None:
+        """Drop the refined reads of slot variables (a loop or try statement begins: the slot
+        may change between one read and the next)."""
+        for name, var in list(self.env.vars.items()):
+            if var.narrowed is not None:
+                self.env.mut(name).narrowed = None
 
     def write_var(self, name: str, value: Value, span, declared_type=None) -> None:
         """Bind name to value (checking it against the variable's type)."""
@@ -316,6 +325,7 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
             value = self.coerce(value, var.type, span)
             slot = self.ensure_slot(var, name, span)
             self.b.create("var.set", [slot, value], loc=self.loc(span))
+            var.narrowed = None
             var.defined = True
         else:
             var.value, var.defined = self._named(value, name), True

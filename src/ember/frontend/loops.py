@@ -195,6 +195,7 @@ class LoopMixin:
 
     def emit_while(self, test, body_fn, body_stmts, orelse, node, extra=()):
         """A while op; `test` is an AST test or a callable returning a Cond."""
+        self.forget_narrowed()
         loc = self.loc(node.kw_span if getattr(node, "kw_span", None) else node)
         self.type_none_vars(self.assigned(body_stmts), self.probe_loop_body(body_fn))
         slotted = self.slots_for_finally(body_stmts, node)
@@ -408,6 +409,7 @@ class LoopMixin:
         self.emit_for(s, bounds, lambda iv: self.assign(s.target, iv, s.target.span))
 
     def emit_for(self, s, bounds, bind_target, extra=()):
+        self.forget_narrowed()
         loc = self.loc(s.kw_span if getattr(s, "kw_span", None) else s)
         def probe_body():
             bind_target(Block([T.I64], ["i"]).args[0])

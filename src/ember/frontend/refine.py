@@ -216,8 +216,11 @@ class RefineMixin:
         """Rebind refined variables to narrowed values at the start of a branch."""
         for name, t in facts.items():
             var = self.env.get(name)
-            if var is None or not var.defined or t is None or var.slot is not None:
-                continue  # variables in try-slots are not refined
+            if var is None or not var.defined or t is None:
+                continue
+            if var.slot is not None:
+                self._narrow_slot(name, t)
+                continue
             cur = var.value
             if cur.type == t or isinstance(cur.type, ErrorType):
                 continue
@@ -229,6 +232,15 @@ class RefineMixin:
                 var = self.env.mut(name)
                 var.value = self.b.create("narrow", [cur], [t], loc=self.b.loc,
                                           names=ir_names([name])).result
+
+    def _narrow_slot(self, name, t) -> None:
+        """A slot-backed variable refined: read it once here and narrow that value."""
+        cur = self.read_var(name, self.node.span)
+        if cur is None or isinstance(cur.type, ErrorType) or cur.type == t:
+            return
+        if T.is_subtype(t, cur.type) or isinstance(cur.type, (T.OptionalType, T.UnionType)):
+            self.env.mut(name).narrowed = self.b.create(
+                "narrow", [cur], [t], loc=self.b.loc, names=ir_names([name])).result
 
     def apply_facts_after(self, facts):
         """After `assert cond`, the facts of cond hold (the other path raised)."""

@@ -505,6 +505,7 @@ class StmtMixin:
 
     # -- try -------------------------------------------------------------------------------------
     def s_Try(self, s):
+        self.forget_narrowed()
         loc = self.loc(s)
         names = self.assigned([s])
         self.type_none_vars(names, lambda: self.probe_try(s, names))
