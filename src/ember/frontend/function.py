@@ -288,6 +288,15 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
                                  names=ir_names([name])).result
         return var.value
 
+    def keep_outer_narrowed(self, before) -> None:
+        """After a structured statement: keep only the refined reads made before it (one
+        made inside a branch is a value of that branch's region)."""
+        for name, var in list(self.env.vars.items()):
+            if var.narrowed is not None:
+                outer = before.get(name)
+                if outer is None or outer.narrowed is not var.narrowed:
+                    self.env.mut(name).narrowed = None
+
     def forget_narrowed(self) -> None:
         """Drop the refined reads of slot variables (a loop or try statement begins: the slot
         may change between one read and the next)."""

@@ -377,6 +377,7 @@ class StmtMixin:
                 branches.append((block, None if exited else self.env))
         self.env = before
         self.merge_into_if(cond.value, branches, loc, before)
+        self.keep_outer_narrowed(before)
 
     def merge_into_if(self, cond_value, branches, loc, before) -> None:
         live = [(b, e) for b, e in branches if e is not None]
@@ -537,6 +538,7 @@ class StmtMixin:
         self.b.create("try", [], [], attrs, regions, loc=loc)
         self.env = before
         self.after_try(envs, fin_env)
+        self.forget_narrowed()  # refined reads inside the statement's regions end with it
         if not self.terminated:
             self.unslot(promoted)
 

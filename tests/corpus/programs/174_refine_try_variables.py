@@ -53,6 +53,22 @@ def narrowed_in_while(k: int) -> int:
     return total
 
 
-CASES = [("after_try", ("21",)), ("after_try", ("x",)), ("in_loop", (["1", "a", "3"],)),
+def refined_in_exiting_branch(n: int) -> int:
+    v: Optional[int] = -1
+    v = None
+    try:
+        fuel = 0
+        while fuel < 3:
+            fuel += 1
+            if v is not None:
+                break
+            v = v  # v is None here: the refined read of the other branch must not leak
+            v = n if fuel == 2 else None
+    except (ArithmeticError, IndexError):
+        v = 0
+    return v if v is not None else -5
+
+
+CASES = [("refined_in_exiting_branch", (7,)), ("after_try", ("21",)), ("after_try", ("x",)), ("in_loop", (["1", "a", "3"],)),
          ("narrowed_then_reassigned", ("ab",)), ("narrowed_in_while", (5,)),
          ("narrowed_in_while", (0,))]
