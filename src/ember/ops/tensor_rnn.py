@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ember.ops.tensor_common import prepared, reg
+from ember.ops.tensor_common import frozen, prepared, reg
 from ember.ops.tensor_linalg import flat_matmul
 from ember.ops.tensorinfo import TensorInfo
 
@@ -73,11 +73,36 @@ def _gates_ifog(w, dtype):
     return out
 
 
-def _lstm_weights(w_ih, w_hh, b_ih, b_hh):
+def _transposed(w, contiguous):
+    return np.ascontiguousarray(w.T) if contiguous else w.T
+
+
+def _weights(tag, arrays, build):
+    """build(*arrays, contiguous). Frozen weights are built once and cached, with their
+    transposes copied C-contiguous (BLAS runs a third faster on them); other weights get
+    transposed views, since a copy per call costs more than it saves."""
+    if all(frozen(a) for a in arrays if a is not None):
+        return prepared(tag, arrays, lambda *a: build(*a, True))
+    return build(*arrays, False)
+
+
+_HALF: dict = {}
+
+
+def _half(dtype):
+    """0.5 as a 0-d array of dtype: a ufunc takes it faster than a Python float."""
+    h = _HALF.get(dtype)
+    if h is None:
+        h = _HALF[dtype] = np.array(0.5, dtype)
+    return h
+
+
+def _lstm_weights(w_ih, w_hh, b_ih, b_hh, contiguous):
     """(W_ih^T, W_hh^T, bias) with gates (i, f, o, g), i/f/o scaled by 1/2."""
     dt = w_ih.dtype
     b = None if b_ih is None else _gates_ifog((b_ih + b_hh)[:, None], dt)[:, 0].copy()
-    return _gates_ifog(w_ih, dt).T, _gates_ifog(w_hh, dt).T, b
+    return (_transposed(_gates_ifog(w_ih, dt), contiguous),
+            _transposed(_gates_ifog(w_hh, dt), contiguous), b)
 
 
 def _step_views(a, steps, batch_first, reverse, cols=None):
@@ -119,20 +144,21 @@ def _lstm_rows(xs, dsts, wh, w_hr, h0, c0):
     p0, p1 = prod[:, :hid], prod[:, hid:]
     hfull = np.empty((n, hid), c0.dtype) if w_hr is not None else None
     mul, add, tanh, dot = np.multiply, np.add, np.tanh, np.dot
+    half = _half(c0.dtype)
     h = h0
-    for xt, dst in zip(xs, dsts):
-        dot(h, wh, out=gates)
-        gates += xt
-        tanh(gates, out=gates)
-        sig *= 0.5
-        sig += 0.5
-        mul(i_f, g_c, out=prod)  # [i * g, f * c]
-        add(p0, p1, out=c)
-        tanh(c, out=tc)
+    for xt, dst in zip(xs, dsts):  # positional out: a ufunc parses it faster than out=
+        dot(h, wh, gates)
+        add(gates, xt, gates)
+        tanh(gates, gates)
+        mul(sig, half, sig)
+        add(sig, half, sig)
+        mul(i_f, g_c, prod)  # [i * g, f * c]
+        add(p0, p1, c)
+        tanh(c, tc)
         if w_hr is None:
-            h = mul(o, tc, out=dst)
+            h = mul(o, tc, dst)
         else:
-            mul(o, tc, out=hfull)
+            mul(o, tc, hfull)
             h = np.matmul(hfull, w_hr.T, out=dst)
     return h, c.copy()
 
@@ -152,12 +178,13 @@ def _lstm_columns(xs, dsts, wh, w_hr, h0, c0):
     p0, p1 = prod[:hid], prod[hid:]
     hfull = np.empty((hid, n), c0.dtype) if w_hr is not None else None
     mul, add, tanh, matmul = np.multiply, np.add, np.tanh, np.matmul
+    half = _half(c0.dtype)
     for xt, dst in zip(xs, dsts):
         matmul(w_t, h_t, out=gates)
-        gates += xt
+        add(gates, xt, out=gates)
         tanh(gates, out=gates)
-        sig *= 0.5
-        sig += 0.5
+        mul(sig, half, out=sig)
+        add(sig, half, out=sig)
         mul(i_f, g_c, out=prod)
         add(p0, p1, out=c)
         tanh(c, out=tc)
@@ -189,7 +216,7 @@ def lstm(x, hx, params, has_biases, num_layers, dropout, train, bidirectional, b
             if x.dtype != w_ih.dtype:
                 raise RuntimeError(f"lstm: input dtype {x.dtype} and weight dtype "
                                    f"{w_ih.dtype} differ")
-            weights = prepared("lstm", (w_ih, w_hh, b_ih, b_hh), _lstm_weights)
+            weights = _weights("lstm", (w_ih, w_hh, b_ih, b_hh), _lstm_weights)
             h, c = _lstm_direction(x, batch_first, weights, w_hr, h0[k], c0[k], out,
                                    d * width, d == 1)
             hs.append(h)
@@ -237,11 +264,11 @@ def _half_rz(w):
     return out
 
 
-def _gru_weights(w_ih, w_hh, b_ih, b_hh):
+def _gru_weights(w_ih, w_hh, b_ih, b_hh, contiguous):
     """(W_ih^T, W_hh^T, input bias, b_hn) with r and z scaled by 1/2 and b_hr, b_hz folded
     into the input bias."""
     h = w_hh.shape[0] // 3
-    wi, wh = _half_rz(w_ih).T, _half_rz(w_hh).T
+    wi, wh = _transposed(_half_rz(w_ih), contiguous), _transposed(_half_rz(w_hh), contiguous)
     if b_ih is None:
         return wi, wh, None, None
     b = b_ih.copy()
@@ -263,27 +290,28 @@ def _gru_direction(x, batch_first, weights, h0, out, col, reverse):
     xs = _step_views(xw, steps, batch_first, reverse)
     dsts = _step_views(out, steps, batch_first, reverse, slice(col, col + hid))
     gemv = np.dot if n == 1 else np.matmul
+    mul, add, tanh, half = np.multiply, np.add, np.tanh, _half(x.dtype)
     h = h0
     for xt, dst in zip(xs, dsts):
         gemv(h, wh, out=hw)
-        rz += xt[:, :2 * hid]
-        np.tanh(rz, out=rz)
-        rz *= 0.5
-        rz += 0.5
+        add(rz, xt[:, :2 * hid], out=rz)
+        tanh(rz, out=rz)
+        mul(rz, half, out=rz)
+        add(rz, half, out=rz)
         if b_hn is not None:
-            hn += b_hn
-        hn *= r
-        hn += xt[:, 2 * hid:]
-        np.tanh(hn, out=hn)
+            add(hn, b_hn, out=hn)
+        mul(hn, r, out=hn)
+        add(hn, xt[:, 2 * hid:], out=hn)
+        tanh(hn, out=hn)
         np.subtract(h, hn, out=diff)
-        diff *= z
-        h = np.add(hn, diff, out=dst)
+        mul(diff, z, out=diff)
+        h = add(hn, diff, out=dst)
     return h
 
 
-def _rnn_weights(w_ih, w_hh, b_ih, b_hh):
+def _rnn_weights(w_ih, w_hh, b_ih, b_hh, contiguous):
     b = None if b_ih is None else b_ih + b_hh
-    return w_ih.T, w_hh.T, b
+    return _transposed(w_ih, contiguous), _transposed(w_hh, contiguous), b
 
 
 def _rnn_direction(x, batch_first, weights, h0, out, col, reverse, act):
@@ -323,11 +351,11 @@ def _recurrent(kind):
                 k = layer * dirs + d
                 w_ih, w_hh, b_ih, b_hh, _ = _layer_params(params, has_biases, k, per, False)
                 if kind == "gru":
-                    weights = prepared("gru", (w_ih, w_hh, b_ih, b_hh), _gru_weights)
+                    weights = _weights("gru", (w_ih, w_hh, b_ih, b_hh), _gru_weights)
                     hs.append(_gru_direction(x, batch_first, weights, h0[k], out, d * hid,
                                              d == 1))
                 else:
-                    weights = prepared("rnn", (w_ih, w_hh, b_ih, b_hh), _rnn_weights)
+                    weights = _weights("rnn", (w_ih, w_hh, b_ih, b_hh), _rnn_weights)
                     act = np.tanh if kind == "rnn_tanh" else None
                     hs.append(_rnn_direction(x, batch_first, weights, h0[k], out, d * hid,
                                              d == 1, act))
