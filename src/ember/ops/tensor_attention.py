@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from ember.ops.tensor_activation import softmax_last
-from ember.ops.tensor_common import F, reg
+from ember.ops.tensor_common import F, prepared, reg
 from ember.ops.tensor_linalg import linear
 from ember.ops.tensorinfo import TensorInfo
 
@@ -67,6 +67,13 @@ reg("tensor.sdpa", "(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=N
 # ----------------------------------------------------------------------------- MHA
 
 
+def _split_in_proj(w):
+    """(w_q, w_k, w_v, w_kv) row blocks of in_proj_weight; cached per frozen weight, so
+    linear sees the same view objects every call and caches their transposes."""
+    e = w.shape[0] // 3
+    return w[:e], w[e:2 * e], w[2 * e:], w[e:]
+
+
 def _project(query, key, value, w, b, separate):
     e = query.shape[-1]
     if separate is not None:
@@ -76,13 +83,14 @@ def _project(query, key, value, w, b, separate):
     if query is key and key is value:
         qkv = linear(query, w, b)
         return qkv[..., :e], qkv[..., e:2 * e], qkv[..., 2 * e:]
+    wq, wk, wv, wkv = prepared("mha_split", (w,), _split_in_proj)
     bq, bkv = (None, None) if b is None else (b[:e], b[e:])
-    q = linear(query, w[:e], bq)
+    q = linear(query, wq, bq)
     if key is value:
-        kv = linear(key, w[e:], bkv)
+        kv = linear(key, wkv, bkv)
         return q, kv[..., :e], kv[..., e:]
     bk, bv = (None, None) if b is None else (b[e:2 * e], b[2 * e:])
-    return q, linear(key, w[e:2 * e], bk), linear(value, w[2 * e:], bv)
+    return q, linear(key, wk, bk), linear(value, wv, bv)
 
 
 def _heads(x, n, heads):

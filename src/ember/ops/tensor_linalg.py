@@ -3,7 +3,9 @@
 As in torch, both operands must have the same dtype (no promotion). A batch of
 row vectors times one matrix ((B, T, K) @ (K, N), the shape of every linear
 layer) runs as one (B*T, K) @ (K, N) GEMM instead of B small ones. linear
-multiplies by the weight's transpose view (BLAS reads it as is, no copy).
+multiplies by the weight's transpose: for a frozen weight (loaded from an artifact)
+a C-contiguous copy made once, on which numpy's GEMM runs up to 1.5x faster than on
+the transposed view; for other weights (and single rows, a GEMV) the view itself.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ember.ops.registry import ShapeMismatch
-from ember.ops.tensor_common import F, arr, reg
+from ember.ops.tensor_common import F, arr, frozen, prepared, reg
 from ember.ops.tensorinfo import TensorInfo, broadcast, fmt, promote_types, same_dim
 
 
@@ -67,6 +69,16 @@ def bmm(a, b):
     return matmul(a, b)
 
 
+def _contiguous_t(w):
+    return np.ascontiguousarray(w.T)
+
+
+def weight_t(w):
+    """w.T as the right operand of a GEMM: cached C-contiguous for a frozen w (the same
+    array object every call, e.g. a module weight), the transposed view otherwise."""
+    return prepared("T", (w,), _contiguous_t) if frozen(w) else w.T
+
+
 def linear(x, w, b):
     """x @ w.T + b: w is (out, in) as in torch."""
     if x.dtype != w.dtype:
@@ -74,7 +86,8 @@ def linear(x, w, b):
     if x.shape[-1] != w.shape[-1]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_mat(x)} and "
                            f"{w.shape[-1]}x{w.shape[0]})")
-    y = flat_matmul(x, w.T) if x.ndim > 2 else np.matmul(x, w.T)
+    wt = w.T if x.size == x.shape[-1] else weight_t(w)
+    y = flat_matmul(x, wt) if x.ndim > 2 else np.matmul(x, wt)
     if b is not None:
         if y.ndim == 0:
             return arr(y + b)

@@ -144,3 +144,50 @@ def test_multi_head_attention_forward(same_qkv, masks, need_weights):
     same(got[0], want[0], atol=1e-5)
     if need_weights:
         same(got[1], want[1], atol=1e-6)
+
+
+def _frozen(a):
+    """a as weights loaded from an artifact are: read-only views of immutable bytes."""
+    return np.frombuffer(np.ascontiguousarray(a).tobytes(), a.dtype).reshape(a.shape)
+
+
+@pytest.mark.parametrize("kind", ["gru", "rnn_tanh"])
+def test_frozen_recurrent_weights_match_unfrozen(kind):
+    torch.manual_seed(4)
+    m = (torch.nn.GRU if kind == "gru" else torch.nn.RNN)(6, 5, 2, batch_first=True)
+    x = rand(3, 4, 6)
+    with torch.no_grad():
+        want = m(to_torch(x))
+    weights = [_frozen(w) for w in flat_weights(m)]
+    assert all(tensor_common.frozen(w) for w in weights)
+    for _ in range(2):  # the second call takes the cached contiguous transposes
+        got = run(f"tensor.{kind}_nohx", x, [], weights, True, 2, 0.0, False, False, True)
+        same(got, want, atol=1e-5)
+
+
+def test_frozen_mha_cross_attention_projects_with_cached_blocks():
+    torch.manual_seed(6)
+    mha = torch.nn.MultiheadAttention(8, 2).eval()
+    q, kv = rand(5, 3, 8), rand(6, 3, 8)
+    w = [_frozen(p.detach().numpy()) for p in (mha.in_proj_weight, mha.in_proj_bias,
+                                               mha.out_proj.weight, mha.out_proj.bias)]
+    for key in (kv, rand(6, 3, 8)):  # cross attention (key is value), then three tensors
+        with torch.no_grad():
+            want = mha(to_torch(q), to_torch(key), to_torch(kv), need_weights=False)
+        for _ in range(2):
+            got = run("tensor.multi_head_attention", q, key, kv, 8, 2, w[0], w[1], None, None,
+                      False, 0.0, w[2], w[3], False, None, False, None, False, None, None,
+                      None, None, None, True, False)
+            same(got[0], want[0], atol=1e-5)
+
+
+def test_frozen_linear_weight_transpose_is_cached_and_exact():
+    from ember.ops.tensor_linalg import linear
+    w, b = rand(7, 5), rand(7)
+    fw = _frozen(w)
+    for x in (rand(4, 5), rand(2, 3, 5), rand(5), rand(1, 5)):
+        want = x @ w.T + b
+        for _ in range(2):
+            got = linear(x, fw, b)
+            assert got.shape == want.shape and got.dtype == np.float32
+            np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
