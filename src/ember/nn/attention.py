@@ -59,9 +59,13 @@ class MultiheadAttention(Module):
             raise RuntimeError("Need attn_mask if specifying the is_causal hint")
         swap = self.batch_first and len(query.shape) == 3
         if swap:
+            # Self-attention keeps query, key and value one tensor, so the operator
+            # projects them with one GEMM (as torch's forward does).
+            same_kv = key is value
+            same_qk = query is key
             query = F.transpose(query, 0, 1)
-            key = F.transpose(key, 0, 1)
-            value = F.transpose(value, 0, 1)
+            key = query if same_qk else F.transpose(key, 0, 1)
+            value = key if same_kv else F.transpose(value, 0, 1)
         # One fused operator (torch.nn.functional's signature) for projections, masks,
         # softmax and the output projection.
         out, weights = F.multi_head_attention_forward(
