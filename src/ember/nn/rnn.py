@@ -81,32 +81,32 @@ class _RNNBase(Module):
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
                                f"{self.input_size}, got {x.shape[len(x.shape) - 1]}")
 
-    def _time_major(self, x: Tensor) -> Tensor:
-        """(T, N, features) view of a batched or unbatched input."""
+    def _sequence(self, x: Tensor) -> Tensor:
+        """A 3-D input for the kernel: an unbatched one as (T, 1, features); a batched one
+        as it is (the kernel reads batch_first inputs without a transposed copy)."""
         if len(x.shape) == 2:
             return F.unsqueeze(x, 1)
-        if self.batch_first:
-            return F.transpose(x, 0, 1)
         return x
+
+    def _batch_first(self, batched: bool) -> bool:
+        return self.batch_first and batched
 
     def _output(self, out: Tensor, batched: bool) -> Tensor:
         if not batched:
             return F.squeeze(out, 1)
-        if self.batch_first:
-            return F.transpose(out, 0, 1)
         return out
 
     def _state(self, h: Optional[Tensor], x: Tensor, batched: bool) -> Tensor:
         """An initial state (layers * dirs, N, hidden): given (batched or not) or zeros."""
         dirs = 2 if self.bidirectional else 1
+        n = x.shape[0] if self._batch_first(batched) else x.shape[1]
         if h is None:
-            return F.zeros([self.num_layers * dirs, x.shape[1], self.hidden_size],
-                           dtype=x.dtype)
+            return F.zeros([self.num_layers * dirs, n, self.hidden_size], dtype=x.dtype)
         if not batched:
             h = F.unsqueeze(h, 1)
-        if h.shape[0] != self.num_layers * dirs or h.shape[1] != x.shape[1] or \
+        if h.shape[0] != self.num_layers * dirs or h.shape[1] != n or \
                 h.shape[2] != self.hidden_size:
-            raise RuntimeError(f"Expected hidden size ({self.num_layers * dirs}, {x.shape[1]}, "
+            raise RuntimeError(f"Expected hidden size ({self.num_layers * dirs}, {n}, "
                                f"{self.hidden_size}), got {list(h.shape)}")
         return h
 
@@ -148,7 +148,7 @@ class LSTM(_RNNBase):
                 ) -> Tuple[Tensor, Tuple[Tensor, Tensor]]:
         self._check_input(input)
         batched = len(input.shape) == 3
-        x = self._time_major(input)
+        x = self._sequence(input)
         h0: Optional[Tensor] = None
         c0: Optional[Tensor] = None
         if hx is not None:
@@ -156,7 +156,7 @@ class LSTM(_RNNBase):
             c0 = hx[1]
         out, h, c = F.lstm(x, [self._state(h0, x, batched), self._state(c0, x, batched)],
                            self._flat_weights, self.bias, self.num_layers, 0.0, False,
-                           self.bidirectional, False)
+                           self.bidirectional, self._batch_first(batched))
         if not batched:
             h = F.squeeze(h, 1)
             c = F.squeeze(c, 1)
@@ -175,9 +175,10 @@ class GRU(_RNNBase):
     def forward(self, input: Tensor, hx: Optional[Tensor] = None) -> Tuple[Tensor, Tensor]:
         self._check_input(input)
         batched = len(input.shape) == 3
-        x = self._time_major(input)
+        x = self._sequence(input)
         out, h = F.gru(x, self._state(hx, x, batched), self._flat_weights, self.bias,
-                       self.num_layers, 0.0, False, self.bidirectional, False)
+                       self.num_layers, 0.0, False, self.bidirectional,
+                       self._batch_first(batched))
         if not batched:
             h = F.squeeze(h, 1)
         return self._output(out, batched), h
