@@ -215,7 +215,10 @@ def conv2d(x, w, b, stride, padding, dilation, groups):
         else:
             out = _conv_strided(x, w2, kh, kw, st, pads, dil, groups)
     if b is not None:
-        out += b.reshape(1, -1, 1, 1)  # out is always a fresh array (or a view of one)
+        if out.flags.c_contiguous:
+            out += b.reshape(1, -1, 1, 1)  # out is always a fresh array (or a view of one)
+        else:  # the wide paths' column-trimmed view: one pass adds and compacts it
+            out = np.add(out, b.reshape(1, -1, 1, 1))
     return out
 
 
