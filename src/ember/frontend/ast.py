@@ -363,10 +363,8 @@ class NamedExpr(Node):
 
 def children(node: Node):
     """The direct child nodes of node, in field order."""
-    for f in fields(node):
-        if f.name in ("span", "kw_span", "name_span", "op_spans"):
-            continue
-        v = getattr(node, f.name)
+    for name in _child_fields(type(node)):
+        v = getattr(node, name)
         if isinstance(v, Node):
             yield v
         elif isinstance(v, list):
@@ -375,6 +373,19 @@ def children(node: Node):
                     yield x
                 elif isinstance(x, tuple):
                     yield from (y for y in x if isinstance(y, Node))
+
+
+def _child_fields(cls) -> tuple:
+    """The names of cls's fields that may hold nodes (all but the spans), in order."""
+    names = _CHILD_FIELDS.get(cls)
+    if names is None:
+        names = _CHILD_FIELDS[cls] = tuple(
+            f.name for f in fields(cls)
+            if f.name not in ("span", "kw_span", "name_span", "op_spans"))
+    return names
+
+
+_CHILD_FIELDS: dict = {}
 
 
 def walk(node: Node):
