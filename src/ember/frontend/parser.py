@@ -14,7 +14,10 @@ import threading
 from lark import Lark
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, PythonIndenter
-from lark.lexer import Token
+from lark.grammar import Rule
+from lark.lexer import BasicLexer, PatternStr, Token, UnlessCallback
+from lark.parse_tree_builder import ExpandSingleChild
+from lark.parsers.lalr_analysis import Shift
 
 from ember.errors import ParseError, Source, Span
 from ember.frontend import ast as A
@@ -66,11 +69,156 @@ def _parser() -> Lark:
     p = _PARSERS.get("lalr")
     if p is None:
         path = os.path.join(os.path.dirname(__file__), "grammar.lark")
-        p = _PARSERS["lalr"] = Lark.open(path, parser="lalr", postlex=_Indenter(),
-                                         transformer=BUILDER,
-                                         start=["file_input", "fstring_expr"],
-                                         maybe_placeholders=True, cache=True, lexer="basic")
+        p = Lark.open(path, parser="lalr", postlex=_Indenter(), transformer=BUILDER,
+                      start=["file_input", "fstring_expr"], maybe_placeholders=True,
+                      cache=True, lexer="basic")
+        _FAST[p] = _FastParser.of(p)
+        _PARSERS["lalr"] = p
     return p
+
+
+class _Fallback(Exception):
+    """The fast path met a lexer or parser error: lark's own parse reports it."""
+
+
+class _FastParser:
+    """lark's basic lexer and LALR loop for one Lark object, on lark's own scanner, tables
+    and callbacks, without the per-token generality (line counter objects, rule lookups by
+    hash). It accepts exactly the texts lark accepts and calls the same callbacks in the
+    same order; where lark would raise UnexpectedInput it raises _Fallback instead."""
+
+    def __init__(self, lark: Lark):
+        frontend = lark.parser
+        lexer = frontend.lexer.lexer
+        self.postlex = frontend.lexer.postlexer
+        self.match = lexer.scanner._mres[0].match
+        self.ignore, self.newline = lexer.ignore_types, lexer.newline_types
+        self.keywords = {name: _keywords(cb) for name, cb in lexer.callback.items()}
+        parser = frontend.parser.parser
+        table = parser.parse_table
+        self.states, self.start, self.end = table.states, table.start_states, table.end_states
+        self.rules = {id(rule): (len(rule.expansion), rule.origin.name,
+                                 None if _is_chain(rule, callback) else callback)
+                      for rule, callback in parser.callbacks.items()}
+
+    @classmethod
+    def of(cls, lark: Lark):
+        """The fast parser of lark, or None if lark is set up in a way it does not cover."""
+        frontend = lark.parser
+        lexer = getattr(frontend.lexer, "lexer", None)
+        if type(lexer) is not BasicLexer or lark.lexer_conf.callbacks or \
+                len(lexer.scanner._mres) != 1 or \
+                any(_keywords(cb) is None for cb in lexer.callback.values()) or \
+                not all(isinstance(k, Rule) for k in frontend.parser.parser.callbacks):
+            return None
+        return cls(lark)
+
+    def parse(self, text: str, start: str):
+        tokens = self.postlex.process(self.lex(text))
+        return self.drive(tokens, start)
+
+    def lex(self, text: str):
+        """BasicLexer.lex: the same tokens, types, values and positions."""
+        match, ignore, newline, keywords = self.match, self.ignore, self.newline, \
+            self.keywords
+        pos, line, line_start, end = 0, 1, 0, len(text)
+        while pos < end:
+            m = match(text, pos, end)
+            if m is None:
+                raise _Fallback
+            value, kind = m.group(0), m.lastgroup
+            start, col = pos, pos - line_start + 1
+            if kind in newline:
+                n = value.count("\n")
+                if n:
+                    line_start = pos + value.rindex("\n") + 1
+                    line_after = line + n
+                else:
+                    line_after = line
+            else:
+                line_after = line
+            pos += len(value)
+            if kind not in ignore:
+                t = _new_str(Token, value)
+                t.type, t.start_pos, t.value, t.line, t.column = kind, start, value, line, col
+                t.end_line, t.end_column, t.end_pos = line_after, pos - line_start + 1, pos
+                words = keywords.get(kind)
+                if words is not None:
+                    t.type = words.get(value, kind)
+                yield t
+            line = line_after
+
+    def drive(self, tokens, start: str):
+        """lark's LALR loop (ParserState.feed_token) over tokens, then $END. A chain rule
+        (`?a: b`, whose callback returns its only child) just changes the state."""
+        states, rules = self.states, self.rules
+        state_stack, value_stack = [self.start[start]], []
+        token = None
+        for token in tokens:
+            kind = token.type
+            while True:
+                action = states[state_stack[-1]].get(kind)
+                if action is None:
+                    raise _Fallback
+                if action[0] is Shift:
+                    state_stack.append(action[1])
+                    value_stack.append(token)
+                    break
+                size, origin, callback = rules[id(action[1])]
+                if callback is None:
+                    state_stack[-1] = states[state_stack[-2]][origin][1]
+                    continue
+                if size:
+                    children = value_stack[-size:]
+                    del state_stack[-size:]
+                    del value_stack[-size:]
+                else:
+                    children = []
+                value_stack.append(callback(children))
+                state_stack.append(states[state_stack[-1]][origin][1])
+        end = Token.new_borrow_pos("$END", "", token) if token else Token("$END", "", 0, 1, 1)
+        return self._finish(end, start, state_stack, value_stack)
+
+    def _finish(self, end, start, state_stack, value_stack):
+        """The reductions $END triggers, up to the start symbol's end state."""
+        states, end_state = self.states, self.end[start]
+        while True:
+            action = states[state_stack[-1]].get(end.type)
+            if action is None or action[0] is Shift:
+                raise _Fallback
+            size, origin, callback = self.rules[id(action[1])]
+            if size:
+                children = value_stack[-size:]
+                del state_stack[-size:]
+                del value_stack[-size:]
+            else:
+                children = []
+            value_stack.append(callback(children) if callback is not None else children[0])
+            state_stack.append(states[state_stack[-1]][origin][1])
+            if state_stack[-1] == end_state:
+                return value_stack[-1]
+
+
+def _is_chain(rule, callback) -> bool:
+    """Does reducing rule leave its only child as it is (lark's ExpandSingleChild)?"""
+    return len(rule.expansion) == 1 and type(callback) is ExpandSingleChild
+
+
+def _keywords(callback):
+    """An UnlessCallback's plain-string terminals as a dict value -> type (what its
+    scanner's fullmatch gives), or None for any other callback."""
+    if type(callback) is not UnlessCallback or callback.scanner.g_regex_flags:
+        return None
+    out = {}
+    for t in callback.scanner.terminals:
+        if not isinstance(t.pattern, PatternStr) or t.pattern.flags:
+            return None
+        out.setdefault(t.pattern.value, t.name)
+    return out
+
+
+_FAST: dict = {}
+_new_str = str.__new__
 
 
 _CACHE: dict = {}
@@ -114,7 +262,15 @@ def _parse(source: Source, text: str, start: str):
         BUILDER.source = source
         if saved is None:
             BUILDER.reset()
+        prefixed = set(BUILDER._prefixed)
         try:
+            fast = _FAST.get(parser)
+            if fast is not None:
+                try:
+                    return fast.parse(text, start)
+                except _Fallback:
+                    BUILDER._prefixed.clear()
+                    BUILDER._prefixed.update(prefixed)
             return parser.parse(text, start=start)
         except DedentError:
             raise _dedent_error(source, text) from None
