@@ -93,10 +93,22 @@ def _run(args) -> int:
     from ember import mobile
 
     m = mobile.load(args.artifact)
-    fn = m.entry(args.entry) if args.entry else m
     values = [_parse_arg(a) for a in args.args]
-    print(_show(fn(*values)))
+    try:
+        fn = m.entry(args.entry) if args.entry else m
+        result = fn(*values)
+    except Exception as e:  # noqa: BLE001 - no such entry, a bad argument, the script's error
+        print(_failure(e), file=sys.stderr)
+        return 1
+    print(_show(result))
     return 0
+
+
+def _failure(e: BaseException) -> str:
+    """`Type: message` and its notes (the script traceback), without the CLI's own frames."""
+    import traceback
+
+    return "".join(traceback.format_exception_only(type(e), e)).rstrip()
 
 
 def _parse_arg(text: str):
