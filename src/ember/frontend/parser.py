@@ -22,6 +22,7 @@ from lark.parsers.lalr_analysis import Shift
 from ember.errors import ParseError, Source, Span
 from ember.frontend import ast as A
 from ember.frontend.astbuild import BUILDER, span_of
+from ember.frontend.firstchars import first_chars
 
 MAX_DEPTH = 200
 """Deepest expression/statement nesting accepted (deeper is a ParseError, not a crash)."""
@@ -92,6 +93,13 @@ class _FastParser:
         lexer = frontend.lexer.lexer
         self.postlex = frontend.lexer.postlexer
         self.match = lexer.scanner._mres[0].match
+        self.lexer = lexer
+        self.firsts = [(t, first_chars(t.pattern.to_regexp(), lexer.g_regex_flags))
+                       for t in lexer.scanner.terminals]
+        self.by_char: dict = {}
+        """First character -> the match method of the alternation of the terminals that
+        can start with it (see firstchars.py), built on first use."""
+        self.by_terms: dict = {}
         self.ignore, self.newline = lexer.ignore_types, lexer.newline_types
         self.keywords = {name: _keywords(cb) for name, cb in lexer.callback.items()}
         parser = frontend.parser.parser
@@ -106,7 +114,7 @@ class _FastParser:
         """The fast parser of lark, or None if lark is set up in a way it does not cover."""
         frontend = lark.parser
         lexer = getattr(frontend.lexer, "lexer", None)
-        if type(lexer) is not BasicLexer or lark.lexer_conf.callbacks or \
+        if type(lexer) is not BasicLexer or lark.lexer_conf.callbacks or lexer.use_bytes or \
                 len(lexer.scanner._mres) != 1 or \
                 any(_keywords(cb) is None for cb in lexer.callback.values()) or \
                 not all(isinstance(k, Rule) for k in frontend.parser.parser.callbacks):
@@ -119,10 +127,12 @@ class _FastParser:
 
     def lex(self, text: str):
         """BasicLexer.lex: the same tokens, types, values and positions."""
-        match, ignore, newline, keywords = self.match, self.ignore, self.newline, \
+        by_char, ignore, newline, keywords = self.by_char, self.ignore, self.newline, \
             self.keywords
         pos, line, line_start, end = 0, 1, 0, len(text)
         while pos < end:
+            ch = text[pos]
+            match = by_char.get(ch) or self._matcher(ch)
             m = match(text, pos, end)
             if m is None:
                 raise _Fallback
@@ -147,6 +157,25 @@ class _FastParser:
                     t.type = words.get(value, kind)
                 yield t
             line = line_after
+
+    def _matcher(self, ch: str):
+        """The match method for tokens starting with ch."""
+        terms = tuple(t for t, first in self.firsts if first is None or ch in first)
+        match = self.by_terms.get(terms)
+        if match is None:
+            match = self.by_terms[terms] = self._compile(terms)
+        self.by_char[ch] = match
+        return match
+
+    def _compile(self, terms):
+        """Scanner._build_mres for terms, as one pattern (the whole scanner's if too big)."""
+        if not terms:
+            return lambda text, pos, end: None
+        pattern = "|".join("(?P<%s>%s)" % (t.name, t.pattern.to_regexp()) for t in terms)
+        try:
+            return self.lexer.re.compile(pattern, self.lexer.g_regex_flags).match
+        except AssertionError:  # more groups than `re` allows
+            return self.match
 
     def drive(self, tokens, start: str):
         """lark's LALR loop (ParserState.feed_token) over tokens, then $END. A chain rule
