@@ -121,7 +121,7 @@ class OpResult(Value):
     __slots__ = ("op", "index")
 
     def __init__(self, type: Type, op: "Op", index: int, name: str | None = None):
-        super().__init__(type, name)
+        self.type, self.name, self.uses = type, name, []  # Value.__init__, inlined
         self.op = op
         self.index = index
 
@@ -171,15 +171,15 @@ class Op:
         """Source location this op was emitted from; never None."""
         self.operands: list[Value] = []
         """Inputs, in order; each holds a Use back to this op. Change with set_operand."""
-        self.attrs: dict = dict(attrs or {})
+        self.attrs: dict = dict(attrs) if attrs else {}
         """Constant attributes: int, float, str, bool, None, Type, SymbolRef, lists."""
         self.parent: Block | None = None
         """The block containing this op, or None while detached."""
         self.meta: dict = {}
         """Facts computed by passes (never printed)."""
-        names = result_names or [None] * len(result_types)
         self.results = [OpResult(t, self, i, n) for i, (t, n) in
-                        enumerate(zip(result_types, names))]
+                        enumerate(zip(result_types, result_names))] if result_names else \
+            [OpResult(t, self, i) for i, t in enumerate(result_types)]
         self.regions: list[Region] = []
         for r in regions:
             self.add_region(r)
