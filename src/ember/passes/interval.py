@@ -38,7 +38,8 @@ def fits(r) -> bool:
 
 def meet(a, b):
     """The intersection of a and b, or None if it is empty."""
-    lo, hi = max(a[0], b[0]), min(a[1], b[1])
+    lo = a[0] if a[0] >= b[0] else b[0]
+    hi = a[1] if a[1] <= b[1] else b[1]
     return (lo, hi) if lo <= hi else None
 
 
@@ -49,6 +50,9 @@ def clamp(r):
 
 def hull(*rs):
     """The smallest interval holding every interval in rs."""
+    if len(rs) == 2:
+        a, b = rs
+        return (a[0] if a[0] <= b[0] else b[0], a[1] if a[1] >= b[1] else b[1])
     return (min(r[0] for r in rs), max(r[1] for r in rs))
 
 
