@@ -217,8 +217,11 @@ class RangeAnalysis:
 
     def refine(self, env, facts) -> None:
         """Narrow env by facts (None, an impossible outcome, adds nothing)."""
-        for v, r in (facts or {}).items():
-            m = I.meet(self.get(v, env), r)
+        if not facts:
+            return
+        base = self.base
+        for v, r in facts.items():
+            m = I.meet(env.get(v) or base.get(v, I.I64), r)
             if m is not None:
                 env[v] = m
 
@@ -236,13 +239,15 @@ class RangeAnalysis:
             self.base[op.result] = I.const(op.value)
 
     def kernel(self, op, env) -> None:
-        rule, after = _RULES.get(op.name), _AFTER.get(op.name)
-        if rule is None and after is None:
+        known = _KERNEL.get(op.name)
+        if known is None:
             return
-        rs = [self.get(v, env) for v in op.operands]
-        if rule is not None and op.results and op.result.type == T.I64:
+        rule, after, checked = known
+        get, base = env.get, self.base
+        rs = [get(v) or base.get(v, I.I64) for v in op.operands]
+        if rule is not None and op.results and op.results[0].type == T.I64:
             exact = rule(op, rs)
-            if op.name in CHECKED:
+            if checked:
                 self.fits[op] = exact is not None and I.fits(exact)
             if exact is not None:
                 self.base[op.result] = I.clamp(exact)
@@ -286,10 +291,12 @@ class RangeAnalysis:
         """After an if: what holds at the end of every region that falls through (a value
         not refined in some region keeps its interval)."""
         for v in set(ends[0]).intersection(*ends[1:]):
-            if all(e[v] is env.get(v) for e in ends):
+            old = env.get(v)
+            if all(e[v] is old for e in ends):
                 continue
-            m = I.meet(self.get(v, env), I.hull(*(e[v] for e in ends)))
-            if m is not None and m != self.get(v, env):
+            now = self.get(v, env)
+            m = I.meet(now, I.hull(*(e[v] for e in ends)))
+            if m is not None and m != now:
                 env[v] = m
 
     def try_(self, op, env) -> None:
@@ -372,6 +379,10 @@ def _induction(lo, hi, step):
         return (min(lo[1], hi[0] + 1), lo[1])
     return I.hull(lo, hi)
 
+
+_KERNEL = {name: (_RULES.get(name), _AFTER.get(name), name in CHECKED)
+           for name in (*_RULES, *_AFTER)}
+"""Operator -> (its rule, its after-rule, is it checked), for the operators with a rule."""
 
 _HANDLERS = {
     ConstOp: RangeAnalysis.const, KernelOp: RangeAnalysis.kernel, IfOp: RangeAnalysis.if_,
