@@ -26,7 +26,7 @@ from ember.passes.util import funcs
 
 
 def _key(op):
-    attrs = tuple(sorted((k, _hashable(v)) for k, v in op.attrs.items()))
+    attrs = tuple(sorted((k, _hashable(v)) for k, v in op.attrs.items())) if op.attrs else ()
     return (op.name, tuple(id(v) for v in op.operands), attrs,
             tuple(r.type for r in op.results))
 
@@ -55,7 +55,8 @@ def _reads_memory(op) -> bool:
 
 
 def _may_write(op) -> bool:
-    return bool(op.regions) or not (op.has_trait(PURE) or op.has_trait(ALLOC))
+    traits = op.traits
+    return bool(op.regions) or not (PURE in traits or ALLOC in traits)
 
 
 def cse_block(block, table: dict, reads: dict | None = None) -> bool:
@@ -70,7 +71,7 @@ def cse_block(block, table: dict, reads: dict | None = None) -> bool:
             changed |= cse_block(r.block, table, mem if isinstance(op, IfOp) else None)
         if _may_write(op):
             mem = {}
-        if op.regions or not op.has_trait(PURE) or not op.results:
+        if op.regions or PURE not in op.traits or not op.results:
             continue
         key = _key(op)
         memory = _reads_memory(op)
