@@ -24,12 +24,13 @@ from ember.passes.util import all_ops, funcs
 
 
 def removable(op) -> bool:
-    if any(r.uses for r in op.results):
-        return False
+    for r in op.results:
+        if r.uses:
+            return False
     if isinstance(op, VarGetOp):
         return True
-    return (op.has_trait(PURE) or op.has_trait(ALLOC)) and not op.has_trait(MAY_RAISE) \
-        and not op.regions
+    traits = op.traits
+    return (PURE in traits or ALLOC in traits) and MAY_RAISE not in traits and not op.regions
 
 
 def dead_ops(f) -> bool:
