@@ -587,10 +587,23 @@ class KernelOp(Op):
 
 
 def kernel_traits(name: str) -> frozenset:
+    traits = _KERNEL_TRAITS.get(name)
+    if traits is not None:
+        return traits
     from ember import ops
     d = ops.get(name)
     if d is None:
         return frozenset()
+    traits = _KERNEL_TRAITS[name] = _traits_of(d)
+    return traits
+
+
+_KERNEL_TRAITS: dict = {}
+"""Registered operator name -> its traits (an operator is registered once, never
+replaced)."""
+
+
+def _traits_of(d) -> frozenset:
     traits = set()
     # A fresh list or dict must not be merged by CSE (two calls give two objects).
     if d.pure and d.schema.ret.name not in ("List", "Dict"):
