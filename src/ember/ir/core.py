@@ -11,6 +11,7 @@ use lists and parent pointers consistent.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import ClassVar, Iterator
 
 from ember.ir.types import Type
@@ -72,12 +73,23 @@ class SymbolRef:
         return "@" + self.name
 
 
-@dataclass(frozen=True, slots=True)
-class Use:
-    """Operand `index` of `op` refers to the value holding this use."""
+class Use(tuple):
+    """Operand `index` of `op` refers to the value holding this use. Immutable; a tuple
+    underneath, so building one and finding one in a use list stay cheap."""
 
-    op: "Op"
-    index: int
+    __slots__ = ()
+
+    def __new__(cls, op: "Op", index: int):
+        return tuple.__new__(cls, (op, index))
+
+    op = property(itemgetter(0))
+    index = property(itemgetter(1))
+
+    def __getnewargs__(self):
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        return f"Use(op={self[0]!r}, index={self[1]!r})"
 
 
 class Value:
