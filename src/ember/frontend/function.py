@@ -89,6 +89,8 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         self.binding_counts = binding_counts(self.node.body)
         self._assigned_cache: dict = {}
         """Names local to the whole function (Python's scoping rule)."""
+        self._locs: dict = {}
+        """id(span) -> (span, its Loc): ops emitted from one node share one Loc."""
 
     # -- errors -----------------------------------------------------------------------------------
     def error(self, message: str, span: Span, cls=TypeCheckError) -> Poison:
@@ -101,7 +103,12 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
 
     def loc(self, node_or_span) -> Loc:
         span = node_or_span.span if isinstance(node_or_span, A.Node) else node_or_span
-        return Loc.of_span(span)
+        hit = self._locs.get(id(span))
+        if hit is not None and hit[0] is span:
+            return hit[1]
+        loc = Loc.of_span(span)
+        self._locs[id(span)] = (span, loc)
+        return loc
 
     # -- insertion --------------------------------------------------------------------------------
     @contextmanager
