@@ -115,9 +115,10 @@ def changed_names(envs, before: Env) -> set[str]:
     the changed ones apart. (`own` cannot: copying an env for a nested branch clears it.)
     """
     out: set[str] = set()
+    old = before.vars
     for e in envs:
-        out.update(n for n, var in e.vars.items() if before.get(n) is not var)
-        out.update(before.vars.keys() - e.vars.keys())
+        out.update(n for n, var in e.vars.items() if old.get(n) is not var)
+        out.update(old.keys() - e.vars.keys())
     return out
 
 
