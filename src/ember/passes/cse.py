@@ -27,8 +27,7 @@ from ember.passes.util import funcs
 
 def _key(op):
     attrs = tuple(sorted((k, _hashable(v)) for k, v in op.attrs.items())) if op.attrs else ()
-    return (op.name, tuple(id(v) for v in op.operands), attrs,
-            tuple(r.type for r in op.results))
+    return (op.name, tuple(map(id, op.operands)), attrs, tuple([r.type for r in op.results]))
 
 
 def _hashable(v):
