@@ -33,18 +33,18 @@ def removable(op) -> bool:
     return (PURE in traits or ALLOC in traits) and MAY_RAISE not in traits and not op.regions
 
 
-def dead_ops(f) -> bool:
+def dead_ops(f, ops=None) -> bool:
     changed = False
-    for op in reversed(all_ops(f)):
+    for op in reversed(ops or all_ops(f)):
         if op.parent is not None and removable(op):
             op.erase()
             changed = True
     return changed
 
 
-def dead_slots(f) -> bool:
+def dead_slots(f, ops=None) -> bool:
     changed = False
-    for op in all_ops(f):
+    for op in ops or all_ops(f):
         if isinstance(op, VarNewOp) and op.parent is not None:
             users = [u.op for u in op.result.uses]
             if all(isinstance(u, VarSetOp) for u in users):
@@ -55,9 +55,9 @@ def dead_slots(f) -> bool:
     return changed
 
 
-def dead_results(f) -> bool:
+def dead_results(f, ops=None) -> bool:
     changed = False
-    for op in all_ops(f):
+    for op in ops or all_ops(f):
         if op.parent is None:
             continue
         if isinstance(op, (IfOp, TryOp)):
@@ -171,9 +171,12 @@ def dce(module) -> bool:
     while progress:
         progress = False
         for f in funcs(module):
-            progress |= dead_results(f)
-            progress |= dead_slots(f)
-            progress |= dead_ops(f)
+            # One walk serves the three: none of them adds an op, and each skips the ops
+            # an earlier one erased (their parent is None).
+            ops = all_ops(f)
+            progress |= dead_results(f, ops)
+            progress |= dead_slots(f, ops)
+            progress |= dead_ops(f, ops)
         changed |= progress
     return dead_functions(module) or changed
 
