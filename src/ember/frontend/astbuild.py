@@ -34,6 +34,10 @@ def _first(x):
         return x.line, x.column, False
     if isinstance(x, (list, tuple)):
         for y in x:
+            if isinstance(y, A.Node):  # the common cases of the recursive call, inline
+                return y.span.line, y.span.col, True
+            if isinstance(y, Token):
+                return y.line, y.column, False
             r = _first(y)
             if r is not None:
                 return r
@@ -47,6 +51,10 @@ def _last(x):
         return x.end_line, x.end_column, False
     if isinstance(x, (list, tuple)):
         for y in reversed(x):
+            if isinstance(y, A.Node):  # the common cases of the recursive call, inline
+                return y.span.end_line, y.span.end_col, True
+            if isinstance(y, Token):
+                return y.end_line, y.end_column, False
             r = _last(y)
             if r is not None:
                 return r
@@ -75,6 +83,8 @@ class Builder(Transformer):
 
     # -- helpers -------------------------------------------------------------------------------
     def span(self, items) -> Span:
+        if type(items) is list and len(items) == 1 and isinstance(items[0], Token):
+            return self.tspan(items[0])  # a name, a constant: what the general case gives
         f, l = _first(items), _last(items)
         if f is None:
             return span_of(self.source, 1, 1, 1, 1)
