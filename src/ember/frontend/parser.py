@@ -324,7 +324,8 @@ def check_depth(node) -> None:
         if d > MAX_DEPTH:
             raise ParseError("expression or statement nesting is too deep "
                              f"(ember's limit is {MAX_DEPTH})", n.span)
-        stack.extend((c, d + 1) for c in A.children(n))
+        d += 1
+        stack.extend([(c, d) for c in A.children(n)])
 
 
 # ----------------------------------------------------------------------------- errors
