@@ -156,7 +156,7 @@ def dead_functions(module) -> bool:
         if name in live or name not in module.funcs:
             continue
         live.add(name)
-        for op in module.funcs[name].walk():
+        for op in all_ops(module.funcs[name]):
             if isinstance(op, (CallOp, ClosureOp)):
                 work.append(op.callee)
     dead = [n for n in module.funcs if n not in live]

@@ -21,7 +21,7 @@ from ember.passes.util import all_ops, funcs
 
 
 def call_graph(module) -> dict:
-    return {name: {op.callee for op in f.walk() if isinstance(op, CallOp)}
+    return {name: {op.callee for op in all_ops(f) if isinstance(op, CallOp)}
             for name, f in module.funcs.items()}
 
 
@@ -44,7 +44,7 @@ def recursive_functions(module) -> set:
 
 
 def inlinable(f, max_ops: int) -> bool:
-    ops = list(f.walk())[1:]
+    ops = all_ops(f)
     if len(ops) > max_ops:
         return False
     returns = [op for op in ops if isinstance(op, ReturnOp)]

@@ -49,7 +49,8 @@ def funcs(module):
 
 
 def all_ops(f):
-    """Every op of a function, post-order (inner ops before the op that holds them)."""
+    """Every op nested in f (a function, or any op with regions), post-order (inner ops
+    before the op that holds them)."""
     out: list = []
     append = out.append
 

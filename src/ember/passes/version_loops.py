@@ -32,14 +32,14 @@ from ember.ir.ops import ConstOp, ForOp, IfOp, KernelOp, YieldOp
 from ember.passes import interval as I
 from ember.passes.range_analysis import RangeAnalysis
 from ember.passes.registry import Pass
-from ember.passes.util import const_value, funcs
+from ember.passes.util import all_ops, const_value, funcs
 
 LIMITS = (1 << 31, 1 << 30, 1 << 26, 1 << 21, 1 << 16)
 """Candidate bounds K, largest first."""
 
 
 def _nested_ops(loop):
-    return list(loop.walk())[1:]
+    return all_ops(loop)
 
 
 def _proven(analysis, ops) -> int:
