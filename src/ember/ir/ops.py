@@ -573,8 +573,7 @@ class KernelOp(Op):
 
     @property
     def opdef(self):
-        from ember import ops
-        return ops.get(self._name)
+        return _get_op()(self._name)
 
     def _init_clone(self, other):
         self._name = other._name
@@ -584,6 +583,18 @@ class KernelOp(Op):
         _expect(self, None, 1, 0)
         from ember.ir.schema import check_kernel_op
         check_kernel_op(self)
+
+
+def _get_op():
+    """ember.ops.get, imported on first use."""
+    global _GET_OP
+    if _GET_OP is None:
+        from ember import ops
+        _GET_OP = ops.get
+    return _GET_OP
+
+
+_GET_OP = None
 
 
 def kernel_traits(name: str) -> frozenset:
