@@ -22,11 +22,11 @@ def fold_op(op) -> bool:
     """Fold one kernel op in place if possible; True if it was replaced."""
     if not isinstance(op, KernelOp) or not op.has_trait(PURE) or op.has_trait(NO_FOLD):
         return False
-    d = op.opdef
-    if d is None or not d.fold:
-        return False
     args = [const_value(v) for v in op.operands]
     if any(a is _NO for a in args):
+        return False
+    d = op.opdef
+    if d is None or not d.fold:
         return False
     try:
         value = d.kernel(*args)
