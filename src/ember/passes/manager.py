@@ -8,6 +8,7 @@ import time
 from ember.errors import VerifyError
 from ember.ir import print_module, verify_module
 from ember.passes.registry import Pass, parse_pipeline
+from ember.passes.util import reset_analyses
 
 DEFAULT_PIPELINE = ("canonicalize,fold-constants,cse,dce,inline,"
                     "canonicalize,fold-constants,cse,dce,version-loops,ranges")
@@ -40,16 +41,25 @@ class PassManager:
         self.timings: list[tuple[str, float]] = []
 
     def run(self, module) -> bool:
+        """Run the passes; analyses a pass keeps (util.keep_analysis) serve later passes
+        until one changes the module."""
         changed = False
-        for p in self.passes:
-            t0 = time.perf_counter()
-            changed |= bool(p.run(module))
-            self.timings.append((p.name, time.perf_counter() - t0))
-            if self.verify_each:
-                self._verify(p, module)
-            if self.print_after_all or p.name in self.print_after:
-                self.out.write(f"// -----// IR after {p.name} //----- //\n")
-                self.out.write(print_module(module, self.print_locs))
+        reset_analyses(module)
+        try:
+            for p in self.passes:
+                t0 = time.perf_counter()
+                this = bool(p.run(module))
+                self.timings.append((p.name, time.perf_counter() - t0))
+                if this:
+                    reset_analyses(module)
+                changed |= this
+                if self.verify_each:
+                    self._verify(p, module)
+                if self.print_after_all or p.name in self.print_after:
+                    self.out.write(f"// -----// IR after {p.name} //----- //\n")
+                    self.out.write(print_module(module, self.print_locs))
+        finally:
+            reset_analyses(module, drop=True)
         if self.time_passes:
             self.out.write(self.timing_report())
         return changed

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ember.ir.ops import KernelOp
 from ember.passes.range_analysis import CHECKED, RangeAnalysis
 from ember.passes.registry import Pass
-from ember.passes.util import funcs
+from ember.passes.util import funcs, kept_analysis
 
 NOWRAP = {name: name + "_nowrap" for name in CHECKED}
 """Checked operator -> its twin without the overflow check."""
@@ -32,7 +32,7 @@ def replace_kernel(op: KernelOp, name: str) -> KernelOp:
 
 def narrow_checks(f) -> bool:
     """Replace f's proven checked ops by their `_nowrap` twins; True if any was."""
-    analysis = RangeAnalysis().run(f)
+    analysis = kept_analysis(f, "ranges") or RangeAnalysis().run(f)
     proven = [op for op, ok in analysis.fits.items() if ok and op.name in NOWRAP]
     for op in proven:
         replace_kernel(op, NOWRAP[op.name])

@@ -44,6 +44,35 @@ def insert_const(before_op, value, t):
     return c.result
 
 
+ANALYSES = "analyses"
+"""FuncOp.meta key of the analyses a pass left for later passes of the same pipeline. The
+pass manager creates the (empty) dict when it starts, empties it after every pass that
+changes the module and removes it at the end, so an analysis found there describes the
+function as it is. Outside a pass manager there is no dict and nothing is kept."""
+
+
+def kept_analysis(f, name: str):
+    """The analysis `name` of f an earlier pass of this pipeline left, or None."""
+    kept = f.meta.get(ANALYSES)
+    return kept.get(name) if kept else None
+
+
+def keep_analysis(f, name: str, analysis) -> None:
+    """Leave f's current analysis `name` for later passes (while f does not change)."""
+    kept = f.meta.get(ANALYSES)
+    if kept is not None:
+        kept[name] = analysis
+
+
+def reset_analyses(module, drop: bool = False) -> None:
+    """Forget every kept analysis (drop: and stop keeping them)."""
+    for f in module.funcs.values():
+        if drop:
+            f.meta.pop(ANALYSES, None)
+        else:
+            f.meta[ANALYSES] = {}
+
+
 def funcs(module):
     return list(module.funcs.values())
 
@@ -67,4 +96,4 @@ def all_ops(f):
 
 
 __all__ = ["const_value", "is_const", "representable", "insert_const", "funcs", "all_ops",
-           "_NO"]
+           "kept_analysis", "keep_analysis", "reset_analyses", "_NO"]

@@ -32,7 +32,7 @@ from ember.ir.ops import ConstOp, ForOp, IfOp, KernelOp, YieldOp
 from ember.passes import interval as I
 from ember.passes.range_analysis import RangeAnalysis
 from ember.passes.registry import Pass
-from ember.passes.util import all_ops, const_value, funcs
+from ember.passes.util import all_ops, const_value, funcs, keep_analysis
 
 LIMITS = (1 << 31, 1 << 30, 1 << 26, 1 << 21, 1 << 16)
 """Candidate bounds K, largest first."""
@@ -144,6 +144,8 @@ def version_loops(f, max_ops: int) -> bool:
     """Version f's loops that pay (see the module docstring); True if any was."""
     v = _Versioner(f, max_ops)
     v.block(f.body)
+    if v.base is not None:  # computed after the last change: the `ranges` pass's analysis
+        keep_analysis(f, "ranges", v.base)
     return v.changed
 
 

@@ -69,3 +69,67 @@ def test_default_pipeline_runs_clean():
     m = I.parse_module(IR)
     PassManager(default_pipeline(), verify_each=True).run(m)
     assert "int.add" not in I.print_module(m)
+
+
+LOOP_IR = """
+export func @f(%n: i64) -> i64 {
+  %c0 = const 0 : i64
+  %c1 = const 1 : i64
+  %s = for %c0, %n, %c1, %c0 : i64 {
+  ^(%i: i64, %acc: i64):
+    %t = int.mul %i, %c1 : i64
+    %u = int.add %acc, %t : i64
+    yield %u
+  }
+  return %s
+}
+"""
+
+
+def test_kept_range_analysis_gives_what_a_fresh_one_gives():
+    from ember.passes.util import ANALYSES
+    kept, fresh = I.parse_module(LOOP_IR), I.parse_module(LOOP_IR)
+    PassManager("version-loops,ranges").run(kept)
+    PassManager("version-loops").run(fresh)
+    PassManager("ranges").run(fresh)
+    assert I.print_module(kept) == I.print_module(fresh)
+    assert all(ANALYSES not in f.meta for f in kept.funcs.values())
+
+
+@dataclass
+class TouchIR(Pass):
+    """Changes the module (adds an unused constant) and says so."""
+    name = "touch"
+
+    def run(self, module) -> bool:
+        from ember.ir.ops import ConstOp
+        first = module.funcs["f"].body.ops[0]
+        first.parent.insert_before(
+            first, ConstOp((), [I.types.I64], {"value": 7}, (), I.Loc.unknown()))
+        return True
+
+
+def test_a_changing_pass_drops_kept_analyses():
+    from ember.passes.range_analysis import RangeAnalysis
+    from ember.passes.util import keep_analysis, kept_analysis
+    m = I.parse_module(LOOP_IR)
+    seen = []
+
+    @dataclass
+    class Keep(Pass):
+        name = "keep"
+
+        def run(self, module) -> bool:
+            keep_analysis(module.funcs["f"], "ranges", RangeAnalysis())
+            return False
+
+    @dataclass
+    class Look(Pass):
+        name = "look"
+
+        def run(self, module) -> bool:
+            seen.append(kept_analysis(module.funcs["f"], "ranges"))
+            return False
+
+    PassManager([Keep(), Look(), TouchIR(), Look()], verify_each=False).run(m)
+    assert seen[0] is not None and seen[1] is None
