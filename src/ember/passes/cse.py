@@ -53,11 +53,6 @@ def _reads_memory(op) -> bool:
     return any(_mutable(v.type) for v in op.operands)
 
 
-def _may_write(op) -> bool:
-    traits = op.traits
-    return bool(op.regions) or not (PURE in traits or ALLOC in traits)
-
-
 def cse_block(block, table: dict, reads: dict | None = None) -> bool:
     """Merge in `block`: `table` holds the visible pure ops (entries the block adds are
     removed on the way out: an undo list, not a copy per region), `reads` the visible
@@ -66,11 +61,17 @@ def cse_block(block, table: dict, reads: dict | None = None) -> bool:
     added = []
     mem = dict(reads or {})
     for op in list(block.ops):
-        for r in op.regions:
-            changed |= cse_block(r.block, table, mem if isinstance(op, IfOp) else None)
-        if _may_write(op):
-            mem = {}
-        if op.regions or PURE not in op.traits or not op.results:
+        if op.regions:
+            for r in op.regions:
+                changed |= cse_block(r.block, table, mem if isinstance(op, IfOp) else None)
+            mem = {}  # any op with regions may write memory
+            continue
+        traits = op.traits
+        if PURE not in traits:
+            if ALLOC not in traits:  # an impure op that is no fresh allocation may write
+                mem = {}
+            continue
+        if not op.results:
             continue
         key = _key(op)
         memory = _reads_memory(op)
