@@ -91,6 +91,8 @@ def _drop_if_results(op) -> bool:
 
 
 def _drop_loop_slots(op) -> bool:
+    if all(r.uses for r in op.results):
+        return False  # every slot is used after the loop
     skip = 1 if isinstance(op, ForOp) else 0
     n = len(op.results)
     exits = [t for t in _loop_terminators(op)]
