@@ -189,8 +189,10 @@ class _Allocator:
             if isinstance(op, _LoopOp):
                 self._loop_regs(op, start, end)
             elif isinstance(op, (IfOp, TryOp)):
+                # The yields write the results at their regions' ends: a result's
+                # register is reserved over the whole op, even when nothing reads it.
                 for r in op.results:
-                    self._take(r, start)
+                    self._take(r, end)
                 if isinstance(op, IfOp):
                     self._coalesce_yields(op)
             for region in op.regions:

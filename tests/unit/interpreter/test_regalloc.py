@@ -41,3 +41,30 @@ def f(xs: List[int], n: int) -> List[int]:
     cu = ember.CompilationUnit(HEADER + src)
     assert cu.f([], 6) == [1, 1, 3, 7]
     assert "MOVE" in _code(cu).split("FOR")[1]
+
+
+def test_unread_branch_result_keeps_its_register_over_the_branch():
+    """Found by the pass-order fuzzer: an `if` result nothing reads (v0 below) must still
+    own its register until the branch ends, or a value coalesced into it (the slot's
+    var.get, written at the branch's end) clobbers a live one (the narrowed p)."""
+    from ember import mobile
+    from ember.frontend import compile_source
+    from ember.interpreter.pipeline import compile_to_program
+
+    src = """
+from typing import Optional
+
+
+def f(p: Optional[int]) -> Optional[int]:
+    v0: str = ''
+    if p is not None:
+        try:
+            v0 = 'x'
+        except ValueError:
+            pass
+    return p
+"""
+    module = compile_source(src, "slot.py")
+    loaded = mobile.build(compile_to_program(module, optimize=False))
+    assert loaded.entry("f")(-10) == -10
+    assert loaded.entry("f")(None) is None
