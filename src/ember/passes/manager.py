@@ -8,7 +8,7 @@ import time
 from ember.errors import VerifyError
 from ember.ir import print_module, verify_module
 from ember.passes.registry import Pass, parse_pipeline
-from ember.passes.util import reset_analyses
+from ember.passes.util import forget_unchanged, kept_snapshot, reset_analyses
 
 DEFAULT_PIPELINE = ("canonicalize,fold-constants,cse,dce,inline,"
                     "canonicalize,fold-constants,cse,dce,version-loops,ranges")
@@ -41,17 +41,21 @@ class PassManager:
         self.timings: list[tuple[str, float]] = []
 
     def run(self, module) -> bool:
-        """Run the passes; analyses a pass keeps (util.keep_analysis) serve later passes
-        until one changes the module."""
+        """Run the passes. An analysis a pass keeps (util.keep_analysis) serves the next
+        pass only: a pass that leaves nothing kept must not find its predecessor's, so an
+        analysis can never outlive a change a pass forgot to report."""
         changed = False
         reset_analyses(module)
         try:
             for p in self.passes:
+                before = kept_snapshot(module)
                 t0 = time.perf_counter()
                 this = bool(p.run(module))
                 self.timings.append((p.name, time.perf_counter() - t0))
                 if this:
                     reset_analyses(module)
+                else:
+                    forget_unchanged(module, before)
                 changed |= this
                 if self.verify_each:
                     self._verify(p, module)

@@ -64,6 +64,22 @@ def keep_analysis(f, name: str, analysis) -> None:
         kept[name] = analysis
 
 
+def kept_snapshot(module) -> dict:
+    """Function name -> (analysis name -> analysis object) as kept right now."""
+    return {name: dict(f.meta.get(ANALYSES) or {}) for name, f in module.funcs.items()}
+
+
+def forget_unchanged(module, before: dict) -> None:
+    """Drop every kept analysis the last pass did not keep anew (still the object it was
+    in `before`): analyses reach only the pass right after their keeper."""
+    for name, f in module.funcs.items():
+        kept = f.meta.get(ANALYSES)
+        old = before.get(name, {})
+        if kept:
+            for k in [k for k, a in kept.items() if old.get(k) is a]:
+                del kept[k]
+
+
 def reset_analyses(module, drop: bool = False) -> None:
     """Forget every kept analysis (drop: and stop keeping them)."""
     for f in module.funcs.values():
@@ -96,4 +112,5 @@ def all_ops(f):
 
 
 __all__ = ["const_value", "is_const", "representable", "insert_const", "funcs", "all_ops",
-           "kept_analysis", "keep_analysis", "reset_analyses", "_NO"]
+           "kept_analysis", "keep_analysis", "kept_snapshot", "forget_unchanged",
+           "reset_analyses", "_NO"]

@@ -133,3 +133,31 @@ def test_a_changing_pass_drops_kept_analyses():
 
     PassManager([Keep(), Look(), TouchIR(), Look()], verify_each=False).run(m)
     assert seen[0] is not None and seen[1] is None
+
+
+def test_a_kept_analysis_reaches_only_the_next_pass():
+    """Even when the pass in between claims it changed nothing (a pass that lies must
+    not leave ranges a stale analysis that could drop an overflow check)."""
+    from ember.passes.range_analysis import RangeAnalysis
+    from ember.passes.util import keep_analysis, kept_analysis
+    m = I.parse_module(LOOP_IR)
+    seen = []
+
+    @dataclass
+    class Keep(Pass):
+        name = "keep"
+
+        def run(self, module) -> bool:
+            keep_analysis(module.funcs["f"], "ranges", RangeAnalysis())
+            return False
+
+    @dataclass
+    class Look(Pass):
+        name = "look"
+
+        def run(self, module) -> bool:
+            seen.append(kept_analysis(module.funcs["f"], "ranges"))
+            return False
+
+    PassManager([Keep(), Look(), Look(), Keep(), Look()], verify_each=False).run(m)
+    assert seen[0] is not None and seen[1] is None and seen[2] is not None
