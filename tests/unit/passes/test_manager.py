@@ -109,11 +109,10 @@ class TouchIR(Pass):
         return True
 
 
-def test_a_changing_pass_drops_kept_analyses():
+def _keep_and_look(seen):
+    """A pass keeping a fresh range analysis of f, and one recording what it finds kept."""
     from ember.passes.range_analysis import RangeAnalysis
     from ember.passes.util import keep_analysis, kept_analysis
-    m = I.parse_module(LOOP_IR)
-    seen = []
 
     @dataclass
     class Keep(Pass):
@@ -131,33 +130,22 @@ def test_a_changing_pass_drops_kept_analyses():
             seen.append(kept_analysis(module.funcs["f"], "ranges"))
             return False
 
-    PassManager([Keep(), Look(), TouchIR(), Look()], verify_each=False).run(m)
+    return Keep, Look
+
+
+def test_a_changing_pass_drops_kept_analyses():
+    seen = []
+    keep, look = _keep_and_look(seen)
+    PassManager([keep(), look(), TouchIR(), look()], verify_each=False).run(
+        I.parse_module(LOOP_IR))
     assert seen[0] is not None and seen[1] is None
 
 
 def test_a_kept_analysis_reaches_only_the_next_pass():
     """Even when the pass in between claims it changed nothing (a pass that lies must
     not leave ranges a stale analysis that could drop an overflow check)."""
-    from ember.passes.range_analysis import RangeAnalysis
-    from ember.passes.util import keep_analysis, kept_analysis
-    m = I.parse_module(LOOP_IR)
     seen = []
-
-    @dataclass
-    class Keep(Pass):
-        name = "keep"
-
-        def run(self, module) -> bool:
-            keep_analysis(module.funcs["f"], "ranges", RangeAnalysis())
-            return False
-
-    @dataclass
-    class Look(Pass):
-        name = "look"
-
-        def run(self, module) -> bool:
-            seen.append(kept_analysis(module.funcs["f"], "ranges"))
-            return False
-
-    PassManager([Keep(), Look(), Look(), Keep(), Look()], verify_each=False).run(m)
+    keep, look = _keep_and_look(seen)
+    PassManager([keep(), look(), look(), keep(), look()], verify_each=False).run(
+        I.parse_module(LOOP_IR))
     assert seen[0] is not None and seen[1] is None and seen[2] is not None
