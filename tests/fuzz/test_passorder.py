@@ -44,3 +44,21 @@ def test_a_pass_that_breaks_the_ir_is_reported(monkeypatch):
                                                    "pipeline": pipeline_executor("cse,dce")})
     assert verdict.status == "rejected"
     assert "pass 'dce' produced invalid IR" in verdict.detail
+
+
+def test_a_failing_run_keeps_a_corpus_format_reproducer(monkeypatch):
+    from ember.fuzz import passorder
+    from ember.fuzz.generator import generate
+
+    real = oracle.check
+
+    def failing(source, cases, executors, filename):
+        verdict = real(source, cases, executors, filename=filename)
+        return type(verdict)("mismatch", verdict.detail, ("mismatch",))
+    monkeypatch.setattr(passorder.oracle, "check", failing)
+    stats = run_passorder(3, (), count=1)
+    (name, pipeline, status, detail, text) = stats.failures[0]
+    assert text.startswith(f"# pipeline: {pipeline}\n")
+    ns: dict = {}
+    exec(compile(text, name, "exec"), ns)  # noqa: S102 - a generated program
+    assert oracle.same(ns["CASES"], list(generate(int(name[3:])).cases))  # NaN == NaN

@@ -94,8 +94,10 @@ def _passes(seed, seconds, count, mutations, out, corpus, say) -> int:
     say(f"passes: {stats.runs} pipelines over {len(progs)} corpus programs and generated "
         f"ones, {stats.agreed} agreed in {time.monotonic() - t0:.1f} s")
     _outcomes(say, stats.statuses)
-    for name, pipeline, status, detail in stats.failures[:20]:
-        say(f"  {status}: {name} with {pipeline}: {detail[:200]}")
+    for i, (name, pipeline, status, detail, text) in enumerate(stats.failures):
+        path = _write(out, "passes", f"{status}_{name}_{i}.py", text)
+        if i < 20:
+            say(f"  {status}: {name} with {pipeline}: {detail[:200]}\n  reproducer: {path}")
     return len(stats.failures)
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ember.fuzz import oracle
-from ember.fuzz.generator import generate
+from ember.fuzz.generator import generate, literal
 
 MAX_PIPELINE = 8
 
@@ -71,7 +71,7 @@ class PassStats:
     agreed: int = 0
     statuses: Counter = field(default_factory=Counter)
     failures: list = field(default_factory=list)
-    """(program name, pipeline, status, detail) of each failing run."""
+    """(program name, pipeline, status, detail, reproducer text) of each failing run."""
 
 
 def run_passorder(seed: int, programs=(), count: int | None = None,
@@ -92,12 +92,22 @@ def run_passorder(seed: int, programs=(), count: int | None = None,
         stats.runs += 1
         stats.statuses[verdict.status] += 1
         if verdict.failed:
-            stats.failures.append((name, pipeline, verdict.status, verdict.detail))
+            stats.failures.append((name, pipeline, verdict.status, verdict.detail,
+                                   reproducer(source, cases, pipeline)))
         else:
             stats.agreed += 1
         if progress and stats.runs % 50 == 0:
             progress(stats, time.monotonic() - start)
     return stats
+
+
+def reproducer(source: str, cases, pipeline: str) -> str:
+    """A failing run as a corpus-format file: the pipeline, the program, its CASES."""
+    text = f"# pipeline: {pipeline}\n{source.rstrip()}\n"
+    if "CASES" in source:
+        return text
+    rows = ",\n         ".join(f"({e!r}, {literal(tuple(a))})" for e, a in cases)
+    return f"{text}\n\nCASES = [{rows}]\n"
 
 
 def _pick(rng, programs, generated):
