@@ -72,10 +72,31 @@ def _parser() -> Lark:
         path = os.path.join(os.path.dirname(__file__), "grammar.lark")
         p = Lark.open(path, parser="lalr", postlex=_Indenter(), transformer=BUILDER,
                       start=["file_input", "fstring_expr"], maybe_placeholders=True,
-                      cache=True, lexer="basic")
+                      cache=_table_cache(path), lexer="basic")
         _FAST[p] = _FastParser.of(p)
         _PARSERS["lalr"] = p
     return p
+
+
+def _table_cache(grammar_path: str):
+    """Where lark keeps the built tables (a pickle it loads next time; 300 ms saved): a
+    file in the user's own cache directory, never the shared temporary directory, where
+    another user could plant one. False (build every time) if no private place exists."""
+    import hashlib
+    import stat
+
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "ember")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        st = os.stat(folder)
+        if st.st_uid != os.getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            return False
+        with open(grammar_path, "rb") as fh:
+            digest = hashlib.sha256(fh.read()).hexdigest()[:16]
+    except OSError:
+        return False
+    return os.path.join(folder, f"lark-tables-{digest}.pickle")
 
 
 class _Fallback(Exception):
