@@ -41,6 +41,14 @@ class ClassSource:
         self.tree = next(n for n in tree.body if isinstance(n, pyast.ClassDef))
         self.defs = {n.name: n for n in self.tree.body if isinstance(n, pyast.FunctionDef)}
         self._parsed: dict = {}
+        self._scans: dict = {}
+        """What the scans below found: they depend only on the source."""
+
+    def _scan(self, name: str, fn):
+        hit = self._scans.get(name)
+        if hit is None:
+            hit = self._scans[name] = fn()
+        return hit
 
     # -- positions -----------------------------------------------------------------------------
     def line(self, rel: int) -> int:
@@ -80,8 +88,11 @@ class ClassSource:
                 for d in self.defs[name].decorator_list]
 
     # -- scans ---------------------------------------------------------------------------------
-    def assigned_attributes(self) -> set:
+    def assigned_attributes(self) -> frozenset:
         """`self.x` targets assigned (=, +=, x: T =) in methods other than __init__."""
+        return self._scan("assigned", self._assigned_attributes)
+
+    def _assigned_attributes(self) -> frozenset:
         out = set()
         for name, d in self.defs.items():
             if name == "__init__" or not d.args.args:
@@ -92,12 +103,16 @@ class ClassSource:
                     if isinstance(t, pyast.Attribute) and isinstance(t.value, pyast.Name) \
                             and t.value.id == me:
                         out.add(t.attr)
-        return out
+        return frozenset(out)
 
     def annotations(self, wanted) -> list[tuple[str, object]]:
         """(attribute, annotation) for the attributes in `wanted` annotated by `x: T` in the
         class body or `self.x: T = ...` in __init__: a builtin type name as a str ("int"),
         anything else as an ember AST."""
+        return [(name, ann) for name, ann in self._scan("annotations", self._annotations)
+                if name in wanted]
+
+    def _annotations(self) -> tuple:
         found = [(s.target.id, s.annotation) for s in self.tree.body
                  if isinstance(s, pyast.AnnAssign) and isinstance(s.target, pyast.Name)]
         init = self.defs.get("__init__")
@@ -109,8 +124,6 @@ class ClassSource:
         out = []
         lines = self.source.text.splitlines()
         for name, ann in found:
-            if name not in wanted:
-                continue
             if isinstance(ann, pyast.Name) and ann.id in ("int", "float", "bool", "str"):
                 out.append((name, ann.id))
                 continue
@@ -122,10 +135,13 @@ class ClassSource:
                                                    ann.col_offset + 1)))
             except Exception:  # noqa: BLE001 - an annotation ember cannot read: use the value
                 continue
-        return out
+        return tuple(out)
 
     def constants(self) -> dict:
         """Literal constants of the class body: `K = 3`, `K: Final[int] = 3`."""
+        return dict(self._scan("constants", self._constants))
+
+    def _constants(self) -> dict:
         out = {}
         for s in self.tree.body:
             if isinstance(s, pyast.Assign) and len(s.targets) == 1 and \
