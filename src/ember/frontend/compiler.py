@@ -40,6 +40,9 @@ from ember.ir import Module
 _MODULE_STATE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 """Per IR module: the functions and classes the frontend compiled into it."""
 
+_DEFS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+"""Per Python function: (what its source depends on, Source, FunctionDef), read once."""
+
 
 class FuncInfo:
     """One function to compile: its AST, source, scope and (once known) IR symbol."""
@@ -147,8 +150,7 @@ class Compiler:
         key = getattr(fn, "__func__", fn)
         info = self._infos.get(key)
         if info is None:
-            source = source_of(key)
-            node = _find_def(parse_module(source), key.__name__, source)
+            source, node = function_def(key)
             info = FuncInfo(key.__qualname__, node, source, PyScope(key, self), key)
             self._infos[key] = info
         return info
@@ -272,6 +274,19 @@ def _scope_fn(cls):
             else {}
         __closure__ = None
     return _Fake
+
+
+def function_def(fn) -> tuple[Source, A.FunctionDef]:
+    """The Source and ember AST of Python function fn, read once per function (again if its
+    code, name or __wrapped__ changed since)."""
+    stamp = (fn.__code__, fn.__name__, getattr(fn, "__wrapped__", None))
+    hit = _DEFS.get(fn)
+    if hit is not None and hit[0] == stamp:
+        return hit[1], hit[2]
+    source = source_of(fn)
+    node = _find_def(parse_module(source), fn.__name__, source)
+    _DEFS[fn] = (stamp, source, node)
+    return source, node
 
 
 def _find_def(module: A.Module, name: str, source: Source) -> A.FunctionDef:

@@ -68,3 +68,16 @@ def test_class_scans_are_read_once_and_not_shared(load):
     assert ks.constants() == {"K": 2}
     assert ks.annotations({"count"}) == []
 
+
+def test_a_function_given_new_code_compiles_the_new_code(load):
+    mod = load("""
+        def f(x: int) -> int:
+            return x + 1
+
+
+        def g(x: int) -> int:
+            return x * 10
+    """)
+    assert ember.script(mod.f)(2) == 3
+    mod.f.__code__ = mod.g.__code__
+    assert ember.script(mod.f)(2) == 20
