@@ -93,7 +93,7 @@ def sigmoid(x, out=None):
     """1 / (1 + exp(-x)) through tanh (no overflow warnings, two cheap passes)."""
     if x.dtype.kind != "f":
         x = x.astype(np.float32)
-    out = np.multiply(x, 0.5, out=out)
+    out = arr(np.multiply(x, 0.5, out=out))  # 0-d: a numpy scalar, made an array
     np.tanh(out, out=out)
     out *= 0.5
     out += 0.5

@@ -53,7 +53,7 @@ def erf(x: np.ndarray) -> np.ndarray:
     dt = float_dtype(x.dtype)
     x64 = x.astype(np.float64)
     a = np.abs(x64)
-    out = np.copysign(1.0 - _erfc_nonneg(a), x64)
+    out = arr(np.copysign(1.0 - _erfc_nonneg(a), x64))  # writable even when 0-d
     small = a <= 0.5
     if small.any():
         out[small] = _erf_series(x64[small])
@@ -83,7 +83,7 @@ def _floating_(ufunc, name):
 
 
 def _rsqrt(x, out=None):
-    r = np.sqrt(x, out=out)
+    r = arr(np.sqrt(x, out=out))  # 0-d: a numpy scalar, made an array
     return np.reciprocal(r, out=r)
 
 
@@ -144,7 +144,7 @@ def _same_dtype_(ufunc, int_identity=False):
 
 
 def _sign(x, out=None):
-    r = np.sign(x, out=out)
+    r = arr(np.sign(x, out=out))  # a 0-d input gives a numpy scalar, which is immutable
     return np.nan_to_num(r, copy=False, nan=0.0) if r.dtype.kind == "f" else r
 
 
