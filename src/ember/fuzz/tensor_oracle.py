@@ -101,7 +101,9 @@ def run_tensors(seed: int, count: int | None = None, seconds: float | None = Non
     start = time.monotonic()
     while (count is None or stats.generated < count) and \
             (seconds is None or time.monotonic() - start < seconds):
-        prog = generate_tensor(seed * SEED_STRIDE + stats.generated)
+        # every other program may reduce to 0-d tensors (scalars in torch, 0-d arrays here)
+        prog = generate_tensor(seed * SEED_STRIDE + stats.generated,
+                               zero_dim=stats.generated % 2 == 1)
         verdict = check_tensor(prog)
         stats.generated += 1
         stats.statuses[verdict.status] += 1
