@@ -38,9 +38,13 @@ CLEANUP = ("canonicalize,fold-constants,cse,dce,inline{max-ops=400,cross-file=tr
 
 def freeze_module(module) -> None:
     """Freeze module in place and clean up (see the module docstring)."""
+    from ember.passes.dce import dead_functions
     from ember.passes.manager import PassManager
     for _ in range(8):  # each round of inlining exposes more constants and patterns
         changed = Freeze().run(module)
+        # The methods just specialized are called no more: the cleanup's dce would drop
+        # them, so its earlier passes need not read them.
+        changed |= dead_functions(module)
         changed |= PassManager(CLEANUP, verify_each=False).run(module)
         if not changed:
             break
