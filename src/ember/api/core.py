@@ -75,15 +75,30 @@ def _check_backend(backend: str) -> None:
 
 
 class _Compiled:
-    """One IR module lowered to one bytecode program, loaded once for in-process calls."""
+    """One IR module lowered to one bytecode program, loaded once for in-process calls.
 
-    def __init__(self, module, optimize: bool):
+    settled: freeze_module settled the module, so the default pipeline's leading cleanup
+    passes would find nothing to do (passes/freeze.py after_settled)."""
+
+    def __init__(self, module, optimize: bool, settled: bool = False):
         from ember import mobile
         from ember.interpreter.pipeline import compile_to_program
 
         self.module = module
+        if optimize and settled:
+            _run_after_freeze(module)
+            optimize = False  # optimized: what is left is verifying and lowering
         self.program = compile_to_program(module, optimize=optimize)
         self.loaded = mobile.build(self.program)
+
+
+def _run_after_freeze(module) -> None:
+    from ember.passes.freeze import after_settled
+    from ember.passes.manager import PassManager, default_pipeline
+
+    passes = after_settled(default_pipeline())
+    if passes:
+        PassManager(passes, verify_each=False).run(module)
 
 
 class ScriptFunction:

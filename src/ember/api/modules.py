@@ -53,10 +53,11 @@ def script_module(obj, optimize: bool = True, methods=None) -> ScriptModule:
     module's code as written)."""
     from ember.frontend.modules import compile_module
     module, entries = compile_module(obj, methods)
+    settled = False
     if optimize:
         from ember.passes.freeze import freeze_module
-        freeze_module(module)
-    return ScriptModule(_Compiled(module, optimize), entries, frozen=optimize)
+        settled = freeze_module(module)
+    return ScriptModule(_Compiled(module, optimize, settled), entries, frozen=optimize)
 
 
 def freeze(obj, optimize: bool = True) -> ScriptModule:
@@ -74,8 +75,8 @@ def freeze(obj, optimize: bool = True) -> ScriptModule:
     else:
         raise UnsupportedError(f"ember.freeze takes a module or a ScriptModule, not "
                                f"{type(obj).__name__}")
-    freeze_module(module)
-    return ScriptModule(_Compiled(module, optimize), entries, frozen=True)
+    settled = freeze_module(module)
+    return ScriptModule(_Compiled(module, optimize, settled), entries, frozen=True)
 
 
 def _copy(module):

@@ -36,10 +36,12 @@ CLEANUP = ("canonicalize,fold-constants,cse,dce,inline{max-ops=400,cross-file=tr
            "canonicalize,fold-constants,cse,dce")
 
 
-def freeze_module(module) -> None:
-    """Freeze module in place and clean up (see the module docstring)."""
+def freeze_module(module) -> bool:
+    """Freeze module in place and clean up (see the module docstring). True if the cleanup
+    settled: its last round ran every CLEANUP pass and none changed anything."""
     from ember.passes.dce import dead_functions
     from ember.passes.manager import PassManager
+    settled = False
     for _ in range(8):  # each round of inlining exposes more constants and patterns
         changed = Freeze().run(module)
         # The methods just specialized are called no more: the cleanup's dce would drop
@@ -47,8 +49,31 @@ def freeze_module(module) -> None:
         changed |= dead_functions(module)
         changed |= PassManager(CLEANUP, verify_each=False).run(module)
         if not changed:
+            settled = True
             break
     prune_symbols(module)
+    return settled
+
+
+def after_settled(pipeline: str) -> list:
+    """The passes of `pipeline` left to run on a module freeze_module settled: its leading
+    passes that CLEANUP has (or a weaker inline) would change nothing there."""
+    from ember.passes.registry import parse_pipeline
+    passes, cleanup = parse_pipeline(pipeline), parse_pipeline(CLEANUP)
+    n = 0
+    while n < len(passes) and any(_weaker(passes[n], q) for q in cleanup):
+        n += 1
+    return passes[n:]
+
+
+def _weaker(p, q) -> bool:
+    """Pass p changes nothing where pass q changes nothing."""
+    from ember.passes.inline import Inline
+    if type(p) is not type(q):
+        return False
+    if isinstance(p, Inline):  # inlines a subset of the calls q would
+        return p.max_ops <= q.max_ops and (q.cross_file or not p.cross_file)
+    return p == q
 
 
 @dataclass
