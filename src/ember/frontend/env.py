@@ -108,6 +108,18 @@ class Env:
         return self.vars.keys()
 
 
+def defined_in(value, block) -> bool:
+    """Is value defined in block or in a region nested in it (then code outside block,
+    e.g. a sibling region, cannot read it)?"""
+    blk = value.op.parent if hasattr(value, "op") else getattr(value, "block", None)
+    while blk is not None:
+        if blk is block:
+            return True
+        op = blk.parent.parent if blk.parent is not None else None
+        blk = op.parent if op is not None else None
+    return False
+
+
 def changed_names(envs, before: Env) -> set[str]:
     """Names some env rebound, changed or dropped since it was copied from `before`.
 

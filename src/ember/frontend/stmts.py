@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from ember.errors import NameResolutionError, UnsupportedError
 from ember.frontend import ast as A
-from ember.frontend.env import PendingSlot, Var, changed_names, ir_names, slot_value
+from ember.frontend.env import (
+    PendingSlot, Var, changed_names, defined_in, ir_names, slot_value,
+)
 from ember.frontend.meta import MLambda
 from ember.frontend.typing_ import ERROR, ErrorType, show
 from ember.ir import Block, Region
@@ -520,7 +522,7 @@ class StmtMixin:
         for h, classes in zip(s.handlers, handlers):
             self.emit_handler(before, h, regions, envs)
         if s.orelse:
-            self.env = body_env if body_env is not None else before.copy()
+            self.env = self.else_env(before, body_env, regions[0].block)
             block = Block()
             with self.at(block):
                 self.emit_body(s.orelse)
@@ -541,6 +543,28 @@ class StmtMixin:
         self.forget_narrowed()  # refined reads inside the statement's regions end with it
         if not self.terminated:
             self.unslot(promoted)
+
+    def else_env(self, before, body_env, body):
+        """The env an else clause starts in: the body's end state, less the values the
+        body region computed, which the else region cannot reach. Assigned variables live
+        in slots, so those are only refinements (`if v is None:` in the body merges v): the
+        else clause reads such a variable as it was before the try, unrefined."""
+        if body_env is None:
+            return before.copy()
+        env = body_env.copy()
+        for name in changed_names([body_env], before):
+            var = env.get(name)
+            if var is None:
+                continue
+            if var.narrowed is not None and defined_in(var.narrowed, body):
+                env.mut(name).narrowed = None
+            if var.value is not None and defined_in(var.value, body):
+                old = before.get(name)
+                if old is None:
+                    env.pop(name)
+                else:
+                    env.set(name, old)
+        return env
 
     def unslot(self, names) -> None:
         """After the try statement its slots are read back once: from here on the

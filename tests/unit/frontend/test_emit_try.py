@@ -153,3 +153,46 @@ def test_jump_through_finally_uses_a_loop_level_slot():
     func = text[text.index("func @jumps_through_finally"):]
     func = func[:func.index("\n}")]
     assert func.index("var.new") < func.index(" for ")
+
+
+ELSE_AFTER_REFINEMENT = '''
+from typing import Optional
+
+
+def f(v: Optional[float], n: int) -> int:
+    try:
+        if n == 1 or v is None:
+            n = 2
+    except AssertionError:
+        pass
+    else:
+        if v is None:
+            raise IndexError("none")
+    return n
+
+
+def g(v: Optional[int]) -> int:
+    w: Optional[int] = v
+    try:
+        if w is not None:
+            k = 1
+    except ValueError:
+        return -1
+    else:
+        if w is not None:
+            return w
+    return 0
+'''
+
+
+@pytest.mark.parametrize("name, args", [("f", (None, 1)), ("f", (2.0, 1)), ("f", (2.0, 5)),
+                                        ("g", (4,)), ("g", (None,))])
+def test_else_clause_reads_variables_the_body_only_refined(name, args):
+    """Found by the pass-order fuzzer: the body's refinement of v (a merge inside the body
+    region) leaked into the else region, which cannot reach it: invalid IR."""
+    from ember.ir import verify_module
+    verify_module(compile_source(ELSE_AFTER_REFINEMENT, "else.py"))
+    ns: dict = {}
+    exec(ELSE_AFTER_REFINEMENT, ns)  # noqa: S102 - the test's own source
+    cu = ember.CompilationUnit(ELSE_AFTER_REFINEMENT)
+    assert same_outcome(outcome(getattr(cu, name), args), outcome(ns[name], args))
