@@ -4,8 +4,9 @@ Each pattern says what it matches and why the rewrite is exact:
 - `if` on a constant condition: the taken region's ops replace the if;
 - `if` whose regions only yield the same outer values: those values;
 - widen of widen, narrow of widen back to the original type, tuple.get of tuple.new;
-- not(not(x)); integer identities x+0, 0+x, x-0, x*1, 1*x, x//1 (never float ones:
-  -0.0 and NaN make them inexact);
+- not(not(x)); `v is v` (True) and `v is not v` (False) of one SSA value; integer
+  identities x+0, 0+x, x-0, x*1, 1*x, x//1 (never float ones: -0.0 and NaN make them
+  inexact);
 - a constant first operand of a commutative op moves second (helps CSE);
 - a `for` over constant bounds that runs zero times: its results are its inits (or its
   else region, inlined).
@@ -21,7 +22,7 @@ from ember.ir.ops import (
     ForOp, IfOp, KernelOp, NarrowOp, TupleGetOp, TupleNewOp, WidenOp, YieldOp,
 )
 from ember.passes.registry import Pass
-from ember.passes.util import _NO, all_ops, const_value, funcs, is_const
+from ember.passes.util import _NO, all_ops, const_value, funcs, insert_const, is_const
 
 
 def inline_region(op, region) -> None:
@@ -88,6 +89,9 @@ def p_tuple_get(op: TupleGetOp) -> bool:
     return False
 
 
+_SAME_OBJECT = {"obj.is": True, "obj.isnot": False}
+"""`v is v` of one SSA value: one object at run time, so always True."""
+
 _IDENTITY = {("int.add", 1, 0), ("int.add", 0, 0), ("int.sub", 1, 0), ("int.mul", 1, 1),
              ("int.mul", 0, 1), ("int.floordiv", 1, 1)}
 
@@ -100,6 +104,9 @@ def p_kernel(op: KernelOp) -> bool:
             op.replace_with([src.operands[0]])
             return True
         return False
+    if name in _SAME_OBJECT and op.operands[0] is op.operands[1]:
+        op.replace_with([insert_const(op, _SAME_OBJECT[name], T.BOOL)])
+        return True
     if len(op.operands) == 2:
         for pos in (0, 1):
             v = const_value(op.operands[pos])
