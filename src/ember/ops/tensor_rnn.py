@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ember.ops.tensor_common import frozen, prepared, reg
-from ember.ops.tensor_linalg import flat_matmul
+from ember.ops.tensor_linalg import flat_matmul, transposed
 from ember.ops.tensorinfo import TensorInfo
 
 
@@ -63,18 +63,14 @@ def _at(a, t, batch_first):
 
 
 def _gates_ifog(w, dtype):
-    """w with gate rows (i, f, g, o) as (i/2, f/2, o/2, g), in one pass; its transpose is
-    handed to BLAS as a view (a transposed copy costs more than it saves per call)."""
+    """w with gate rows (i, f, g, o) as (i/2, f/2, o/2, g), in one pass (its transpose is
+    then chosen by _weights)."""
     h = w.shape[0] // 4
     out = np.empty(w.shape, dtype)
     np.multiply(w[:2 * h], 0.5, out=out[:2 * h])
     np.multiply(w[3 * h:], 0.5, out=out[2 * h:3 * h])
     out[3 * h:] = w[2 * h:3 * h]
     return out
-
-
-def _transposed(w, contiguous):
-    return np.ascontiguousarray(w.T) if contiguous else w.T
 
 
 def _weights(tag, arrays, build):
@@ -101,8 +97,8 @@ def _lstm_weights(w_ih, w_hh, b_ih, b_hh, contiguous):
     """(W_ih^T, W_hh^T, bias) with gates (i, f, o, g), i/f/o scaled by 1/2."""
     dt = w_ih.dtype
     b = None if b_ih is None else _gates_ifog((b_ih + b_hh)[:, None], dt)[:, 0].copy()
-    return (_transposed(_gates_ifog(w_ih, dt), contiguous),
-            _transposed(_gates_ifog(w_hh, dt), contiguous), b)
+    return (transposed(_gates_ifog(w_ih, dt), contiguous),
+            transposed(_gates_ifog(w_hh, dt), contiguous), b)
 
 
 def _step_views(a, steps, batch_first, reverse, cols=None):
@@ -268,7 +264,7 @@ def _gru_weights(w_ih, w_hh, b_ih, b_hh, contiguous):
     """(W_ih^T, W_hh^T, input bias, b_hn) with r and z scaled by 1/2 and b_hr, b_hz folded
     into the input bias."""
     h = w_hh.shape[0] // 3
-    wi, wh = _transposed(_half_rz(w_ih), contiguous), _transposed(_half_rz(w_hh), contiguous)
+    wi, wh = transposed(_half_rz(w_ih), contiguous), transposed(_half_rz(w_hh), contiguous)
     if b_ih is None:
         return wi, wh, None, None
     b = b_ih.copy()
@@ -311,7 +307,7 @@ def _gru_direction(x, batch_first, weights, h0, out, col, reverse):
 
 def _rnn_weights(w_ih, w_hh, b_ih, b_hh, contiguous):
     b = None if b_ih is None else b_ih + b_hh
-    return _transposed(w_ih, contiguous), _transposed(w_hh, contiguous), b
+    return transposed(w_ih, contiguous), transposed(w_hh, contiguous), b
 
 
 def _rnn_direction(x, batch_first, weights, h0, out, col, reverse, act):
