@@ -45,10 +45,11 @@ def insert_const(before_op, value, t):
 
 
 ANALYSES = "analyses"
-"""FuncOp.meta key of the analyses a pass left for later passes of the same pipeline. The
-pass manager creates the (empty) dict when it starts, empties it after every pass that
-changes the module and removes it at the end, so an analysis found there describes the
-function as it is. Outside a pass manager there is no dict and nothing is kept."""
+"""FuncOp.meta key of the analyses a pass left for the next pass of the same pipeline. The
+pass manager creates the (empty) dict when it starts, drops each entry after the pass
+following its keeper (all of them after a pass that changes the module) and removes the
+dict at the end, so an analysis found there describes the function as it is. Outside a
+pass manager there is no dict and nothing is kept."""
 
 
 def kept_analysis(f, name: str):
@@ -58,7 +59,7 @@ def kept_analysis(f, name: str):
 
 
 def keep_analysis(f, name: str, analysis) -> None:
-    """Leave f's current analysis `name` for later passes (while f does not change)."""
+    """Leave f's current analysis `name` for the next pass."""
     kept = f.meta.get(ANALYSES)
     if kept is not None:
         kept[name] = analysis
