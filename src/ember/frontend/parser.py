@@ -2,27 +2,28 @@
 
 The grammar (grammar.lark) is built once per process, with the AST builder
 (astbuild.py) as lark's embedded transformer: nodes are built during the LALR
-reductions, no parse tree is materialized, and nothing recurses. Every lark
-error becomes an ember ParseError with a caret at the offending token.
+reductions, no parse tree is materialized, and nothing recurses. The fast parser
+below runs lark's tables and callbacks from cached plain data (tables.py), so that a
+process builds lark's own parser only to report an error. Every lark error becomes
+an ember ParseError with a caret at the offending token.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import threading
 
 from lark import Lark
+from lark import __version__ as lark_version
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, PythonIndenter
-from lark.grammar import Rule
-from lark.lexer import BasicLexer, PatternStr, Token, UnlessCallback
-from lark.parse_tree_builder import ExpandSingleChild
-from lark.parsers.lalr_analysis import Shift
+from lark.lexer import Token
 
 from ember.errors import ParseError, Source, Span
 from ember.frontend import ast as A
+from ember.frontend import tables
 from ember.frontend.astbuild import BUILDER, span_of
-from ember.frontend.firstchars import first_chars
 
 MAX_DEPTH = 200
 """Deepest expression/statement nesting accepted (deeper is a ParseError, not a crash)."""
@@ -65,23 +66,56 @@ class _Indenter(PythonIndenter):
 
 
 def _parser() -> Lark:
-    """The parser (built once): one LALR table for both start symbols, module text and
-    f-string fields."""
+    """lark's parser (built once, and only when needed: the fast parser usually runs from
+    the cached tables): one LALR table for both start symbols, module text and f-string
+    fields."""
     p = _PARSERS.get("lalr")
     if p is None:
-        path = os.path.join(os.path.dirname(__file__), "grammar.lark")
-        p = Lark.open(path, parser="lalr", postlex=_Indenter(), transformer=BUILDER,
+        p = Lark.open(_GRAMMAR, parser="lalr", postlex=_Indenter(), transformer=BUILDER,
                       start=["file_input", "fstring_expr"], maybe_placeholders=True,
-                      cache=_table_cache(path), lexer="basic")
-        _FAST[p] = _FastParser.of(p)
+                      cache=_table_cache(_GRAMMAR), lexer="basic")
         _PARSERS["lalr"] = p
     return p
+
+
+_GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
+
+
+def _fast():
+    """The fast parser (built once), or None where lark is set up in a way it does not
+    cover: from the cached tables (tables.py) if there are any, else from lark's."""
+    if "lalr" not in _FAST:
+        path = _cache_file(_GRAMMAR, "fast-tables", f"{lark_version}/{tables.FORMAT}", "json")
+        fast = _from_data(tables.load(path)) if path else None
+        if fast is None:
+            data = tables.export(_parser(), BUILDER)
+            fast = _from_data(data)
+            if fast is not None and path:
+                tables.save(path, data)
+        _FAST["lalr"] = fast
+    return _FAST["lalr"]
+
+
+def _from_data(data):
+    """The fast parser of data, or None for none or data this code cannot use."""
+    if data is None:
+        return None
+    try:
+        return _FastParser(data)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def _table_cache(grammar_path: str):
     """Where lark keeps the built tables (a pickle it loads next time; 300 ms saved): a
     file in the user's own cache directory, never the shared temporary directory, where
     another user could plant one. False (build every time) if no private place exists."""
+    return _cache_file(grammar_path, "lark-tables", "", "pickle")
+
+
+def _cache_file(grammar_path: str, stem: str, salt: str, ext: str):
+    """A file for stem in the private cache folder, named by the grammar's (and salt's)
+    digest; False if no private folder exists."""
     import hashlib
     import stat
 
@@ -93,10 +127,10 @@ def _table_cache(grammar_path: str):
         if st.st_uid != os.getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
             return False
         with open(grammar_path, "rb") as fh:
-            digest = hashlib.sha256(fh.read()).hexdigest()[:16]
+            digest = hashlib.sha256(fh.read() + salt.encode()).hexdigest()[:16]
     except OSError:
         return False
-    return os.path.join(folder, f"lark-tables-{digest}.pickle")
+    return os.path.join(folder, f"{stem}-{digest}.{ext}")
 
 
 class _Fallback(Exception):
@@ -104,43 +138,27 @@ class _Fallback(Exception):
 
 
 class _FastParser:
-    """lark's basic lexer and LALR loop for one Lark object, on lark's own scanner, tables
-    and callbacks, without the per-token generality (line counter objects, rule lookups by
-    hash). It accepts exactly the texts lark accepts and calls the same callbacks in the
-    same order; where lark would raise UnexpectedInput it raises _Fallback instead."""
+    """lark's basic lexer and LALR loop, on lark's scanner patterns, tables and callbacks
+    (from tables.py's data), without the per-token generality (line counter objects, rule
+    lookups by hash). It accepts exactly the texts lark accepts and calls the same
+    callbacks in the same order; where lark would raise UnexpectedInput it raises
+    _Fallback instead."""
 
-    def __init__(self, lark: Lark):
-        frontend = lark.parser
-        lexer = frontend.lexer.lexer
-        self.postlex = frontend.lexer.postlexer
-        self.match = lexer.scanner._mres[0].match
-        self.lexer = lexer
-        self.firsts = [(t, first_chars(t.pattern.to_regexp(), lexer.g_regex_flags))
-                       for t in lexer.scanner.terminals]
+    def __init__(self, data: dict):
+        self.postlex = _Indenter()
+        self.flags = data["flags"]
+        self.terminals = [(name, pattern) for name, pattern, _ in data["terminals"]]
+        self.firsts = [(t, None if first is None else frozenset(first))
+                       for t, (_, _, first) in zip(self.terminals, data["terminals"])]
         self.by_char: dict = {}
         """First character -> the match method of the alternation of the terminals that
         can start with it (see firstchars.py), built on first use."""
         self.by_terms: dict = {}
-        self.ignore, self.newline = lexer.ignore_types, lexer.newline_types
-        self.keywords = {name: _keywords(cb) for name, cb in lexer.callback.items()}
-        parser = frontend.parser.parser
-        table = parser.parse_table
-        self.states, self.start, self.end = table.states, table.start_states, table.end_states
-        self.rules = {id(rule): (len(rule.expansion), rule.origin.name,
-                                 None if _is_chain(rule, callback) else callback)
-                      for rule, callback in parser.callbacks.items()}
-
-    @classmethod
-    def of(cls, lark: Lark):
-        """The fast parser of lark, or None if lark is set up in a way it does not cover."""
-        frontend = lark.parser
-        lexer = getattr(frontend.lexer, "lexer", None)
-        if type(lexer) is not BasicLexer or lark.lexer_conf.callbacks or lexer.use_bytes or \
-                len(lexer.scanner._mres) != 1 or \
-                any(_keywords(cb) is None for cb in lexer.callback.values()) or \
-                not all(isinstance(k, Rule) for k in frontend.parser.parser.callbacks):
-            return None
-        return cls(lark)
+        self.ignore, self.newline = frozenset(data["ignore"]), frozenset(data["newline"])
+        self.keywords = data["keywords"]
+        self.states, self.start, self.end = data["states"], data["start"], data["end"]
+        self.rules = [(size, origin, None if spec is None else tables.callback(spec, BUILDER))
+                      for size, origin, spec in data["rules"]]
 
     def parse(self, text: str, start: str):
         tokens = self.postlex.process(self.lex(text))
@@ -192,11 +210,14 @@ class _FastParser:
         """Scanner._build_mres for terms, as one pattern (the whole scanner's if too big)."""
         if not terms:
             return lambda text, pos, end: None
-        pattern = "|".join("(?P<%s>%s)" % (t.name, t.pattern.to_regexp()) for t in terms)
         try:
-            return self.lexer.re.compile(pattern, self.lexer.g_regex_flags).match
+            return self._alternation(terms)
         except AssertionError:  # more groups than `re` allows
-            return self.match
+            return self._alternation(self.terminals)
+
+    def _alternation(self, terms):
+        pattern = "|".join("(?P<%s>%s)" % (name, regexp) for name, regexp in terms)
+        return re.compile(pattern, self.flags).match
 
     def drive(self, tokens, start: str):
         """lark's LALR loop (ParserState.feed_token) over tokens, then $END. A chain rule
@@ -210,13 +231,13 @@ class _FastParser:
                 action = states[state_stack[-1]].get(kind)
                 if action is None:
                     raise _Fallback
-                if action[0] is Shift:
-                    state_stack.append(action[1])
+                if action >= 0:
+                    state_stack.append(action)
                     value_stack.append(token)
                     break
-                size, origin, callback = rules[id(action[1])]
+                size, origin, callback = rules[~action]
                 if callback is None:
-                    state_stack[-1] = states[state_stack[-2]][origin][1]
+                    state_stack[-1] = states[state_stack[-2]][origin]
                     continue
                 if size:
                     children = value_stack[-size:]
@@ -225,7 +246,7 @@ class _FastParser:
                 else:
                     children = []
                 value_stack.append(callback(children))
-                state_stack.append(states[state_stack[-1]][origin][1])
+                state_stack.append(states[state_stack[-1]][origin])
         end = Token.new_borrow_pos("$END", "", token) if token else Token("$END", "", 0, 1, 1)
         return self._finish(end, start, state_stack, value_stack)
 
@@ -234,9 +255,9 @@ class _FastParser:
         states, end_state = self.states, self.end[start]
         while True:
             action = states[state_stack[-1]].get(end.type)
-            if action is None or action[0] is Shift:
+            if action is None or action >= 0:
                 raise _Fallback
-            size, origin, callback = self.rules[id(action[1])]
+            size, origin, callback = self.rules[~action]
             if size:
                 children = value_stack[-size:]
                 del state_stack[-size:]
@@ -244,30 +265,13 @@ class _FastParser:
             else:
                 children = []
             value_stack.append(callback(children) if callback is not None else children[0])
-            state_stack.append(states[state_stack[-1]][origin][1])
+            state_stack.append(states[state_stack[-1]][origin])
             if state_stack[-1] == end_state:
                 return value_stack[-1]
 
 
-def _is_chain(rule, callback) -> bool:
-    """Does reducing rule leave its only child as it is (lark's ExpandSingleChild)?"""
-    return len(rule.expansion) == 1 and type(callback) is ExpandSingleChild
-
-
-def _keywords(callback):
-    """An UnlessCallback's plain-string terminals as a dict value -> type (what its
-    scanner's fullmatch gives), or None for any other callback."""
-    if type(callback) is not UnlessCallback or callback.scanner.g_regex_flags:
-        return None
-    out = {}
-    for t in callback.scanner.terminals:
-        if not isinstance(t.pattern, PatternStr) or t.pattern.flags:
-            return None
-        out.setdefault(t.pattern.value, t.name)
-    return out
-
-
 _FAST: dict = {}
+"""The fast parser under "lalr" once built (None: lark's parse only)."""
 _new_str = str.__new__
 
 
@@ -306,7 +310,6 @@ def parse_expression(text: str, source: Source, line: int, col: int) -> A.Node:
 
 
 def _parse(source: Source, text: str, start: str):
-    parser = _parser()
     with _LOCK:
         saved = BUILDER.source
         BUILDER.source = source
@@ -314,14 +317,14 @@ def _parse(source: Source, text: str, start: str):
             BUILDER.reset()
         prefixed = set(BUILDER._prefixed)
         try:
-            fast = _FAST.get(parser)
+            fast = _fast()
             if fast is not None:
                 try:
                     return fast.parse(text, start)
                 except _Fallback:
                     BUILDER._prefixed.clear()
                     BUILDER._prefixed.update(prefixed)
-            return parser.parse(text, start=start)
+            return _parser().parse(text, start=start)
         except DedentError:
             raise _dedent_error(source, text) from None
         except UnexpectedInput as e:

@@ -17,19 +17,19 @@ def _outcome(text, fast: bool):
     P._CACHE.clear()
     saved = dict(P._FAST)
     if not fast:
-        P._FAST.clear()
+        P._FAST["lalr"] = None
     try:
         return "ok", repr(P.parse_module(Source("t.py", text)))
     except ParseError as e:
         return "error", str(e), repr(e.span)
     finally:
+        P._FAST.clear()
         P._FAST.update(saved)
 
 
 @pytest.mark.parametrize("text", SNIPPETS + BROKEN)
 def test_fast_path_matches_lark(text):
-    P._parser()
-    assert P._FAST.get(P._PARSERS["lalr"]) is not None
+    assert P._fast() is not None
     assert _outcome(text, True) == _outcome(text, False)
 
 
@@ -44,3 +44,29 @@ def test_first_chars(pattern, chars):
 @pytest.mark.parametrize("pattern", [r"\w+", "[^a]", "(?i:a)", "."])
 def test_first_chars_unknown(pattern):
     assert first_chars(pattern) is None
+
+
+def test_tables_round_trip_through_the_cache(tmp_path, monkeypatch):
+    """A fresh process parses from the cached tables without building lark's parser, and
+    gets what the tables exported from lark give."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(P, "_FAST", {})
+    text = SNIPPETS[0]
+    built = _outcome(text, True)
+    assert list((tmp_path / "ember").glob("fast-tables-*.json"))
+    monkeypatch.setattr(P, "_FAST", {})
+    monkeypatch.setattr(P, "_PARSERS", {})
+    assert _outcome(text, True) == built
+    assert P._PARSERS == {}
+    assert P._fast() is not None
+
+
+def test_unusable_cached_tables_are_rebuilt(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(P, "_FAST", {})
+    P._fast()
+    (cached,) = (tmp_path / "ember").glob("fast-tables-*.json")
+    cached.write_text('{"format": 1, "rules": 3}')
+    monkeypatch.setattr(P, "_FAST", {})
+    assert P._fast() is not None
+    assert _outcome(SNIPPETS[0], True) == _outcome(SNIPPETS[0], False)
