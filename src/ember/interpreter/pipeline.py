@@ -13,10 +13,12 @@ def run_passes(module, pipeline: str | None = None) -> None:
 
 
 def compile_to_program(module, optimize: bool = True):
-    """Optimize (optionally), verify and lower `module` to an ember.mobile Program."""
+    """Optimize (optionally), verify and lower `module` to an ember.mobile Program holding
+    only what its entry points reach (interpreter/prune.py)."""
     from ember.interpreter.lower import lower_module
+    from ember.interpreter.prune import prune_program
 
     if optimize:
         run_passes(module)
     verify_module(module)
-    return lower_module(module)
+    return prune_program(lower_module(module))
