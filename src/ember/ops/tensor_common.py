@@ -83,6 +83,18 @@ def tensors_dtype(a: np.ndarray, b: np.ndarray) -> np.dtype:
     return _result2(a.dtype, a.ndim == 0, b.dtype, b.ndim == 0)
 
 
+def broadcast_error(a: np.ndarray, b: np.ndarray) -> RuntimeError | None:
+    """torch's error for tensors whose shapes do not broadcast (numpy raises ValueError);
+    None if they do."""
+    n = max(a.ndim, b.ndim)
+    sa, sb = (1,) * (n - a.ndim) + a.shape, (1,) * (n - b.ndim) + b.shape
+    for i in reversed(range(n)):
+        if sa[i] != sb[i] and sa[i] != 1 and sb[i] != 1:
+            return RuntimeError(f"The size of tensor a ({sa[i]}) must match the size of tensor "
+                                f"b ({sb[i]}) at non-singleton dimension {i}")
+    return None
+
+
 @cache
 def _scalar_result(d, kind) -> np.dtype:
     return np.dtype(result_type([d.name], (), [kind]))

@@ -16,6 +16,7 @@ import numpy as np
 from ember.ops.tensor_common import (
     arr,
     binary_info,
+    broadcast_error,
     compare_info,
     div_info,
     fit_scalar,
@@ -35,13 +36,16 @@ def tt_kernel(ufunc, check=None):
     """The tensor-tensor kernel of ufunc: torch's result dtype, computed in that dtype.
     check(rt, a, b) may refuse an operation torch refuses (bool subtraction, x // 0)."""
     def kernel(a, b):
-        if a.dtype == b.dtype and check is None:
-            r = ufunc(a, b)
-            return r if type(r) is np.ndarray and r.dtype == a.dtype else _typed(r, a.dtype)
-        rt = tensors_dtype(a, b)
-        if check is not None:
-            check(rt, a, b)
-        return _typed(ufunc(a, b, dtype=rt, casting="unsafe"), rt)
+        try:
+            if a.dtype == b.dtype and check is None:
+                r = ufunc(a, b)
+                return r if type(r) is np.ndarray and r.dtype == a.dtype else _typed(r, a.dtype)
+            rt = tensors_dtype(a, b)
+            if check is not None:
+                check(rt, a, b)
+            return _typed(ufunc(a, b, dtype=rt, casting="unsafe"), rt)
+        except ValueError as e:
+            raise broadcast_error(a, b) or e from None
     return kernel
 
 
@@ -105,6 +109,21 @@ def _no_bool_rpow(rt, base, e):
     _int_pow(rt, base, e)
 
 
+def _torch_broadcast(kernel):
+    """kernel(a, b, ...) raising torch's RuntimeError, not numpy's ValueError, when the
+    tensors' shapes do not broadcast."""
+    def checked(a, b, *rest):
+        try:
+            return kernel(a, b, *rest)
+        except ValueError as e:
+            if not isinstance(b, np.ndarray):
+                raise
+            raise broadcast_error(a, b) or e from None
+    checked.__doc__ = kernel.__doc__
+    return checked
+
+
+@_torch_broadcast
 def _truediv(a, b):
     """a / b: always floating (int / int is float32)."""
     rt = float_dtype(tensors_dtype(a, b))
@@ -126,6 +145,7 @@ def _rtruediv_scalar(a, s):
         return arr(np.true_divide(s, a, dtype=rt, casting="unsafe"))
 
 
+@_torch_broadcast
 def _div_mode(a, b, mode):
     """torch.div with rounding_mode None, "trunc" or "floor"."""
     if mode is None:
@@ -287,7 +307,10 @@ def _cmp_tt(ufunc):
         if a.dtype != b.dtype:
             rt = tensors_dtype(a, b)
             a, b = a.astype(rt, copy=False), b.astype(rt, copy=False)
-        return arr(ufunc(a, b))
+        try:
+            return arr(ufunc(a, b))
+        except ValueError as e:
+            raise broadcast_error(a, b) or e from None
     return kernel
 
 

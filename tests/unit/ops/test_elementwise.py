@@ -9,6 +9,8 @@ import operator
 import numpy as np
 import pytest
 
+from ember import ops
+
 from tests.unit.ops.util import run, same, to_torch
 
 torch = pytest.importorskip("torch")
@@ -227,3 +229,16 @@ def test_isnan_isinf_isfinite_equal():
         same(run(f"tensor.{op}", a), getattr(torch, op)(to_torch(a)))
     assert run("tensor.equal", a[:1], a[:1].copy()) is True
     assert run("tensor.equal", a[:1], a[:2]) is False
+
+
+@pytest.mark.parametrize("name", ["tensor.add", "tensor.mul", "tensor.truediv", "tensor.lt",
+                                  "tensor.eq"])
+@pytest.mark.parametrize("sa, sb", [((2, 6, 4, 5), (2, 5, 1, 1)), ((3, 6, 4), (2, 5, 4)),
+                                    ((5,), (3, 1, 4)), ((2, 3), (3, 2))])
+def test_shapes_that_do_not_broadcast_raise_torchs_runtime_error(name, sa, sb):
+    a, b = np.ones(sa, np.float32), np.ones(sb, np.int64)
+    with pytest.raises(RuntimeError) as want:
+        getattr(torch, name.split(".")[1].replace("truediv", "div"))(to_torch(a), to_torch(b))
+    with pytest.raises(RuntimeError) as got:
+        ops.get(name).kernel(a, b)
+    assert str(got.value) == str(want.value)
