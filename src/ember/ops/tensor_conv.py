@@ -132,15 +132,24 @@ def _gemm(w2, cols, out, groups):
         np.matmul(w2, cols.reshape(g, k, -1), out=out.reshape(g, og, -1))
 
 
-def _conv_1x1(x, w2, stride, groups):
+def _conv_1x1(x, w2, b, stride, groups):
+    """Pointwise convolution: one GEMM per sample; (N, O, H, W) and whether b was added.
+    With fewer input than output channels the bias rides in the GEMM: a row of ones under
+    a copy of the input costs less than a broadcast add over the larger output."""
     if stride != (1, 1):
         x = x[:, :, ::stride[0], ::stride[1]]
     n, c, h, wd = x.shape
     flat = x.reshape(n, c, h * wd)
+    if groups == 1 and b is not None and c < w2.shape[0]:
+        ones = np.empty((n, c + 1, h * wd), x.dtype)
+        ones[:, :c] = flat
+        ones[:, c] = 1
+        wb = np.concatenate((w2, b.reshape(-1, 1)), axis=1)
+        return np.matmul(wb, ones).reshape(n, -1, h, wd), True
     if groups == 1:
-        return np.matmul(w2, flat).reshape(n, -1, h, wd)
+        return np.matmul(w2, flat).reshape(n, -1, h, wd), False
     g, og, k = w2.shape
-    return np.matmul(w2, flat.reshape(n, g, k, h * wd)).reshape(n, g * og, h, wd)
+    return np.matmul(w2, flat.reshape(n, g, k, h * wd)).reshape(n, g * og, h, wd), False
 
 
 def _depthwise(x, w, pads, dil):
@@ -209,7 +218,8 @@ def conv2d(x, w, b, stride, padding, dilation, groups):
     else:
         w2 = w.reshape(o, -1) if groups == 1 else w.reshape(groups, o // groups, -1)
         if kh == kw == 1 and pads == [(0, 0), (0, 0)]:
-            out = _conv_1x1(x, w2, st, groups)
+            out, biased = _conv_1x1(x, w2, b, st, groups)
+            b = None if biased else b
         elif st == (1, 1):
             out = _conv_wide(x, w2, kh, kw, pads, dil, groups)
         else:
