@@ -12,7 +12,10 @@ it). This pass
    argument is the constant, so (1) reaches into methods; 1 and 2 repeat to a
    fixed point;
 3. folds `batch_norm(conv(x, W, b))` (conv1d / conv2d) with constant
-   weights and statistics into one conv with new weights;
+   weights and statistics into one conv with new weights, and fuses
+   `conv2d(a * b, W, ...)` with a constant 1x1 W into `tensor.mul_conv2d` (its
+   kernel scales W instead of the activations when a * b is a per-channel
+   scale, as in squeeze-excite blocks);
 4. drops the tensors and objects no function refers to any more.
 
 The pass manager's canonicalize / fold-constants / cse / dce / inline then
@@ -25,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ember.ir import FuncOp
+from ember.ir import FuncOp, KernelOp
 from ember.ir import types as T
 from ember.ir.core import SymbolRef
 from ember.ir.ops import CallOp, ConstOp, ObjGetOp, ObjSetOp, WidenOp
@@ -87,6 +90,7 @@ class Freeze(Pass):
         while fold_gets(module, mutable) | specialize_calls(module, spec):
             changed = True
         changed |= fold_batch_norms(module)
+        changed |= fuse_scaled_convs(module)
         return changed
 
 
@@ -242,6 +246,34 @@ def _fold_one(module, bn) -> bool:
     _replace_operand(module, conv, 2, b2, "folded_bias")
     bn.result.replace_all_uses_with(conv.result)
     bn.erase()
+    return True
+
+
+def fuse_scaled_convs(module) -> bool:
+    """conv2d(mul(a, b), W, ...) -> mul_conv2d(a, b, W, ...) where W is a constant 1x1
+    weight and the product has no other use."""
+    changed = False
+    for f in funcs(module):
+        for op in all_ops(f):
+            if op.name == "tensor.conv2d" and op.parent is not None:
+                changed |= _fuse_scaled(module, op)
+    return changed
+
+
+def _fuse_scaled(module, conv) -> bool:
+    x = conv.operands[0]
+    mul = getattr(x, "op", None)
+    w = _tensor_const(module, conv.operands[1])
+    if mul is None or mul.name != "tensor.mul" or len(x.uses) != 1 or \
+            mul.parent is not conv.parent or w is None or w is False or \
+            w.ndim != 4 or w.shape[2:] != (1, 1):
+        return False
+    fused = KernelOp("tensor.mul_conv2d", list(mul.operands) + list(conv.operands[1:]),
+                     [conv.result.type], None, conv.loc)
+    conv.parent.insert_before(conv, fused)
+    conv.result.replace_all_uses_with(fused.result)
+    conv.erase()
+    mul.erase()
     return True
 
 
