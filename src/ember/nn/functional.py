@@ -54,21 +54,31 @@ def _qualnames() -> dict:
 OPERATORS: dict = _qualnames()
 """Public name -> Python qualname of every operator function in this namespace."""
 
-_FUNCTIONS = {name: make_function(name, q, ops.by_python_name(q), __name__)
-              for name, q in OPERATORS.items()}
-globals().update(_FUNCTIONS)
 globals().update({name: dtype(np_name) for name, np_name in _DTYPES.items()})
 
 _SHADOWS_BUILTIN = {"abs", "all", "any", "bool", "float", "int", "max", "min", "pow", "round",
                     "sum"}
 __all__ = sorted(  # noqa: PLE0605 (generated from the registry)
-    (set(_FUNCTIONS) | set(_DTYPES) | {"Tensor", "dtype"}) - _SHADOWS_BUILTIN)
+    (set(OPERATORS) | set(_DTYPES) | {"Tensor", "dtype"}) - _SHADOWS_BUILTIN)
+
+
+def _function(name: str):
+    """The eager function of OPERATORS[name], made on first use (making all of them costs
+    a fresh process ~10 ms) and kept as a module global from then on."""
+    q = OPERATORS[name]
+    return globals().setdefault(name, make_function(name, q, ops.by_python_name(q), __name__))
 
 
 def __getattr__(name: str):
+    if name in OPERATORS:
+        return _function(name)
     if name.startswith("__"):
         raise AttributeError(name)
     raise AttributeError(
         f"ember.nn.functional has no '{name}': ember has no operator for "
         f"torch.nn.functional.{name} or torch.{name} yet; write it from the operators that "
         "exist (see ember.nn.functional.OPERATORS) in a function ember can compile")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(OPERATORS))
