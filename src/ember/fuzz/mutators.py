@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import struct
 import zipfile
 
 BOUNDARY = (0, 1, -1, 2, 7, 63, 64, 255, 256, 1 << 15, (1 << 16) - 1, 1 << 16, 1 << 20,
@@ -22,24 +23,65 @@ WRONG_TYPES = (None, True, False, 0, -1, 1.5, "x", "", [], {}, [1], {"a": 1}, "0
 # ----------------------------------------------------------------------------- zip entries
 
 
+class Entries(dict):
+    """An artifact's entries by name. `inline`: the artifact is format 5 or later, whose
+    manifest holds code, lines and consts; unpack shows them as the code.bin, lines.bin
+    and consts.json entries of formats 1-4 (int32 words, JSON) so that every mutator
+    edits both formats alike, and pack folds them back into the manifest."""
+
+    inline = False
+
+
+_INLINE = {"code.bin": "code", "lines.bin": "lines", "consts.json": "consts"}
+
+
 def unpack(data: bytes):
-    """(manifest, {name: bytes}) of a valid artifact (entry order kept)."""
+    """(manifest, Entries) of a valid artifact (entry order kept)."""
     z = zipfile.ZipFile(io.BytesIO(data))
-    files = {n: z.read(n) for n in z.namelist()}
-    return json.loads(files.pop("manifest.json")), files
+    files = Entries((n, z.read(n)) for n in z.namelist())
+    manifest = json.loads(files.pop("manifest.json"))
+    if "code" in manifest:
+        files.inline = True
+        for name, key in _INLINE.items():
+            value = manifest.pop(key)
+            files[name] = json.dumps(value).encode() if name == "consts.json" else \
+                struct.pack(f"<{len(value)}i", *value)
+    return manifest, files
 
 
 def pack(manifest, files, checksums: bool = True, raw_manifest: bytes | None = None) -> bytes:
-    """Zip entries back (stored); `checksums` recomputes the manifest's sha256 table."""
+    """Zip entries back (a format 5 manifest deflated, the rest stored); `checksums`
+    recomputes the manifest's sha256 table."""
+    files = dict(files) if not getattr(files, "inline", False) else \
+        _fold(manifest, files)
     if checksums and isinstance(manifest, dict):
         manifest["checksums"] = {n: hashlib.sha256(b).hexdigest() for n, b in files.items()}
+    text = raw_manifest if raw_manifest is not None else json.dumps(manifest).encode()
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as z:
-        z.writestr("manifest.json", raw_manifest if raw_manifest is not None
-                   else json.dumps(manifest))
+        z.writestr("manifest.json", text, compress_type=zipfile.ZIP_DEFLATED
+                   if getattr(files, "inline", False) else zipfile.ZIP_STORED)
         for n, b in files.items():
             z.writestr(n, b)
     return out.getvalue()
+
+
+def _fold(manifest, files) -> dict:
+    """The real entries of an inline artifact; the code, lines and consts shown as entries
+    go back into the manifest (an entry they cannot become stays one)."""
+    out = Entries(files)
+    out.inline = True
+    for name, key in _INLINE.items():
+        raw = out.get(name)
+        try:
+            value = json.loads(raw) if name == "consts.json" else \
+                list(struct.unpack(f"<{len(raw) // 4}i", raw))
+        except (TypeError, ValueError, RecursionError, struct.error):
+            continue
+        if isinstance(manifest, dict):
+            manifest[key] = value
+        del out[name]
+    return out
 
 
 def int_value(rng, old=None) -> int:

@@ -14,11 +14,14 @@ import json
 import os
 import tempfile
 import zipfile
+import zlib
 
 import numpy as np
 
 from ember import __version__
-from ember.mobile.manifest import ALIGN, DTYPES, encode_const, encode_value
+from ember.mobile.manifest import (
+    ALIGN, DTYPES, INFLATION_ALLOWANCE, MAX_INFLATION, encode_const, encode_value,
+)
 from ember.mobile.opcodes import FORMAT_NAME, FORMAT_VERSION, READS
 
 
@@ -41,10 +44,44 @@ def write_artifact(program, path, default_entry: str | None = None) -> None:
 
 
 def artifact_bytes(program, default_entry: str | None = None) -> bytes:
-    """The artifact file's bytes for `program`."""
-    entries = {}
+    """The artifact file's bytes for `program` (format: ember/mobile/artifact.py)."""
+    blob, records = _tensor_blob(program.tensors)
+    manifest = {
+        "format": FORMAT_NAME, "version": FORMAT_VERSION, "reads": list(READS),
+        "producer": f"ember {__version__}", "byteorder": "little",
+        "dtype_sizes": {d: DTYPES[d] for d in sorted({r["dtype"] for r in records})},
+        "entries": _entries(program),
+        "default_entry": default_entry or program.default_entry or
+        next(iter(program.entries), None),
+        "operators": list(program.operators),
+        "classes": [{"name": c.name, "kind": c.kind, "fields": list(c.fields),
+                     "field_types": list(c.field_types), "methods": dict(c.methods)}
+                    for c in program.classes],
+        **_code(program.functions), "tensors": records,
+        "sources": [{"filename": name, "text": text} for name, text in program.sources],
+        "objects": [{"class": ci, "fields": [encode_value(v) for v in values]}
+                    for ci, values in program.objects],
+        "checksums": {"tensors.bin": hashlib.sha256(blob).hexdigest()},
+        "metadata": dict(program.metadata),
+    }
+    # ASCII JSON: \u escapes carry any str, lone surrogates included.
+    text = json.dumps(manifest, separators=(",", ":")).encode("ascii")
+    return _zip(text, blob)
+
+
+def _entries(program) -> dict:
+    out = {}
+    for name, i in program.entries.items():
+        f = program.functions[i]
+        out[name] = {"function": i, "params": f.params, "param_types": f.param_types,
+                     "ret_type": f.ret_type}
+    return out
+
+
+def _code(functions) -> dict:
+    """The manifest's function records and the code, line and constant tables they index."""
     code, lines, consts, funcs = [], [], [], []
-    for f in program.functions:
+    for f in functions:
         c0, l0 = len(code), len(lines)
         code.extend(f.code)
         for t in compact_lines(f.lines):
@@ -56,42 +93,25 @@ def artifact_bytes(program, default_entry: str | None = None) -> bytes:
                       "defaults": [encode_const(d) for d in f.defaults],
                       "qualname": f.qualname, "sites": [list(s) for s in f.sites],
                       "site_pcs": [list(p) for p in f.site_pcs]})
-    blob, records = _tensor_blob(program.tensors)
-    for name, i in program.entries.items():
-        f = program.functions[i]
-        entries[name] = {"function": i, "params": f.params, "param_types": f.param_types,
-                         "ret_type": f.ret_type}
-    files = {
-        "code.bin": np.asarray(code, dtype="<i4").tobytes(),
-        "lines.bin": np.asarray(lines, dtype="<i4").tobytes(),
-        # ASCII JSON: \u escapes carry any str, lone surrogates included.
-        "consts.json": json.dumps(consts).encode("ascii"),
-        "tensors.bin": blob,
-    }
-    sources = []
-    for i, (filename, text) in enumerate(program.sources):
-        files[f"source/{i}"] = text.encode("utf-8", "surrogatepass")
-        sources.append({"filename": filename, "entry": f"source/{i}"})
-    manifest = {
-        "format": FORMAT_NAME, "version": FORMAT_VERSION, "reads": list(READS),
-        "producer": f"ember {__version__}", "byteorder": "little", "dtype_sizes": DTYPES,
-        "entries": entries,
-        "default_entry": default_entry or program.default_entry or next(iter(entries), None),
-        "operators": list(program.operators),
-        "classes": [{"name": c.name, "kind": c.kind, "fields": list(c.fields),
-                     "field_types": list(c.field_types), "methods": dict(c.methods)}
-                    for c in program.classes],
-        "functions": funcs, "tensors": records, "sources": sources,
-        "objects": [{"class": ci, "fields": [encode_value(v) for v in values]}
-                    for ci, values in program.objects],
-        "checksums": {n: hashlib.sha256(b).hexdigest() for n, b in files.items()},
-        "metadata": dict(program.metadata),
-    }
+    return {"functions": funcs, "code": [int(w) for w in code],
+            "lines": [int(w) for w in lines], "consts": consts}
+
+
+def _zip(manifest: bytes, blob: bytes) -> bytes:
+    """The zip: manifest.json deflated (stored if it would inflate more than the reader
+    allows), tensors.bin stored. Fixed timestamps: equal programs give equal bytes."""
+    packed = zlib.compressobj(9, zlib.DEFLATED, -15)
+    size = len(packed.compress(manifest) + packed.flush())
+    deflate = len(manifest) <= MAX_INFLATION * size + INFLATION_ALLOWANCE
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_STORED) as zf:
-        zf.writestr("manifest.json", json.dumps(manifest, separators=(",", ":")).encode("ascii"))
-        for name, b in files.items():
-            zf.writestr(name, b)
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, data, method in (
+                ("manifest.json", manifest,
+                 zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED),
+                ("tensors.bin", blob, zipfile.ZIP_STORED)):
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = method
+            zf.writestr(info, data, compresslevel=9)
     return buf.getvalue()
 
 

@@ -1,22 +1,27 @@
 """Reading artifact files: a zip of stored entries, checked completely before use.
 
-Layout (format version 1; the writer is interpreter/artifact_writer.py):
-    manifest.json   format name and version, the writer's reader range, producer, byte
-                    order and dtype sizes, entry points with signatures, operators,
-                    classes, functions (code and line ranges, register counts,
-                    signatures, defaults), tensor records {name, dtype, shape, offset,
-                    nbytes}, sources, the sha256 checksum of every other entry, metadata
-    code.bin        every function's instruction words, little-endian int32
-    lines.bin       every function's line table, little-endian int32 (pc, source, line)
-                    triples, one where the location changes
-    consts.json     per function, its list of tagged constants (manifest.decode_const)
-    tensors.bin     raw little-endian tensor data, each tensor 64-byte aligned, no
+Layout (format version 5; the writer is interpreter/artifact_writer.py):
+    manifest.json   deflated: format name and version, the writer's reader range,
+                    producer, byte order and the sizes of the dtypes it holds, entry points
+                    with signatures, operators, classes, functions (code and line ranges,
+                    register counts, signatures, defaults), "code" (every function's
+                    instruction words as int32 values), "lines" ((pc, source, line) triples
+                    where the location changes), "consts" (per function, its tagged
+                    constants: manifest.decode_const), tensor records {name, dtype, shape,
+                    offset, nbytes}, objects, sources {filename, text} (for tracebacks),
+                    the sha256 checksum of tensors.bin, metadata
+    tensors.bin     stored: raw little-endian tensor data, each tensor 64-byte aligned, no
                     overlaps, no holes beyond alignment padding (identical tensors shared)
-    source/N        source texts (UTF-8), for tracebacks
+
+Versions 1-4 keep code, lines and consts in stored entries of their own (code.bin and
+lines.bin: little-endian int32 words; consts.json) and each source in source/N, with a
+checksum per entry; they load as before.
 
 Every failure is an ArtifactError naming what is wrong. Nothing is executed,
-nothing larger than the file itself is allocated (the declared sizes of all
-entries must fit in the file), and every loop is bounded by the file size.
+nothing much larger than the file itself is allocated (the declared sizes of the
+stored entries and the compressed size of the manifest must fit in the file, and
+the manifest inflates at most manifest.MAX_INFLATION-fold), and every loop is
+bounded by the file size.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import json
 import math
 import struct
 import zipfile
+import zlib
 
 import numpy as np
 
@@ -35,8 +41,10 @@ from ember.mobile import manifest as M
 from ember.mobile.manifest import ALIGN, DTYPES, decode_const, encode_const, need
 from ember.mobile.program import ClassInfo, Function, Program
 
-REQUIRED = ("manifest.json", "code.bin", "lines.bin", "consts.json", "tensors.bin")
-"""Entries every artifact has; the only others allowed are the manifest's source/N."""
+REQUIRED = ("manifest.json", "tensors.bin")
+"""The entries of an artifact (format 5 on)."""
+REQUIRED_OLD = REQUIRED + ("code.bin", "lines.bin", "consts.json")
+"""Entries every artifact of formats 1-4 has; the only others allowed are its source/N."""
 
 
 def load_program(path) -> Program:
@@ -57,7 +65,7 @@ def read_program(data: bytes) -> Program:
         raise
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError, KeyError,
             IndexError, TypeError, OverflowError, RecursionError, MemoryError,
-            NotImplementedError, UnicodeError, AttributeError, struct.error) as e:
+            NotImplementedError, UnicodeError, AttributeError, struct.error, zlib.error) as e:
         raise ArtifactError(f"corrupt artifact: {type(e).__name__}: {e}") from None
 
 
@@ -73,8 +81,11 @@ class _Reader:
         self.check_zip()
         m = self.read_json("manifest.json", M.MAX_MANIFEST_BYTES)
         need(type(m) is dict, "manifest.json must be a JSON object")
-        M.check_header(m)
-        M.check_tables(m)
+        version = M.check_header(m)
+        self.inline = version >= M.INLINE_VERSION
+        need(self.inline or self.zf.getinfo("manifest.json").compress_type ==
+             zipfile.ZIP_STORED, f"format {version} artifacts store manifest.json uncompressed")
+        M.check_tables(m, version)
         self.check_entry_names(m)
         self.check_checksums(m)
         tensors = self.read_tensors(m)
@@ -94,22 +105,33 @@ class _Reader:
         names, total = set(), 0
         for info in infos:
             name = info.filename
-            need(info.compress_type == zipfile.ZIP_STORED,
-                 f"entry {name!r:.60} is compressed; artifacts store entries uncompressed")
             need(not info.flag_bits & 0x1, f"entry {name!r:.60} is encrypted")
-            need(info.file_size == info.compress_size,
-                 f"entry {name!r:.60} declares {info.file_size} bytes but stores "
-                 f"{info.compress_size}")
+            if name == "manifest.json" and info.compress_type == zipfile.ZIP_DEFLATED:
+                need(info.file_size <= M.MAX_INFLATION * info.compress_size +
+                     M.INFLATION_ALLOWANCE, f"manifest.json declares {info.file_size} bytes "
+                                            f"for {info.compress_size} compressed")
+            else:
+                self.check_stored(info)
             need(name not in names, f"duplicate entry {name!r:.60}")
             names.add(name)
-            total += info.file_size
-        # Stored entries cannot be larger than the file together: this rules out zip bombs
-        # built from overlapping entries and bounds every allocation below by the file size.
+            total += info.compress_size
+        # Entries cannot be larger than the file together: this rules out zip bombs built
+        # from overlapping entries and bounds every allocation below by the file size.
         need(total <= len(self.data), f"entries declare {total} bytes in a "
                                       f"{len(self.data)}-byte file")
         missing = [n for n in REQUIRED if n not in names]
         need(not missing, f"artifact is missing {', '.join(missing)}")
         self.names = names
+
+    @staticmethod
+    def check_stored(info):
+        name = info.filename
+        need(info.compress_type == zipfile.ZIP_STORED,
+             f"entry {name!r:.60} is compressed; artifacts store entries other than "
+             f"manifest.json uncompressed")
+        need(info.file_size == info.compress_size,
+             f"entry {name!r:.60} declares {info.file_size} bytes but stores "
+             f"{info.compress_size}")
 
     def entry(self, name: str, limit: int | None = None) -> bytes:
         """An entry's bytes (read once; zipfile checks the CRC)."""
@@ -134,7 +156,8 @@ class _Reader:
             raise ArtifactError(f"{name} holds a bad value: {e}") from None
 
     def check_entry_names(self, m):
-        allowed = set(REQUIRED) | {s["entry"] for s in m["sources"]}
+        allowed = set(REQUIRED) if self.inline else \
+            set(REQUIRED_OLD) | {s["entry"] for s in m["sources"]}
         unexpected = sorted(self.names - allowed)
         need(not unexpected, f"unexpected entries in the artifact: "
                              f"{', '.join(repr(n[:60]) for n in unexpected[:10])}")
@@ -156,8 +179,14 @@ class _Reader:
                 for c in m["classes"]]
 
     def sources(self, m) -> list[tuple[str, str]]:
-        return [(s["filename"], self.entry(s["entry"]).decode("utf-8", "replace"))
+        """(filename, text) per source; text that is not UTF-8 reads with U+FFFD."""
+        return [(s["filename"], self.source_bytes(s).decode("utf-8", "replace"))
                 for s in m["sources"]]
+
+    def source_bytes(self, s) -> bytes:
+        if self.inline:
+            return s["text"].encode("utf-8", "surrogatepass")
+        return self.entry(s["entry"])
 
     def read_entries(self, m, functions) -> dict[str, int]:
         out = {}
@@ -239,17 +268,27 @@ class _Reader:
     def read_functions(self, m, ntensors, nobjects=0) -> list[Function]:
         recs = M.field(m, "functions", list, "")
         need(len(recs) <= M.MAX_FUNCTIONS, f"too many functions ({len(recs)})")
-        code, lines = self.words("code.bin"), self.words("lines.bin")
+        code, lines, consts = self.code_tables(m)
         need(len(code) <= M.MAX_CODE_WORDS, f"too much code ({len(code)} words)")
-        need(len(lines) % 3 == 0, "lines.bin does not hold (pc, source, line) triples")
-        consts = self.read_json("consts.json", M.MAX_CONSTS_BYTES)
+        need(len(lines) % 3 == 0, "the line table does not hold (pc, source, line) triples")
         need(type(consts) is list and len(consts) == len(recs),
-             "consts.json must hold one constant list per function")
+             "consts must hold one constant list per function")
         out = []
         for i, r in enumerate(recs):
             M.check_function_record(r, i)
             out.append(self.function(i, r, code, lines, consts[i], ntensors, nobjects))
         return out
+
+    def code_tables(self, m):
+        """(code words, line table words, constant lists): manifest fields from format 5
+        on, entries of their own before."""
+        if not self.inline:
+            return (self.words("code.bin"), self.words("lines.bin"),
+                    self.read_json("consts.json", M.MAX_CONSTS_BYTES))
+        code = M.words(m, "code", M.MAX_CODE_WORDS)
+        lines = M.words(m, "lines", 3 * M.MAX_CODE_WORDS)
+        return (np.asarray(code, dtype="<i4"), np.asarray(lines, dtype="<i4"),
+                M.field(m, "consts", list, ""))
 
     def words(self, name: str) -> np.ndarray:
         raw = self.entry(name)
@@ -280,4 +319,4 @@ class _Reader:
 
 
 __all__ = ["load_program", "read_program", "encode_const", "decode_const", "ALIGN", "DTYPES",
-           "REQUIRED"]
+           "REQUIRED", "REQUIRED_OLD"]

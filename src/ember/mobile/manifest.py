@@ -30,6 +30,15 @@ MAX_OBJECTS = 1 << 20
 MAX_VALUE_DEPTH = 32
 """Nesting limit of lists / tuples / dicts in object field values."""
 MAX_SOURCES = MAX_ZIP_ENTRIES - 8
+INLINE_VERSION = 5
+"""From this format version on, code, lines, consts and source texts are manifest fields
+and the manifest may be deflated (older artifacts hold them in entries of their own)."""
+MAX_INFLATION = 8
+INFLATION_ALLOWANCE = 1 << 20
+"""A deflated manifest.json may declare at most MAX_INFLATION times its compressed size
+plus INFLATION_ALLOWANCE bytes: what it decompresses to (and the parse of that) stays
+proportional to the file. The writer stores a manifest that would inflate more."""
+INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 ALIGN = 64
 """Alignment of every tensor's offset in tensors.bin."""
 DTYPES = {"bool": 1, "uint8": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 8,
@@ -89,7 +98,7 @@ def check_header(m: dict) -> int:
     return v
 
 
-def check_tables(m: dict) -> None:
+def check_tables(m: dict, version: int) -> None:
     """Types and caps of the operator, class, entry, source and checksum tables."""
     ops = field(m, "operators", "str list", "")
     need(len(ops) <= MAX_OPERATORS, f"too many operators ({len(ops)})")
@@ -116,11 +125,23 @@ def check_tables(m: dict) -> None:
     for i, s in enumerate(sources):
         need(type(s) is dict, f"manifest field sources[{i}] must be an object")
         field(s, "filename", str, f"sources[{i}].")
+        if version >= INLINE_VERSION:
+            field(s, "text", str, f"sources[{i}].")
+            continue
         entry = field(s, "entry", str, f"sources[{i}].")
         need(entry.startswith("source/"), f"source record {i} names entry {entry!r:.60}")
     sums = field(m, "checksums", dict, "")
     need(all(type(v) is str for v in sums.values()), "manifest checksums must be strings")
     field(m, "metadata", dict, "", default={}, optional=True)
+
+
+def words(m: dict, key: str, limit: int) -> list:
+    """m[key], a list of at most `limit` int32 words (format 5's code and lines)."""
+    v = field(m, key, list, "")
+    need(len(v) <= limit, f"too many words in manifest field {key} ({len(v)})")
+    need(all(type(x) is int and INT32_MIN <= x <= INT32_MAX for x in v),
+         f"manifest field {key} must hold int32 words")
+    return v
 
 
 def check_function_record(r, i: int) -> None:
@@ -156,7 +177,7 @@ def check_function_record(r, i: int) -> None:
 
 
 def decode_const(c, ntensors: int, nobjects: int = 0):
-    """A tagged constant from consts.json: ["n"], ["b", true], ["i", 1], ["f", "0x1.8p+1"],
+    """A tagged constant of the consts table: ["n"], ["b", true], ["i", 1], ["f", "0x1.8p+1"],
     ["s", "a"], ["t", tensor index], ["o", object index], ["y", type text]."""
     need(type(c) is list and c and type(c[0]) is str, f"bad constant {c!r:.60}")
     tag = c[0]

@@ -27,7 +27,7 @@ from enum import IntEnum
 FORMAT_NAME = "ember-artifact"
 """The `format` field of every artifact manifest."""
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 # Artifact format versions. Bump with an entry here, in the same commit as the change:
 #   1  zip of manifest.json, code.bin (int32 words), lines.bin (int32 (pc, source, line)
 #      triples where the location changes), consts.json (tagged constants),
@@ -38,7 +38,11 @@ FORMAT_VERSION = 4
 #      older runtime would ignore them and compare objects by identity).
 #   4  adds "sites" and "site_pcs" to function records: the calls inlined into a
 #      function, for its traceback frames (an older runtime would show too few frames).
-READS = (1, 4)
+#   5  two zip entries: manifest.json, deflated, now also holding "code" and "lines" (the
+#      int32 words as JSON ints), "consts" and each source's "text"; and tensors.bin,
+#      stored. Versions 1-4 (separate code.bin, lines.bin, consts.json, source/N; every
+#      entry stored) still load.
+READS = (1, 5)
 """The [min, max] artifact format versions this runtime reads."""
 
 

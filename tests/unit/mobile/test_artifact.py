@@ -13,6 +13,7 @@ from ember import mobile
 from ember.errors import ArtifactError
 from ember.interpreter.artifact_writer import artifact_bytes, write_artifact
 from ember.mobile.artifact import read_program
+from ember.fuzz.mutators import pack, unpack
 from ember.mobile.opcodes import FORMAT_VERSION, Op
 
 
@@ -92,18 +93,12 @@ def test_bit_flips_fail_or_run(artifact):
 
 
 def _rewrite(data: bytes, edit) -> bytes:
-    """Apply edit(files) to an artifact's entries and re-zip with fresh checksums."""
-    zin = zipfile.ZipFile(io.BytesIO(data))
-    files = {n: zin.read(n) for n in zin.namelist()}
-    manifest = json.loads(files.pop("manifest.json"))
+    """Apply edit(manifest, files) to an artifact and re-zip with fresh checksums; the code,
+    lines and consts a format 5 manifest holds show as code.bin, lines.bin and consts.json
+    entries (ember.fuzz.mutators.unpack)."""
+    manifest, files = unpack(data)
     edit(manifest, files)
-    manifest["checksums"] = {n: hashlib.sha256(b).hexdigest() for n, b in files.items()}
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as z:
-        z.writestr("manifest.json", json.dumps(manifest))
-        for n, b in files.items():
-            z.writestr(n, b)
-    return out.getvalue()
+    return pack(manifest, files)
 
 
 def _code_words(files):
@@ -126,9 +121,12 @@ def _set_code(files, words):
     (lambda m, f: m.update(byteorder="big"), "little-endian"),
     (lambda m, f: m["entries"]["fib"].update(function=99), "names no function"),
     (lambda m, f: m.update(default_entry="ghost"), "default_entry"),
-    (lambda m, f: f.update({"consts.json": b"\xff\xfe"}), "consts.json is not UTF-8"),
-    (lambda m, f: f.update({"consts.json": b"[" * 100000 + b"]" * 100000}), "(?i)json"),
-    (lambda m, f: f.pop("lines.bin"), "missing lines.bin"),
+    (lambda m, f: f.update({"consts.json": b"\xff\xfe"}), "unexpected entries.*consts.json"),
+    (lambda m, f: f.update({"consts.json": b"[" * 100000 + b"]" * 100000}), "unexpected"),
+    (lambda m, f: f.pop("lines.bin"), "manifest field lines must be a list"),
+    (lambda m, f: (f.pop("code.bin"), m.update(code=[1 << 31])), "int32 words"),
+    (lambda m, f: (f.pop("code.bin"), m.update(code=[0, 1.5])), "int32 words"),
+    (lambda m, f: m["sources"][0].pop("text"), "sources\\[0\\].text must be a string"),
     (lambda m, f: m["functions"][0].update(sites="x"), "sites"),
     (lambda m, f: m["functions"][0].update(sites=[["g", 3, 1]]), "inlined call site 1"),
     (lambda m, f: m["functions"][0].update(sites=[["g", 3, 0]], site_pcs=[[0, 2]]),
@@ -154,7 +152,7 @@ def test_checksum_mismatch(artifact):
     with zipfile.ZipFile(out, "w") as z:
         for n in zin.namelist():
             b = zin.read(n)
-            z.writestr(n, b + b"\0" if n == "consts.json" else b)
+            z.writestr(n, b + b"\0" if n == "tensors.bin" else b)
     with pytest.raises(ArtifactError, match="checksum"):
         mobile.loads(out.getvalue())
 

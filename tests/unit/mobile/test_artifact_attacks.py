@@ -87,7 +87,7 @@ def test_unexpected_entry(artifact):
 def test_source_entry_must_be_declared(artifact):
     def edit(m, f):
         m["sources"].append({"filename": "x.py", "entry": "source/9"})
-    _load_fails(_rewrite(artifact.read_bytes(), edit), "missing source/9")
+    _load_fails(_rewrite(artifact.read_bytes(), edit), "sources\\[1\\].text must be a string")
 
 
 def test_duplicate_entry_names(artifact):
@@ -98,8 +98,8 @@ def test_duplicate_entry_names(artifact):
         with zipfile.ZipFile(out, "w") as z:
             for n in zin.namelist():
                 z.writestr(n, zin.read(n))
-            z.writestr("code.bin", zin.read("code.bin"))
-    _load_fails(out.getvalue(), "duplicate entry 'code.bin'")
+            z.writestr("tensors.bin", zin.read("tensors.bin"))
+    _load_fails(out.getvalue(), "duplicate entry 'tensors.bin'")
 
 
 def test_encrypted_flag(artifact):
@@ -154,7 +154,7 @@ def test_bad_manifest_json(artifact, raw, match):
     (lambda m, f: m["functions"][0].update(defaults=[["i", 1], ["i", 2]]), "too many defaults"),
     (lambda m, f: m["entries"]["fib"].update(ret_type="str"), "ret_type differ"),
     (lambda m, f: m.update(tensors=[{"name": "t"}]), "tensors\\[0\\].dtype must be a string"),
-    (lambda m, f: f.update({"code.bin": f["code.bin"] + b"\0"}), "whole number of int32"),
+    (lambda m, f: f.update({"code.bin": f["code.bin"] + b"\0"}), "unexpected entries"),
     (lambda m, f: f.update({"lines.bin": f["lines.bin"] + b"\0" * 4}), "triples"),
     (lambda m, f: f.update({"consts.json": b"[]"}), "one constant list per function"),
     (lambda m, f: f.update({"consts.json": json.dumps([[["i", 2 ** 63]]] + [[]] * 3)
@@ -171,9 +171,10 @@ def test_schema_violations(artifact, edit, match):
 def test_missing_and_wrong_checksums(artifact):
     zin = zipfile.ZipFile(io.BytesIO(artifact.read_bytes()))
     manifest = json.loads(zin.read("manifest.json"))
-    for change, match in [(lambda s: s.pop("code.bin"), "no checksum for entry 'code.bin'"),
-                          (lambda s: s.update({"lines.bin": "0" * 64}),
-                           "checksum mismatch in 'lines.bin'")]:
+    for change, match in [(lambda s: s.pop("tensors.bin"),
+                           "no checksum for entry 'tensors.bin'"),
+                          (lambda s: s.update({"tensors.bin": "0" * 64}),
+                           "checksum mismatch in 'tensors.bin'")]:
         m = json.loads(json.dumps(manifest))
         change(m["checksums"])
         out = io.BytesIO()
