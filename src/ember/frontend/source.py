@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast as pyast
 import inspect
+import linecache
 import textwrap
 
 from ember.errors import Source, UnsupportedError
@@ -11,7 +13,8 @@ from ember.errors import Source, UnsupportedError
 def source_of(obj) -> Source:
     """The Source of a function or class: file, first line, dedented text, column offset."""
     try:
-        lines, first_line = inspect.getsourcelines(obj)
+        found = _class_source_lines(obj) if isinstance(obj, type) else None
+        lines, first_line = found or inspect.getsourcelines(obj)
         filename = inspect.getsourcefile(obj) or inspect.getfile(obj)
     except (OSError, TypeError) as e:
         found = _class_lines(obj) if isinstance(obj, type) else None
@@ -25,6 +28,104 @@ def source_of(obj) -> Source:
     dedented = textwrap.dedent(text)
     col_offset = _common_indent(text)
     return Source(filename, dedented, max(first_line, 1), col_offset)
+
+
+def _class_source_lines(cls):
+    """inspect.getsourcelines(cls), found without inspect's pure-Python passes over the
+    file (a visitor over every node of its tree, then tokenizing the class to find its
+    end): the file's classes are indexed once per file text, and a class ends where its
+    last statement does, plus the comment lines after it that inspect counts in. None
+    where this does not apply (inspect then answers)."""
+    file = inspect.getsourcefile(cls)
+    if not file or inspect.unwrap(cls) is not cls:
+        return None
+    linecache.checkcache(file)
+    module = inspect.getmodule(cls, file)
+    lines = linecache.getlines(file, module.__dict__) if module else linecache.getlines(file)
+    found = _class_index(file, lines).get(cls.__qualname__) if lines else None
+    if found is None:
+        return None
+    first, end, body_col = found
+    last = _block_end(lines, end, body_col)
+    return (lines[first - 1:last], first) if last is not None else None
+
+
+_INDEX: dict = {}
+"""file -> (its lines as linecache gave them, {qualname: (first line, last statement's
+end line, body column or None)} for the first class of each qualname)."""
+
+
+def _class_index(file: str, lines: list) -> dict:
+    hit = _INDEX.get(file)
+    if hit is not None and hit[0] is lines:
+        return hit[1]
+    index: dict = {}
+    try:
+        _index_classes(pyast.parse("".join(lines)).body, [], index, lines)
+    except (SyntaxError, ValueError, RecursionError):
+        index = {}
+    _INDEX[file] = (lines, index)
+    return index
+
+
+def _index_classes(stmts, stack: list, index: dict, lines: list) -> None:
+    """Record the classes among stmts and the statements nested in them, in the order
+    inspect's _ClassFinder meets them (the first of a qualname wins)."""
+    for s in stmts:
+        if isinstance(s, pyast.ClassDef):
+            stack.append(s.name)
+            if ".".join(stack) not in index:
+                first = s.decorator_list[0].lineno if s.decorator_list else s.lineno
+                index[".".join(stack)] = (first, s.end_lineno, _body_col(lines, s))
+            _index_classes(s.body, stack, index, lines)
+            stack.pop()
+        elif isinstance(s, (pyast.FunctionDef, pyast.AsyncFunctionDef)):
+            stack += [s.name, "<locals>"]
+            _index_classes(s.body, stack, index, lines)
+            del stack[-2:]
+        else:
+            for name in ("body", "handlers", "orelse", "finalbody", "cases"):
+                for item in getattr(s, name, ()):
+                    _index_classes(item.body if name in ("handlers", "cases") else [item],
+                                   stack, index, lines)
+
+
+def _body_col(lines: list, node):
+    """The column where the class body's first line starts (where tokenize's INDENT
+    ends); None if the body follows the header on its line (no INDENT); False if unsure."""
+    first = node.body[0]
+    if getattr(first, "decorator_list", None):
+        text = lines[first.decorator_list[0].lineno - 1]
+        if not text.lstrip(" \t").startswith("@"):
+            return False
+    else:
+        text = lines[first.lineno - 1]
+        if not text.isascii():
+            return False
+        if text[:first.col_offset].strip(" \t"):
+            return None
+    return len(text) - len(text.lstrip(" \t"))
+
+
+def _block_end(lines: list, end: int, body_col) -> int | None:
+    """The last line (1-based) of inspect's block for a class whose last statement ends
+    on line end: then every comment line up to the next line of code that is indented at
+    least as far as the body. None for a layout this does not follow."""
+    if body_col is False:
+        return None
+    last = end
+    for row in range(end, len(lines)):
+        text = lines[row]
+        if "\f" in text:
+            return None
+        code = text.lstrip(" \t")
+        if not code.strip():
+            continue
+        if not code.startswith("#"):
+            break
+        if body_col is not None and len(text) - len(code) >= body_col:
+            last = row + 1
+    return last
 
 
 def _common_indent(text: str) -> int:
