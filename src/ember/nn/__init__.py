@@ -21,6 +21,7 @@ from ember.nn.activation import (
 )
 from ember.nn.attention import MultiheadAttention
 from ember.nn.conv import Conv1d, Conv2d
+from ember.nn.conv_transpose import ConvTranspose1d, ConvTranspose2d
 from ember.nn.linear import Bilinear, Linear
 from ember.nn.misc import Dropout, Embedding, Flatten, Identity, Unflatten
 from ember.nn.module import Module, ModuleDict, ModuleList, Sequential, export
@@ -38,7 +39,8 @@ from ember.nn.transformer import TransformerEncoder, TransformerEncoderLayer
 
 __all__ = [
     "ELU", "GELU", "GRU", "LSTM", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d",
-    "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Bilinear", "Conv1d", "Conv2d", "Dropout",
+    "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Bilinear", "Conv1d", "Conv2d", "ConvTranspose1d",
+    "ConvTranspose2d", "Dropout",
     "Embedding", "Flatten", "GroupNorm", "Hardsigmoid", "Hardswish", "Hardtanh", "Identity",
     "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax", "MaxPool1d", "MaxPool2d", "Module",
     "ModuleDict", "ModuleList", "MultiheadAttention", "ReLU", "ReLU6", "Sequential", "SiLU",

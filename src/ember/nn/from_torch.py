@@ -61,6 +61,15 @@ def _conv(cls):
     return convert
 
 
+def _conv_transpose(cls):
+    def convert(m):
+        layer = cls(m.in_channels, m.out_channels, m.kernel_size, m.stride, m.padding,
+                    m.output_padding, m.groups, m.bias is not None, m.dilation,
+                    dtype=_dtype(m))
+        return _copy_tensors(layer, m)
+    return convert
+
+
 def _batch_norm(cls):
     def convert(m):
         layer = cls(m.num_features, m.eps, m.momentum, m.affine, m.track_running_stats,
@@ -160,6 +169,8 @@ def _table() -> dict:
         nn.Linear: _linear, nn.modules.linear.NonDynamicallyQuantizableLinear: _linear,
         nn.Bilinear: _bilinear,
         nn.Conv1d: _conv(enn.Conv1d), nn.Conv2d: _conv(enn.Conv2d),
+        nn.ConvTranspose1d: _conv_transpose(enn.ConvTranspose1d),
+        nn.ConvTranspose2d: _conv_transpose(enn.ConvTranspose2d),
         nn.BatchNorm1d: _batch_norm(enn.BatchNorm1d), nn.BatchNorm2d: _batch_norm(enn.BatchNorm2d),
         nn.LayerNorm: _layer_norm, nn.GroupNorm: _group_norm, nn.Embedding: _embedding,
         nn.Dropout: _simple(lambda m: enn.Dropout(m.p)),

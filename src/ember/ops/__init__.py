@@ -24,6 +24,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     tensor_activation,
     tensor_attention,
     tensor_conv,
+    tensor_conv_transpose,
     tensor_create,
     tensor_elementwise,
     tensor_fused,

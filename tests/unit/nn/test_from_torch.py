@@ -17,7 +17,8 @@ from ember.nn.from_torch import TORCH_LAYERS, convert_layer
 from .torch_ref import randomize
 
 LAYERS = [
-    "Linear", "Bilinear", "Conv1d", "Conv2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm",
+    "Linear", "Bilinear", "Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d",
+    "BatchNorm1d", "BatchNorm2d", "LayerNorm",
     "GroupNorm", "Embedding", "Dropout", "ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "SiLU",
     "Sigmoid", "Tanh", "Hardswish", "Hardsigmoid", "Hardtanh", "Softplus", "Softmax",
     "LogSoftmax", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d",
