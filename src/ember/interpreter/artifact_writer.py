@@ -63,6 +63,7 @@ def artifact_bytes(program, default_entry: str | None = None) -> bytes:
                     for ci, values in program.objects],
         "checksums": {"tensors.bin": hashlib.sha256(blob).hexdigest()},
         "metadata": dict(program.metadata),
+        "mutable_tensors": program.mutable_tensors,
     }
     # ASCII JSON: \u escapes carry any str, lone surrogates included.
     text = json.dumps(manifest, separators=(",", ":")).encode("ascii")

@@ -12,6 +12,7 @@ carries the source line of the op it came from.
 from __future__ import annotations
 
 from ember.errors import LoweringError
+from ember.interpreter.mutation import mutates_tensors
 from ember.interpreter.regalloc import allocate, const_key
 from ember.ir import types as T
 from ember.ir.core import SymbolRef
@@ -395,7 +396,7 @@ def lower_module(module):
                 [_object_value(v, ctx) for v in module.objects[name].values])
                for name in ctx.objects]
     return Program(functions=functions, operators=ctx.operators, classes=classes,
-                   tensors=tensors, objects=objects,
+                   tensors=tensors, objects=objects, mutable_tensors=mutates_tensors(module),
                    sources=_used_lines(ctx.sources, functions), entries=entries,
                    producer=f"ember {__version__}")
 

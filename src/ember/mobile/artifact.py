@@ -96,7 +96,9 @@ class _Reader:
             functions=functions, operators=list(m["operators"]), classes=self.classes(m),
             tensors=tensors, objects=objects, sources=self.sources(m), entries=entries,
             default_entry=m.get("default_entry"), producer=m["producer"],
-            metadata=m.get("metadata", {}), manifest=m)
+            metadata=m.get("metadata", {}), manifest=m,
+            mutable_tensors=M.field(m, "mutable_tensors", bool, "", default=True,
+                                    optional=True))
 
     # -- zip level ---------------------------------------------------------------------------
     def check_zip(self):

@@ -62,7 +62,7 @@ def _is(v, kind) -> bool:
     return isinstance(v, kind)
 
 
-_NAMES = {int: "an int", str: "a string", list: "a list", dict: "an object",
+_NAMES = {int: "an int", bool: "a bool", str: "a string", list: "a list", dict: "an object",
           "str list": "a list of strings"}
 
 

@@ -154,6 +154,10 @@ class Program:
     producer: str = ""
     """Who wrote the program ("ember 0.1.0")."""
     metadata: dict = field(default_factory=dict)
+    mutable_tensors: bool = True
+    """Whether the code may write into tensors in place (interpreter/mutation.py). If
+    not, the runtime makes the tensors read-only and may cache layouts derived from them;
+    if so, they stay writable so in-place updates persist across calls."""
     """Free-form JSON-compatible information carried through the artifact."""
     manifest: dict | None = None
     """The manifest an artifact was read from (None for programs built in memory)."""

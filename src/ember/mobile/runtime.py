@@ -22,6 +22,7 @@ from ember.mobile.program import SPECIAL_METHODS
 from ember.mobile.translate import FunctionTranslator, compile_function
 from ember.mobile.verify import verify_program
 from ember.ops.int64 import overflow_error
+from ember.ops.tensor_common import frozen
 
 
 class ProgramEnv:
@@ -269,9 +270,23 @@ def check_types(program) -> None:
                                 "the program does not declare")
 
 
+def settle_tensors(program) -> None:
+    """Read-only tensors for a program that never writes one in place (kernels may then
+    cache what they derive from them); writable ones for a program that may."""
+    settled = []
+    for name, a in program.tensors:
+        if program.mutable_tensors:
+            a = a if a.flags.writeable else a.copy()
+        elif not frozen(a):
+            a = np.frombuffer(np.ascontiguousarray(a).tobytes(), a.dtype).reshape(a.shape)
+        settled.append((name, a))
+    program.tensors = settled
+
+
 def build(program) -> LoadedModule:
     """Verify, bind and translate a Program; the result runs its entry points."""
     kernels = bind_kernels(program)
+    settle_tensors(program)
     check_types(program)
     trees = verify_program(program, ops.EXCEPTION_CLASSES)
     env = ProgramEnv(program, kernels)
