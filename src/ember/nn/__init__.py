@@ -36,6 +36,13 @@ from ember.nn.pooling import (
 )
 from ember.nn.rnn import GRU, LSTM
 from ember.nn.transformer import TransformerEncoder, TransformerEncoderLayer
+from ember.nn.upsample import (
+    PixelShuffle,
+    PixelUnshuffle,
+    Upsample,
+    UpsamplingBilinear2d,
+    UpsamplingNearest2d,
+)
 
 __all__ = [
     "ELU", "GELU", "GRU", "LSTM", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d",
@@ -45,5 +52,6 @@ __all__ = [
     "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax", "MaxPool1d", "MaxPool2d", "Module",
     "ModuleDict", "ModuleList", "MultiheadAttention", "ReLU", "ReLU6", "Sequential", "SiLU",
     "Sigmoid", "Softmax", "Softplus", "Tanh", "TransformerEncoder", "TransformerEncoderLayer",
-    "Unflatten", "export", "functional", "init",
+    "Unflatten", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d", "PixelShuffle",
+    "PixelUnshuffle", "export", "functional", "init",
 ]

@@ -157,6 +157,18 @@ def _encoder(m):
     return enc
 
 
+def _upsample(cls):
+    def convert(m):
+        from ember.nn.upsample import MODES
+
+        _require(m, f"mode={m.mode!r}", m.mode in MODES, f"ember implements {list(MODES)}")
+        if cls is enn.Upsample:
+            return enn.Upsample(m.size, m.scale_factor, m.mode, m.align_corners,
+                                m.recompute_scale_factor)
+        return cls(m.size, m.scale_factor)
+    return convert
+
+
 def _simple(make):
     """A converter for a layer without tensors: make(torch_module) -> ember module."""
     return make
@@ -206,6 +218,11 @@ def _table() -> dict:
                                                       m.divisor_override)),
         nn.AdaptiveAvgPool1d: _simple(lambda m: enn.AdaptiveAvgPool1d(m.output_size)),
         nn.AdaptiveAvgPool2d: _simple(lambda m: enn.AdaptiveAvgPool2d(m.output_size)),
+        nn.Upsample: _upsample(enn.Upsample),
+        nn.UpsamplingNearest2d: _upsample(enn.UpsamplingNearest2d),
+        nn.UpsamplingBilinear2d: _upsample(enn.UpsamplingBilinear2d),
+        nn.PixelShuffle: _simple(lambda m: enn.PixelShuffle(m.upscale_factor)),
+        nn.PixelUnshuffle: _simple(lambda m: enn.PixelUnshuffle(m.downscale_factor)),
         nn.LSTM: _rnn(enn.LSTM), nn.GRU: _rnn(enn.GRU),
         nn.MultiheadAttention: _mha,
         nn.TransformerEncoderLayer: _encoder_layer, nn.TransformerEncoder: _encoder,

@@ -1,6 +1,7 @@
 """Padding and resampling: F.pad (constant, reflect, replicate, circular; negative pads
 crop) and F.interpolate / F.upsample (nearest, linear, bilinear; size or scale_factor;
-align_corners), with torch's source-index rules.
+align_corners, also as F.upsample_nearest / F.upsample_bilinear), with torch's source-index
+rules; F.pixel_shuffle and F.pixel_unshuffle (channel blocks <-> pixel blocks).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import numpy as np
 
 from ember.ops.registry import ShapeMismatch
 from ember.ops.tensor_common import F, reg
-from ember.ops.tensorinfo import TensorInfo
+from ember.ops.tensorinfo import TensorInfo, fmt
 
 _MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 
@@ -161,3 +162,96 @@ reg("tensor.interpolate", "(Tensor input, Any size=None, Any scale_factor=None, 
     "str mode='nearest', bool? align_corners=None, bool? recompute_scale_factor=None, "
     "bool antialias=False) -> Tensor", interpolate, (f"{F}.interpolate", f"{F}.upsample"),
     _interpolate_info, may_raise=True)
+
+
+def upsample_nearest(x, size, scale_factor):
+    """F.upsample_nearest: interpolate(mode='nearest')."""
+    return interpolate(x, size, scale_factor, "nearest", None, None, False)
+
+
+def upsample_bilinear(x, size, scale_factor):
+    """F.upsample_bilinear: interpolate(mode='bilinear', align_corners=True)."""
+    return interpolate(x, size, scale_factor, "bilinear", True, None, False)
+
+
+for _n, _k in (("upsample_nearest", upsample_nearest), ("upsample_bilinear", upsample_bilinear)):
+    reg(f"tensor.{_n}", "(Tensor input, Any size=None, Any scale_factor=None) -> Tensor", _k,
+        (f"{F}.{_n}",), _interpolate_info, may_raise=True)
+
+# ----------------------------------------------------------------------------- pixel shuffle
+
+
+def _check_factor(factor, what):
+    if factor <= 0:
+        raise RuntimeError(f"{what} must be greater than 0, but got {factor}")
+
+
+def pixel_shuffle(x, upscale_factor):
+    """(*, C * r * r, H, W) -> (*, C, H * r, W * r): channel blocks become pixel blocks."""
+    r = upscale_factor
+    _check_factor(r, "pixel_shuffle expects upscale_factor")
+    if x.ndim < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but "
+                           f"got input with {x.ndim} dimension(s)")
+    *lead, c, h, w = x.shape
+    if c % (r * r):
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be "
+                           f"divisible by the square of upscale_factor, but input.size(-3)={c} "
+                           f"is not divisible by {r * r}")
+    k = len(lead)
+    y = x.reshape(*lead, c // (r * r), r, r, h, w)
+    y = y.transpose(*range(k), k, k + 3, k + 1, k + 4, k + 2)
+    return np.ascontiguousarray(y).reshape(*lead, c // (r * r), h * r, w * r)
+
+
+def pixel_unshuffle(x, downscale_factor):
+    """(*, C, H * r, W * r) -> (*, C * r * r, H, W): the inverse of pixel_shuffle."""
+    r = downscale_factor
+    _check_factor(r, "pixel_unshuffle expects downscale_factor")
+    if x.ndim < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but "
+                           f"got input with {x.ndim} dimension(s)")
+    *lead, c, h, w = x.shape
+    for name, size, dim in (("height", h, -2), ("width", w, -1)):
+        if size % r:
+            raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by "
+                               f"downscale_factor, but input.size({dim})={size} is not "
+                               f"divisible by {r}")
+    k = len(lead)
+    y = x.reshape(*lead, c, h // r, r, w // r, r)
+    y = y.transpose(*range(k), k, k + 2, k + 4, k + 1, k + 3)
+    return np.ascontiguousarray(y).reshape(*lead, c * r * r, h // r, w // r)
+
+
+def _shuffle_info(up):
+    def info(args):
+        x, r = args[0], args[1].const
+        if x.shape is None or not isinstance(r, int) or len(x.shape) < 3 or r <= 0:
+            return TensorInfo(x.dtype, None)
+        *lead, c, h, w = x.shape
+        what = "pixel_shuffle" if up else "pixel_unshuffle"
+        sizes = (c,) if up else (h, w)
+        step = r * r if up else r
+        if any(isinstance(s, int) and s % step for s in sizes):
+            raise ShapeMismatch(f"{what}: input {fmt(x.shape)} is not divisible by "
+                                f"{'the square of ' if up else ''}the factor {r}")
+        if up:
+            out = (_div(c, r * r), _mul(h, r), _mul(w, r))
+        else:
+            out = (_mul(c, r * r), _div(h, r), _div(w, r))
+        return TensorInfo(x.dtype, tuple(lead) + out)
+    return info
+
+
+def _mul(a, b):
+    return a * b if isinstance(a, int) else None
+
+
+def _div(a, b):
+    return a // b if isinstance(a, int) else None
+
+
+reg("tensor.pixel_shuffle", "(Tensor self, int upscale_factor) -> Tensor", pixel_shuffle,
+    ("torch.pixel_shuffle", f"{F}.pixel_shuffle"), _shuffle_info(True), may_raise=True)
+reg("tensor.pixel_unshuffle", "(Tensor self, int downscale_factor) -> Tensor", pixel_unshuffle,
+    ("torch.pixel_unshuffle", f"{F}.pixel_unshuffle"), _shuffle_info(False), may_raise=True)

@@ -23,7 +23,8 @@ LAYERS = [
     "Sigmoid", "Tanh", "Hardswish", "Hardsigmoid", "Hardtanh", "Softplus", "Softmax",
     "LogSoftmax", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d",
     "AdaptiveAvgPool2d", "Flatten", "Unflatten", "Identity", "LSTM", "GRU",
-    "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
+    "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder", "Upsample",
+    "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle",
 ]
 
 

@@ -43,6 +43,23 @@ CASES = [
      lambda b: (randn(b, 4, 9),)),
     ("ConvTranspose1d-outpad", lambda: nn.ConvTranspose1d(3, 2, 3, 3, 1, 2, bias=False),
      lambda b: (randn(b, 3, 7),)),
+    ("Upsample-nearest", lambda: nn.Upsample(scale_factor=2), lambda b: (randn(b, 3, 4, 5),)),
+    ("Upsample-size", lambda: nn.Upsample(size=(7, 9)), lambda b: (randn(b, 3, 4, 5),)),
+    ("Upsample-bilinear", lambda: nn.Upsample(scale_factor=(2.0, 1.5), mode="bilinear"),
+     lambda b: (randn(b, 3, 4, 6),)),
+    ("Upsample-bilinear-corners", lambda: nn.Upsample(size=(8, 3), mode="bilinear",
+                                                      align_corners=True),
+     lambda b: (randn(b, 3, 4, 6),)),
+    ("Upsample-linear-recompute", lambda: nn.Upsample(scale_factor=1.7, mode="linear",
+                                                      recompute_scale_factor=True),
+     lambda b: (randn(b, 3, 5),)),
+    ("UpsamplingNearest2d", lambda: nn.UpsamplingNearest2d(scale_factor=3),
+     lambda b: (randn(b, 2, 3, 4),)),
+    ("UpsamplingBilinear2d", lambda: nn.UpsamplingBilinear2d(scale_factor=2),
+     lambda b: (randn(b, 2, 3, 4),)),
+    ("PixelShuffle", lambda: nn.PixelShuffle(3), lambda b: (randn(b, 18, 3, 4),)),
+    ("PixelShuffle-5d", lambda: nn.PixelShuffle(2), lambda b: (randn(b, 2, 8, 3, 4),)),
+    ("PixelUnshuffle", lambda: nn.PixelUnshuffle(2), lambda b: (randn(b, 3, 4, 6),)),
 ]
 CASES = [pytest.param(*c, id=c[0]) for c in CASES]
 
@@ -56,3 +73,11 @@ def test_saved_torch_layer_matches_torch(name, make, inputs, tmp_path):
     for b in (1, 3):
         args = inputs(b)
         record(f"saved({name})", max_error(loaded(*args), run_torch(tm, args)))
+
+
+def test_upsample_modes_ember_lacks_are_refused_by_name():
+    from ember.errors import UnsupportedError
+    from ember.nn.from_torch import convert_layer
+
+    with pytest.raises(UnsupportedError, match="Upsample with mode='bicubic'"):
+        convert_layer(nn.Upsample(scale_factor=2, mode="bicubic"))
