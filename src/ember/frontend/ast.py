@@ -8,24 +8,48 @@ Operators are strings: BinOp "+", "-", "*", "/", "//", "%", "**", "@", "<<",
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from reprlib import recursive_repr
 
 from ember.errors import Span
 
 
-@dataclass(eq=False, slots=True)
+def _node(cls):
+    """@dataclass(eq=False, slots=True), cheaper to apply (every process that compiles
+    makes these ~50 classes): no generated __repr__ (Node's one __repr__ writes the text
+    dataclass would), and a class without a docstring gets a plain one rather than the
+    signature text dataclass would compute through inspect."""
+    if cls.__doc__ is None:
+        cls.__doc__ = f"The {cls.__name__} node."
+    return dataclass(eq=False, slots=True, repr=False)(cls)
+
+
+@_node
 class Node:
     span: Span
+
+    @recursive_repr()
+    def __repr__(self) -> str:
+        """What dataclass's generated __repr__ gives: `Name(span=..., id='x')`."""
+        cls = type(self)
+        names = _REPR_FIELDS.get(cls)
+        if names is None:
+            names = _REPR_FIELDS[cls] = tuple(f.name for f in fields(cls) if f.repr)
+        return cls.__qualname__ + "(" + ", ".join(
+            f"{name}={getattr(self, name)!r}" for name in names) + ")"
+
+
+_REPR_FIELDS: dict = {}
 
 
 # -- module level -----------------------------------------------------------------------------
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Module(Node):
     body: list
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Arg(Node):
     """A parameter. kind: "normal", "star" (*args), "starstar" (**kwargs), "kwonly"."""
 
@@ -35,7 +59,7 @@ class Arg(Node):
     kind: str = "normal"
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class FunctionDef(Node):
     name: str
     args: list
@@ -46,7 +70,7 @@ class FunctionDef(Node):
     name_span: Span | None = None
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class ClassDef(Node):
     name: str
     bases: list
@@ -58,32 +82,32 @@ class ClassDef(Node):
 # -- statements ------------------------------------------------------------------------------
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Return(Node):
     value: Node | None
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Assign(Node):
     targets: list
     value: Node
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class AugAssign(Node):
     target: Node
     op: str
     value: Node
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class AnnAssign(Node):
     target: Node
     annotation: Node
     value: Node | None
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class For(Node):
     target: Node
     iter: Node
@@ -92,7 +116,7 @@ class For(Node):
     kw_span: Span | None = None
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class While(Node):
     test: Node
     body: list
@@ -100,7 +124,7 @@ class While(Node):
     kw_span: Span | None = None
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class If(Node):
     test: Node
     body: list
@@ -108,26 +132,26 @@ class If(Node):
     kw_span: Span | None = None
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class With(Node):
     items: list  # list of (context_expr, optional_vars)
     body: list
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Raise(Node):
     exc: Node | None
     cause: Node | None
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class ExceptHandler(Node):
     type: Node | None
     name: str | None
     body: list
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Try(Node):
     body: list
     handlers: list
@@ -135,55 +159,55 @@ class Try(Node):
     finalbody: list
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Assert(Node):
     test: Node
     msg: Node | None
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Delete(Node):
     targets: list
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Pass(Node):
     pass
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Break(Node):
     pass
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Continue(Node):
     pass
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Expr(Node):
     value: Node
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Import(Node):
     names: list  # list of (dotted name, asname)
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class ImportFrom(Node):
     module: str | None
     names: list  # list of (name, asname); [("*", None)] for a star import
     level: int = 0
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Global(Node):
     names: list
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Nonlocal(Node):
     names: list
 
@@ -191,50 +215,50 @@ class Nonlocal(Node):
 # -- expressions -------------------------------------------------------------------------------
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class BoolOp(Node):
     op: str
     values: list
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class BinOp(Node):
     left: Node
     op: str
     right: Node
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class UnaryOp(Node):
     op: str
     operand: Node
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Lambda(Node):
     args: list
     body: Node
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class IfExp(Node):
     test: Node
     body: Node
     orelse: Node
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Dict(Node):
     keys: list  # None for a ** splat
     values: list
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Set(Node):
     elts: list
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Comprehension(Node):
     target: Node
     iter: Node
@@ -242,43 +266,43 @@ class Comprehension(Node):
     is_async: bool = False
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class ListComp(Node):
     elt: Node
     generators: list
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class SetComp(Node):
     elt: Node
     generators: list
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class GeneratorExp(Node):
     elt: Node
     generators: list
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class DictComp(Node):
     key: Node
     value: Node
     generators: list
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Await(Node):
     value: Node
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Yield(Node):
     value: Node | None
     is_from: bool = False
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Compare(Node):
     left: Node
     ops: list
@@ -286,76 +310,76 @@ class Compare(Node):
     op_spans: list = field(default_factory=list)
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Keyword(Node):
     arg: str | None  # None for **kwargs
     value: Node
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Call(Node):
     func: Node
     args: list
     keywords: list
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class FormattedValue(Node):
     value: Node
     conversion: str | None  # "r", "s", "a" or None
     format_spec: Node | None  # a JoinedStr
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class JoinedStr(Node):
     values: list  # Constant(str) and FormattedValue nodes
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Constant(Node):
     value: object  # int, float, complex, str, bytes, bool, None, Ellipsis
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Attribute(Node):
     value: Node
     attr: str
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Subscript(Node):
     value: Node
     slice: Node
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Slice(Node):
     lower: Node | None
     upper: Node | None
     step: Node | None
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Starred(Node):
     value: Node
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Name(Node):
     id: str
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class List(Node):
     elts: list
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class Tuple(Node):
     elts: list
 
 
-@dataclass(eq=False, slots=True)
+@_node
 class NamedExpr(Node):
     target: Node
     value: Node
