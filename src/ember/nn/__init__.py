@@ -26,6 +26,23 @@ from ember.nn.linear import Bilinear, Linear
 from ember.nn.misc import Dropout, Embedding, Flatten, Identity, Unflatten
 from ember.nn.module import Module, ModuleDict, ModuleList, Sequential, export
 from ember.nn.norm import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
+from ember.nn.padding import (
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ReplicationPad3d,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
+)
 from ember.nn.pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
@@ -45,13 +62,16 @@ from ember.nn.upsample import (
 )
 
 __all__ = [
-    "ELU", "GELU", "GRU", "LSTM", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d",
-    "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Bilinear", "Conv1d", "Conv2d", "ConvTranspose1d",
-    "ConvTranspose2d", "Dropout",
-    "Embedding", "Flatten", "GroupNorm", "Hardsigmoid", "Hardswish", "Hardtanh", "Identity",
-    "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax", "MaxPool1d", "MaxPool2d", "Module",
-    "ModuleDict", "ModuleList", "MultiheadAttention", "ReLU", "ReLU6", "Sequential", "SiLU",
-    "Sigmoid", "Softmax", "Softplus", "Tanh", "TransformerEncoder", "TransformerEncoderLayer",
-    "Unflatten", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d", "PixelShuffle",
-    "PixelUnshuffle", "export", "functional", "init",
+    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "BatchNorm1d",
+    "BatchNorm2d", "Bilinear", "CircularPad1d", "CircularPad2d", "CircularPad3d",
+    "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Conv1d", "Conv2d", "ConvTranspose1d",
+    "ConvTranspose2d", "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GRU", "GroupNorm",
+    "Hardsigmoid", "Hardswish", "Hardtanh", "Identity", "LSTM", "LayerNorm", "LeakyReLU",
+    "Linear", "LogSoftmax", "MaxPool1d", "MaxPool2d", "Module", "ModuleDict", "ModuleList",
+    "MultiheadAttention", "PixelShuffle", "PixelUnshuffle", "ReLU", "ReLU6", "ReflectionPad1d",
+    "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
+    "ReplicationPad3d", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh",
+    "TransformerEncoder", "TransformerEncoderLayer", "Unflatten", "Upsample",
+    "UpsamplingBilinear2d", "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
+    "export", "functional", "init",
 ]

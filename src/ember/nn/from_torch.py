@@ -19,6 +19,11 @@ import ember.nn as enn
 from ember.errors import UnsupportedError
 
 
+PADDING_LAYERS = tuple(f"{kind}Pad{n}d" for kind in ("Zero", "Constant", "Reflection",
+                                                     "Replication", "Circular")
+                       for n in (1, 2, 3))
+
+
 def _dtype(m) -> str | None:
     """The numpy dtype name of m's first floating parameter or buffer (None if it has none)."""
     for t in list(m.parameters()) + list(m.buffers()):
@@ -169,6 +174,12 @@ def _upsample(cls):
     return convert
 
 
+def _padding(name: str):
+    if name.startswith("Constant"):
+        return lambda m: getattr(enn, name)(m.padding, m.value)
+    return lambda m: getattr(enn, name)(m.padding)
+
+
 def _simple(make):
     """A converter for a layer without tensors: make(torch_module) -> ember module."""
     return make
@@ -223,6 +234,7 @@ def _table() -> dict:
         nn.UpsamplingBilinear2d: _upsample(enn.UpsamplingBilinear2d),
         nn.PixelShuffle: _simple(lambda m: enn.PixelShuffle(m.upscale_factor)),
         nn.PixelUnshuffle: _simple(lambda m: enn.PixelUnshuffle(m.downscale_factor)),
+        **{getattr(nn, name): _padding(name) for name in PADDING_LAYERS},
         nn.LSTM: _rnn(enn.LSTM), nn.GRU: _rnn(enn.GRU),
         nn.MultiheadAttention: _mha,
         nn.TransformerEncoderLayer: _encoder_layer, nn.TransformerEncoder: _encoder,

@@ -49,6 +49,9 @@ def pad(x, pads, mode, value):
                 raise RuntimeError(f"Argument #4: Padding size should be less than the "
                                    f"corresponding input dimension, but got: padding ({a}, "
                                    f"{b}) at dimension {d} of input {list(x.shape)}")
+    if mode == "circular" and any(a > x.shape[d] or b > x.shape[d]
+                                  for d, (a, b) in enumerate(widths)):
+        raise RuntimeError("Padding value causes wrapping around more than once.")
     if mode == "constant":
         return np.pad(x, widths, constant_values=0 if value is None else value)
     return np.pad(x, widths, mode=_MODES[mode])

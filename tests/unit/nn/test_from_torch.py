@@ -12,7 +12,7 @@ torch = pytest.importorskip("torch")
 
 from ember import nn
 from ember.errors import UnsupportedError
-from ember.nn.from_torch import TORCH_LAYERS, convert_layer
+from ember.nn.from_torch import PADDING_LAYERS, TORCH_LAYERS, convert_layer
 
 from .torch_ref import randomize
 
@@ -25,6 +25,7 @@ LAYERS = [
     "AdaptiveAvgPool2d", "Flatten", "Unflatten", "Identity", "LSTM", "GRU",
     "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder", "Upsample",
     "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle",
+    *PADDING_LAYERS,
 ]
 
 

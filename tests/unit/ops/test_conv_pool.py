@@ -127,6 +127,13 @@ def test_adaptive_pools(size):
          F.adaptive_max_pool1d(to_torch(x1), n))
 
 
+def test_circular_pad_wraps_at_most_once():
+    x = rand(1, 2, 3)
+    same(run("tensor.pad", x, (3, 2), "circular", None), F.pad(to_torch(x), (3, 2), "circular"))
+    with pytest.raises(RuntimeError, match="wrapping around more than once"):
+        run("tensor.pad", x, (4, 0), "circular", None)
+
+
 @pytest.mark.parametrize("mode", ["constant", "reflect", "replicate", "circular"])
 @pytest.mark.parametrize("pads", [(1, 2), (2, 1, 0, 3), (1, 1, 1, 1)])
 def test_pad(mode, pads):
