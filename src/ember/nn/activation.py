@@ -1,4 +1,5 @@
-"""Activation layers: elementwise nonlinearities and (log-)softmax over one dim.
+"""Activation layers: elementwise nonlinearities (PReLU with a learned slope), GLU, and
+(log-)softmax / softmin over one dim.
 
 `inplace=` is accepted for torch compatibility and ignored: ember computes out of place.
 """
@@ -8,6 +9,7 @@ from __future__ import annotations
 from typing import Optional
 
 import ember.nn.functional as F
+from ember.nn import init as _init
 from ember.nn.functional import Tensor
 from ember.nn.module import Module
 
@@ -197,3 +199,166 @@ class LogSoftmax(Module):
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
+
+
+class PReLU(Module):
+    """x where x >= 0, else weight * x; weight has one slope, or one per channel (dim 1)."""
+
+    __constants__ = ("num_parameters",)
+    num_parameters: int
+    weight: Tensor
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device=None, dtype=None):
+        super().__init__()
+        self.num_parameters = num_parameters
+        self.weight = _init.ones((num_parameters,), dtype) * init
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
+
+
+class SELU(Module):
+    def __init__(self, inplace: bool = False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.selu(input)
+
+
+class CELU(Module):
+    __constants__ = ("alpha",)
+    alpha: float
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False):
+        super().__init__()
+        self.alpha = float(alpha)
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.celu(input, self.alpha)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}"
+
+
+class Mish(Module):
+    def __init__(self, inplace: bool = False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.mish(input)
+
+
+class Threshold(Module):
+    """x where x > threshold, else value."""
+
+    __constants__ = ("threshold", "value")
+    threshold: float
+    value: float
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False):
+        super().__init__()
+        self.threshold = float(threshold)
+        self.value = float(value)
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.threshold(input, self.threshold, self.value)
+
+    def extra_repr(self) -> str:
+        return f"threshold={self.threshold}, value={self.value}"
+
+
+class LogSigmoid(Module):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.logsigmoid(input)
+
+
+class Softsign(Module):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softsign(input)
+
+
+class Tanhshrink(Module):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.tanhshrink(input)
+
+
+class Hardshrink(Module):
+    __constants__ = ("lambd",)
+    lambd: float
+
+    def __init__(self, lambd: float = 0.5):
+        super().__init__()
+        self.lambd = float(lambd)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return f"{self.lambd}"
+
+
+class Softshrink(Module):
+    __constants__ = ("lambd",)
+    lambd: float
+
+    def __init__(self, lambd: float = 0.5):
+        super().__init__()
+        self.lambd = float(lambd)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softshrink(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return f"{self.lambd}"
+
+
+class GLU(Module):
+    """The first half of `dim` times the sigmoid of the second half."""
+
+    __constants__ = ("dim",)
+    dim: int
+
+    def __init__(self, dim: int = -1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Softmin(Module):
+    __constants__ = ("dim",)
+    dim: Optional[int]
+
+    def __init__(self, dim: Optional[int] = None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        dim = self.dim
+        if dim is not None:
+            return F.softmin(input, dim)
+        return F.softmin(input, implicit_softmax_dim(len(input.shape)))
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Softmax2d(Module):
+    """Softmax over the channels of (N, C, H, W) or (C, H, W) inputs."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        if len(input.shape) != 3 and len(input.shape) != 4:
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got "
+                             f"{len(input.shape)}D instead")
+        return F.softmax(input, -3)

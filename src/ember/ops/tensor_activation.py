@@ -1,4 +1,5 @@
-"""Activation functions and softmax, as torch.nn.functional defines them.
+"""Activation functions, shrinkage, GLU, softmax and softmin, as torch.nn.functional defines
+them.
 
 Each activation with an `inplace` flag in torch takes it here too: with
 inplace=True the kernel overwrites the input and returns it (F.relu(x,
@@ -25,7 +26,8 @@ from ember.ops.tensor_common import (
     same_as_first,
 )
 from ember.ops.tensor_math import erfc
-from ember.ops.tensorinfo import TensorInfo
+from ember.ops.registry import ShapeMismatch
+from ember.ops.tensorinfo import TensorInfo, fmt
 
 
 def _target(x, inplace, what):
@@ -275,6 +277,66 @@ def _softmax_info(args):
     return float_only_info("softmax")(args)
 
 
+# ----------------------------------------------------------------------------- shrinkage, GLU
+
+
+def hardshrink(x, lambd=0.5):
+    """x where |x| > lambd, else 0 (NaN stays NaN)."""
+    return arr(np.where(np.abs(x) <= lambd, np.zeros((), x.dtype), x))
+
+
+def softshrink(x, lambd=0.5):
+    """x - lambd above lambd, x + lambd below -lambd, else 0."""
+    need_float(x, "softshrink")
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    out = np.clip(x, -lambd, lambd)
+    np.subtract(x, out, out=out)
+    return out
+
+
+def tanhshrink(x):
+    """x - tanh(x)."""
+    t = np.tanh(x) if x.dtype.kind == "f" else np.tanh(x.astype(np.float32))
+    return arr(np.subtract(x, t, out=t))
+
+
+def glu(x, dim=-1):
+    """a * sigmoid(b), where a and b are the halves of x along dim."""
+    need_float(x, "glu")
+    if x.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    d = check_dim(dim, x.ndim)
+    if x.shape[d] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size "
+                           f"{x.shape[d]}")
+    a, b = np.split(x, 2, axis=d)
+    return np.multiply(a, _sigmoid(b))
+
+
+def _glu_info(args):
+    x, dim = args[0], args[1].const if len(args) > 1 else -1
+    float_only_info("glu")(args)
+    if x.shape is None or not isinstance(dim, int) or not -len(x.shape) <= dim < len(x.shape):
+        return TensorInfo(x.dtype, None)
+    shape = list(x.shape)
+    size = shape[dim]
+    if isinstance(size, int):
+        if size % 2:
+            raise ShapeMismatch(f"glu: dimension {dim} of {fmt(x.shape)} has odd size {size}")
+        size //= 2
+    shape[dim] = size
+    return TensorInfo(x.dtype, tuple(shape))
+
+
+def softmin(x, dim, dtype=None):
+    """softmax(-x) along dim."""
+    if dtype is not None:
+        x = x.astype(dtype)
+    need_float(x, "softmin")
+    return softmax(np.negative(x), dim)
+
+
 # ----------------------------------------------------------------------------- registration
 
 def _inplace_form(kernel):
@@ -337,3 +399,14 @@ for _n, _k in (("softmax", softmax), ("log_softmax", log_softmax)):
     reg(f"tensor.{_n}", "(Tensor self, int? dim=None, ScalarType? dtype=None) -> Tensor", _k,
         (f"torch.{_n}", f"Tensor.{_n}", f"{F}.{_n}", f"torch.special.{_n}"), _softmax_info,
         may_raise=True, doc=(_k.__doc__ or "").strip())
+reg("tensor.softmin", "(Tensor self, int? dim=None, ScalarType? dtype=None) -> Tensor", softmin,
+    (f"{F}.softmin",), _softmax_info, may_raise=True, doc="softmax(-x) along dim.")
+for _n, _k in (("hardshrink", hardshrink), ("softshrink", softshrink)):
+    reg(f"tensor.{_n}", "(Tensor self, float lambd=0.5) -> Tensor", _k,
+        (f"torch.{_n}", f"Tensor.{_n}", f"{F}.{_n}"),
+        same_as_first if _n == "hardshrink" else float_only_info(_n), may_raise=True,
+        elementwise=True)
+reg("tensor.tanhshrink", "(Tensor self) -> Tensor", tanhshrink, (f"{F}.tanhshrink",),
+    as_float_info, elementwise=True)
+reg("tensor.glu", "(Tensor self, int dim=-1) -> Tensor", glu, ("torch.glu", f"{F}.glu"),
+    _glu_info, may_raise=True)

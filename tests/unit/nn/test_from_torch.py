@@ -25,7 +25,8 @@ LAYERS = [
     "AdaptiveAvgPool2d", "Flatten", "Unflatten", "Identity", "LSTM", "GRU",
     "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder", "Upsample",
     "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle",
-    *PADDING_LAYERS,
+    *PADDING_LAYERS, "PReLU", "SELU", "CELU", "Mish", "Threshold", "LogSigmoid", "Softsign",
+    "Tanhshrink", "Hardshrink", "Softshrink", "GLU", "Softmin", "Softmax2d",
 ]
 
 
@@ -34,7 +35,7 @@ def test_table_covers_every_ember_layer():
         assert getattr(torch.nn, name) in TORCH_LAYERS, name
         assert hasattr(nn, name)
     extra = {torch.nn.modules.linear.NonDynamicallyQuantizableLinear, torch.nn.Dropout1d,
-             torch.nn.Dropout2d, torch.nn.Dropout3d, torch.nn.AlphaDropout}
+             torch.nn.Dropout2d, torch.nn.Dropout3d, torch.nn.AlphaDropout, torch.nn.RReLU}
     assert set(TORCH_LAYERS) == {getattr(torch.nn, n) for n in LAYERS} | extra
 
 
@@ -97,7 +98,7 @@ def test_encoder_with_torch_functional_activation():
     (lambda: torch.nn.MultiheadAttention(8, 2, kdim=4, vdim=4), "kdim"),
     (lambda: torch.nn.MultiheadAttention(8, 2, add_bias_kv=True), "add_bias_kv"),
     (lambda: torch.nn.MultiheadAttention(8, 2, add_zero_attn=True), "add_zero_attn"),
-    (lambda: torch.nn.MaxPool2d(2, ceil_mode=True), "ceil_mode=True"),
+    (lambda: torch.nn.AvgPool2d(2, ceil_mode=True, divisor_override=3), "divisor_override"),
     (lambda: torch.nn.MaxPool2d(2, return_indices=True), "return_indices=True"),
     (lambda: torch.nn.Embedding(5, 3, max_norm=1.0), "max_norm"),
     (lambda: torch.nn.TransformerEncoderLayer(8, 2, activation=torch.tanh), "activation"),
@@ -109,9 +110,9 @@ def test_unhonourable_options_are_refused_by_name(make, option):
 
 def test_layers_without_an_equivalent_say_what_to_do():
     with pytest.raises(UnsupportedError) as ei:
-        convert_layer(torch.nn.PReLU())
+        convert_layer(torch.nn.LPPool2d(2, 2))
     msg = str(ei.value)
-    assert "torch.nn.PReLU" in msg and "no equivalent" in msg and "custom nn.Module" in msg
+    assert "torch.nn.LPPool2d" in msg and "no equivalent" in msg and "custom nn.Module" in msg
 
 
 @pytest.mark.parametrize("container", [torch.nn.Sequential(torch.nn.ReLU()),

@@ -82,6 +82,22 @@ CASES = [
     ("CircularPad2d", lambda: nn.CircularPad2d(1), lambda b: (randn(b, 3, 4, 5),)),
     ("CircularPad3d", lambda: nn.CircularPad3d((1, 2, 0, 1, 1, 0)),
      lambda b: (randn(b, 2, 3, 4, 5),)),
+    ("PReLU", lambda: nn.PReLU(), lambda b: (randn(b, 3, 4),)),
+    ("PReLU-channels", lambda: nn.PReLU(3), lambda b: (randn(b, 3, 4, 5),)),
+    ("SELU", nn.SELU, lambda b: (randn(b, 7, scale=3),)),
+    ("CELU", lambda: nn.CELU(0.7), lambda b: (randn(b, 7, scale=3),)),
+    ("Mish", nn.Mish, lambda b: (randn(b, 7, scale=3),)),
+    ("Threshold", lambda: nn.Threshold(0.1, 20.0), lambda b: (randn(b, 7),)),
+    ("LogSigmoid", nn.LogSigmoid, lambda b: (randn(b, 7, scale=3),)),
+    ("Softsign", nn.Softsign, lambda b: (randn(b, 7, scale=3),)),
+    ("Tanhshrink", nn.Tanhshrink, lambda b: (randn(b, 7, scale=3),)),
+    ("Hardshrink", lambda: nn.Hardshrink(0.3), lambda b: (randn(b, 7),)),
+    ("Softshrink", lambda: nn.Softshrink(0.3), lambda b: (randn(b, 7),)),
+    ("GLU", lambda: nn.GLU(1), lambda b: (randn(b, 6, 3),)),
+    ("Softmin", lambda: nn.Softmin(-1), lambda b: (randn(b, 2, 7),)),
+    ("Softmin-implicit", nn.Softmin, lambda b: (randn(b, 7),)),
+    ("Softmax2d", nn.Softmax2d, lambda b: (randn(b, 3, 2, 4),)),
+    ("RReLU", lambda: nn.RReLU(0.1, 0.3), lambda b: (randn(b, 7),)),
 ]
 CASES = [pytest.param(*c, id=c[0]) for c in CASES]
 

@@ -195,3 +195,34 @@ def test_softmax_rows_of_very_different_scales():
              rtol=2e-6)
     with pytest.raises(IndexError, match="out of range"):
         run("tensor.softmax", x, 3, None)
+
+
+def test_shrinkage_glu_and_softmin():
+    x = np.concatenate([np.linspace(-3, 3, 61), [np.nan, -0.5, 0.5]]).astype(np.float32)
+    t = to_torch(x)
+    for lambd in (0.5, 1.25, 0.0):
+        same(run("tensor.hardshrink", x, lambd), F.hardshrink(t, lambd))
+        same(run("tensor.softshrink", x, lambd), F.softshrink(t, lambd), rtol=2e-6)
+    same(run("tensor.tanhshrink", x), F.tanhshrink(t), rtol=2e-6, atol=1e-7)
+    same(run("tensor.tanhshrink", INTS), F.tanhshrink(to_torch(INTS)), rtol=2e-6, atol=1e-7)
+    with pytest.raises(RuntimeError, match="lambda must be greater or equal to 0"):
+        run("tensor.softshrink", x, -1.0)
+    x3 = np.random.default_rng(3).standard_normal((2, 4, 6)).astype(np.float32)
+    for dim in (-1, 1, 0):
+        same(run("tensor.glu", x3, dim), F.glu(to_torch(x3), dim), rtol=2e-6)
+        same(run("tensor.softmin", x3, dim, None), F.softmin(to_torch(x3), dim), rtol=2e-6)
+    same(run("tensor.softmin", x3, 1, "float64"),
+         F.softmin(to_torch(x3), 1, dtype=torch.float64), rtol=2e-6)
+    with pytest.raises(RuntimeError, match="Halving dimension must be even"):
+        run("tensor.glu", x3[:, :3], 1)
+
+
+def test_glu_shape_function_halves_and_proves_odd_sizes():
+    from ember.ops.registry import ShapeMismatch
+    from tests.unit.ops.util import arg_info
+
+    info = ops.get("tensor.glu").shape_fn
+    x = np.zeros((2, 3, 8), np.float32)
+    assert info([arg_info(x), arg_info(-1)]).shape == (2, 3, 4)
+    with pytest.raises(ShapeMismatch, match="odd size 3"):
+        info([arg_info(x), arg_info(1)])
