@@ -12,10 +12,21 @@ from __future__ import annotations
 
 import ast as pyast
 
-from lark import Token, Transformer
-
 from ember.errors import ParseError, Source, Span
 from ember.frontend import ast as A
+from ember.frontend.tokens import Token as FastToken
+from ember.frontend.tokens import Tree
+
+_TOKEN: tuple = (FastToken,)
+"""The token classes callbacks see: the fast parser's, and lark's once lark's own parser
+is built (accept_tokens)."""
+
+
+def accept_tokens(cls) -> None:
+    """Let the callbacks take tokens of class cls too (lark's, for lark's own parse)."""
+    global _TOKEN
+    if cls not in _TOKEN:
+        _TOKEN = (FastToken, cls)
 
 _PUNCT = {"LPAR", "RPAR", "LSQB", "RSQB", "LBRACE", "RBRACE", "COLON", "COMMA", "DOT",
           "DEF", "LAMBDA", "CLASS", "DEL", "IMPORT", "GLOBAL", "NONLOCAL", "AT", "ELSE",
@@ -30,13 +41,13 @@ def span_of(source: Source, line, col, end_line, end_col) -> Span:
 def _first(x):
     if isinstance(x, A.Node):
         return x.span.line, x.span.col, True
-    if isinstance(x, Token):
+    if isinstance(x, _TOKEN):
         return x.line, x.column, False
     if isinstance(x, (list, tuple)):
         for y in x:
             if isinstance(y, A.Node):  # the common cases of the recursive call, inline
                 return y.span.line, y.span.col, True
-            if isinstance(y, Token):
+            if isinstance(y, _TOKEN):
                 return y.line, y.column, False
             r = _first(y)
             if r is not None:
@@ -47,13 +58,13 @@ def _first(x):
 def _last(x):
     if isinstance(x, A.Node):
         return x.span.end_line, x.span.end_col, True
-    if isinstance(x, Token):
+    if isinstance(x, _TOKEN):
         return x.end_line, x.end_column, False
     if isinstance(x, (list, tuple)):
         for y in reversed(x):
             if isinstance(y, A.Node):  # the common cases of the recursive call, inline
                 return y.span.end_line, y.span.end_col, True
-            if isinstance(y, Token):
+            if isinstance(y, _TOKEN):
                 return y.end_line, y.end_column, False
             r = _last(y)
             if r is not None:
@@ -62,7 +73,7 @@ def _last(x):
 
 
 def _is_punct(x) -> bool:
-    return isinstance(x, Token) and (x.type in _PUNCT or x.type.startswith("__ANON"))
+    return isinstance(x, _TOKEN) and (x.type in _PUNCT or x.type.startswith("__ANON"))
 
 
 # Binary operator precedence (higher binds tighter); comparisons share one level.
@@ -73,17 +84,21 @@ _CMP_PREC = 4
 _PREFIX_PREC = {"not": 3, "-": 11, "+": 11, "~": 11, "await": 13}
 
 
-class Builder(Transformer):
+class Builder:
     """The callbacks; `source` is set for each parse (under the parser's lock)."""
 
     def __init__(self):
-        super().__init__()
         self.source: Source | None = None
         self._prefixed: set[int] = set()
 
+    def __default__(self, data, children, meta):
+        """A rule without a method keeps its children together (lark's Transformer does
+        the same with its Tree)."""
+        return Tree(data, children, meta)
+
     # -- helpers -------------------------------------------------------------------------------
     def span(self, items) -> Span:
-        if type(items) is list and len(items) == 1 and isinstance(items[0], Token):
+        if type(items) is list and len(items) == 1 and isinstance(items[0], _TOKEN):
             return self.tspan(items[0])  # a name, a constant: what the general case gives
         f, l = _first(items), _last(items)
         if f is None:
@@ -258,7 +273,7 @@ class Builder(Transformer):
         return A.Return(self.span(items), items[1])
 
     def raise_stmt(self, items):
-        parts = [x for x in items if not (isinstance(x, Token) and x.type in ("RAISE", "FROM"))]
+        parts = [x for x in items if not (isinstance(x, _TOKEN) and x.type in ("RAISE", "FROM"))]
         exc, cause = (parts + [None, None])[:2]
         return A.Raise(self.span(items), exc, cause)
 
@@ -287,10 +302,10 @@ class Builder(Transformer):
         return A.Import(self.span(items), [i for i in self.strip(items) if i is not None])
 
     def import_from(self, items):
-        parts = [x for x in items if not (isinstance(x, Token) and x.type in
+        parts = [x for x in items if not (isinstance(x, _TOKEN) and x.type in
                                           ("FROM", "IMPORT", "LPAR", "RPAR"))]
         dots, module, names = parts
-        if isinstance(names, Token):
+        if isinstance(names, _TOKEN):
             names = [("*", None)]
         return A.ImportFrom(self.span(items), module, names, len(str(dots)) if dots else 0)
 
@@ -313,7 +328,7 @@ class Builder(Transformer):
         return A.While(self.span(items), test, body, orelse or [], self.tspan(kw))
 
     def for_stmt(self, items):
-        parts = [x for x in self.strip(items) if not (isinstance(x, Token) and x.type == "IN")]
+        parts = [x for x in self.strip(items) if not (isinstance(x, _TOKEN) and x.type == "IN")]
         kw, target, it, body, orelse = parts
         return A.For(self.span(items), target, it, body, orelse or [], self.tspan(kw))
 
@@ -330,7 +345,7 @@ class Builder(Transformer):
 
     def except_clause(self, items):
         typ, body = items[1], items[-1]
-        name = next((t for t in items[2:-1] if isinstance(t, Token) and t.type == "NAME"), None)
+        name = next((t for t in items[2:-1] if isinstance(t, _TOKEN) and t.type == "NAME"), None)
         return A.ExceptHandler(self.span(items), typ, str(name) if name else None, body)
 
     def with_stmt(self, items):
@@ -428,7 +443,7 @@ class Builder(Transformer):
     def slice(self, items):
         parts, cur = [], []
         for x in items:
-            if isinstance(x, Token) and x.type == "COLON":
+            if isinstance(x, _TOKEN) and x.type == "COLON":
                 parts.append(cur)
                 cur = []
             else:
@@ -472,7 +487,7 @@ class Builder(Transformer):
         return list(items)
 
     def comp_for(self, items):
-        parts = [x for x in self.strip(items) if not (isinstance(x, Token) and x.type == "IN")]
+        parts = [x for x in self.strip(items) if not (isinstance(x, _TOKEN) and x.type == "IN")]
         kw, target, it, *ifs = parts
         return A.Comprehension(self.span(items), target, it, list(ifs))
 

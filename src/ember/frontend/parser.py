@@ -14,64 +14,112 @@ import os
 import re
 import threading
 
-from lark import Lark
-from lark import __version__ as lark_version
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
-from lark.indenter import DedentError, PythonIndenter
-from lark.lexer import Token
-
 from ember.errors import ParseError, Source, Span
 from ember.frontend import ast as A
-from ember.frontend import tables
+from ember.frontend import astbuild, tables
 from ember.frontend.astbuild import BUILDER, span_of
+from ember.frontend.tokens import Token
 
 MAX_DEPTH = 200
 """Deepest expression/statement nesting accepted (deeper is a ParseError, not a crash)."""
 
 _LOCK = threading.RLock()
-_PARSERS: dict[str, Lark] = {}
+_PARSERS: dict = {}
 
 
-class _Indenter(PythonIndenter):
-    tab_len = 8
+def _indenter():
+    """lark's PythonIndenter for lark's own parser, made with it (this module imports lark
+    only when lark's parser is needed)."""
+    from lark.indenter import PythonIndenter
+    from lark.lexer import Token as LarkToken
 
-    def process(self, stream):
-        """Each parse gets its own indentation state, so an f-string field parsed while a
-        module parse is running (by the same parser) cannot disturb it."""
-        fresh = _Indenter()
-        fresh.paren_level, fresh.indent_level = 0, [0]
-        return fresh._process(stream)
+    class _Indenter(PythonIndenter):
+        tab_len = 8
 
-    def _process(self, stream):
-        """lark's Indenter._process with the token types bound once (it runs per token)."""
-        nl, opens, closes = self.NL_type, frozenset(self.OPEN_PAREN_types), \
-            frozenset(self.CLOSE_PAREN_types)
-        token = None
-        for token in stream:
-            kind = token.type
-            if kind == nl:
-                yield from self.handle_NL(token)
+        def process(self, stream):
+            """Each parse gets its own indentation state, so an f-string field parsed while
+            a module parse is running (by the same parser) cannot disturb it."""
+            fresh = _Indenter()
+            fresh.paren_level, fresh.indent_level = 0, [0]
+            return fresh._process(stream)
+
+        def _process(self, stream):
+            """lark's Indenter._process with the token types bound once (it runs per
+            token)."""
+            nl, opens, closes = self.NL_type, frozenset(self.OPEN_PAREN_types), \
+                frozenset(self.CLOSE_PAREN_types)
+            token = None
+            for token in stream:
+                kind = token.type
+                if kind == nl:
+                    yield from self.handle_NL(token)
+                    continue
+                yield token
+                if kind in opens:
+                    self.paren_level += 1
+                elif kind in closes:
+                    self.paren_level -= 1
+                    assert self.paren_level >= 0
+            while len(self.indent_level) > 1:
+                self.indent_level.pop()
+                yield LarkToken.new_borrow_pos(self.DEDENT_type, "", token) if token else \
+                    LarkToken(self.DEDENT_type, "", 0, 0, 0, 0, 0, 0)
+            assert self.indent_level == [0], self.indent_level
+
+    return _Indenter()
+
+
+_OPENS, _CLOSES = frozenset(("LPAR", "LSQB", "LBRACE")), frozenset(("RPAR", "RSQB", "RBRACE"))
+
+
+def _indent(stream):
+    """The fast parser's postlexer: lark's PythonIndenter (tab_len 8) with its state in
+    locals. Where lark's raises (a dedent to no open level, a closing bracket too many), this
+    raises _Fallback at the same token, and lark's own parse reports it."""
+    paren, levels = 0, [0]
+    token = None
+    for token in stream:
+        kind = token.type
+        if kind == "_NEWLINE":
+            if paren > 0:
                 continue
             yield token
-            if kind in opens:
-                self.paren_level += 1
-            elif kind in closes:
-                self.paren_level -= 1
-                assert self.paren_level >= 0
-        while len(self.indent_level) > 1:
-            self.indent_level.pop()
-            yield Token.new_borrow_pos(self.DEDENT_type, "", token) if token else \
-                Token(self.DEDENT_type, "", 0, 0, 0, 0, 0, 0)
-        assert self.indent_level == [0], self.indent_level
+            indent_str = token.rsplit("\n", 1)[1]
+            indent = indent_str.count(" ") + indent_str.count("\t") * 8
+            if indent > levels[-1]:
+                levels.append(indent)
+                yield Token.new_borrow_pos("_INDENT", indent_str, token)
+                continue
+            while indent < levels[-1]:
+                levels.pop()
+                yield Token.new_borrow_pos("_DEDENT", indent_str, token)
+            if indent != levels[-1]:
+                raise _Fallback
+            continue
+        yield token
+        if kind in _OPENS:
+            paren += 1
+        elif kind in _CLOSES:
+            paren -= 1
+            if paren < 0:
+                raise _Fallback
+    while len(levels) > 1:
+        levels.pop()
+        yield Token.new_borrow_pos("_DEDENT", "", token) if token else \
+            Token("_DEDENT", "", 0, 0, 0, 0, 0, 0)
 
 
-def _parser() -> Lark:
+def _parser():
     """lark's parser (built once, and only when needed: the fast parser usually runs from
     the cached tables): one LALR table for both start symbols, module text and f-string
     fields."""
     p = _PARSERS.get("lalr")
     if p is None:
-        p = Lark.open(_GRAMMAR, parser="lalr", postlex=_Indenter(), transformer=BUILDER,
+        from lark import Lark
+        from lark.lexer import Token as LarkToken
+
+        astbuild.accept_tokens(LarkToken)
+        p = Lark.open(_GRAMMAR, parser="lalr", postlex=_indenter(), transformer=BUILDER,
                       start=["file_input", "fstring_expr"], maybe_placeholders=True,
                       cache=_table_cache(_GRAMMAR), lexer="basic")
         _PARSERS["lalr"] = p
@@ -85,7 +133,7 @@ def _fast():
     """The fast parser (built once), or None where lark is set up in a way it does not
     cover: from the cached tables (tables.py) if there are any, else from lark's."""
     if "lalr" not in _FAST:
-        path = _cache_file(_GRAMMAR, "fast-tables", f"{lark_version}/{tables.FORMAT}", "json")
+        path = _cache_file(_GRAMMAR, "fast-tables", f"{_lark_stamp()}/{tables.FORMAT}", "json")
         fast = _from_data(tables.load(path)) if path else None
         if fast is None:
             data = tables.export(_parser(), BUILDER)
@@ -94,6 +142,18 @@ def _fast():
                 tables.save(path, data)
         _FAST["lalr"] = fast
     return _FAST["lalr"]
+
+
+def _lark_stamp() -> str:
+    """Which lark the cached tables come from: the size and time of lark's __init__.py,
+    which holds its version (reading lark.__version__ would import lark)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("lark")
+    if spec is None or not spec.origin:
+        return ""
+    st = os.stat(spec.origin)
+    return f"{st.st_size}:{st.st_mtime_ns}"
 
 
 def _from_data(data):
@@ -145,7 +205,6 @@ class _FastParser:
     _Fallback instead."""
 
     def __init__(self, data: dict):
-        self.postlex = _Indenter()
         self.flags = data["flags"]
         self.terminals = [(name, pattern) for name, pattern, _ in data["terminals"]]
         self.firsts = [(t, None if first is None else frozenset(first))
@@ -161,7 +220,7 @@ class _FastParser:
                       for size, origin, spec in data["rules"]]
 
     def parse(self, text: str, start: str):
-        tokens = self.postlex.process(self.lex(text))
+        tokens = _indent(self.lex(text))
         return self.drive(tokens, start)
 
     def lex(self, text: str):
@@ -324,21 +383,35 @@ def _parse(source: Source, text: str, start: str):
                 except _Fallback:
                     BUILDER._prefixed.clear()
                     BUILDER._prefixed.update(prefixed)
-            return _parser().parse(text, start=start)
-        except DedentError:
-            raise _dedent_error(source, text) from None
-        except UnexpectedInput as e:
-            raise _syntax_error(source, e) from None
-        except AssertionError:  # lark's indenter asserts on unbalanced brackets
-            raise ParseError("unbalanced brackets", span_of(source, 1, 1, 1, 2)) from None
-        except LarkError as e:
-            orig = getattr(e, "orig_exc", None)
-            if isinstance(orig, ParseError):
-                raise orig from None
-            raise ParseError(f"invalid syntax ({e})",
-                             span_of(source, 1, 1, 1, 2)) from None
+                except AssertionError:
+                    raise _unbalanced(source) from None
+            return _lark_parse(source, text, start)
         finally:
             BUILDER.source = saved
+
+
+def _lark_parse(source: Source, text: str, start: str):
+    """lark's own parse, its errors as ParseErrors."""
+    from lark.exceptions import LarkError, UnexpectedInput
+    from lark.indenter import DedentError
+
+    try:
+        return _parser().parse(text, start=start)
+    except DedentError:
+        raise _dedent_error(source, text) from None
+    except UnexpectedInput as e:
+        raise _syntax_error(source, e) from None
+    except AssertionError:  # lark's indenter asserts on unbalanced brackets
+        raise _unbalanced(source) from None
+    except LarkError as e:
+        orig = getattr(e, "orig_exc", None)
+        if isinstance(orig, ParseError):
+            raise orig from None
+        raise ParseError(f"invalid syntax ({e})", span_of(source, 1, 1, 1, 2)) from None
+
+
+def _unbalanced(source: Source) -> ParseError:
+    return ParseError("unbalanced brackets", span_of(source, 1, 1, 1, 2))
 
 
 def check_depth(node) -> None:
@@ -361,6 +434,7 @@ _TOKEN_WORDS = {
 
 
 def _syntax_error(source, e) -> ParseError:
+    from lark.exceptions import UnexpectedEOF
     unclosed = _unclosed_bracket(source, e)
     if unclosed is not None:
         line, col, ch = unclosed
@@ -378,6 +452,7 @@ def _syntax_error(source, e) -> ParseError:
 
 
 def _describe(source, e) -> str:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF
     if isinstance(e, UnexpectedCharacters):
         ch = source.text[e.pos_in_stream] if e.pos_in_stream < len(source.text) else ""
         if ch in "'\"":
@@ -417,6 +492,7 @@ def _describe(source, e) -> str:
 
 def _unclosed_bracket(source, e):
     """(line, col, char) of a bracket left open before the error point, as CPython reports."""
+    from lark.exceptions import UnexpectedEOF
     tok = getattr(e, "token", None)
     end = getattr(e, "pos_in_stream", None)
     if end is None and tok is not None:

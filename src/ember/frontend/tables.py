@@ -5,8 +5,8 @@ lexer, parser and callbacks) costs ~20 ms in every fresh process. The fast parse
 (parser.py) needs much less: the terminals' patterns, the keyword maps, the LALR actions
 and, per rule, its length, its left-hand side and how lark builds its callback. `export`
 takes these from a built Lark object as JSON-ready data; `callback` rebuilds a rule's
-callback with lark's own wrapper classes, as lark's ParseTreeBuilder does. The data is
-kept as JSON (never a pickle) next to lark's cache, in the private folder parser.py checks.
+callback as lark's ParseTreeBuilder builds it. The data is kept as JSON (never a pickle) next to lark's cache, in the private folder parser.py checks. Loading it
+needs no lark: the wrappers below do what lark's do.
 
 Actions are ints: a shift (or a goto) to state s is s, a reduction by rule r is ~r.
 """
@@ -19,12 +19,6 @@ import re
 import tempfile
 from functools import partial
 
-from lark.lexer import BasicLexer, PatternStr, UnlessCallback
-from lark.parse_tree_builder import ChildFilterLALR, ChildFilterLALR_NoPlaceholders, \
-    ExpandSingleChild
-from lark.parsers.lalr_analysis import Shift
-
-from ember.frontend.firstchars import first_chars
 
 FORMAT = 1
 """Bumped when the data's layout changes (part of the cache file's name)."""
@@ -43,6 +37,9 @@ def export(lark, builder) -> dict | None:
 
 
 def _lexer_data(lark) -> dict:
+    from lark.lexer import BasicLexer
+
+    from ember.frontend.firstchars import first_chars
     lexer = getattr(lark.parser.lexer, "lexer", None)
     if type(lexer) is not BasicLexer or lark.lexer_conf.callbacks or lexer.use_bytes or \
             lexer.re is not re or len(lexer.scanner._mres) != 1:
@@ -61,6 +58,7 @@ def _lexer_data(lark) -> dict:
 def _keywords(callback) -> dict:
     """An UnlessCallback's plain-string terminals as a dict value -> type (what its
     scanner's fullmatch gives)."""
+    from lark.lexer import PatternStr, UnlessCallback
     if type(callback) is not UnlessCallback or callback.scanner.g_regex_flags:
         raise Unsupported
     out: dict = {}
@@ -72,6 +70,7 @@ def _keywords(callback) -> dict:
 
 
 def _parser_data(lark, builder) -> dict:
+    from lark.parsers.lalr_analysis import Shift
     parser = lark.parser.parser.parser
     table = parser.parse_table
     if sorted(table.states) != list(range(len(table.states))):
@@ -80,20 +79,18 @@ def _parser_data(lark, builder) -> dict:
     for rule, cb in parser.callbacks.items():
         index[id(rule)] = len(rules)
         rules.append([len(rule.expansion), rule.origin.name, _spec(rule, cb, builder)])
-    states = [{kind: _action(a, index) for kind, a in table.states[s].items()}
+    states = [{kind: arg if action is Shift else ~index[id(arg)]
+               for kind, (action, arg) in table.states[s].items()}
               for s in range(len(table.states))]
     return {"rules": rules, "states": states, "start": dict(table.start_states),
             "end": dict(table.end_states)}
 
 
-def _action(action, index) -> int:
-    kind, arg = action
-    return arg if kind is Shift else ~index[id(arg)]
-
-
 def _spec(rule, cb, builder):
     """How lark built rule's callback, outermost wrapper first; None for a chain rule
     (`?a: b`, whose callback returns its only child)."""
+    from lark.parse_tree_builder import ChildFilterLALR, ChildFilterLALR_NoPlaceholders, \
+        ExpandSingleChild
     if len(rule.expansion) == 1 and type(cb) is ExpandSingleChild:
         return None
     steps = []
@@ -122,7 +119,8 @@ def _user_step(rule, cb, builder) -> list:
 
 
 def callback(spec, builder):
-    """The callback spec describes, built as lark's ParseTreeBuilder builds it."""
+    """The callback spec describes, built as lark's ParseTreeBuilder builds it (with the
+    wrappers below, which do what lark's namesakes do)."""
     kind, *args = spec[-1]
     if kind == "method":
         f = getattr(builder, args[0])
@@ -130,12 +128,52 @@ def callback(spec, builder):
         f = partial(_default, builder, args[0])
     for kind, *args in reversed(spec[:-1]):
         if kind == "expand1":
-            f = ExpandSingleChild(f)
+            f = partial(_expand_single_child, f)
         elif kind == "filter":
-            f = ChildFilterLALR([tuple(x) for x in args[0]], args[1], f)
+            f = partial(_child_filter, [tuple(x) for x in args[0]], args[1], f)
         else:
-            f = ChildFilterLALR_NoPlaceholders([tuple(x) for x in args[0]], f)
+            f = partial(_child_filter_np, [tuple(x) for x in args[0]], f)
     return f
+
+
+def _expand_single_child(node_builder, children):
+    """lark's ExpandSingleChild: a rule with one child is that child."""
+    if len(children) == 1:
+        return children[0]
+    return node_builder(children)
+
+
+def _child_filter(to_include, append_none, node_builder, children):
+    """lark's ChildFilterLALR: keep the children to_include lists, splice in the children
+    of inlined rules, and put None where an optional part is missing."""
+    filtered = []
+    for i, to_expand, add_none in to_include:
+        if add_none:
+            filtered += [None] * add_none
+        if to_expand:
+            if filtered:
+                filtered += children[i].children
+            else:  # lark's optimization for left recursion (it adopts the list)
+                filtered = children[i].children
+        else:
+            filtered.append(children[i])
+    if append_none:
+        filtered += [None] * append_none
+    return node_builder(filtered)
+
+
+def _child_filter_np(to_include, node_builder, children):
+    """lark's ChildFilterLALR_NoPlaceholders: _child_filter without the Nones."""
+    filtered = []
+    for i, to_expand in to_include:
+        if to_expand:
+            if filtered:
+                filtered += children[i].children
+            else:
+                filtered = children[i].children
+        else:
+            filtered.append(children[i])
+    return node_builder(filtered)
 
 
 def _default(builder, data, children):

@@ -70,3 +70,17 @@ def test_unusable_cached_tables_are_rebuilt(tmp_path, monkeypatch):
     monkeypatch.setattr(P, "_FAST", {})
     assert P._fast() is not None
     assert _outcome(SNIPPETS[0], True) == _outcome(SNIPPETS[0], False)
+
+
+def test_valid_code_parses_without_importing_lark(tmp_path):
+    """With the tables cached, a fresh process imports lark only to report an error."""
+    import os
+    import subprocess
+    import sys
+    code = ("import sys\nfrom ember.errors import Source\nfrom ember.frontend import parser\n"
+            "parser.parse_module(Source('t.py', 'def f(x: int) -> int:\\n    return x\\n'))\n"
+            "print('lark' in sys.modules)\n")
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                           text=True, check=True).stdout.split() for _ in range(2)]
+    assert runs == [["True"], ["False"]]
