@@ -4,6 +4,11 @@ Prints, best of several runs: parse, type-check + emit and the default passes fo
 ~100-line function, torch.jit.CompilationUnit of the same function (when torch is
 installed), how emission time grows with function size (1 and 4 copies of the body:
 linear work gives ~4x), and ember.script of the benchmark models beside torch.jit.script.
+
+`python bench/compile_time.py --fresh [runs]` instead times the first ember.script and the
+first torch.jit.script of each model in fresh processes (median of runs, default 3; imports
+of torch and ember are done before the timer starts), the cost a user meets once per process.
+Run it with the .pyc files written (without PYTHONDONTWRITEBYTECODE), as users have them.
 """
 
 import time
@@ -212,10 +217,67 @@ def models():
               f"{t_freeze * 1e3:7.1f} ms   torch.jit.script {t_ts * 1e3:7.1f} ms")
 
 
+_FRESH_CHILD = """
+import sys, time, warnings
+warnings.filterwarnings("ignore")
+sys.path[:0] = [sys.argv[3], sys.argv[4]]
+import torch
+torch.set_num_threads(1)
+from workloads.models import make_model
+import ember
+model = make_model(sys.argv[1])
+t = time.perf_counter()
+if sys.argv[2] == "ember":
+    ember.script(model)
+else:
+    torch.jit.script(model)
+print(time.perf_counter() - t)
+"""
+
+
+def _fresh_time(name: str, engine: str, shared: str, runs: int) -> float:
+    """Median over fresh processes of the first script of model name by engine, ms."""
+    import os
+    import statistics
+    import subprocess
+    import sys
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
+    times = []
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", _FRESH_CHILD, name, engine, src, shared],
+                             capture_output=True, text=True, check=True).stdout
+        times.append(float(out.split()[-1]) * 1e3)
+    return statistics.median(times)
+
+
+def fresh(runs: int = 3):
+    """First ember.script vs first torch.jit.script of the suite-B models, fresh processes."""
+    import os
+    here = os.path.dirname(os.path.abspath(__file__))
+    shared = os.path.abspath(os.path.join(here, "..", "..", "shared", "bench"))
+    if not os.path.isdir(shared):
+        print("fresh: ../shared/bench not found")
+        return
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        print("note: PYTHONDONTWRITEBYTECODE is set, so every process compiles ember anew")
+    import sys
+    sys.path.insert(0, shared)
+    from workloads.models import MODELS
+    for name in MODELS:
+        t_ember = _fresh_time(name, "ember", shared, runs)
+        t_ts = _fresh_time(name, "torch", shared, runs)
+        print(f"{name:12s} first ember.script {t_ember:7.1f} ms   first torch.jit.script "
+              f"{t_ts:7.1f} ms   ratio {t_ember / t_ts:4.2f}")
+
+
 if __name__ == "__main__":
     import sys as _sys
     _sys.path.insert(0, __import__("os").path.join(__import__("os").path.dirname(
         __import__("os").path.abspath(__file__)), "..", "src"))
-    main()
-    growth()
-    models()
+    if "--fresh" in _sys.argv:
+        _args = _sys.argv[_sys.argv.index("--fresh") + 1:]
+        fresh(int(_args[0]) if _args else 3)
+    else:
+        main()
+        growth()
+        models()
