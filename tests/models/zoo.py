@@ -261,6 +261,100 @@ class Scorer(nn.Module):
         return F.log_softmax(y, dim=1), y.argmax(dim=1)
 
 
+class ConvBlock(nn.Module):
+    """Two 3x3 convolutions with batch norm and ReLU (a U-Net stage)."""
+
+    def __init__(self, c_in: int, c_out: int):
+        super().__init__()
+        self.body = nn.Sequential(nn.Conv2d(c_in, c_out, 3, padding=1, bias=False),
+                                  nn.BatchNorm2d(c_out), nn.ReLU(inplace=True),
+                                  nn.Conv2d(c_out, c_out, 3, padding=1, bias=False),
+                                  nn.BatchNorm2d(c_out), nn.ReLU(inplace=True))
+
+    def forward(self, x):
+        return self.body(x)
+
+
+class TinyUNet(nn.Module):
+    """U-Net: two down stages, transposed-convolution upsampling (one told its output size,
+    one a bilinear Upsample), skip connections by concatenation, per-pixel class scores."""
+
+    def __init__(self, c: int = 8, classes: int = 3):
+        super().__init__()
+        self.enc1, self.enc2 = ConvBlock(3, c), ConvBlock(c, 2 * c)
+        self.pool = nn.MaxPool2d(2)
+        self.mid = ConvBlock(2 * c, 4 * c)
+        self.up2 = nn.ConvTranspose2d(4 * c, 2 * c, 2, stride=2)
+        self.dec2 = ConvBlock(4 * c, 2 * c)
+        self.up1 = nn.Sequential(nn.Upsample(scale_factor=2, mode="bilinear",
+                                             align_corners=False),
+                                 nn.Conv2d(2 * c, c, 1))
+        self.dec1 = ConvBlock(2 * c, c)
+        self.head = nn.Conv2d(c, classes, 1)
+
+    def forward(self, x):
+        e1 = self.enc1(x)
+        e2 = self.enc2(self.pool(e1))
+        m = self.mid(self.pool(e2))
+        d2 = self.dec2(torch.cat([self.up2(m, output_size=e2.shape), e2], dim=1))
+        d1 = self.dec1(torch.cat([self.up1(d2), e1], dim=1))
+        return self.head(d1)
+
+
+class ESPCN(nn.Module):
+    """Efficient sub-pixel super-resolution: reflection-padded convolutions with PReLU and
+    Tanh, then PixelShuffle to 3x the input size."""
+
+    def __init__(self, scale: int = 3):
+        super().__init__()
+        self.body = nn.Sequential(
+            nn.ReflectionPad2d(2), nn.Conv2d(1, 32, 5), nn.PReLU(32),
+            nn.ReplicationPad2d(1), nn.Conv2d(32, 16, 3), nn.Tanh(),
+            nn.ZeroPad2d(1), nn.Conv2d(16, scale * scale, 3))
+        self.shuffle = nn.PixelShuffle(scale)
+
+    def forward(self, x):
+        return torch.clamp(self.shuffle(self.body(x)), 0.0, 1.0)
+
+
+class DCGANGenerator(nn.Module):
+    """DCGAN generator: a latent vector through strided transposed convolutions with batch
+    norm and ReLU to a Tanh image (16 x 16)."""
+
+    def __init__(self, nz: int = 16, c: int = 16):
+        super().__init__()
+        self.nz = nz
+        self.net = nn.Sequential(
+            nn.ConvTranspose2d(nz, 2 * c, 4, 1, 0, bias=False), nn.BatchNorm2d(2 * c),
+            nn.ReLU(True),
+            nn.ConvTranspose2d(2 * c, c, 4, 2, 1, bias=False), nn.BatchNorm2d(c), nn.ReLU(True),
+            nn.ConvTranspose2d(c, 3, 4, 2, 1, bias=False), nn.Tanh())
+
+    def forward(self, z):
+        return self.net(z.view(-1, self.nz, 1, 1))
+
+
+class KeywordSpotter(nn.Module):
+    """A small audio model: gated 1-d convolutions (GLU), SELU, a transposed convolution
+    back up, a max over time and a log-softmax head."""
+
+    def __init__(self, mels: int = 10, c: int = 16, words: int = 6):
+        super().__init__()
+        self.conv1 = nn.Conv1d(mels, 2 * c, 3, padding=1)
+        self.glu = nn.GLU(dim=1)
+        self.conv2 = nn.Conv1d(c, c, 3, stride=2, padding=1)
+        self.act = nn.SELU()
+        self.up = nn.ConvTranspose1d(c, c, 4, stride=2, padding=1)
+        self.pad = nn.ConstantPad1d((1, 1), -1.0)
+        self.fc = nn.Linear(c, words)
+
+    def forward(self, x):
+        h = self.glu(self.conv1(x))
+        h = self.up(self.act(self.conv2(h))) + h
+        h = torch.amax(self.pad(h), dim=2)
+        return F.log_softmax(self.fc(F.mish(h)), dim=-1)
+
+
 def _tokens(vocab, length):
     return lambda b: (torch.randint(0, vocab, (b, length), generator=_gen()),)
 
@@ -289,6 +383,10 @@ ZOO = {
                                     torch.randn(b, 16, generator=torch.Generator()
                                                 .manual_seed(8)))),
     "scorer": (Scorer, _randn(12)),
+    "tiny_unet": (TinyUNet, _randn(3, 16, 20)),
+    "espcn": (ESPCN, lambda b: (torch.rand(b, 1, 12, 10, generator=_gen()),)),
+    "dcgan_generator": (DCGANGenerator, _randn(16)),
+    "keyword_spotter": (KeywordSpotter, _randn(10, 24)),
 }
 
 
