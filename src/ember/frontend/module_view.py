@@ -97,6 +97,7 @@ def _torch_view(obj, cache) -> ModuleView:
     if mod.startswith("torch."):
         return _converted_view(obj, cache)
     view = ModuleView(obj, cls, cls.__qualname__)
+    view.container = _torch_container_kind(cls)
     for name, t in list(obj._parameters.items()) + list(obj._buffers.items()):
         view.tensors[name] = None if t is None else torch_array(t, cache, f"{name} of {cls}")
     view.submodules = dict(obj._modules)
@@ -109,6 +110,15 @@ def _torch_view(obj, cache) -> ModuleView:
             view.attrs[k] = v
     _split_constants(view)
     return view
+
+
+def _torch_container_kind(cls) -> str | None:
+    """"list" or "dict" for a user subclass of torch's Sequential / ModuleList / ModuleDict
+    (torchvision's Conv2dNormActivation is a Sequential), else None."""
+    for c in cls.__mro__:
+        if c.__module__.startswith("torch.nn.modules") and c.__name__ in _TORCH_CONTAINERS:
+            return "dict" if c.__name__ == "ModuleDict" else "list"
+    return None
 
 
 def _converted_view(obj, cache) -> ModuleView:
