@@ -40,6 +40,10 @@ def _constant_condition(v):
     return value if type(value) is bool else None
 
 
+_SCRIPTING_QUERIES = frozenset({"jit.is_scripting", "jit.is_tracing"})
+"""Operators whose constant answer marks the other branch as not meant to compile."""
+
+
 def _static_none_test(v, op):
     """The value of `x is None` / `x is not None` when x's type decides it (x of type None,
     or of a type without None such as a module or a tensor): TorchScript's rule that lets
@@ -96,7 +100,8 @@ class RefineMixin:
         v = self.value(node)
         known = _constant_condition(v)
         if known is not None:  # `self.padding_mode != "zeros"` of module constants
-            return Cond(v, const=known, check_dead=True)
+            # `if not torch.jit.is_scripting():` guards code meant never to be compiled.
+            return Cond(v, const=known, check_dead=v.op.name not in _SCRIPTING_QUERIES)
         return Cond(self.truth(v, node))
 
     def optional_truth(self, node, v):

@@ -59,7 +59,7 @@ def _folded(op):
     """The value of a pure scalar operator whose operands are constant numbers, or None."""
     d = ops.get(op.name) if op is not None else None
     if d is None or not d.pure or not d.fold or d.name.startswith("tensor.") or \
-            not op.operands or len(op.operands) > 2:
+            len(op.operands) > 2 or not (op.operands or not d.schema.params):
         return None
     args = [_const_value(x) for x in op.operands]
     if any(type(a) not in _FOLDABLE for a in args):

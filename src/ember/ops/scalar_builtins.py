@@ -135,3 +135,14 @@ _reg("builtins.percent_format", "(str fmt, t args) -> str", _percent_format,
      ("str.__mod__",), may_raise=True)
 _reg("builtins.range_reversed", "(int start, int stop, int step) -> Tuple[int, int, int]",
      _range_reversed, (), may_raise=True)
+
+
+# ----------------------------------------------------------------------------- torch.jit queries
+
+_reg("jit.is_scripting", "() -> bool", lambda: True,
+     ("torch.jit.is_scripting", "torch.jit._script.is_scripting"),
+     doc="True: compiled code is always scripted (so `if not torch.jit.is_scripting():` "
+         "branches fold away, as in TorchScript).")
+_reg("jit.is_tracing", "() -> bool", lambda: False,
+     ("torch.jit.is_tracing", "torch.jit._trace.is_tracing"),
+     doc="False: ember never traces.")
