@@ -241,8 +241,9 @@ class CallMixin:
                 v = IntPack([v])
             slots[idx] = v
         if d.name.startswith("tensor."):
-            slots = [TuplePack(v) if _int_tuple(v) and _int_list_param(p.type) else v
-                     for p, v in zip(params, slots)]
+            slots = [TuplePack(v) if _int_tuple(v) and _int_list_param(p.type) else
+                     TensorTuplePack(v) if _tensor_tuple(v) and _tensor_list_param(p.type)
+                     else v for p, v in zip(params, slots)]
         m = Matcher()
         targets = [None] * len(params)
         deferred = []
@@ -368,6 +369,40 @@ class TuplePack(IntPack):
         items = [em.to_int(em.b.create("tuple.get", [self.values], [e], {"index": i},
                                        loc=loc).result, node) for i, e in enumerate(t.elems)]
         return em.b.create("list.new", items, [T.ListType(T.I64)], loc=loc).result
+
+
+class TensorTuplePack(IntPack):
+    """A tuple of tensors where a List[Tensor] parameter is (torch.cat((a, b), 1), as
+    TorchScript allows)."""
+
+    __slots__ = ()
+
+    @property
+    def type(self):
+        elems = self.values.type.elems
+        joined = elems[0]
+        for e in elems[1:]:
+            joined = T.join(joined, e) or T.TensorType()
+        return T.ListType(joined)
+
+    def emit(self, em, node):
+        t, loc = self.values.type, em.loc(node)
+        items = [em.b.create("tuple.get", [self.values], [e], {"index": i}, loc=loc).result
+                 for i, e in enumerate(t.elems)]
+        want = self.type
+        items = [em.coerce(v, want.elem, node.span) if v.type != want.elem else v
+                 for v in items]
+        return em.b.create("list.new", items, [want], loc=loc).result
+
+
+def _tensor_tuple(v) -> bool:
+    t = getattr(v, "type", None)
+    return isinstance(t, T.TupleType) and bool(t.elems) and \
+        all(isinstance(e, T.TensorType) for e in t.elems)
+
+
+def _tensor_list_param(st) -> bool:
+    return st.name == "List" and bool(st.args) and st.args[0].name == "Tensor"
 
 
 def _int_tuple(v) -> bool:
