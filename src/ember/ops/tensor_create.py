@@ -220,6 +220,33 @@ reg("tensor.randn_like", f"(Tensor self, {_KW}) -> Tensor",
     lambda x, d, *_: _rng().standard_normal(x.shape).astype(d or x.dtype),
     ("torch.randn_like",), _like_info(1), doc="Standard normal samples with self's shape.")
 
+def _bernoulli_(x, p):
+    """Fill x in place with 1 (probability p) or 0; return x."""
+    if not 0.0 <= p <= 1.0:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+    x[...] = _rng().random(x.shape) < p
+    return x
+
+
+def _bernoulli(x):
+    """1 where a uniform sample falls below x's value (a probability), else 0."""
+    if x.dtype.kind != "f":
+        raise RuntimeError(f"bernoulli is only implemented for floating types, got {x.dtype}")
+    if x.size and (np.nanmin(x) < 0 or np.nanmax(x) > 1 or np.isnan(x).any()):
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true")
+    return (_rng().random(x.shape) < x).astype(x.dtype)
+
+
+reg("tensor.bernoulli_", "(Tensor self, float p=0.5, *, Any generator=None) -> Tensor",
+    lambda x, p, g=None: _bernoulli_(x, p), ("Tensor.bernoulli_",),
+    lambda a: TensorInfo(a[0].dtype, a[0].shape), may_raise=True,
+    doc="In place: each element becomes 1 with probability p, else 0 (numpy's generator).")
+reg("tensor.bernoulli", "(Tensor self, *, Any generator=None) -> Tensor",
+    lambda x, g=None: _bernoulli(x), ("torch.bernoulli", "Tensor.bernoulli"),
+    lambda a: TensorInfo(a[0].dtype, a[0].shape), may_raise=True,
+    doc="1 with probability self (elementwise), else 0 (numpy's generator).")
+
+
 # ----------------------------------------------------------------------------- torch.tensor
 
 
