@@ -1,4 +1,4 @@
-"""Pooling: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d.
+"""Pooling: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d, AdaptiveMaxPool1d/2d.
 
 Hyper-parameters keep torch's attribute names and values (an int stays an int); forward
 uses their normalized lists (`_kernel`, `_stride`, ...). 1-d pooling runs the 2-d operator
@@ -14,12 +14,6 @@ from ember.errors import UnsupportedError
 from ember.nn.conv import ntuple
 from ember.nn.functional import Tensor
 from ember.nn.module import Module
-
-
-def _check_ceil_mode(layer: str, ceil_mode: bool) -> None:
-    if ceil_mode:
-        raise UnsupportedError(f"{layer}(ceil_mode=True) is not supported by ember yet; pad "
-                               "the input so the windows fit, or use ceil_mode=False")
 
 
 def _pool_lists(n: int, kernel_size, stride, padding) -> tuple:
@@ -54,7 +48,6 @@ class _MaxPoolNd(Module):
         if return_indices:
             raise UnsupportedError(f"MaxPool{n}d(return_indices=True) is not supported by "
                                    "ember yet")
-        _check_ceil_mode(f"MaxPool{n}d", ceil_mode)
         self.kernel_size = kernel_size
         self.stride = stride if stride is not None else kernel_size
         self.padding = padding
@@ -82,7 +75,7 @@ class MaxPool1d(_MaxPoolNd):
     def forward(self, input: Tensor) -> Tensor:
         x = F.unsqueeze(_as_2d(input, 1), 2)
         y = F.max_pool2d(x, [1, self._kernel[0]], [1, self._stride[0]], [0, self._padding[0]],
-                         [1, self._dilation[0]], False)
+                         [1, self._dilation[0]], self.ceil_mode)
         return _restore(F.squeeze(y, 2), input, 1)
 
 
@@ -98,7 +91,7 @@ class MaxPool2d(_MaxPoolNd):
 
     def forward(self, input: Tensor) -> Tensor:
         y = F.max_pool2d(_as_2d(input, 2), self._kernel, self._stride, self._padding,
-                         self._dilation, False)
+                         self._dilation, self.ceil_mode)
         return _restore(y, input, 2)
 
 
@@ -107,7 +100,6 @@ class _AvgPoolNd(Module):
 
     def __init__(self, n, kernel_size, stride, padding, ceil_mode, count_include_pad):
         super().__init__()
-        _check_ceil_mode(f"AvgPool{n}d", ceil_mode)
         self.kernel_size = kernel_size
         self.stride = stride if stride is not None else kernel_size
         self.padding = padding
@@ -132,7 +124,7 @@ class AvgPool1d(_AvgPoolNd):
     def forward(self, input: Tensor) -> Tensor:
         x = F.unsqueeze(_as_2d(input, 1), 2)
         y = F.avg_pool2d(x, [1, self._kernel[0]], [1, self._stride[0]], [0, self._padding[0]],
-                         False, self.count_include_pad)
+                         self.ceil_mode, self.count_include_pad)
         return _restore(F.squeeze(y, 2), input, 1)
 
 
@@ -148,13 +140,16 @@ class AvgPool2d(_AvgPoolNd):
         super().__init__(2, kernel_size, stride, padding, ceil_mode, count_include_pad)
         if divisor_override is not None and divisor_override <= 0:
             raise ValueError("divisor must be not zero")
+        if divisor_override is not None and ceil_mode:
+            raise UnsupportedError("AvgPool2d(ceil_mode=True, divisor_override=...) is not "
+                                   "supported by ember yet")
         self.divisor_override = divisor_override
 
     def forward(self, input: Tensor) -> Tensor:
         x = _as_2d(input, 2)
         divisor = self.divisor_override
         if divisor is None:
-            y = F.avg_pool2d(x, self._kernel, self._stride, self._padding, False,
+            y = F.avg_pool2d(x, self._kernel, self._stride, self._padding, self.ceil_mode,
                              self.count_include_pad)
         else:
             # The window sums (the mean counting padding, times the window size) / divisor.
@@ -214,3 +209,46 @@ class AdaptiveAvgPool2d(Module):
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
+
+
+class _AdaptiveMaxPoolNd(Module):
+    __constants__ = ("output_size", "return_indices")
+    _size: List[int]
+
+    def __init__(self, n: int, output_size, return_indices: bool):
+        super().__init__()
+        if return_indices:
+            raise UnsupportedError(f"AdaptiveMaxPool{n}d(return_indices=True) is not "
+                                   "supported by ember yet")
+        self.output_size = output_size
+        self.return_indices = return_indices
+        self._size = _adaptive_size(output_size, n)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
+    def __init__(self, output_size, return_indices: bool = False):
+        super().__init__(1, output_size, return_indices)
+
+    def forward(self, input: Tensor) -> Tensor:
+        length = self._size[0]
+        if length < 0:
+            length = input.shape[len(input.shape) - 1]
+        y = F.adaptive_max_pool2d(F.unsqueeze(input, -2), [1, length])
+        return F.squeeze(y, -2)
+
+
+class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
+    def __init__(self, output_size, return_indices: bool = False):
+        super().__init__(2, output_size, return_indices)
+
+    def forward(self, input: Tensor) -> Tensor:
+        h = self._size[0]
+        w = self._size[1]
+        if h < 0:
+            h = input.shape[len(input.shape) - 2]
+        if w < 0:
+            w = input.shape[len(input.shape) - 1]
+        return F.adaptive_max_pool2d(input, [h, w])

@@ -20,20 +20,24 @@ def _check(name, args, kwargs, shape):
 
 
 @pytest.mark.parametrize("args,kwargs", [((3,), {}), ((3, 2, 1), {}), ((2,), {"stride": 1}),
-                                         ((3,), {"dilation": 2, "padding": 1})], ids=str)
+                                         ((3,), {"dilation": 2, "padding": 1}),
+                                         ((3, 2), {"ceil_mode": True})], ids=str)
 def test_maxpool1d(args, kwargs):
     _check("MaxPool1d", args, kwargs, (4, 11))
 
 
 @pytest.mark.parametrize("args,kwargs", [((2,), {}), ((3, 2, 1), {}),
                                          (((3, 2), (2, 1), (1, 0)), {}),
-                                         ((3,), {"dilation": (2, 1)})], ids=str)
+                                         ((3,), {"dilation": (2, 1)}),
+                                         ((3, 2), {"ceil_mode": True}),
+                                         ((3, 2, 1), {"ceil_mode": True})], ids=str)
 def test_maxpool2d(args, kwargs):
     _check("MaxPool2d", args, kwargs, (4, 9, 8))
 
 
 @pytest.mark.parametrize("args,kwargs", [((3,), {}), ((3, 2, 1), {}),
-                                         ((3, 2, 1), {"count_include_pad": False})], ids=str)
+                                         ((3, 2, 1), {"count_include_pad": False}),
+                                         ((2,), {"ceil_mode": True})], ids=str)
 def test_avgpool1d(args, kwargs):
     _check("AvgPool1d", args, kwargs, (4, 11))
 
@@ -41,7 +45,10 @@ def test_avgpool1d(args, kwargs):
 @pytest.mark.parametrize("args,kwargs", [((2,), {}), ((3, 2, 1), {}),
                                          ((3, 2, 1), {"count_include_pad": False}),
                                          (((3, 2), (1, 2), (1, 0)), {}),
-                                         ((3,), {"divisor_override": 5, "padding": 1})],
+                                         ((3,), {"divisor_override": 5, "padding": 1}),
+                                         ((3, 2, 1), {"ceil_mode": True}),
+                                         ((2,), {"ceil_mode": True,
+                                                 "count_include_pad": False})],
                          ids=str)
 def test_avgpool2d(args, kwargs):
     _check("AvgPool2d", args, kwargs, (4, 9, 8))
@@ -58,11 +65,9 @@ def test_adaptive_avgpool2d(size):
 
 
 def test_unsupported_pool_options_are_named():
-    with pytest.raises(UnsupportedError, match="ceil_mode=True"):
-        nn.MaxPool2d(2, ceil_mode=True)
     with pytest.raises(UnsupportedError, match="return_indices=True"):
         nn.MaxPool1d(2, return_indices=True)
-    with pytest.raises(UnsupportedError, match="ceil_mode=True"):
-        nn.AvgPool2d(2, ceil_mode=True)
+    with pytest.raises(UnsupportedError, match="divisor_override"):
+        nn.AvgPool2d(2, ceil_mode=True, divisor_override=3)
     with pytest.raises(ValueError, match="pad should be at most half"):
         nn.MaxPool2d(2, padding=2)

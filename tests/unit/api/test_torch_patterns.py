@@ -1,0 +1,43 @@
+"""Patterns of real torch model code (torchvision's): Sequential and ModuleList
+subclasses, `torch.jit.is_scripting()` guards around code that cannot compile, a tuple
+given to torch.cat, stochastic depth's training branch (bernoulli_), ceil_mode pooling.
+Scripted, saved and loaded, the model agrees with torch eager."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import ember  # noqa: E402
+from ember import mobile  # noqa: E402
+
+from .torch_patterns_src import Net  # noqa: E402
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_torchvision_style_model_agrees_with_torch(batch, tmp_path):
+    torch.manual_seed(0)
+    m = Net().eval()
+    x = torch.randn(batch, 3, 13, 11)
+    with torch.no_grad():
+        want = m(x).numpy()
+    sm = ember.script(m)
+    sm.save(tmp_path / "m.ember")
+    got = mobile.load(tmp_path / "m.ember")(x.numpy())
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_is_scripting_is_true_and_is_tracing_false_when_compiled():
+    def f(x: int) -> int:
+        if torch.jit.is_scripting():
+            return x + 1
+        return x - 1
+
+    def g(x: int) -> bool:
+        return torch.jit.is_tracing()
+
+    assert ember.script(f)(1) == 2
+    assert ember.script(g)(1) is False
