@@ -121,11 +121,12 @@ def _user_step(rule, cb, builder) -> list:
 def callback(spec, builder):
     """The callback spec describes, built as lark's ParseTreeBuilder builds it (with the
     wrappers below, which do what lark's namesakes do)."""
-    kind, *args = spec[-1]
-    if kind == "method":
-        f = getattr(builder, args[0])
-    else:
-        f = partial(_default, builder, args[0])
+    name = spec[-1][1]
+    f = getattr(builder, name, None)  # looked up now, as lark does: the builder may have changed
+    if f is None:
+        f = partial(_default, builder, name)
+    elif hasattr(f, "visit_wrapper"):
+        raise ValueError(f"{name} has a visit_wrapper, which the fast parser does not apply")
     for kind, *args in reversed(spec[:-1]):
         if kind == "expand1":
             f = partial(_expand_single_child, f)

@@ -84,3 +84,21 @@ def test_valid_code_parses_without_importing_lark(tmp_path):
     runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                            text=True, check=True).stdout.split() for _ in range(2)]
     assert runs == [["True"], ["False"]]
+
+
+def test_cached_callbacks_follow_the_builder_of_the_day():
+    """Whether a rule calls a builder method is decided when the tables are loaded, so
+    cached tables stay right when the AST builder gains or loses a method."""
+    from ember.frontend import tables
+
+    class Builder:
+        def __default__(self, data, children, meta):
+            return ("default", data, children)
+
+        def atom(self, children):
+            return ("method", children)
+
+    b = Builder()
+    assert tables.callback([["default", "atom"]], b)([1]) == ("method", [1])
+    assert tables.callback([["method", "other"]], b)([1]) == ("default", "other", [1])
+    assert tables.callback([["expand1"], ["default", "other"]], b)([7]) == 7
