@@ -35,10 +35,18 @@ from ember.nn.activation import (
 from ember.nn.attention import MultiheadAttention
 from ember.nn.conv import Conv1d, Conv2d
 from ember.nn.conv_transpose import ConvTranspose1d, ConvTranspose2d
+from ember.nn.instancenorm import InstanceNorm1d, InstanceNorm2d
 from ember.nn.linear import Bilinear, Linear
 from ember.nn.misc import Dropout, Embedding, Flatten, Identity, Unflatten
 from ember.nn.module import Module, ModuleDict, ModuleList, Sequential, export
-from ember.nn.norm import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
+from ember.nn.norm import (
+    BatchNorm1d,
+    BatchNorm2d,
+    GroupNorm,
+    LayerNorm,
+    LocalResponseNorm,
+    RMSNorm,
+)
 from ember.nn.padding import (
     CircularPad1d,
     CircularPad2d,
@@ -79,10 +87,11 @@ __all__ = [
     "BatchNorm2d", "Bilinear", "CELU", "CircularPad1d", "CircularPad2d", "CircularPad3d",
     "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Conv1d", "Conv2d", "ConvTranspose1d",
     "ConvTranspose2d", "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GLU", "GRU",
-    "GroupNorm", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "Identity", "LSTM",
-    "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MaxPool1d", "MaxPool2d",
-    "Mish", "Module", "ModuleDict", "ModuleList", "MultiheadAttention", "PReLU",
-    "PixelShuffle", "PixelUnshuffle", "ReLU", "ReLU6", "ReflectionPad1d", "ReflectionPad2d",
+    "GroupNorm", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "Identity",
+    "InstanceNorm1d", "InstanceNorm2d", "LSTM", "LayerNorm", "LeakyReLU", "Linear",
+    "LocalResponseNorm", "LogSigmoid", "LogSoftmax", "MaxPool1d", "MaxPool2d", "Mish",
+    "Module", "ModuleDict", "ModuleList", "MultiheadAttention", "PReLU", "PixelShuffle",
+    "PixelUnshuffle", "RMSNorm", "ReLU", "ReLU6", "ReflectionPad1d", "ReflectionPad2d",
     "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "SELU",
     "Sequential", "SiLU", "Sigmoid", "Softmax", "Softmax2d", "Softmin", "Softplus",
     "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold", "TransformerEncoder",

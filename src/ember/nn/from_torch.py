@@ -89,6 +89,19 @@ def _layer_norm(m):
     return _copy_tensors(layer, m)
 
 
+def _instance_norm(cls):
+    def convert(m):
+        layer = cls(m.num_features, m.eps, m.momentum, m.affine, m.track_running_stats,
+                    dtype=_dtype(m))
+        return _copy_tensors(layer, m)
+    return convert
+
+
+def _rms_norm(m):
+    layer = enn.RMSNorm(m.normalized_shape, m.eps, m.elementwise_affine, dtype=_dtype(m))
+    return _copy_tensors(layer, m)
+
+
 def _group_norm(m):
     layer = enn.GroupNorm(m.num_groups, m.num_channels, m.eps, m.affine, dtype=_dtype(m))
     return _copy_tensors(layer, m)
@@ -196,6 +209,11 @@ def _table() -> dict:
         nn.ConvTranspose2d: _conv_transpose(enn.ConvTranspose2d),
         nn.BatchNorm1d: _batch_norm(enn.BatchNorm1d), nn.BatchNorm2d: _batch_norm(enn.BatchNorm2d),
         nn.LayerNorm: _layer_norm, nn.GroupNorm: _group_norm, nn.Embedding: _embedding,
+        nn.InstanceNorm1d: _instance_norm(enn.InstanceNorm1d),
+        nn.InstanceNorm2d: _instance_norm(enn.InstanceNorm2d),
+        nn.RMSNorm: _rms_norm,
+        nn.LocalResponseNorm: _simple(lambda m: enn.LocalResponseNorm(m.size, m.alpha, m.beta,
+                                                                       m.k)),
         nn.Dropout: _simple(lambda m: enn.Dropout(m.p)),
         # identities at inference, as Dropout
         nn.Dropout1d: _simple(lambda m: enn.Dropout(m.p)),

@@ -1,4 +1,5 @@
-"""Normalization layers: BatchNorm1d/2d (inference: running statistics), LayerNorm, GroupNorm.
+"""Normalization layers: BatchNorm1d/2d (inference: running statistics), LayerNorm, GroupNorm,
+RMSNorm and LocalResponseNorm (InstanceNorm is in instancenorm.py).
 
 BatchNorm and LayerNorm call the fused operators (`F.batch_norm`, `F.layer_norm`): one
 kernel each, and `ember.freeze` folds a batch norm into the convolution before it.
@@ -185,3 +186,54 @@ class GroupNorm(Module):
 
     def extra_repr(self) -> str:
         return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+
+
+class RMSNorm(Module):
+    """x / sqrt(mean(x^2 over the trailing `normalized_shape` dims) + eps) * weight; eps None
+    is the input dtype's machine epsilon."""
+
+    __constants__ = ("normalized_shape", "eps", "elementwise_affine")
+    eps: Optional[float]
+    elementwise_affine: bool
+    weight: Optional[Tensor]
+
+    def __init__(self, normalized_shape, eps: Optional[float] = None,
+                 elementwise_affine: bool = True, device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(int(d) for d in normalized_shape)
+        self.eps = None if eps is None else float(eps)
+        self.elementwise_affine = elementwise_affine
+        self.register_parameter("weight", init.ones(self.normalized_shape, dtype)
+                                if elementwise_affine else None)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.rms_norm(input, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        return (f"{self.normalized_shape}, eps={self.eps}, "
+                f"elementwise_affine={self.elementwise_affine}")
+
+
+class LocalResponseNorm(Module):
+    """x / (k + alpha * mean of x^2 over `size` neighbouring channels) ** beta."""
+
+    __constants__ = ("size", "alpha", "beta", "k")
+    size: int
+    alpha: float
+    beta: float
+    k: float
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0):
+        super().__init__()
+        self.size = size
+        self.alpha = float(alpha)
+        self.beta = float(beta)
+        self.k = float(k)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"

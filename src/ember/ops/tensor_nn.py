@@ -1,5 +1,6 @@
 """Normalization, embedding and dropout: batch_norm, layer_norm, group_norm,
-instance_norm, normalize, embedding, dropout (F.* signatures and argument order).
+instance_norm, rms_norm, local_response_norm, normalize, embedding, dropout (F.* signatures
+and argument order).
 
 batch_norm in eval mode folds mean, var, weight and bias into one per-channel
 scale and shift, so the tensor is read once and written once (x * scale + shift).
@@ -19,6 +20,7 @@ from ember.ops.tensor_common import (
     F,
     arr,
     check_dim,
+    float_only_info,
     need_float,
     prepared,
     quiet,
@@ -163,6 +165,55 @@ def instance_norm(x, mean, var, weight, bias, use_input_stats, momentum, eps):
     return _affine(y, weight, bias, shape)
 
 
+def _check_normalized(x, normalized_shape):
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    k = len(shape)
+    if tuple(x.shape[x.ndim - k:]) != shape or k == 0 or k > x.ndim:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
+                           f"[*, {', '.join(map(str, shape))}], but got input of size"
+                           f"{list(x.shape)}")
+    return shape
+
+
+def rms_norm(x, normalized_shape, weight, eps):
+    """x / sqrt(mean(x^2 over the trailing normalized_shape dims) + eps) * weight; eps None is
+    the dtype's machine epsilon, as in torch."""
+    need_float(x, "rms_norm")
+    shape = _check_normalized(x, normalized_shape)
+    d = math.prod(shape)
+    rows = x.reshape(-1, d)
+    ms = row_sums(np.square(rows), 1.0 / d)
+    ms += np.finfo(x.dtype).eps if eps is None else eps
+    y = rows / np.sqrt(ms)
+    y = y.reshape(x.shape)
+    if weight is not None:
+        y *= weight
+    return y
+
+
+def local_response_norm(x, size, alpha, beta, k):
+    """x / (k + alpha * mean of x^2 over a window of `size` channels) ** beta; the window is
+    zero-padded by size // 2 before and (size - 1) // 2 after each channel."""
+    need_float(x, "local_response_norm")
+    if x.ndim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {x.ndim} "
+                         "dimensions)")
+    if x.shape[1] == 0:
+        return x.copy()
+    c = x.shape[1]
+    sq = np.square(x)
+    padded = np.zeros((x.shape[0], c + size - 1) + x.shape[2:], x.dtype)
+    padded[:, size // 2:size // 2 + c] = sq
+    div = padded[:, 0:c].copy()
+    for i in range(1, size):  # a short loop over the window, vectorized over everything
+        div += padded[:, i:i + c]
+    div *= alpha / size
+    div += k
+    with quiet():
+        np.power(div, beta, out=div)
+    return np.divide(x, div, out=div)
+
+
 def normalize(x, p, dim, eps):
     """x / max(norm_p(x along dim), eps)."""
     need_float(x, "normalize")
@@ -188,6 +239,12 @@ reg("tensor.instance_norm", "(Tensor input, Tensor? running_mean=None, "
     "Tensor? running_var=None, Tensor? weight=None, Tensor? bias=None, "
     "bool use_input_stats=True, float momentum=0.1, float eps=0.00001) -> Tensor",
     instance_norm, (f"{F}.instance_norm",), same_as_first, may_raise=True)
+reg("tensor.rms_norm", "(Tensor input, Any normalized_shape, Tensor? weight=None, "
+    "float? eps=None) -> Tensor", rms_norm, (f"{F}.rms_norm", "torch.rms_norm"),
+    float_only_info("rms_norm"), may_raise=True)
+reg("tensor.local_response_norm", "(Tensor input, int size, float alpha=0.0001, "
+    "float beta=0.75, float k=1.0) -> Tensor", local_response_norm,
+    (f"{F}.local_response_norm",), float_only_info("local_response_norm"), may_raise=True)
 reg("tensor.normalize", "(Tensor input, float p=2.0, int dim=1, float eps=0.000000000001) -> Tensor",
     normalize, (f"{F}.normalize",), same_as_first, may_raise=True)
 

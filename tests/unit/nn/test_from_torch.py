@@ -26,7 +26,8 @@ LAYERS = [
     "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder", "Upsample",
     "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle",
     *PADDING_LAYERS, "PReLU", "SELU", "CELU", "Mish", "Threshold", "LogSigmoid", "Softsign",
-    "Tanhshrink", "Hardshrink", "Softshrink", "GLU", "Softmin", "Softmax2d",
+    "Tanhshrink", "Hardshrink", "Softshrink", "GLU", "Softmin", "Softmax2d", "InstanceNorm1d",
+    "InstanceNorm2d", "RMSNorm", "LocalResponseNorm",
 ]
 
 

@@ -98,6 +98,21 @@ CASES = [
     ("Softmin-implicit", nn.Softmin, lambda b: (randn(b, 7),)),
     ("Softmax2d", nn.Softmax2d, lambda b: (randn(b, 3, 2, 4),)),
     ("RReLU", lambda: nn.RReLU(0.1, 0.3), lambda b: (randn(b, 7),)),
+    ("InstanceNorm1d", lambda: nn.InstanceNorm1d(3), lambda b: (randn(b, 3, 7),)),
+    ("InstanceNorm1d-unbatched-affine", lambda: nn.InstanceNorm1d(3, affine=True),
+     lambda b: (randn(3, 5 + b),)),
+    ("InstanceNorm2d-affine", lambda: nn.InstanceNorm2d(4, eps=1e-3, affine=True),
+     lambda b: (randn(b, 4, 5, 6),)),
+    ("InstanceNorm2d-running", lambda: nn.InstanceNorm2d(4, affine=True,
+                                                         track_running_stats=True),
+     lambda b: (randn(b, 4, 5, 6),)),
+    ("RMSNorm", lambda: nn.RMSNorm(6), lambda b: (randn(b, 3, 6),)),
+    ("RMSNorm-2d-eps", lambda: nn.RMSNorm((3, 4), eps=1e-3), lambda b: (randn(b, 3, 4),)),
+    ("RMSNorm-noaffine", lambda: nn.RMSNorm([5], elementwise_affine=False),
+     lambda b: (randn(b, 5),)),
+    ("LocalResponseNorm", lambda: nn.LocalResponseNorm(3, 1e-2, 0.75, 2.0),
+     lambda b: (randn(b, 6, 4, 5, scale=3),)),
+    ("LocalResponseNorm-3d", lambda: nn.LocalResponseNorm(4), lambda b: (randn(b, 6, 5),)),
 ]
 CASES = [pytest.param(*c, id=c[0]) for c in CASES]
 
@@ -119,3 +134,4 @@ def test_upsample_modes_ember_lacks_are_refused_by_name():
 
     with pytest.raises(UnsupportedError, match="Upsample with mode='bicubic'"):
         convert_layer(nn.Upsample(scale_factor=2, mode="bicubic"))
+

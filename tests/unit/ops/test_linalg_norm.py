@@ -169,3 +169,29 @@ def test_batch_norm_with_frozen_parameters_uses_the_cache_safely():
     other_eps = F.batch_norm(to_torch(x), to_torch(mean.copy()), to_torch(var.copy()),
                              to_torch(w.copy()), to_torch(b.copy()), False, 0.1, 0.5)
     same(run("tensor.batch_norm", x, mean, var, w, b, False, 0.1, 0.5), other_eps, atol=1e-5)
+
+
+@pytest.mark.parametrize("shape,normalized", [((2, 3, 4), (4,)), ((2, 3, 4), (3, 4)),
+                                              ((5,), 5)])
+@pytest.mark.parametrize("eps", [None, 1e-3])
+def test_rms_norm(shape, normalized, eps):
+    x = np.random.default_rng(4).standard_normal(shape).astype(np.float32)
+    ns = (normalized,) if isinstance(normalized, int) else normalized
+    w = np.random.default_rng(5).standard_normal(ns).astype(np.float32)
+    for weight in (w, None):
+        same(run("tensor.rms_norm", x, normalized, weight, eps),
+             torch.nn.functional.rms_norm(to_torch(x), list(ns), to_torch(weight), eps),
+             rtol=1e-5, atol=1e-6)
+    with pytest.raises(RuntimeError, match="normalized_shape"):
+        run("tensor.rms_norm", x, (7,), None, eps)
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 5, 8])
+@pytest.mark.parametrize("shape", [(2, 6, 4), (2, 6, 3, 4), (1, 3, 2, 2, 2)])
+def test_local_response_norm(size, shape):
+    x = np.random.default_rng(6).standard_normal(shape).astype(np.float32) * 3
+    same(run("tensor.local_response_norm", x, size, 1e-2, 0.75, 2.0),
+         torch.nn.functional.local_response_norm(to_torch(x), size, 1e-2, 0.75, 2.0),
+         rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="3D or higher"):
+        run("tensor.local_response_norm", x.reshape(x.shape[0], -1), size, 1e-4, 0.75, 1.0)
