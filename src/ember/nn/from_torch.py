@@ -193,6 +193,13 @@ def _padding(name: str):
     return lambda m: getattr(enn, name)(m.padding)
 
 
+def _adaptive_max(cls):
+    def convert(m):
+        _require(m, "return_indices=True", not m.return_indices)
+        return cls(m.output_size)
+    return convert
+
+
 def _simple(make):
     """A converter for a layer without tensors: make(torch_module) -> ember module."""
     return make
@@ -267,6 +274,8 @@ def _table() -> dict:
         nn.PixelShuffle: _simple(lambda m: enn.PixelShuffle(m.upscale_factor)),
         nn.PixelUnshuffle: _simple(lambda m: enn.PixelUnshuffle(m.downscale_factor)),
         **{getattr(nn, name): _padding(name) for name in PADDING_LAYERS},
+        nn.AdaptiveMaxPool1d: _adaptive_max(enn.AdaptiveMaxPool1d),
+        nn.AdaptiveMaxPool2d: _adaptive_max(enn.AdaptiveMaxPool2d),
         nn.LSTM: _rnn(enn.LSTM), nn.GRU: _rnn(enn.GRU),
         nn.MultiheadAttention: _mha,
         nn.TransformerEncoderLayer: _encoder_layer, nn.TransformerEncoder: _encoder,

@@ -27,7 +27,7 @@ LAYERS = [
     "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle",
     *PADDING_LAYERS, "PReLU", "SELU", "CELU", "Mish", "Threshold", "LogSigmoid", "Softsign",
     "Tanhshrink", "Hardshrink", "Softshrink", "GLU", "Softmin", "Softmax2d", "InstanceNorm1d",
-    "InstanceNorm2d", "RMSNorm", "LocalResponseNorm",
+    "InstanceNorm2d", "RMSNorm", "LocalResponseNorm", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
 ]
 
 

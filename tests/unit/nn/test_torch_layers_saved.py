@@ -113,6 +113,11 @@ CASES = [
     ("LocalResponseNorm", lambda: nn.LocalResponseNorm(3, 1e-2, 0.75, 2.0),
      lambda b: (randn(b, 6, 4, 5, scale=3),)),
     ("LocalResponseNorm-3d", lambda: nn.LocalResponseNorm(4), lambda b: (randn(b, 6, 5),)),
+    ("AdaptiveMaxPool1d", lambda: nn.AdaptiveMaxPool1d(4), lambda b: (randn(b, 3, 9),)),
+    ("AdaptiveMaxPool2d", lambda: nn.AdaptiveMaxPool2d((3, None)),
+     lambda b: (randn(b, 3, 7, 5),)),
+    ("AdaptiveMaxPool2d-unbatched", lambda: nn.AdaptiveMaxPool2d(2),
+     lambda b: (randn(3, 5, 4 + b),)),
 ]
 CASES = [pytest.param(*c, id=c[0]) for c in CASES]
 
@@ -135,3 +140,10 @@ def test_upsample_modes_ember_lacks_are_refused_by_name():
     with pytest.raises(UnsupportedError, match="Upsample with mode='bicubic'"):
         convert_layer(nn.Upsample(scale_factor=2, mode="bicubic"))
 
+
+def test_adaptive_max_pool_with_indices_is_refused_by_name():
+    from ember.errors import UnsupportedError
+    from ember.nn.from_torch import convert_layer
+
+    with pytest.raises(UnsupportedError, match="AdaptiveMaxPool2d with return_indices=True"):
+        convert_layer(nn.AdaptiveMaxPool2d(2, return_indices=True))
