@@ -74,7 +74,8 @@ from ember.nn.pooling import (
     MaxPool1d,
     MaxPool2d,
 )
-from ember.nn.rnn import GRU, LSTM
+from ember.nn.rnn import GRU, LSTM, RNN
+from ember.nn.rnn_cell import GRUCell, LSTMCell, RNNCell
 from ember.nn.transformer import TransformerEncoder, TransformerEncoderLayer
 from ember.nn.upsample import (
     PixelShuffle,
@@ -89,15 +90,15 @@ __all__ = [
     "AvgPool1d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU",
     "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
     "ConstantPad3d", "Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "Dropout",
-    "ELU", "Embedding", "Flatten", "GELU", "GLU", "GRU", "GroupNorm", "Hardshrink",
+    "ELU", "Embedding", "Flatten", "GELU", "GLU", "GRU", "GRUCell", "GroupNorm", "Hardshrink",
     "Hardsigmoid", "Hardswish", "Hardtanh", "Identity", "InstanceNorm1d", "InstanceNorm2d",
-    "LSTM", "LayerNorm", "LeakyReLU", "Linear", "LocalResponseNorm", "LogSigmoid",
+    "LSTM", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LocalResponseNorm", "LogSigmoid",
     "LogSoftmax", "MaxPool1d", "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList",
-    "MultiheadAttention", "PReLU", "PixelShuffle", "PixelUnshuffle", "RMSNorm", "ReLU",
-    "ReLU6", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
-    "ReplicationPad2d", "ReplicationPad3d", "SELU", "Sequential", "SiLU", "Sigmoid", "Softmax",
-    "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink",
-    "Threshold", "TransformerEncoder", "TransformerEncoderLayer", "Unflatten", "Upsample",
-    "UpsamplingBilinear2d", "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
-    "export", "functional", "init",
+    "MultiheadAttention", "PReLU", "PixelShuffle", "PixelUnshuffle", "RMSNorm", "RNN",
+    "RNNCell", "ReLU", "ReLU6", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
+    "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "SELU", "Sequential", "SiLU",
+    "Sigmoid", "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
+    "Tanhshrink", "Threshold", "TransformerEncoder", "TransformerEncoderLayer", "Unflatten",
+    "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d",
+    "ZeroPad3d", "export", "functional", "init",
 ]

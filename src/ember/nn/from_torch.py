@@ -124,6 +124,20 @@ def _rnn(cls):
     return convert
 
 
+def _elman(m):
+    layer = enn.RNN(m.input_size, m.hidden_size, m.num_layers, m.nonlinearity, m.bias,
+                    m.batch_first, m.dropout, m.bidirectional, dtype=_dtype(m))
+    return _copy_tensors(layer, m)
+
+
+def _cell(cls):
+    def convert(m):
+        extra = (m.nonlinearity,) if cls is enn.RNNCell else ()
+        layer = cls(m.input_size, m.hidden_size, m.bias, *extra, dtype=_dtype(m))
+        return _copy_tensors(layer, m)
+    return convert
+
+
 def _mha(m):
     _require(m, "kdim/vdim different from embed_dim", m._qkv_same_embed_dim,
              "project key and value to embed_dim first")
@@ -276,7 +290,9 @@ def _table() -> dict:
         **{getattr(nn, name): _padding(name) for name in PADDING_LAYERS},
         nn.AdaptiveMaxPool1d: _adaptive_max(enn.AdaptiveMaxPool1d),
         nn.AdaptiveMaxPool2d: _adaptive_max(enn.AdaptiveMaxPool2d),
-        nn.LSTM: _rnn(enn.LSTM), nn.GRU: _rnn(enn.GRU),
+        nn.LSTM: _rnn(enn.LSTM), nn.GRU: _rnn(enn.GRU), nn.RNN: _elman,
+        nn.LSTMCell: _cell(enn.LSTMCell), nn.GRUCell: _cell(enn.GRUCell),
+        nn.RNNCell: _cell(enn.RNNCell),
         nn.MultiheadAttention: _mha,
         nn.TransformerEncoderLayer: _encoder_layer, nn.TransformerEncoder: _encoder,
     }

@@ -1,9 +1,10 @@
-"""LSTM and GRU: multi-layer, optionally bidirectional, batch_first, optional initial state.
+"""LSTM, GRU and RNN (tanh or relu): multi-layer, optionally bidirectional, batch_first,
+optional initial state.
 
 Weights keep torch's names and layouts (weight_ih_l{k}{_reverse}: gates stacked (i, f, g, o)
 for LSTM, (r, z, n) for GRU), so torch state_dicts load as they are. forward passes them in
-torch's order (`_flat_weights`) to the fused operators `F.lstm` / `F.gru` (torch._VF's
-signature), whose kernels run the time loop.
+torch's order (`_flat_weights`) to the fused operators `F.lstm` / `F.gru` / `F.rnn_tanh` /
+`F.rnn_relu` (torch._VF's signature), whose kernels run the time loop.
 """
 
 from __future__ import annotations
@@ -182,3 +183,41 @@ class GRU(_RNNBase):
         if not batched:
             h = F.squeeze(h, 1)
         return self._output(out, batched), h
+
+
+class RNN(_RNNBase):
+    """Elman RNN, tanh or relu: forward(input, h0=None) -> (output, h_n), as torch.nn.RNN."""
+
+    __constants__ = ("nonlinearity",)
+    nonlinearity: str
+
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1,
+                 nonlinearity: str = "tanh", bias: bool = True, batch_first: bool = False,
+                 dropout: float = 0.0, bidirectional: bool = False, device=None, dtype=None):
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or "
+                             "'relu'.")
+        super().__init__("RNN", 1, input_size, hidden_size, num_layers, bias, batch_first,
+                         dropout, bidirectional, 0, dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input: Tensor, hx: Optional[Tensor] = None) -> Tuple[Tensor, Tensor]:
+        self._check_input(input)
+        batched = len(input.shape) == 3
+        x = self._sequence(input)
+        h0 = self._state(hx, x, batched)
+        if self.nonlinearity == "tanh":  # a constant: only one branch is compiled
+            out, h = F.rnn_tanh(x, h0, self._flat_weights, self.bias, self.num_layers, 0.0,
+                                False, self.bidirectional, self._batch_first(batched))
+        else:
+            out, h = F.rnn_relu(x, h0, self._flat_weights, self.bias, self.num_layers, 0.0,
+                                False, self.bidirectional, self._batch_first(batched))
+        if not batched:
+            h = F.squeeze(h, 1)
+        return self._output(out, batched), h
+
+    def extra_repr(self) -> str:
+        text = super().extra_repr()
+        if self.nonlinearity != "tanh":
+            text += f", nonlinearity={self.nonlinearity!r}"
+        return text

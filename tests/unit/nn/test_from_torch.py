@@ -28,6 +28,7 @@ LAYERS = [
     *PADDING_LAYERS, "PReLU", "SELU", "CELU", "Mish", "Threshold", "LogSigmoid", "Softsign",
     "Tanhshrink", "Hardshrink", "Softshrink", "GLU", "Softmin", "Softmax2d", "InstanceNorm1d",
     "InstanceNorm2d", "RMSNorm", "LocalResponseNorm", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+    "RNN", "LSTMCell", "GRUCell", "RNNCell",
 ]
 
 

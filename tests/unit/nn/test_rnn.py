@@ -98,3 +98,15 @@ def test_rnn_errors():
         nn.GRU(3, 4)(randn(2, 1, 1, 3))
     with pytest.raises(RuntimeError, match="Expected hidden size \\(1, 2, 4\\)"):
         nn.GRU(3, 4)(randn(5, 2, 3), randn(1, 3, 4))
+
+
+@pytest.mark.parametrize("cls", ["LSTMCell", "GRUCell", "RNNCell"])
+def test_cell_argument_errors_match_torch(cls):
+    cell, tcell = getattr(nn, cls)(3, 4), getattr(torch.nn, cls)(3, 4)
+    for bad in (randn(2, 2, 3), randn(2, 5)):
+        with pytest.raises(Exception) as want:
+            tcell(torch.from_numpy(bad))
+        with pytest.raises(type(want.value)):
+            cell(bad)
+    with pytest.raises(ValueError, match="nonlinearity"):
+        nn.RNN(3, 4, nonlinearity="gelu")

@@ -17,6 +17,25 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 nn = torch.nn
 
 
+class Decoder(nn.Module):
+    """A cell unrolled over a sequence in Python (as decoders and streaming models do)."""
+
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.LSTMCell(5, 6)
+        self.out = nn.Linear(6, 5)
+
+    def forward(self, x, steps: int):
+        h = torch.zeros(x.shape[0], 6)
+        c = torch.zeros(x.shape[0], 6)
+        outs = []
+        for _ in range(steps):
+            h, c = self.cell(x, (h, c))
+            x = self.out(h)
+            outs.append(x)
+        return torch.stack(outs, 1)
+
+
 class UpTo(nn.Module):
     """A transposed convolution told its output size (as U-Nets match skip connections)."""
 
@@ -118,6 +137,21 @@ CASES = [
      lambda b: (randn(b, 3, 7, 5),)),
     ("AdaptiveMaxPool2d-unbatched", lambda: nn.AdaptiveMaxPool2d(2),
      lambda b: (randn(3, 5, 4 + b),)),
+    ("RNN", lambda: nn.RNN(5, 7, 2, bidirectional=True), lambda b: (randn(4, b, 5),)),
+    ("RNN-relu-state", lambda: nn.RNN(5, 7, nonlinearity="relu", batch_first=True, bias=False),
+     lambda b: (randn(b, 4, 5), randn(1, b, 7, seed=2))),
+    ("RNN-unbatched", lambda: nn.RNN(5, 7), lambda b: (randn(3 + b, 5),)),
+    ("LSTMCell", lambda: nn.LSTMCell(5, 7), lambda b: (randn(b, 5),)),
+    ("LSTMCell-state", lambda: nn.LSTMCell(5, 7, bias=False),
+     lambda b: (randn(b, 5), (randn(b, 7, seed=2), randn(b, 7, seed=3)))),
+    ("LSTMCell-unbatched", lambda: nn.LSTMCell(5, 7),
+     lambda b: (randn(5, seed=b), (randn(7, seed=2), randn(7, seed=3)))),
+    ("GRUCell", lambda: nn.GRUCell(5, 7), lambda b: (randn(b, 5), randn(b, 7, seed=2))),
+    ("GRUCell-unbatched", lambda: nn.GRUCell(5, 7, bias=False), lambda b: (randn(5, seed=b),)),
+    ("RNNCell", lambda: nn.RNNCell(5, 7), lambda b: (randn(b, 5),)),
+    ("RNNCell-relu", lambda: nn.RNNCell(5, 7, nonlinearity="relu"),
+     lambda b: (randn(b, 5), randn(b, 7, seed=2))),
+    ("LSTMCell-decoder", Decoder, lambda b: (randn(b, 5), 3 + b)),
 ]
 CASES = [pytest.param(*c, id=c[0]) for c in CASES]
 
