@@ -1,4 +1,5 @@
-"""Identity, Dropout (identity at inference), Flatten, Unflatten and Embedding."""
+"""Identity, Dropout (identity at inference), Flatten, Unflatten, Embedding and
+ChannelShuffle."""
 
 from __future__ import annotations
 
@@ -141,3 +142,20 @@ class Embedding(Module):
         if self.padding_idx is not None:
             text += f", padding_idx={self.padding_idx}"
         return text
+
+
+class ChannelShuffle(Module):
+    """(N, g * k, *) -> (N, k * g, *): interleaves the channels of the g groups."""
+
+    __constants__ = ("groups",)
+    groups: int
+
+    def __init__(self, groups: int):
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.channel_shuffle(input, self.groups)
+
+    def extra_repr(self) -> str:
+        return f"groups={self.groups}"

@@ -26,6 +26,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     tensor_conv,
     tensor_conv_transpose,
     tensor_create,
+    tensor_distance,
     tensor_elementwise,
     tensor_fused,
     tensor_index,

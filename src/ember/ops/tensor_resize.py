@@ -1,7 +1,8 @@
 """Padding and resampling: F.pad (constant, reflect, replicate, circular; negative pads
 crop) and F.interpolate / F.upsample (nearest, linear, bilinear; size or scale_factor;
 align_corners, also as F.upsample_nearest / F.upsample_bilinear), with torch's source-index
-rules; F.pixel_shuffle and F.pixel_unshuffle (channel blocks <-> pixel blocks).
+rules; F.pixel_shuffle and F.pixel_unshuffle (channel blocks <-> pixel blocks) and
+F.channel_shuffle.
 """
 
 from __future__ import annotations
@@ -258,3 +259,33 @@ reg("tensor.pixel_shuffle", "(Tensor self, int upscale_factor) -> Tensor", pixel
     ("torch.pixel_shuffle", f"{F}.pixel_shuffle"), _shuffle_info(True), may_raise=True)
 reg("tensor.pixel_unshuffle", "(Tensor self, int downscale_factor) -> Tensor", pixel_unshuffle,
     ("torch.pixel_unshuffle", f"{F}.pixel_unshuffle"), _shuffle_info(False), may_raise=True)
+
+
+def channel_shuffle(x, groups):
+    """(N, g * k, *) -> (N, k * g, *): channel i * k + j moves to j * g + i."""
+    if x.ndim < 3:
+        raise RuntimeError(f"channel_shuffle expects input to have at least 3 dimensions, but "
+                           f"got input with {x.ndim} dimension(s)")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of "
+                           f"groups:{groups}")
+    n, c = x.shape[:2]
+    if c % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels "
+                           f"and {groups} groups.")
+    y = x.reshape((n, groups, c // groups) + x.shape[2:]).swapaxes(1, 2)
+    return np.ascontiguousarray(y).reshape(x.shape)
+
+
+def _channel_shuffle_info(args):
+    x, g = args[0], args[1].const
+    if x.shape is not None and isinstance(g, int) and len(x.shape) >= 3 and \
+            isinstance(x.shape[1], int) and g > 0 and x.shape[1] % g:
+        raise ShapeMismatch(f"channel_shuffle: {x.shape[1]} channels of {fmt(x.shape)} do not "
+                            f"divide into {g} groups")
+    return TensorInfo(x.dtype, x.shape)
+
+
+reg("tensor.channel_shuffle", "(Tensor self, int groups) -> Tensor", channel_shuffle,
+    ("torch.channel_shuffle", f"{F}.channel_shuffle", f"{F}.native_channel_shuffle",
+     "torch.native_channel_shuffle"), _channel_shuffle_info, may_raise=True)

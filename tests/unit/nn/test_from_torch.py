@@ -28,7 +28,8 @@ LAYERS = [
     *PADDING_LAYERS, "PReLU", "SELU", "CELU", "Mish", "Threshold", "LogSigmoid", "Softsign",
     "Tanhshrink", "Hardshrink", "Softshrink", "GLU", "Softmin", "Softmax2d", "InstanceNorm1d",
     "InstanceNorm2d", "RMSNorm", "LocalResponseNorm", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
-    "RNN", "LSTMCell", "GRUCell", "RNNCell",
+    "RNN", "LSTMCell", "GRUCell", "RNNCell", "ChannelShuffle", "CosineSimilarity",
+    "PairwiseDistance",
 ]
 
 
@@ -37,7 +38,8 @@ def test_table_covers_every_ember_layer():
         assert getattr(torch.nn, name) in TORCH_LAYERS, name
         assert hasattr(nn, name)
     extra = {torch.nn.modules.linear.NonDynamicallyQuantizableLinear, torch.nn.Dropout1d,
-             torch.nn.Dropout2d, torch.nn.Dropout3d, torch.nn.AlphaDropout, torch.nn.RReLU}
+             torch.nn.Dropout2d, torch.nn.Dropout3d, torch.nn.AlphaDropout, torch.nn.RReLU,
+             torch.nn.FeatureAlphaDropout}
     assert set(TORCH_LAYERS) == {getattr(torch.nn, n) for n in LAYERS} | extra
 
 

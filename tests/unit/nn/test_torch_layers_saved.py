@@ -152,6 +152,16 @@ CASES = [
     ("RNNCell-relu", lambda: nn.RNNCell(5, 7, nonlinearity="relu"),
      lambda b: (randn(b, 5), randn(b, 7, seed=2))),
     ("LSTMCell-decoder", Decoder, lambda b: (randn(b, 5), 3 + b)),
+    ("ChannelShuffle", lambda: nn.ChannelShuffle(3), lambda b: (randn(b, 6, 2, 3),)),
+    ("CosineSimilarity", lambda: nn.CosineSimilarity(), lambda b: (randn(b, 6, 3),
+                                                                   randn(b, 6, 3, seed=2))),
+    ("CosineSimilarity-broadcast", lambda: nn.CosineSimilarity(-1, 1e-4),
+     lambda b: (randn(b, 4, 5), randn(1, 5, seed=2))),
+    ("PairwiseDistance", lambda: nn.PairwiseDistance(), lambda b: (randn(b, 6),
+                                                                   randn(b, 6, seed=2))),
+    ("PairwiseDistance-p1-keepdim", lambda: nn.PairwiseDistance(1.0, 1e-3, True),
+     lambda b: (randn(b, 3, 6), randn(b, 3, 6, seed=2))),
+    ("FeatureAlphaDropout", lambda: nn.FeatureAlphaDropout(0.3), lambda b: (randn(b, 3, 4),)),
 ]
 CASES = [pytest.param(*c, id=c[0]) for c in CASES]
 
