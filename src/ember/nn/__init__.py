@@ -38,7 +38,15 @@ from ember.nn.conv_transpose import ConvTranspose1d, ConvTranspose2d
 from ember.nn.distance import CosineSimilarity, PairwiseDistance
 from ember.nn.instancenorm import InstanceNorm1d, InstanceNorm2d
 from ember.nn.linear import Bilinear, Linear
-from ember.nn.misc import ChannelShuffle, Dropout, Embedding, Flatten, Identity, Unflatten
+from ember.nn.misc import (
+    ChannelShuffle,
+    Dropout,
+    Embedding,
+    EmbeddingBag,
+    Flatten,
+    Identity,
+    Unflatten,
+)
 from ember.nn.module import Module, ModuleDict, ModuleList, Sequential, export
 from ember.nn.norm import (
     BatchNorm1d,
@@ -91,13 +99,13 @@ __all__ = [
     "AvgPool1d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU",
     "ChannelShuffle", "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d",
     "ConstantPad2d", "ConstantPad3d", "Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d",
-    "CosineSimilarity", "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GLU", "GRU",
-    "GRUCell", "GroupNorm", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "Identity",
-    "InstanceNorm1d", "InstanceNorm2d", "LSTM", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear",
-    "LocalResponseNorm", "LogSigmoid", "LogSoftmax", "MaxPool1d", "MaxPool2d", "Mish",
-    "Module", "ModuleDict", "ModuleList", "MultiheadAttention", "PReLU", "PairwiseDistance",
-    "PixelShuffle", "PixelUnshuffle", "RMSNorm", "RNN", "RNNCell", "ReLU", "ReLU6",
-    "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
+    "CosineSimilarity", "Dropout", "ELU", "Embedding", "EmbeddingBag", "Flatten", "GELU",
+    "GLU", "GRU", "GRUCell", "GroupNorm", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh",
+    "Identity", "InstanceNorm1d", "InstanceNorm2d", "LSTM", "LSTMCell", "LayerNorm",
+    "LeakyReLU", "Linear", "LocalResponseNorm", "LogSigmoid", "LogSoftmax", "MaxPool1d",
+    "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList", "MultiheadAttention", "PReLU",
+    "PairwiseDistance", "PixelShuffle", "PixelUnshuffle", "RMSNorm", "RNN", "RNNCell", "ReLU",
+    "ReLU6", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
     "ReplicationPad2d", "ReplicationPad3d", "SELU", "Sequential", "SiLU", "Sigmoid", "Softmax",
     "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink",
     "Threshold", "TransformerEncoder", "TransformerEncoderLayer", "Unflatten", "Upsample",

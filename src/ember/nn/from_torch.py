@@ -114,6 +114,15 @@ def _embedding(m):
     return _copy_tensors(layer, m)
 
 
+def _embedding_bag(m):
+    _require(m, f"max_norm={m.max_norm}", m.max_norm is None,
+             "renormalize the weight once and drop max_norm")
+    layer = enn.EmbeddingBag(m.num_embeddings, m.embedding_dim, mode=m.mode,
+                             include_last_offset=m.include_last_offset,
+                             padding_idx=m.padding_idx, dtype=_dtype(m))
+    return _copy_tensors(layer, m)
+
+
 def _rnn(cls):
     def convert(m):
         _require(m, f"proj_size={getattr(m, 'proj_size', 0)}", not getattr(m, "proj_size", 0),
@@ -230,6 +239,7 @@ def _table() -> dict:
         nn.ConvTranspose2d: _conv_transpose(enn.ConvTranspose2d),
         nn.BatchNorm1d: _batch_norm(enn.BatchNorm1d), nn.BatchNorm2d: _batch_norm(enn.BatchNorm2d),
         nn.LayerNorm: _layer_norm, nn.GroupNorm: _group_norm, nn.Embedding: _embedding,
+        nn.EmbeddingBag: _embedding_bag,
         nn.InstanceNorm1d: _instance_norm(enn.InstanceNorm1d),
         nn.InstanceNorm2d: _instance_norm(enn.InstanceNorm2d),
         nn.RMSNorm: _rms_norm,

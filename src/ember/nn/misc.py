@@ -1,5 +1,5 @@
-"""Identity, Dropout (identity at inference), Flatten, Unflatten, Embedding and
-ChannelShuffle."""
+"""Identity, Dropout (identity at inference), Flatten, Unflatten, Embedding, EmbeddingBag
+and ChannelShuffle."""
 
 from __future__ import annotations
 
@@ -159,3 +159,58 @@ class ChannelShuffle(Module):
 
     def extra_repr(self) -> str:
         return f"groups={self.groups}"
+
+
+class EmbeddingBag(Module):
+    """Sums, means or maxima of bags of embedding rows: forward(input, offsets=None,
+    per_sample_weights=None), bags being the rows of a 2-D input or a 1-D input cut at
+    offsets."""
+
+    __constants__ = ("num_embeddings", "embedding_dim", "mode", "include_last_offset",
+                     "padding_idx")
+    num_embeddings: int
+    embedding_dim: int
+    mode: str
+    include_last_offset: bool
+    padding_idx: Optional[int]
+    weight: Tensor
+
+    def __init__(self, num_embeddings: int, embedding_dim: int,
+                 max_norm: Optional[float] = None, norm_type: float = 2.0,
+                 scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
+                 _weight=None, include_last_offset: bool = False,
+                 padding_idx: Optional[int] = None, device=None, dtype=None):
+        super().__init__()
+        if max_norm is not None:
+            raise UnsupportedError("EmbeddingBag(max_norm=...) is not supported by ember (it "
+                                   "renormalizes the weight during forward); renormalize the "
+                                   "weight once before scripting and drop max_norm")
+        if mode not in ("sum", "mean", "max"):
+            raise ValueError(f"mode has to be one of sum, mean or max, got {mode!r}")
+        if padding_idx is not None:
+            if not -num_embeddings <= padding_idx < num_embeddings:
+                raise ValueError("padding_idx must be within num_embeddings")
+            padding_idx = padding_idx % num_embeddings
+        self.num_embeddings = num_embeddings
+        self.embedding_dim = embedding_dim
+        self.mode = mode
+        self.include_last_offset = include_last_offset
+        self.padding_idx = padding_idx
+        if _weight is not None:
+            self.weight = np.array(_weight, dtype=None if dtype is None else
+                                   init.float_dtype(dtype))
+        else:
+            self.weight = init.normal((num_embeddings, embedding_dim), dtype)
+            if padding_idx is not None:
+                self.weight[padding_idx] = 0
+
+    def forward(self, input: Tensor, offsets: Optional[Tensor] = None,
+                per_sample_weights: Optional[Tensor] = None) -> Tensor:
+        return F.embedding_bag(input, self.weight, offsets, None, 2.0, False, self.mode, False,
+                               per_sample_weights, self.include_last_offset, self.padding_idx)
+
+    def extra_repr(self) -> str:
+        text = f"{self.num_embeddings}, {self.embedding_dim}, mode={self.mode!r}"
+        if self.padding_idx is not None:
+            text += f", padding_idx={self.padding_idx}"
+        return text

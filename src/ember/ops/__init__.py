@@ -28,6 +28,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     tensor_create,
     tensor_distance,
     tensor_elementwise,
+    tensor_embedding_bag,
     tensor_fused,
     tensor_index,
     tensor_join,

@@ -3,6 +3,7 @@ ember.mobile.load, and giving torch's eager outputs at two batch sizes."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -162,6 +163,13 @@ CASES = [
     ("PairwiseDistance-p1-keepdim", lambda: nn.PairwiseDistance(1.0, 1e-3, True),
      lambda b: (randn(b, 3, 6), randn(b, 3, 6, seed=2))),
     ("FeatureAlphaDropout", lambda: nn.FeatureAlphaDropout(0.3), lambda b: (randn(b, 3, 4),)),
+    ("EmbeddingBag-2d", lambda: nn.EmbeddingBag(10, 4, padding_idx=3),
+     lambda b: (np.arange(4 * b).reshape(b, 4) % 10,)),
+    ("EmbeddingBag-offsets-max", lambda: nn.EmbeddingBag(10, 4, mode="max"),
+     lambda b: (np.arange(5 + b) % 10, np.array([0, 2, 2][:b + 1]))),
+    ("EmbeddingBag-weighted-sum", lambda: nn.EmbeddingBag(10, 4, mode="sum",
+                                                           include_last_offset=True),
+     lambda b: (np.arange(6), np.array([0, 6] if b == 1 else [0, 1, 1, 6]), randn(6, seed=2))),
 ]
 CASES = [pytest.param(*c, id=c[0]) for c in CASES]
 

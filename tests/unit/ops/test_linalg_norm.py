@@ -195,3 +195,43 @@ def test_local_response_norm(size, shape):
          rtol=1e-5, atol=1e-6)
     with pytest.raises(ValueError, match="3D or higher"):
         run("tensor.local_response_norm", x.reshape(x.shape[0], -1), size, 1e-4, 0.75, 1.0)
+
+
+OFFSETS = [([0, 3, 3, 7], False), ([0, 3, 3, 7, 10], True), ([0, 10], False), ([0, 2, 10, 10],
+                                                                                False)]
+
+
+@pytest.mark.parametrize("offsets,last", OFFSETS)
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+@pytest.mark.parametrize("padding_idx", [None, 4])
+def test_embedding_bag(offsets, last, mode, padding_idx):
+    w = rand(10, 4)
+    idx = np.array([1, 2, 4, 5, 4, 3, 2, 9, 0, 0])
+    offs = np.array(offsets)
+    psw = rand(10) if mode == "sum" else None
+    same(run("tensor.embedding_bag", idx, w, offs, None, 2.0, False, mode, False, psw, last,
+             padding_idx),
+         F.embedding_bag(to_torch(idx), to_torch(w), to_torch(offs), mode=mode,
+                         per_sample_weights=to_torch(psw), include_last_offset=last,
+                         padding_idx=padding_idx), rtol=1e-5, atol=1e-6)
+    idx2 = idx.reshape(2, 5)
+    same(run("tensor.embedding_bag", idx2, w, None, None, 2.0, False, mode, False, None, False,
+             padding_idx),
+         F.embedding_bag(to_torch(idx2), to_torch(w), mode=mode, padding_idx=padding_idx),
+         rtol=1e-5, atol=1e-6)
+
+
+def test_embedding_bag_errors():
+    w, idx = rand(10, 4), np.arange(6)
+    with pytest.raises(ValueError, match="offsets has to be a 1D Tensor"):
+        run("tensor.embedding_bag", idx, w, None, None, 2.0, False, "sum", False, None, False,
+            None)
+    with pytest.raises(ValueError, match="offsets has to be None"):
+        run("tensor.embedding_bag", idx.reshape(2, 3), w, np.array([0, 1]), None, 2.0, False,
+            "sum", False, None, False, None)
+    with pytest.raises(NotImplementedError, match="per_sample_weights"):
+        run("tensor.embedding_bag", idx, w, np.array([0, 2]), None, 2.0, False, "mean", False,
+            rand(6), False, None)
+    with pytest.raises(IndexError, match="out of range"):
+        run("tensor.embedding_bag", idx + 5, w, np.array([0, 2]), None, 2.0, False, "sum",
+            False, None, False, None)
