@@ -85,7 +85,12 @@ from ember.nn.pooling import (
 )
 from ember.nn.rnn import GRU, LSTM, RNN
 from ember.nn.rnn_cell import GRUCell, LSTMCell, RNNCell
-from ember.nn.transformer import TransformerEncoder, TransformerEncoderLayer
+from ember.nn.transformer import (
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 from ember.nn.upsample import (
     PixelShuffle,
     PixelUnshuffle,
@@ -108,7 +113,8 @@ __all__ = [
     "ReLU6", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
     "ReplicationPad2d", "ReplicationPad3d", "SELU", "Sequential", "SiLU", "Sigmoid", "Softmax",
     "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink",
-    "Threshold", "TransformerEncoder", "TransformerEncoderLayer", "Unflatten", "Upsample",
-    "UpsamplingBilinear2d", "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
-    "export", "functional", "init",
+    "Threshold", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
+    "TransformerEncoderLayer", "Unflatten", "Upsample", "UpsamplingBilinear2d",
+    "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "export", "functional",
+    "init",
 ]

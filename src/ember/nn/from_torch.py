@@ -167,7 +167,7 @@ def _torch_activation(m) -> str:
     if act is torch.nn.functional.gelu or (type(act) is torch.nn.GELU and
                                            act.approximate == "none"):
         return "gelu"
-    raise UnsupportedError(f"torch.nn.TransformerEncoderLayer with activation {act!r} has no "
+    raise UnsupportedError(f"torch.nn.{type(m).__name__} with activation {act!r} has no "
                            "ember equivalent yet (ember supports relu and gelu); write the "
                            "layer as a custom nn.Module with a forward ember can compile")
 
@@ -182,18 +182,40 @@ def _encoder_layer(m):
     return _copy_tensors(layer, m)
 
 
-def _encoder(m):
+def _decoder_layer(m):
+    attn = m.self_attn
+    _mha(attn)  # refuses the attention options ember lacks
+    _mha(m.multihead_attn)
+    layer = enn.TransformerDecoderLayer(
+        attn.embed_dim, attn.num_heads, m.linear1.out_features, m.dropout.p,
+        _torch_activation(m), m.norm1.eps, attn.batch_first, m.norm_first,
+        bias=m.linear1.bias is not None, dtype=_dtype(m))
+    return _copy_tensors(layer, m)
+
+
+def _final_norm(m):
+    """The ember LayerNorm of an encoder's or decoder's final norm (None if it has none)."""
     import torch
 
+    if m.norm is None:
+        return None
+    if type(m.norm) is not torch.nn.LayerNorm:
+        raise UnsupportedError(f"torch.nn.{type(m).__name__} with norm "
+                               f"{type(m.norm).__name__} has no ember equivalent yet (ember "
+                               "supports a LayerNorm)")
+    return _layer_norm(m.norm)
+
+
+def _decoder(m):
+    layers = [_decoder_layer(x) for x in m.layers]
+    dec = enn.TransformerDecoder(layers[0], len(layers), _final_norm(m))
+    dec.layers = enn.ModuleList(layers)
+    return dec
+
+
+def _encoder(m):
     layers = [_encoder_layer(x) for x in m.layers]
-    norm = None
-    if m.norm is not None:
-        if type(m.norm) is not torch.nn.LayerNorm:
-            raise UnsupportedError(f"torch.nn.TransformerEncoder with norm "
-                                   f"{type(m.norm).__name__} has no ember equivalent yet "
-                                   "(ember supports a LayerNorm)")
-        norm = _layer_norm(m.norm)
-    enc = enn.TransformerEncoder(layers[0], len(layers), norm, m.enable_nested_tensor)
+    enc = enn.TransformerEncoder(layers[0], len(layers), _final_norm(m), m.enable_nested_tensor)
     enc.layers = enn.ModuleList(layers)
     return enc
 
@@ -309,6 +331,7 @@ def _table() -> dict:
         nn.RNNCell: _cell(enn.RNNCell),
         nn.MultiheadAttention: _mha,
         nn.TransformerEncoderLayer: _encoder_layer, nn.TransformerEncoder: _encoder,
+        nn.TransformerDecoderLayer: _decoder_layer, nn.TransformerDecoder: _decoder,
     }
 
 

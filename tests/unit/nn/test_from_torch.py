@@ -29,7 +29,7 @@ LAYERS = [
     "Tanhshrink", "Hardshrink", "Softshrink", "GLU", "Softmin", "Softmax2d", "InstanceNorm1d",
     "InstanceNorm2d", "RMSNorm", "LocalResponseNorm", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
     "RNN", "LSTMCell", "GRUCell", "RNNCell", "ChannelShuffle", "CosineSimilarity",
-    "PairwiseDistance", "EmbeddingBag",
+    "PairwiseDistance", "EmbeddingBag", "TransformerDecoderLayer", "TransformerDecoder",
 ]
 
 

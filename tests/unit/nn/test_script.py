@@ -184,6 +184,11 @@ CASES = [
     ("TransformerEncoder", lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16),
                                                          2, nn.LayerNorm(8)),
      lambda b: (_x(4, b, 8),)),
+    ("TransformerDecoderLayer", lambda: nn.TransformerDecoderLayer(8, 2, 16),
+     lambda b: (_x(4, b, 8), _x(3, b, 8, seed=1))),
+    ("TransformerDecoder", lambda: nn.TransformerDecoder(
+        nn.TransformerDecoderLayer(8, 2, 16, norm_first=True, batch_first=True), 2),
+     lambda b: (_x(b, 4, 8), _x(b, 3, 8, seed=1))),
     ("Sequential", lambda: nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.ReLU(),
                                          nn.MaxPool2d(2), nn.Flatten(), nn.Linear(16, 2)),
      lambda b: (_x(b, 3, 4, 4),)),

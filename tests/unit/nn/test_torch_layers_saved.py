@@ -170,6 +170,16 @@ CASES = [
     ("EmbeddingBag-weighted-sum", lambda: nn.EmbeddingBag(10, 4, mode="sum",
                                                            include_last_offset=True),
      lambda b: (np.arange(6), np.array([0, 6] if b == 1 else [0, 1, 1, 6]), randn(6, seed=2))),
+    ("TransformerDecoderLayer", lambda: nn.TransformerDecoderLayer(8, 2, 16, 0.0),
+     lambda b: (randn(4, b, 8), randn(5, b, 8, seed=2))),
+    ("TransformerDecoderLayer-prenorm-gelu-bf",
+     lambda: nn.TransformerDecoderLayer(8, 2, 16, 0.0, "gelu", batch_first=True,
+                                        norm_first=True),
+     lambda b: (randn(b, 4, 8), randn(b, 3, 8, seed=2))),
+    ("TransformerDecoder-causal", lambda: nn.TransformerDecoder(
+        nn.TransformerDecoderLayer(8, 2, 16, 0.0, batch_first=True), 2, nn.LayerNorm(8)),
+     lambda b: (randn(b, 4, 8), randn(b, 5, 8, seed=2),
+                np.triu(np.full((4, 4), -np.inf, np.float32), 1))),
 ]
 CASES = [pytest.param(*c, id=c[0]) for c in CASES]
 
