@@ -146,3 +146,14 @@ _reg("jit.is_scripting", "() -> bool", lambda: True,
 _reg("jit.is_tracing", "() -> bool", lambda: False,
      ("torch.jit.is_tracing", "torch.jit._trace.is_tracing"),
      doc="False: ember never traces.")
+
+
+def _torch_assert(condition, message):
+    """torch._assert: AssertionError(message) unless condition holds."""
+    if not condition:
+        raise AssertionError(message)
+
+
+_reg("torch.assert", "(bool condition, str message) -> None", _torch_assert,
+     ("torch._assert", "torch._assert_async"), pure=False, may_raise=True, fold=False,
+     doc="torch._assert(condition, message): raise AssertionError(message) if not condition.")

@@ -41,3 +41,14 @@ def test_is_scripting_is_true_and_is_tracing_false_when_compiled():
 
     assert ember.script(f)(1) == 2
     assert ember.script(g)(1) is False
+
+
+def test_torch_assert_raises_assertion_error_with_its_message(tmp_path):
+    def f(x: int) -> int:
+        torch._assert(x > 0, f"x must be positive, got {x}")
+        return x * 2
+
+    sm = ember.script(f)
+    assert sm(3) == 6
+    with pytest.raises(AssertionError, match="x must be positive, got -1"):
+        sm(-1)
