@@ -118,6 +118,10 @@ def _to_type(result, ret):
 # ----------------------------------------------------------------------------- indexing
 
 
+_OPEN = 2 ** 63 - 1
+"""The upper bound an Optional[int] slice bound that is None stands for (x[a:None])."""
+
+
 def _index_parts(em, index_node):
     """(spec, int values, tensor values) of an index expression, or None after an error."""
     items = index_node.elts if isinstance(index_node, A.Tuple) else [index_node]
@@ -129,13 +133,17 @@ def _index_parts(em, index_node):
             spec.append("e")
         elif isinstance(item, A.Slice):
             flags = ""
-            for bound in (item.lower, item.upper, item.step):
-                if bound is None:
+            for bound, absent in ((item.lower, 0), (item.upper, _OPEN), (item.step, 1)):
+                v = None if bound is None else em.value(bound)
+                if v is None or v.type == T.NONE:
                     flags += "0"
                     continue
-                v = em.value(bound)
                 if isinstance(v.type, ErrorType):
                     return None
+                if v.type == T.OptionalType(T.I64):  # None at run time: an open bound
+                    loc = em.loc(bound)
+                    v = em.b.kernel("int.or_default", [v, em.b.const(absent, T.I64, loc)],
+                                    T.I64, loc)
                 if v.type not in (T.I64, T.BOOL):
                     em.error(f"tensor slice bounds must be ints, not {show(v.type)}", bound.span)
                     return None

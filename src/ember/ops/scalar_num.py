@@ -181,3 +181,7 @@ _reg("int.round_n", "(int number, int ndigits) -> int", _round_int_n, ("builtins
 _reg("float.round", "(float number) -> int", _round_float, ("builtins.round",),
      may_raise=True)
 _reg("float.round_n", "(float number, int ndigits) -> float", round, ("builtins.round",))
+
+_reg("int.or_default", "(int? value, int default) -> int",
+     lambda value, default: default if value is None else value,
+     doc="value, or default when value is None (an Optional[int] slice bound: x[a:b]).")

@@ -52,3 +52,16 @@ def test_torch_assert_raises_assertion_error_with_its_message(tmp_path):
     assert sm(3) == 6
     with pytest.raises(AssertionError, match="x must be positive, got -1"):
         sm(-1)
+
+
+@pytest.mark.parametrize("a, b", [(None, None), (2, None), (None, -3), (1, 4), (-2, None)])
+def test_optional_int_slice_bounds_are_open_when_none(a, b):
+    from .torch_patterns_src import open_bounds
+    x = np.arange(10, dtype=np.float32)
+    got = ember.script(open_bounds)(x, a, b)
+    np.testing.assert_array_equal(got, open_bounds(torch.from_numpy(x), a, b).numpy())
+
+
+def test_swin_window_mask_from_a_tuple_with_none_bounds():
+    from .torch_patterns_src import window_mask
+    np.testing.assert_array_equal(ember.script(window_mask)(6), window_mask(6).numpy())

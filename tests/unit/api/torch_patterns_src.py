@@ -1,6 +1,6 @@
 """torch modules written the way torchvision writes them (for test_torch_patterns.py)."""
 
-from typing import List
+from typing import List, Optional
 
 import torch
 import torch.nn as nn
@@ -57,3 +57,21 @@ class Net(nn.Module):
         y = torch.cat((half[1], half[0]), dim=1)
         y = self.pool(y)
         return torch.cat((self.avg(b).flatten(1), y.flatten(1)), 1)
+
+
+def open_bounds(x: Tensor, a: Optional[int], b: Optional[int]) -> Tensor:
+    y = x.clone()
+    y[a:b] = 0.0
+    return torch.stack([y.sum(), x[a:b].sum(), x[None:b].sum(), x[a:None].sum()])
+
+
+def window_mask(n: int) -> Tensor:
+    """Swin's shifted-window mask: slice bounds from a tuple holding None."""
+    m = torch.zeros(n, n)
+    spans = ((0, -3), (-3, -1), (-1, None))
+    c = 0
+    for h in spans:
+        for w in spans:
+            m[h[0]:h[1], w[0]:w[1]] = c
+            c += 1
+    return m
