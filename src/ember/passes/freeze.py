@@ -192,11 +192,16 @@ def _specialize(module, callee: FuncOp, const_op: ConstOp) -> str:
 
 
 def fold_batch_norms(module) -> bool:
+    return _rewrite_each(module, "tensor.batch_norm", _fold_one)
+
+
+def _rewrite_each(module, name, rewrite) -> bool:
+    """rewrite(module, op) on every op called `name` still in place; True if one changed."""
     changed = False
     for f in funcs(module):
         for op in all_ops(f):
-            if op.name == "tensor.batch_norm" and op.parent is not None:
-                changed |= _fold_one(module, op)
+            if op.name == name and op.parent is not None:
+                changed |= rewrite(module, op)
     return changed
 
 
@@ -252,12 +257,7 @@ def _fold_one(module, bn) -> bool:
 def fuse_scaled_convs(module) -> bool:
     """conv2d(mul(a, b), W, ...) -> mul_conv2d(a, b, W, ...) where W is a constant 1x1
     weight and the product has no other use."""
-    changed = False
-    for f in funcs(module):
-        for op in all_ops(f):
-            if op.name == "tensor.conv2d" and op.parent is not None:
-                changed |= _fuse_scaled(module, op)
-    return changed
+    return _rewrite_each(module, "tensor.conv2d", _fuse_scaled)
 
 
 def _fuse_scaled(module, conv) -> bool:
