@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from typing import Optional
 
-import numpy as np
-
 import ember.nn.functional as F
-from ember.nn import init
 from ember.nn.functional import Tensor
 from ember.nn.module import Module
+from ember.nn.norm import init_norm_state
 
 
 class _InstanceNorm(Module):
@@ -33,22 +31,8 @@ class _InstanceNorm(Module):
     def __init__(self, spatial: int, num_features: int, eps: float, momentum: Optional[float],
                  affine: bool, track_running_stats: bool, dtype):
         super().__init__()
-        self.num_features = num_features
-        self.eps = float(eps)
-        self.momentum = momentum
-        self.affine = affine
-        self.track_running_stats = track_running_stats
+        init_norm_state(self, num_features, eps, momentum, affine, track_running_stats, dtype)
         self._spatial = spatial
-        self.register_parameter("weight", init.ones((num_features,), dtype) if affine else None)
-        self.register_parameter("bias", init.zeros((num_features,), dtype) if affine else None)
-        if track_running_stats:
-            self.register_buffer("running_mean", init.zeros((num_features,), dtype))
-            self.register_buffer("running_var", init.ones((num_features,), dtype))
-            self.register_buffer("num_batches_tracked", np.array(0, dtype=np.int64))
-        else:
-            self.register_buffer("running_mean", None)
-            self.register_buffer("running_var", None)
-            self.register_buffer("num_batches_tracked", None)
 
     def forward(self, input: Tensor) -> Tensor:
         rank = len(input.shape)

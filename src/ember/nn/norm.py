@@ -40,6 +40,26 @@ def batch_norm(x: Tensor, mean: Tensor, var: Tensor, weight: Optional[Tensor],
     return x * F.reshape(scale, shape) + F.reshape(shift, shape)
 
 
+def init_norm_state(m, num_features, eps, momentum, affine, track_running_stats, dtype):
+    """The state torch's batch and instance norms share: hyper-parameters, the affine
+    weight and bias (or None), and the running statistics (or None)."""
+    m.num_features = num_features
+    m.eps = float(eps)
+    m.momentum = momentum
+    m.affine = affine
+    m.track_running_stats = track_running_stats
+    m.register_parameter("weight", init.ones((num_features,), dtype) if affine else None)
+    m.register_parameter("bias", init.zeros((num_features,), dtype) if affine else None)
+    if track_running_stats:
+        m.register_buffer("running_mean", init.zeros((num_features,), dtype))
+        m.register_buffer("running_var", init.ones((num_features,), dtype))
+        m.register_buffer("num_batches_tracked", np.array(0, dtype=np.int64))
+    else:
+        m.register_buffer("running_mean", None)
+        m.register_buffer("running_var", None)
+        m.register_buffer("num_batches_tracked", None)
+
+
 class _BatchNorm(Module):
     __constants__ = ("track_running_stats", "momentum", "eps", "num_features", "affine")
     num_features: int
@@ -56,21 +76,7 @@ class _BatchNorm(Module):
                  affine: bool = True, track_running_stats: bool = True, device=None,
                  dtype=None):
         super().__init__()
-        self.num_features = num_features
-        self.eps = float(eps)
-        self.momentum = momentum
-        self.affine = affine
-        self.track_running_stats = track_running_stats
-        self.register_parameter("weight", init.ones((num_features,), dtype) if affine else None)
-        self.register_parameter("bias", init.zeros((num_features,), dtype) if affine else None)
-        if track_running_stats:
-            self.register_buffer("running_mean", init.zeros((num_features,), dtype))
-            self.register_buffer("running_var", init.ones((num_features,), dtype))
-            self.register_buffer("num_batches_tracked", np.array(0, dtype=np.int64))
-        else:
-            self.register_buffer("running_mean", None)
-            self.register_buffer("running_var", None)
-            self.register_buffer("num_batches_tracked", None)
+        init_norm_state(self, num_features, eps, momentum, affine, track_running_stats, dtype)
 
     def _norm(self, x: Tensor) -> Tensor:
         mean = self.running_mean
