@@ -99,6 +99,25 @@ class Unflatten(Module):
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
 
 
+def _padding_index(padding_idx, num_embeddings):
+    """padding_idx in [0, num_embeddings) (negative counts from the end), or None."""
+    if padding_idx is not None:
+        if not -num_embeddings <= padding_idx < num_embeddings:
+            raise ValueError("padding_idx must be within num_embeddings")
+        padding_idx = padding_idx % num_embeddings
+    return padding_idx
+
+
+def _table(num_embeddings, embedding_dim, padding_idx, _weight, dtype):
+    """The given weight as an array, or a normal one with the padding row zeroed."""
+    if _weight is not None:
+        return np.array(_weight, dtype=None if dtype is None else init.float_dtype(dtype))
+    weight = init.normal((num_embeddings, embedding_dim), dtype)
+    if padding_idx is not None:
+        weight[padding_idx] = 0
+    return weight
+
+
 class Embedding(Module):
     """A lookup table: weight[input] for an integer input tensor."""
 
@@ -117,22 +136,13 @@ class Embedding(Module):
             raise UnsupportedError("Embedding(max_norm=...) is not supported by ember (it "
                                    "renormalizes the weight during forward); renormalize the "
                                    "weight once before scripting and drop max_norm")
-        if padding_idx is not None:
-            if not -num_embeddings <= padding_idx < num_embeddings:
-                raise ValueError("padding_idx must be within num_embeddings")
-            padding_idx = padding_idx % num_embeddings
+        padding_idx = _padding_index(padding_idx, num_embeddings)
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
         self.padding_idx = padding_idx
         self.max_norm = max_norm
         self.norm_type = norm_type
-        if _weight is not None:
-            self.weight = np.array(_weight, dtype=None if dtype is None else
-                                   init.float_dtype(dtype))
-        else:
-            self.weight = init.normal((num_embeddings, embedding_dim), dtype)
-            if padding_idx is not None:
-                self.weight[padding_idx] = 0
+        self.weight = _table(num_embeddings, embedding_dim, padding_idx, _weight, dtype)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.embedding(input, self.weight)
@@ -187,22 +197,13 @@ class EmbeddingBag(Module):
                                    "weight once before scripting and drop max_norm")
         if mode not in ("sum", "mean", "max"):
             raise ValueError(f"mode has to be one of sum, mean or max, got {mode!r}")
-        if padding_idx is not None:
-            if not -num_embeddings <= padding_idx < num_embeddings:
-                raise ValueError("padding_idx must be within num_embeddings")
-            padding_idx = padding_idx % num_embeddings
+        padding_idx = _padding_index(padding_idx, num_embeddings)
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
         self.mode = mode
         self.include_last_offset = include_last_offset
         self.padding_idx = padding_idx
-        if _weight is not None:
-            self.weight = np.array(_weight, dtype=None if dtype is None else
-                                   init.float_dtype(dtype))
-        else:
-            self.weight = init.normal((num_embeddings, embedding_dim), dtype)
-            if padding_idx is not None:
-                self.weight[padding_idx] = 0
+        self.weight = _table(num_embeddings, embedding_dim, padding_idx, _weight, dtype)
 
     def forward(self, input: Tensor, offsets: Optional[Tensor] = None,
                 per_sample_weights: Optional[Tensor] = None) -> Tensor:
