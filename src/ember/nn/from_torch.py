@@ -33,9 +33,9 @@ def _dtype(m) -> str | None:
 
 
 def _copy_tensors(layer, m):
-    """Load m's state_dict (as numpy arrays) into the ember layer; names match by design."""
-    layer.load_state_dict({k: v.detach().cpu().numpy().copy() for k, v in
-                           m.state_dict().items()})
+    """Load m's state_dict into the ember layer (a copy: load_state_dict copies into the
+    layer's arrays); names match by design, and strict loading fills every tensor."""
+    layer.load_state_dict({k: v.detach().cpu().numpy() for k, v in m.state_dict().items()})
     return layer
 
 
@@ -369,7 +369,8 @@ def convert_layer(m):
     if ember has none or cannot honour m's configuration."""
     convert = TORCH_LAYERS.get(type(m))
     if convert is not None:
-        layer = convert(m)
+        with enn.init.no_draws():  # every tensor is overwritten by _copy_tensors
+            layer = convert(m)
         layer.train(False)
         return layer
     raise UnsupportedError(_refusal(m))

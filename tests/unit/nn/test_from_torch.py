@@ -159,3 +159,28 @@ def test_float64_layers_stay_float64(make, shape):
     want, got = (want[0], got[0]) if isinstance(want, tuple) else (want, got)
     assert got.dtype == np.float64
     np.testing.assert_allclose(got, want.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_converting_leaves_the_init_sequence_alone():
+    """A converted layer's weights come from torch: converting draws nothing from ember's
+    seeded init sequence, so layers made afterwards are the same as without it."""
+    nn.init.manual_seed(5)
+    expected = nn.Linear(6, 4).weight.copy()
+    nn.init.manual_seed(5)
+    tl = torch.nn.Linear(6, 4)
+    layer = convert_layer(tl)
+    conv = convert_layer(torch.nn.Conv2d(2, 3, 3))
+    assert (nn.Linear(6, 4).weight == expected).all()
+    assert np.array_equal(layer.weight, tl.weight.detach().numpy())
+    assert conv.weight.shape == (3, 2, 3, 3) and np.isfinite(conv.weight).all()
+
+
+def test_no_draws_nests_and_restores_drawing():
+    with nn.init.no_draws():
+        with nn.init.no_draws():
+            pass
+        assert nn.Linear(2, 2).weight.shape == (2, 2)
+    nn.init.manual_seed(1)
+    a = nn.Linear(3, 3).weight
+    nn.init.manual_seed(1)
+    assert (nn.Linear(3, 3).weight == a).all() and abs(a).max() > 0
