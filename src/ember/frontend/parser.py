@@ -16,7 +16,7 @@ import threading
 
 from ember.errors import ParseError, Source, Span
 from ember.frontend import ast as A
-from ember.frontend import astbuild, tables
+from ember.frontend import astbuild, astcache, diskcache, tables
 from ember.frontend.astbuild import BUILDER, span_of
 from ember.frontend.tokens import Token
 
@@ -139,7 +139,7 @@ def _fast():
             data = tables.export(_parser(), BUILDER)
             fast = _from_data(data)
             if fast is not None and path:
-                tables.save(path, data)
+                diskcache.write_json(path, data)
         _FAST["lalr"] = fast
     return _FAST["lalr"]
 
@@ -174,23 +174,17 @@ def _table_cache(grammar_path: str):
 
 
 def _cache_file(grammar_path: str, stem: str, salt: str, ext: str):
-    """A file for stem in the private cache folder, named by the grammar's (and salt's)
-    digest; False if no private folder exists."""
-    import hashlib
-    import stat
-
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "ember")
+    """A file for stem in the private cache folder (diskcache.py), named by the grammar's
+    (and salt's) digest; False if no private folder exists."""
+    base = diskcache.folder()
+    if not base:
+        return False
     try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        st = os.stat(folder)
-        if st.st_uid != os.getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-            return False
         with open(grammar_path, "rb") as fh:
-            digest = hashlib.sha256(fh.read() + salt.encode()).hexdigest()[:16]
+            key = diskcache.digest(fh.read(), salt)[:16]
     except OSError:
         return False
-    return os.path.join(folder, f"{stem}-{digest}.{ext}")
+    return os.path.join(base, f"{stem}-{key}.{ext}")
 
 
 class _Fallback(Exception):
@@ -336,8 +330,10 @@ _new_str = str.__new__
 
 _CACHE: dict = {}
 _CACHE_SIZE = 512
-"""Parsed sources by (file, first line, column offset, text): scripting a model parses the
-same library functions again and again. ASTs are never changed after parsing."""
+"""Parsed sources by (file, first line, column offset, text), and expressions by that and
+(text, line, column): scripting a model parses the same library functions again and
+again. ASTs are never changed after parsing. Sources read from files are also kept on
+disk (astcache.py), for the next process."""
 
 
 def parse_module(source: Source) -> A.Module:
@@ -346,25 +342,52 @@ def parse_module(source: Source) -> A.Module:
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
-    text = source.text if source.text.endswith("\n") else source.text + "\n"
-    body = _parse(source, text, "file_input")
-    module = A.Module(span_of(source, 1, 1, text.count("\n") + 1, 1), body)
-    check_depth(module)
+    on_disk = _from_file(source)
+    module = astcache.load(source) if on_disk else None
+    if module is None:
+        text = source.text if source.text.endswith("\n") else source.text + "\n"
+        body = _parse(source, text, "file_input")
+        module = A.Module(span_of(source, 1, 1, text.count("\n") + 1, 1), body)
+        check_depth(module)
+        if on_disk:
+            astcache.store(source, module)
+    _remember(key, module)
+    return module
+
+
+def _remember(key, tree) -> None:
     with _LOCK:
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.pop(next(iter(_CACHE)))
-        _CACHE[key] = module
-    return module
+        _CACHE[key] = tree
+
+
+def _from_file(source: Source) -> bool:
+    """Whether source was read from a file (whose parse is kept on disk, astcache.py):
+    texts given as strings are not, lest every generated program leave an entry."""
+    name = source.filename
+    return os.path.isabs(name) and name.endswith(".py") and os.path.isfile(name)
 
 
 def parse_expression(text: str, source: Source, line: int, col: int) -> A.Node:
     """Parse an f-string replacement field's expression found at (line, col) of source."""
-    sub = Source(source.filename, text, line, source.col_offset)
-    node = _parse(sub, text.strip() + "\n", "fstring_expr")
-    for n in A.walk(node):
-        s = n.span
-        end_col = s.end_col + col - 1 if s.end_line == s.line else s.end_col
-        n.span = Span(source, s.line, s.col + col - 1, s.end_line, end_col)
+    key = (source.filename, source.first_line, source.col_offset, source.text, text, line, col)
+    hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    # a field met while parsing its module is kept in the module's entry, not one of its own
+    on_disk = BUILDER.source is None and _from_file(source)
+    node = astcache.load_expression(source, text, line, col) if on_disk else None
+    if node is None:
+        sub = Source(source.filename, text, line, source.col_offset)
+        node = _parse(sub, text.strip() + "\n", "fstring_expr")
+        for n in A.walk(node):
+            s = n.span
+            end_col = s.end_col + col - 1 if s.end_line == s.line else s.end_col
+            n.span = Span(source, s.line, s.col + col - 1, s.end_line, end_col)
+        if on_disk:
+            astcache.store_expression(source, text, line, col, node)
+    _remember(key, node)
     return node
 
 

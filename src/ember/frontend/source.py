@@ -8,6 +8,7 @@ import linecache
 import textwrap
 
 from ember.errors import Source, UnsupportedError
+from ember.frontend import diskcache
 
 
 def source_of(obj) -> Source:
@@ -59,12 +60,34 @@ def _class_index(file: str, lines: list) -> dict:
     hit = _INDEX.get(file)
     if hit is not None and hit[0] is lines:
         return hit[1]
-    index: dict = {}
-    try:
-        _index_classes(pyast.parse("".join(lines)).body, [], index, lines)
-    except (SyntaxError, ValueError, RecursionError):
+    text = "".join(lines)
+    key = diskcache.digest(_INDEX_FORMAT, text)
+    index = _checked_index(diskcache.load("classes", key))
+    if index is None:
         index = {}
+        try:
+            _index_classes(pyast.parse(text).body, [], index, lines)
+        except (SyntaxError, ValueError, RecursionError):
+            index = {}
+        diskcache.store("classes", key, index)
     _INDEX[file] = (lines, index)
+    return index
+
+
+_INDEX_FORMAT = "class-index-1"
+
+
+def _checked_index(data):
+    """A class index read from the disk cache (lists for tuples), or None if malformed."""
+    if type(data) is not dict:
+        return None
+    index = {}
+    for name, entry in data.items():
+        if type(entry) is not list or len(entry) != 3 or \
+                any(type(n) is not int for n in entry[:2]) or \
+                not (entry[2] is None or entry[2] is False or type(entry[2]) is int):
+            return None
+        index[name] = tuple(entry)
     return index
 
 

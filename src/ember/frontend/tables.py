@@ -14,9 +14,7 @@ Actions are ints: a shift (or a goto) to state s is s, a reduction by rule r is 
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from functools import partial
 
 
@@ -190,21 +188,3 @@ def load(path: str) -> dict | None:
     except (OSError, ValueError):
         return None
     return data if type(data) is dict and data.get("format") == FORMAT else None
-
-
-def save(path: str, data: dict) -> None:
-    """Write data to path atomically (a temporary file in the same folder, renamed)."""
-    folder = os.path.dirname(path)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tables-", suffix=".json")
-    except OSError:
-        return
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, separators=(",", ":"))
-        os.replace(tmp, path)
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass

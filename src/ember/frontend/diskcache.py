@@ -1,0 +1,98 @@
+"""ember's private on-disk cache: what a process would otherwise recompute from files that
+did not change (parser tables, parsed sources, where classes sit in their files).
+
+Everything lives in one folder, `$XDG_CACHE_HOME/ember` (else `~/.cache/ember`), created
+mode 0700 and used only while it belongs to this user and no one else can write to it:
+never the shared temporary directory, where another user could plant an entry. Entries
+are JSON (never a pickle), named by a digest of everything their content depends on, and
+written atomically (a temporary file renamed into place). A missing, unreadable or
+malformed entry is a miss: the caller recomputes it and stores it again.
+`EMBER_CACHE=0` in the environment turns the cache off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+
+_FOLDER: dict = {}
+"""XDG_CACHE_HOME value -> the checked folder (or False), so each process checks once."""
+
+
+def folder():
+    """The private cache folder, or False if there is none (or the cache is turned off)."""
+    if os.environ.get("EMBER_CACHE") == "0":
+        return False
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    found = _FOLDER.get(base)
+    if found is None:
+        found = _FOLDER[base] = _private_folder(os.path.join(base, "ember"))
+    return found
+
+
+def _private_folder(path: str):
+    import stat
+
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        st = os.stat(path)
+    except OSError:
+        return False
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or \
+            st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return False
+    return path
+
+
+def digest(*parts) -> str:
+    """A file-name-safe digest of parts (strings or bytes)."""
+    h = hashlib.sha256()
+    for part in parts:
+        data = part if isinstance(part, bytes) else str(part).encode("utf-8", "surrogatepass")
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()[:32]
+
+
+def entry_path(kind: str, key: str):
+    """Where the entry key (a digest) of kind is kept; False without a cache folder."""
+    base = folder()
+    return os.path.join(base, f"{kind}-{key}.json") if base else False
+
+
+def load(kind: str, key: str):
+    """The JSON value stored for (kind, key), or None."""
+    path = entry_path(kind, key)
+    if not path:
+        return None
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def store(kind: str, key: str, value) -> None:
+    """Store a JSON-ready value for (kind, key); a failure to write is not an error."""
+    path = entry_path(kind, key)
+    if path:
+        write_json(path, value)
+
+
+def write_json(path: str, value) -> None:
+    """Write value to path atomically (a temporary file in the same folder, renamed)."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-", suffix=".json")
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(value, fh, separators=(",", ":"))
+        os.replace(tmp, path)
+    except (OSError, ValueError, TypeError, RecursionError):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
