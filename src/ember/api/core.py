@@ -194,3 +194,33 @@ def compile_source(source: str, filename: str = "<string>"):
     from ember.frontend import compile_source as _cs
 
     return _cs(source, filename)
+
+
+@no_gc
+def _import_compiler() -> None:
+    """Import the compiler with this module, as `import torch` imports TorchScript's: the
+    first ember.script then compiles rather than imports (about 50 ms of modules). Only
+    `from ember import script` (or the first use of ember.script) gets here; ember.mobile
+    never imports this module, so the lite runtime stays light."""
+    import importlib
+
+    from ember.passes.registry import PASSES
+
+    for name in _COMPILER_MODULES + tuple(module for module, _ in PASSES.values()):
+        importlib.import_module(name)
+
+
+_COMPILER_MODULES = (
+    "ember.api.modules", "ember.frontend", "ember.frontend.modules",
+    "ember.frontend.module_view", "ember.frontend.function", "ember.frontend.calls",
+    "ember.frontend.classes", "ember.frontend.module_exprs", "ember.frontend.userfuncs",
+    "ember.frontend.tensors", "ember.frontend.builtins_", "ember.frontend.annotations",
+    "ember.frontend.typing_", "ember.frontend.signature", "ember.frontend.closures",
+    "ember.frontend.comprehensions", "ember.frontend.fstrings", "ember.frontend.prelude",
+    "ember.nn", "ember.nn.from_torch",
+    "ember.passes.manager", "ember.interpreter.pipeline", "ember.interpreter.lower",
+    "ember.interpreter.prune", "ember.ir.schema", "ember.mobile")
+"""What compiling a function or a module imports (tests/unit/api/test_import_compiler.py
+checks that the first compile imports nothing more)."""
+
+_import_compiler()
