@@ -12,10 +12,11 @@ from ember.frontend import ast as A
 
 
 class Var:
-    __slots__ = ("type", "value", "defined", "slot", "declared", "span", "why", "narrowed")
+    __slots__ = ("type", "value", "defined", "slot", "declared", "span", "why", "narrowed",
+                 "frame")
 
     def __init__(self, type, value=None, defined=True, slot=None, declared=False, span=None,
-                 why=None, narrowed=None):
+                 why=None, narrowed=None, frame=None):
         self.type = type
         """Static type: every value assigned must be a subtype."""
         self.value = value
@@ -33,10 +34,14 @@ class Var:
         self.narrowed = narrowed
         """A slot-backed variable's value refined by a condition (`x is not None`), read
         instead of the slot until the variable is assigned or a loop or try begins."""
+        self.frame = frame
+        """The block the variable was bound in, when an assignment there may give it a new
+        type (TorchScript's rule: a name not bound in an enclosing block may be rebound to
+        a value of another type); None when its type is fixed (annotated locals, slots)."""
 
     def copy(self) -> "Var":
         return Var(self.type, self.value, self.defined, self.slot, self.declared, self.span,
-                   self.why, self.narrowed)
+                   self.why, self.narrowed, self.frame)
 
 
 class PendingSlot:

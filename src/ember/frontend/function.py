@@ -177,7 +177,7 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         self.info.func = f
         self.c.module.add_func(f)
         for name, arg in zip(names, f.args):
-            self.env.set(name, Var(arg.type, arg, True, declared=True))
+            self.env.set(name, Var(arg.type, arg, True, declared=True, frame=f.body))
         self.b.set_insertion_end(f.body)
         from ember.frontend.compiler import function_label
         self.c.compiling.append(function_label(self.info))
@@ -331,9 +331,13 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
                                                   and var.slot is None):
             if var is None or var.slot is None:
                 self.env.set(name, Var(self._var_type(value), self._named(value, name), True,
-                                       span=span))
+                                       span=span, frame=self.b.block))
                 return
             var.type = self._var_type(value)
+        elif self._rebinds(var, value):
+            self.env.set(name, Var(self._var_type(value), self._named(value, name), True,
+                                   span=span, frame=self.b.block))
+            return
         else:
             value = self.narrow_or_coerce(value, var.type, span, name)
         var = self.env.mut(name)
@@ -345,6 +349,16 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
             var.defined = True
         else:
             var.value, var.defined = self._named(value, name), True
+
+    def _rebinds(self, var, value) -> bool:
+        """Whether assigning value makes a new variable of its own type: the value does not
+        fit the variable's type, and the variable was bound in this block, not in an
+        enclosing one (TorchScript's rule: `x = conv(x)` then `x = [x, y]`). Numbers keep
+        their type: `y = 1.5` then `y = n` stays an error asking for float(n)."""
+        return var.frame is not None and var.frame is self.b.block and var.slot is None \
+            and not T.is_subtype(value.type, var.type) \
+            and not (value.type in _NUMBERS and var.type in _NUMBERS) \
+            and not isinstance(value.type, ErrorType) and not isinstance(var.type, ErrorType)
 
     def narrow_or_coerce(self, value, want, span, name):
         """An assigned value keeps its narrower type (flow-sensitive typing: after
@@ -447,6 +461,8 @@ def _is_fresh_empty(v, want) -> bool:
             ((op.name == "list.new" and isinstance(want, T.ListType)) or
              (op.name == "dict.new" and isinstance(want, T.DictType))))
 
+
+_NUMBERS = (T.BOOL, T.I64, T.F64)
 
 _NUMERIC_CONV = {
     (T.I64, T.F64): "int.to_float", (T.BOOL, T.I64): "bool.to_int",

@@ -476,6 +476,11 @@ class StmtMixin:
             var.value, var.defined = r, True
             if not var.declared and not T.is_subtype(r.type, var.type):
                 var.type = r.type
+        block = self.b.block
+        for name in list(out.names()):  # first bound in a branch: a variable of this block now
+            var = out.get(name)
+            if before.get(name) is None and var.frame is not None and var.frame is not block:
+                out.mut(name).frame = block
         return out
 
     def current_value(self, env, name, want):

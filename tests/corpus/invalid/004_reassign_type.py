@@ -1,10 +1,11 @@
 # error: TypeCheckError
-# line: 7
+# line: 8
 # match: variable 'x'
 
 def f(n: int) -> int:
     x = 1
-    x = "one"
+    if n > 0:
+        x = "one"  # bound before the branch: keeps its type (TorchScript's rule)
     return n
 
 
