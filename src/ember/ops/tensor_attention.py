@@ -5,6 +5,12 @@ nn.MultiheadAttention uses without bias_k/bias_v/add_zero_attn).
 Scores are computed in place: one batched matmul, a scale, the mask, a
 four-pass softmax, one batched matmul with the values. Self-attention with a
 packed in_proj_weight is a single projection GEMM, as in torch.
+
+Self-attention over one sequence (batch 1, the latency case) projects straight into
+the layouts its matmuls want: q and v per head as one (2 * heads, L, hd) product (q
+pre-scaled through its weights), k transposed per head as (heads, hd, L), and the
+values' product written into the (L, heads, hd) rows the output projection reads. No
+strided copy of q, k or v is made, and every matmul sees contiguous operands.
 """
 
 from __future__ import annotations
@@ -149,13 +155,19 @@ def mha_forward(query, key, value, embed_dim, num_heads, in_proj_weight, in_proj
         raise RuntimeError(f"was expecting embedding dimension of {embed_dim}, but got {e}")
     if e % num_heads:
         raise RuntimeError(f"embed_dim {e} not divisible by num_heads {num_heads}")
-    sep = (q_proj_weight, k_proj_weight, v_proj_weight) if use_separate_proj_weight else None
-    q, k, v = _project(query, key, value, in_proj_weight, in_proj_bias, sep)
-    lk = k.shape[0]
-    q, k, v = _heads(q, n, num_heads), _heads(k, n, num_heads), _heads(v, n, num_heads)
+    lk = key.shape[0]
     if is_causal and attn_mask is None:
         attn_mask = np.triu(np.ones((lq, lk), dtype=bool), 1)
-    mask = _merged_mask(attn_mask, key_padding_mask, n, num_heads, lq, lk, q.dtype)
+    mask = _merged_mask(attn_mask, key_padding_mask, n, num_heads, lq, lk, query.dtype)
+    if _one_sequence(query, key, value, n, in_proj_weight, in_proj_bias,
+                     use_separate_proj_weight, training and dropout_p > 0.0):
+        out, attn = _self_attend(query.reshape(lq, e), num_heads, in_proj_weight, in_proj_bias,
+                                 mask, out_proj_weight, out_proj_bias)
+        return _finish(out.reshape(lq, 1, e), attn[None], need_weights, average_attn_weights,
+                       unbatched)
+    sep = (q_proj_weight, k_proj_weight, v_proj_weight) if use_separate_proj_weight else None
+    q, k, v = _project(query, key, value, in_proj_weight, in_proj_bias, sep)
+    q, k, v = _heads(q, n, num_heads), _heads(k, n, num_heads), _heads(v, n, num_heads)
     scores = np.matmul(q, np.swapaxes(k, -1, -2))
     scores *= scores.dtype.type(1.0 / math.sqrt(e // num_heads))
     if mask is not None:
@@ -167,11 +179,63 @@ def mha_forward(query, key, value, embed_dim, num_heads, in_proj_weight, in_proj
     ctx = np.matmul(attn, v)  # (N, heads, Lq, hd)
     ctx = ctx.transpose(2, 0, 1, 3).reshape(lq, n, e)
     out = linear(ctx, out_proj_weight, out_proj_bias)
+    return _finish(out, attn, need_weights, average_attn_weights, unbatched)
+
+
+def _finish(out, attn, need_weights, average, unbatched):
+    """(output, weights or None) from the (L, N, E) output and (N, heads, L, S) weights."""
     weights = None
     if need_weights:
-        weights = attn.mean(axis=1) if average_attn_weights else attn
+        weights = attn.mean(axis=1) if average else attn
         weights = weights[0] if unbatched else weights
     return (out[:, 0] if unbatched else out), weights
+
+
+# ----------------------------------------------------------------------------- one sequence
+
+
+def _one_sequence(query, key, value, n, w, b, separate, dropout) -> bool:
+    """Whether the one-sequence self-attention path applies (same dtypes throughout, so
+    the general path keeps raising the dtype errors)."""
+    return n == 1 and query is key and key is value and not separate and not dropout \
+        and w is not None and w.ndim == 2 and query.dtype == w.dtype \
+        and (b is None or b.dtype == w.dtype)
+
+
+def _head_weights(heads):
+    def build(w, b):
+        """(q and v stacked (2 * heads, E, hd), q scaled by 1 / sqrt(hd); k (heads, hd, E);
+        their biases shaped to add to x @ qv and k @ x.T, or None)."""
+        e = w.shape[1]
+        hd = e // heads
+        scale = w.dtype.type(1.0 / math.sqrt(hd))
+        rows = w.reshape(3, heads, hd, e)
+        qv = np.concatenate([rows[0] * scale, rows[2]]).transpose(0, 2, 1).copy()
+        k = np.ascontiguousarray(rows[1])
+        if b is None:
+            return qv, None, k, None
+        bias = b.reshape(3, heads, hd)
+        return qv, np.concatenate([bias[0] * scale, bias[2]])[:, None], k, bias[1][..., None]
+    return build
+
+
+def _self_attend(x, heads, w, b, mask, out_w, out_b):
+    """Self-attention of one sequence x (L, E): (output (L, E), weights (heads, L, L))."""
+    length, e = x.shape
+    wqv, bqv, wk, bk = prepared(f"mha_heads{heads}", (w, b), _head_weights(heads))
+    qv = np.matmul(x, wqv)  # (2 * heads, L, hd): q (scaled), then v
+    kt = np.matmul(wk, np.ascontiguousarray(x.T))  # (heads, hd, L)
+    if bqv is not None:
+        qv += bqv
+        kt += bk
+    scores = np.matmul(qv[:heads], kt)
+    if mask is not None:
+        batched = scores[None]  # a view: the mask is (N = 1, heads, L, S) or broadcasts to it
+        batched += mask
+    attn = softmax_last(scores)
+    ctx = np.empty((length, heads, e // heads), x.dtype)
+    np.matmul(attn, qv[heads:], out=ctx.transpose(1, 0, 2))
+    return linear(ctx.reshape(length, e), out_w, out_b), attn
 
 
 def _mha_info(args):

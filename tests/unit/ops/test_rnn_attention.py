@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from ember import ops
 from ember.ops import tensor_common
 from tests.unit.ops.util import run, same, to_torch
 
@@ -143,6 +144,34 @@ def test_multi_head_attention_forward(same_qkv, masks, need_weights):
     assert got[1] is None if not need_weights else got[1] is not None
     same(got[0], want[0], atol=1e-5)
     if need_weights:
+        same(got[1], want[1], atol=1e-6)
+
+
+@pytest.mark.parametrize("unbatched", [False, True])
+@pytest.mark.parametrize("masks", [False, True])
+@pytest.mark.parametrize("bias,freeze", [(True, False), (True, True), (False, True)])
+def test_one_sequence_self_attention(unbatched, masks, bias, freeze):
+    """Batch 1 (or unbatched) self-attention takes the per-head projection path."""
+    torch.manual_seed(7)
+    mha = torch.nn.MultiheadAttention(8, 2, bias=bias).eval()
+    q = rand(5, 8) if unbatched else rand(5, 1, 8)
+    attn_mask = rand(5, 5) if masks else None
+    kpm = None
+    if masks:
+        kpm = np.array([False, True, False, False, True])
+        kpm = kpm if unbatched else kpm[None]
+    with torch.no_grad():
+        tq = to_torch(q)
+        want = mha(tq, tq, tq, key_padding_mask=to_torch(kpm), attn_mask=to_torch(attn_mask),
+                   average_attn_weights=False)
+    w = [None if p is None else p.detach().numpy()
+         for p in (mha.in_proj_weight, mha.in_proj_bias, mha.out_proj.weight, mha.out_proj.bias)]
+    w = [_frozen(a) if freeze and a is not None else a for a in w]
+    kernel = ops.get("tensor.multi_head_attention").kernel  # `run` would copy q apart
+    for _ in range(2):  # frozen weights: the second call takes the cached head weights
+        got = kernel(q, q, q, 8, 2, w[0], w[1], None, None, False, 0.0, w[2], w[3], False, kpm,
+                     True, attn_mask, False, None, None, None, None, None, False, False)
+        same(got[0], want[0], atol=1e-5)
         same(got[1], want[1], atol=1e-6)
 
 
