@@ -23,7 +23,7 @@ def declare_class(c, info) -> None:
     from ember.frontend.function import FunctionEmitter
 
     node = info.node
-    kind = _kind(c, info)
+    kind = "namedtuple" if info.reflected else _kind(c, info)
     if kind is None:
         return
     info.kind = kind
@@ -32,6 +32,9 @@ def declare_class(c, info) -> None:
     info.decl = decl
     c.module.add_class(decl)
     c.class_by_decl[name] = info
+    if info.reflected:
+        _reflected_fields(c, info, decl)
+        return
     probe = FunctionEmitter(c, FuncInfo(info.name, _dummy_def(node), info.source, info.scope))
     for stmt in node.body:
         const = _class_constant(stmt)
@@ -77,6 +80,66 @@ def _special_methods(c, info, decl) -> None:
         func = c.ensure_compiled(method)
         if func is not None or method.state == "compiling":
             decl.methods[name] = method.symbol
+
+
+def is_namedtuple_class(cls) -> bool:
+    return isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")
+
+
+def namedtuple_info(c, cls):
+    """The ClassInfo of a namedtuple class made by a call (`collections.namedtuple`,
+    `typing.NamedTuple("P", [...])`), placed at the line that makes it."""
+    from ember.frontend.compiler import ClassInfo, _scope_fn
+    from ember.frontend.meta import PyScope
+    span = _creation_span(cls)
+    info = ClassInfo(cls.__qualname__, A.ClassDef(span, cls.__name__, [], [], []),
+                     span.source, PyScope(_scope_fn(cls), c), cls)
+    info.reflected = True
+    return info
+
+
+def _reflected_fields(c, info, decl) -> None:
+    """Fields of a reflected namedtuple: types from its `__annotations__` (a field without
+    one is a Tensor, TorchScript's rule), defaults from `_field_defaults`."""
+    from ember.frontend.module_view import annotation_type
+    cls, span = info.pyclass, info.node.span
+    anns = getattr(cls, "__annotations__", None) or {}
+    for name in cls._fields:
+        t = annotation_type(anns[name]) if name in anns else T.TENSOR
+        if t is None:
+            c.report(UnsupportedError(f"field '{name}' of namedtuple {cls.__name__} is "
+                                      f"annotated {anns[name]!r}, a type ember cannot compile",
+                                      span))
+            t = ERROR
+        decl.fields.append((name, t))
+    for name, value in getattr(cls, "_field_defaults", {}).items():
+        if not _is_literal(A.Constant(span, value)):
+            c.report(UnsupportedError(f"the default of field '{name}' of namedtuple "
+                                      f"{cls.__name__} must be a literal constant", span))
+        info.defaults[name] = A.Constant(span, value)
+
+
+def _creation_span(cls):
+    """The span of `NAME = namedtuple(...)` in cls's module (else of the module's first
+    line, or of a one-line stand-in source)."""
+    import linecache
+    import re
+    import sys
+
+    from ember.errors import Source, Span
+    mod = sys.modules.get(cls.__module__)
+    filename = getattr(mod, "__file__", None) or f"<namedtuple {cls.__name__}>"
+    lines = linecache.getlines(filename) if mod is not None else []
+    pattern = re.compile(rf"\b{re.escape(cls.__name__)}\s*=\s*[\w.]*(?:namedtuple|NamedTuple)\(")
+    lineno, text = 1, (lines[0] if lines else f"{cls.__name__}\n")
+    for i, line in enumerate(lines):
+        if pattern.search(line):
+            lineno, text = i + 1, line
+            break
+    source = Source(filename, text, lineno)
+    stripped = text.rstrip("\n")
+    col = len(stripped) - len(stripped.lstrip()) + 1
+    return Span(source, lineno, col, lineno, len(stripped) + 1)
 
 
 def _method_decorators_ok(c, stmt) -> bool:

@@ -83,6 +83,9 @@ class ClassInfo:
         self.defaults: dict = {}
         self.constants: dict = {}
         """Literal constants of the class body (`K = 3`): read at compile time."""
+        self.reflected = False
+        """A namedtuple made by a call (`collections.namedtuple("P", [...])`): no class
+        statement; its fields, types and defaults are read from the class object."""
 
 
 class Compiler:
@@ -194,7 +197,11 @@ class Compiler:
             try:
                 source = source_of(cls)
             except UnsupportedError:
-                return None
+                from ember.frontend.classes import is_namedtuple_class, namedtuple_info
+                if not is_namedtuple_class(cls):
+                    return None
+                info = self._classes[cls] = namedtuple_info(self, cls)
+                return MClass(info)
             node = _find_class(parse_module(source), cls.__name__, source)
             info = ClassInfo(cls.__qualname__, node, source, PyScope(_scope_fn(cls), self), cls)
             self._classes[cls] = info
