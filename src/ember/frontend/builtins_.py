@@ -478,7 +478,28 @@ def _format(em, fmt, args, kwargs, node, counter):
     return em.concat(parts, loc)
 
 
+def b_warn(em, node, expected):
+    """`warnings.warn(message, category, stacklevel)`: the message is type-checked and the
+    call does nothing. Compiled code issues no warnings (TorchScript's are advice about
+    eager-versus-script differences that a deployed model's caller cannot act on)."""
+    params = ("message", "category", "stacklevel", "source")
+    given = list(zip(params, node.args)) + [(k.arg, k.value) for k in node.keywords]
+    if not node.args or len(node.args) > len(params):
+        return em.error("warnings.warn() takes a message and an optional category and "
+                        "stacklevel", node.span)
+    for name, arg in given:
+        if name not in params:
+            return em.error(f"warnings.warn() got an unexpected keyword argument '{name}'",
+                            arg.span)
+        if name == "message":
+            em.coerce(em.value(arg), T.STR, arg.span, what="the message of warnings.warn()")
+        elif name == "stacklevel":
+            em.coerce(em.value(arg), T.I64, arg.span, what="warnings.warn()'s stacklevel")
+    return em.b.const(None, T.NONE, em.loc(node))
+
+
 _HANDLERS = {
+    "warnings.warn": b_warn,
     "print": b_print, "isinstance": b_isinstance, "int": b_int, "float": b_float,
     "bool": b_bool, "str": b_str, "range": b_range, "list": b_list, "dict": b_dict,
     "tuple": b_tuple, "pow": b_pow, "enumerate": b_enumerate, "zip": b_enumerate,

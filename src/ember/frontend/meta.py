@@ -225,6 +225,8 @@ def _classify_builtin(obj):
     module = getattr(obj, "__module__", None) or ""
     if module == "builtins" and obj.__name__ in BUILTIN_FUNCS:
         return MBuiltin(obj.__name__)
+    if module in ("warnings", "_warnings") and obj.__name__ == "warn":
+        return MBuiltin("warnings.warn")
     if module in ("math", "torch", "torch.nn.functional", "torch._C._nn",
                   "torch._C._VariableFunctions"):
         base = {"torch._C._nn": "torch.nn.functional",
