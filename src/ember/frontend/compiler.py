@@ -256,7 +256,9 @@ def check_decorators(c, node: A.FunctionDef, method: bool) -> None:
         name = decorator_name(d)
         if name in _NO_OP_DECORATORS or (method and name in _METHOD_DECORATORS):
             continue
-        if name.endswith(("jit.ignore", "jit.unused")):
+        if name.endswith("jit.unused"):
+            continue  # compiled as a raise (FunctionEmitter.run)
+        if name.endswith("jit.ignore"):
             msg = (f"@{name} is not supported: ember runs without Python at run time, so it "
                    "cannot call back into Python; remove the decorator so ember compiles the "
                    "function")
@@ -267,6 +269,15 @@ def check_decorators(c, node: A.FunctionDef, method: bool) -> None:
                    "@torch.jit.script, @ember.export" +
                    (", @staticmethod, @property" if method else "") + ")")
         c.report(UnsupportedError(msg, d.span))
+
+
+def is_unused(info) -> bool:
+    """Whether info's function is marked @torch.jit.unused (or torch.jit.ignore(drop=True)):
+    TorchScript compiles its signature and replaces its body by a raise."""
+    if any(decorator_name(d).endswith("jit.unused") for d in info.node.decorators):
+        return True
+    modifier = getattr(getattr(info.pyfn, "__func__", info.pyfn), "_torchscript_modifier", None)
+    return getattr(modifier, "name", "") in ("UNUSED", "_DROP")
 
 
 def _scope_fn(cls):

@@ -196,6 +196,8 @@ class ExprMixin:
         if isinstance(t, T.ClassType):
             from ember.frontend.classes import instance_attribute
             return instance_attribute(self, obj, node)
+        if isinstance(t, T.TensorType) and node.attr == "requires_grad":
+            return self.b.const(False, T.BOOL, self.loc(node))  # no autograd: never
         if isinstance(t, T.TensorType) and node.attr in _TENSOR_PROPERTIES:
             return self.call_python_op(f"Tensor.{node.attr}", [obj], node)
         if isinstance(t, (T.OptionalType, T.UnionType)):

@@ -22,6 +22,7 @@ from ember.errors import (
 from ember.frontend import ast as A
 from ember.frontend.annotations import AnnotationResolver
 from ember.frontend.calls import CallMixin
+from ember.frontend.compiler import function_label, is_unused
 from ember.frontend.env import (
     Env,
     PendingSlot,
@@ -69,6 +70,10 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         self.env = Env()
         self.b = IRBuilder()
         self.terminated = False
+        self.static_exit = False
+        """The block was ended by an `if` decided at compile time whose live branch exits
+        (`if torch.jit.is_scripting(): return ...`): what follows is ruled out, as in
+        TorchScript, so it is not type-checked (it may be eager-only code)."""
         self.loops: list = []
         self.handlers: list = []
         self.returns: list[ReturnOp] = []
@@ -114,20 +119,20 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
     @contextmanager
     def at(self, block: Block):
         """Emit into block; restores the insertion point and the terminated flag."""
-        saved = (self.b.block, self.b.before, self.terminated)
+        saved = (self.b.block, self.b.before, self.terminated, self.static_exit)
         self.b.set_insertion_end(block)
         self.terminated = False
         try:
             yield block
         finally:
-            self.b.block, self.b.before, self.terminated = saved
+            self.b.block, self.b.before, self.terminated, self.static_exit = saved
 
     def scratch(self) -> None:
         """Continue in a detached block: code after an exit is type-checked, then dropped."""
         block = Block()
         self.scratch_blocks.append(block)
         self.b.set_insertion_end(block)
-        self.terminated = False
+        self.terminated = self.static_exit = False
 
     def discard_scratch(self) -> None:
         """Drop the operands of every op emitted into scratch blocks, so values of the
@@ -144,7 +149,7 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         `x = None` variables from their later assignments in a loop.)"""
         saved = (self.b.block, self.b.before, self.b.loc, self.terminated, self.env,
                  len(self.returns), list(self.loops), list(self.handlers),
-                 dict(self.local_metas), self.c.mute_depth, self.probing)
+                 dict(self.local_metas), self.c.mute_depth, self.probing, self.static_exit)
         self.env = self.env.copy()
         self.c.mute_depth = len(self.c.compiling)
         self.probing = True
@@ -161,7 +166,7 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         finally:
             (self.b.block, self.b.before, self.b.loc, self.terminated, self.env, n,
              self.loops, self.handlers, self.local_metas, self.c.mute_depth,
-             self.probing) = saved
+             self.probing, self.static_exit) = saved
             del self.returns[n:]
 
     # -- the function -----------------------------------------------------------------------------
@@ -179,15 +184,26 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         for name, arg in zip(names, f.args):
             self.env.set(name, Var(arg.type, arg, True, declared=True, frame=f.body))
         self.b.set_insertion_end(f.body)
-        from ember.frontend.compiler import function_label
         self.c.compiling.append(function_label(self.info))
         try:
-            self.emit_body(self.node.body)
+            if is_unused(self.info):
+                self.emit_unused()
+            else:
+                self.emit_body(self.node.body)
             self.finish(f)
         finally:
             self.c.compiling.pop()
         self.discard_scratch()
         return f
+
+    def emit_unused(self) -> None:
+        """The body of a @torch.jit.unused function: a raise, as in TorchScript (the body is
+        not compiled, so it may hold code ember cannot compile)."""
+        span = self.node.name_span or self.node.span
+        name = function_label(self.info).removeprefix("function ")
+        msg = self.b.const(f"{name} is decorated with @torch.jit.unused, so it was not "
+                           "compiled and cannot be called", T.STR, self.loc(span))
+        self.raise_new("RuntimeError", msg, span)
 
     def signature(self):
         """(names, types, defaults, declared return type or None), cached on the info."""
@@ -202,7 +218,8 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
     def emit_body(self, stmts) -> None:
         for i, s in enumerate(stmts):
             if self.terminated:
-                self.dead_code(stmts[i:])
+                if not self.static_exit:
+                    self.dead_code(stmts[i:])
                 return
             self.stmt(s)
 
@@ -219,7 +236,7 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
             self.stmt(s)
         self.b.block, self.b.before, self.env, n, self.b.loc = saved
         del self.returns[n:]
-        self.terminated = True
+        self.terminated, self.static_exit = True, False
 
     def finish(self, f: FuncOp) -> None:
         """Close the function: implicit `return None`, then fix the return type."""

@@ -359,6 +359,7 @@ class StmtMixin:
             if cond.check_dead and dead:
                 self.probe(lambda: self.emit_body(dead), [])
             self.emit_body(s.body if cond.const else s.orelse)
+            self.static_exit = self.terminated
             return
         self.emit_if(cond, lambda: self.emit_body(s.body), lambda: self.emit_body(s.orelse),
                      s)

@@ -1,0 +1,65 @@
+"""Code TorchScript rules out is not compiled: the body of a `@torch.jit.unused` function
+(compiled as a raise), and the statements after an `if` decided at compile time whose live
+branch exits. `Tensor.requires_grad` is False (there is no autograd)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ember
+from ember import errors
+
+UNUSED = '''
+import torch
+from typing import List
+
+@torch.jit.unused
+def checkpointed(xs: List[int]) -> int:
+    def closure(*inputs):
+        return inputs
+    return torch.utils.checkpoint.checkpoint(closure, *xs)
+
+def f(n: int) -> int:
+    if n < 0:
+        return checkpointed([n])
+    return n * 2
+'''
+
+
+def test_an_unused_function_compiles_to_a_raise():
+    unit = ember.CompilationUnit(UNUSED)
+    assert unit.f(4) == 8
+    with pytest.raises(RuntimeError, match="'checkpointed' is decorated with "
+                                           "@torch.jit.unused, so it was not compiled"):
+        unit.f(-1)
+
+
+def test_an_unused_function_keeps_its_signature():
+    with pytest.raises(errors.TypeCheckError, match="argument 'xs' of checkpointed"):
+        ember.CompilationUnit(UNUSED.replace("checkpointed([n])", "checkpointed(n)"))
+
+
+RULED_OUT = '''
+def f(x: int) -> int:
+    if isinstance(x, int):
+        return x + 1
+    return x.upper()
+
+def g(x: int) -> int:
+    return x + 1
+    return x.upper()
+'''
+
+
+def test_statements_after_a_statically_decided_exit_are_not_compiled():
+    unit = ember.CompilationUnit(RULED_OUT.split("def g")[0])
+    assert unit.f(1) == 2
+    with pytest.raises(errors.CompileError) as ei:
+        ember.CompilationUnit(RULED_OUT)  # after a plain return: type-checked
+    assert ei.value.line == 9
+
+
+def test_requires_grad_is_false():
+    unit = ember.CompilationUnit("def f(x):\n    return x.requires_grad\n")
+    assert unit.f(np.ones(2, np.float32)) is False
