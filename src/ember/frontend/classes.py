@@ -13,6 +13,7 @@ from ember.errors import NameResolutionError, TypeCheckError, UnsupportedError
 from ember.frontend import ast as A
 from ember.frontend.compiler import FuncInfo, decorator_name
 from ember.frontend.meta import MBoundMethod, MConst, MFunction, MTypeName
+from ember.frontend.overloads import OverloadInfo, is_overload_decorator
 from ember.frontend.typing_ import ERROR, ErrorType, show
 from ember.ir import ClassDecl, Loc
 from ember.ir import types as T
@@ -36,6 +37,7 @@ def declare_class(c, info) -> None:
         _reflected_fields(c, info, decl)
         return
     probe = FunctionEmitter(c, FuncInfo(info.name, _dummy_def(node), info.source, info.scope))
+    stubs: dict = {}
     for stmt in node.body:
         const = _class_constant(stmt)
         if const is not _NOT_CONST:
@@ -45,6 +47,9 @@ def declare_class(c, info) -> None:
             if stmt.value is not None:
                 info.defaults[stmt.target.id] = stmt.value
         elif isinstance(stmt, A.FunctionDef):
+            if any(is_overload_decorator(decorator_name(d)) for d in stmt.decorators):
+                stubs.setdefault(stmt.name, []).append(stmt)
+                continue
             if not _method_decorators_ok(c, stmt):
                 continue
             method = FuncInfo(f"{info.name}.{stmt.name}", stmt, info.source, info.scope,
@@ -57,6 +62,11 @@ def declare_class(c, info) -> None:
                                                 isinstance(stmt.value, A.Constant))):
             c.report(UnsupportedError("a class body may hold field annotations (x: int), "
                                       "literal constants (K = 3) and methods only", stmt.span))
+    for name, decls in stubs.items():
+        if name in info.methods:
+            info.methods[name].overloads = [OverloadInfo(info.methods[name], i,
+                                                         lambda d=d: d)
+                                            for i, d in enumerate(decls)]
     if kind == "class" and "__init__" in info.methods:
         init = info.methods["__init__"]
         from ember.frontend.userfuncs import ensure_symbol

@@ -66,6 +66,9 @@ class FuncInfo:
         self.state = "new"  # new -> compiling -> done
         self.func = None  # the FuncOp
         self.signature = None  # (param names, param types, defaults, declared return or None)
+        self.overloads: list = []
+        """A method's @torch.jit._overload_method declarations (overloads.OverloadInfo):
+        a call compiles the body for the first one its arguments fit."""
 
 
 class ClassInfo:

@@ -14,6 +14,7 @@ import ast as pyast
 from ember.errors import Source, Span, UnsupportedError
 from ember.frontend import ast as A
 from ember.frontend.compiler import FuncInfo
+from ember.frontend.overloads import is_overload_decorator
 from ember.frontend.parser import parse_expression, parse_module
 from ember.frontend.source import source_of
 
@@ -40,6 +41,12 @@ class ClassSource:
                                    None) from None
         self.tree = next(n for n in tree.body if isinstance(n, pyast.ClassDef))
         self.defs = {n.name: n for n in self.tree.body if isinstance(n, pyast.FunctionDef)}
+        self.overloads: dict[str, list] = {}
+        """Method name -> its `@torch.jit._overload_method` declarations, in order."""
+        for n in self.tree.body:
+            if isinstance(n, pyast.FunctionDef) and any(
+                    is_overload_decorator(_dotted(d)) for d in n.decorator_list):
+                self.overloads.setdefault(n.name, []).append(n)
         self._parsed: dict = {}
         self._scans: dict = {}
         """What the scans below found: they depend only on the source."""
@@ -68,9 +75,15 @@ class ClassSource:
     # -- methods -------------------------------------------------------------------------------
     def method(self, name: str) -> tuple[A.FunctionDef, Source]:
         """The ember AST and Source of method `name`, parsed on first use."""
-        hit = self._parsed.get(name)
+        return self._parse(self.defs[name])
+
+    def overload(self, name: str, i: int) -> A.FunctionDef:
+        """The ember AST of the i-th overload declaration of method `name`."""
+        return self._parse(self.overloads[name][i])[0]
+
+    def _parse(self, d) -> tuple[A.FunctionDef, Source]:
+        hit = self._parsed.get(d.lineno)
         if hit is None:
-            d = self.defs[name]
             first = min([d.lineno] + [x.lineno for x in d.decorator_list])
             lines = self.source.text.splitlines(keepends=True)[first - 1:d.end_lineno]
             indent = d.col_offset
@@ -79,7 +92,7 @@ class ClassSource:
             sub = Source(self.source.filename, text, self.line(first),
                          self.source.col_offset + indent)
             node = next(n for n in parse_module(sub).body if isinstance(n, A.FunctionDef))
-            hit = self._parsed[name] = (node, sub)
+            hit = self._parsed[d.lineno] = (node, sub)
         return hit
 
     def decorators(self, name: str) -> list[str]:

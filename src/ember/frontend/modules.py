@@ -15,6 +15,8 @@ fields no method assigns keep their exact dtype and shape in the field type.
 
 from __future__ import annotations
 
+from functools import partial
+
 from ember.errors import UnsupportedError
 from ember.frontend import ast as A
 from ember.frontend.compiler import ClassInfo, Compiler, FuncInfo
@@ -23,6 +25,7 @@ from ember.frontend.module_view import (
     annotation_type, is_base_class, is_module, tensor_type, value_type, view_of,
 )
 from ember.frontend.module_source import MethodInfo, class_source
+from ember.frontend.overloads import OverloadInfo
 from ember.ir import ClassDecl, FuncOp, IRBuilder, Loc, SymbolRef
 from ember.ir import types as T
 
@@ -117,6 +120,8 @@ class ModuleTable:
             m = MethodInfo(f"{name}.{mname}", owner_src, mname, PyScope(fn, c), fn, info)
             m.static = static
             m.decorators = owner_src.decorators(mname)
+            m.overloads = [OverloadInfo(m, i, partial(owner_src.overload, mname, i))
+                           for i in range(len(owner_src.overloads.get(mname, ())))]
             info.methods[mname] = m
         return info
 

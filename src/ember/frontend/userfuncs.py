@@ -32,6 +32,9 @@ def ensure_symbol(c, info) -> str:
 def call_user_function(em, info, node, leading, values=None):
     """Emit a call of `info` with `leading` values (self, captures) before the call's args
     (the AST arguments of `node`, or the already evaluated positional `values`)."""
+    if info.overloads and values is None:
+        from ember.frontend.overloads import call_overloaded
+        return call_overloaded(em, info, node, leading)
     c = em.c
     ensure_symbol(c, info)
     names, types, defaults, declared = signature_of(c, info)
