@@ -219,20 +219,34 @@ _TINY_SUM = 1e-30
 """Row sums of exp(x - global max) above this keep every row's leading terms normal
 floats, so the shifted softmax equals the per-row-max one to rounding; else fall back."""
 
+_NO_SHIFT = 40.0
+"""Below this global max, float32/64 rows take exp(x) unshifted: exp(40) * any row length
+stays far from overflow, and the row sums then show any underflow as a shift would."""
+
 
 def softmax_last(x):
     """Softmax over the last dim. The shift is the global max (one fast pass instead of a
-    per-row reduction, which numpy does slowly for short rows); rows whose sum underflows
-    (max far below the global one, or all -inf) are redone with their own max."""
-    with quiet():
-        m = x.max()
-        if np.isfinite(m):
+    per-row reduction, which numpy does slowly for short rows), or none when that max is
+    small; rows whose sum underflows (max far below the global one, or all -inf) are
+    redone with their own max. No float warning can arise before that fallback:
+    x - max <= 0, and the sums divided by are positive."""
+    m = float(x.max())
+    if math.isfinite(m):
+        if m < _NO_SHIFT and x.dtype.itemsize >= 4:
+            e = np.exp(x)
+        else:
             e = np.subtract(x, m)
             np.exp(e, out=e)
-            tot = row_sums(e)
-            if tot.min() > _TINY_SUM:
-                e /= tot
-                return e
+        tot = row_sums(e)
+        if tot.min() > _TINY_SUM:
+            e /= tot
+            return e
+    return _softmax_rows(x)
+
+
+def _softmax_rows(x):
+    """Softmax over the last dim shifted by each row's own max."""
+    with quiet():
         e = np.subtract(x, x.max(axis=-1, keepdims=True))  # a row of -inf gives nan
         np.exp(e, out=e)
         e /= row_sums(e)

@@ -197,6 +197,17 @@ def test_softmax_rows_of_very_different_scales():
         run("tensor.softmax", x, 3, None)
 
 
+@pytest.mark.parametrize("dtype,scale", [("float32", 1.0), ("float32", 30.0),
+                                         ("float16", 8.0), ("float64", 100.0)])
+def test_softmax_last_dim_shifted_or_not(dtype, scale):
+    # float32/64 rows with a small global max take exp(x) unshifted; float16 (exp(12)
+    # overflows) and large maxima shift by the global max.
+    x = (np.random.default_rng(3).standard_normal((3, 4, 7)) * scale).astype(dtype)
+    want = torch.softmax(to_torch(x).double(), -1).numpy()
+    same(run("tensor.softmax", x, -1, None).astype(np.float64), want,
+         rtol=1e-2 if dtype == "float16" else 2e-6, atol=1e-3 if dtype == "float16" else 1e-7)
+
+
 def test_shrinkage_glu_and_softmin():
     x = np.concatenate([np.linspace(-3, 3, 61), [np.nan, -0.5, 0.5]]).astype(np.float32)
     t = to_torch(x)
