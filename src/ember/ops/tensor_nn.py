@@ -4,7 +4,8 @@ and argument order).
 
 batch_norm in eval mode folds mean, var, weight and bias into one per-channel
 scale and shift, so the tensor is read once and written once (x * scale + shift).
-layer_norm takes the row variance with one einsum pass (no squared temporary).
+layer_norm takes row means and variances as matrix-vector products and scales by the
+outer product of the row scales and the weight in one flat pass.
 In training mode batch_norm and instance_norm normalize with batch statistics
 and update the running statistics in place, as torch does.
 """
@@ -124,11 +125,17 @@ def layer_norm(x, normalized_shape, weight, bias, eps):
     d = math.prod(normalized_shape)
     rows = x.reshape(-1, d)
     c = rows - row_sums(rows, 1.0 / d)
-    std = row_sums(np.square(c), 1.0 / d)
-    std += eps
-    np.sqrt(std, out=std)
-    c /= std
-    return _affine(c.reshape(x.shape), weight, bias, tuple(normalized_shape))
+    rstd = row_sums(np.square(c), 1.0 / d)
+    rstd += eps
+    np.sqrt(rstd, out=rstd)
+    np.divide(1.0, rstd, out=rstd)
+    if weight is None:
+        c *= rstd
+    else:  # one flat pass with the outer product rstd x weight (numpy's row-by-row
+        c *= np.dot(rstd, weight.reshape(1, d))  # broadcasting costs twice as much)
+    if bias is not None:
+        c += bias.reshape(d)
+    return c.reshape(x.shape)
 
 
 def group_norm(x, groups, weight, bias, eps):

@@ -101,6 +101,10 @@ def test_layer_norm(normalized):
          F.layer_norm(to_torch(x), normalized, to_torch(w), to_torch(b)), atol=2e-5)
     same(run("tensor.layer_norm", x, normalized, None, None, 1e-5),
          F.layer_norm(to_torch(x), normalized), atol=2e-5)
+    for wb in ((w, None), (None, b)):
+        tw, tb = (None if a is None else to_torch(a) for a in wb)
+        same(run("tensor.layer_norm", x, normalized, *wb, 1e-5),
+             F.layer_norm(to_torch(x), normalized, tw, tb), atol=2e-5)
     with pytest.raises(RuntimeError, match="normalized_shape"):
         run("tensor.layer_norm", x, [5], None, None, 1e-5)
     far = x + 1000.0  # a large mean must not cost precision in the variance
