@@ -14,7 +14,8 @@ from ember.frontend import diskcache
 def source_of(obj) -> Source:
     """The Source of a function or class: file, first line, dedented text, column offset."""
     try:
-        found = _class_source_lines(obj) if isinstance(obj, type) else None
+        found = _class_source_lines(obj) if isinstance(obj, type) else \
+            _function_source_lines(obj)
         lines, first_line = found or inspect.getsourcelines(obj)
         filename = inspect.getsourcefile(obj) or inspect.getfile(obj)
     except (OSError, TypeError) as e:
@@ -37,13 +38,27 @@ def _class_source_lines(cls):
     end): the file's classes are indexed once per file text, and a class ends where its
     last statement does, plus the comment lines after it that inspect counts in. None
     where this does not apply (inspect then answers)."""
-    file = inspect.getsourcefile(cls)
-    if not file or inspect.unwrap(cls) is not cls:
+    return _indexed_lines(cls, lambda index: index.get(cls.__qualname__))
+
+
+def _function_source_lines(fn):
+    """inspect.getsourcelines(fn) for a def (not a lambda) found in the same index, by the
+    line its code starts on (its first decorator's, as inspect starts there), without
+    tokenizing the function to find its end. None where this does not apply."""
+    code = getattr(fn, "__code__", None)
+    if code is None or not inspect.isfunction(fn) or fn.__name__ == "<lambda>":
+        return None
+    return _indexed_lines(fn, lambda index: index.get(f"@{code.co_firstlineno}"))
+
+
+def _indexed_lines(obj, pick):
+    file = inspect.getsourcefile(obj)
+    if not file or inspect.unwrap(obj) is not obj:
         return None
     linecache.checkcache(file)
-    module = inspect.getmodule(cls, file)
+    module = inspect.getmodule(obj, file)
     lines = linecache.getlines(file, module.__dict__) if module else linecache.getlines(file)
-    found = _class_index(file, lines).get(cls.__qualname__) if lines else None
+    found = pick(_class_index(file, lines)) if lines else None
     if found is None:
         return None
     first, end, body_col = found
@@ -53,7 +68,8 @@ def _class_source_lines(cls):
 
 _INDEX: dict = {}
 """file -> (its lines as linecache gave them, {qualname: (first line, last statement's
-end line, body column or None)} for the first class of each qualname)."""
+end line, body column or None)} for the first class of each qualname, and the same under
+"@<first line>" for each def)."""
 
 
 def _class_index(file: str, lines: list) -> dict:
@@ -74,7 +90,7 @@ def _class_index(file: str, lines: list) -> dict:
     return index
 
 
-_INDEX_FORMAT = "class-index-1"
+_INDEX_FORMAT = "class-index-2"
 
 
 def _checked_index(data):
@@ -103,6 +119,8 @@ def _index_classes(stmts, stack: list, index: dict, lines: list) -> None:
             _index_classes(s.body, stack, index, lines)
             stack.pop()
         elif isinstance(s, (pyast.FunctionDef, pyast.AsyncFunctionDef)):
+            first = s.decorator_list[0].lineno if s.decorator_list else s.lineno
+            index.setdefault(f"@{first}", (first, s.end_lineno, _body_col(lines, s)))
             stack += [s.name, "<locals>"]
             _index_classes(s.body, stack, index, lines)
             del stack[-2:]

@@ -129,3 +129,97 @@ def test_changed_file_is_read_again(tmp_path):
         assert S._class_source_lines(m.A)[1] == 3
     finally:
         del sys.modules["ember_changing_class"]
+
+
+FUNCTIONS = '''
+import functools
+
+
+def plain(x):
+    return x
+    # indented like the body: inspect counts it in
+# at column 0: not part of it
+
+
+def one_line(x): return x
+
+
+@functools.lru_cache(maxsize=None)
+def cached(x):
+    return x
+
+
+def decorated_by(fn):
+    return fn
+
+
+@decorated_by
+@decorated_by
+def twice_decorated(
+        x,
+        y):
+    """doc"""
+    return x + y
+
+
+def outer():
+    def inner(z):
+        return z
+        # inner comment
+    return inner
+
+
+class K:
+    @staticmethod
+    def s(a):
+        return a
+
+    def m(self):
+        return 1
+
+
+if True:
+    def branch():
+        return 1
+else:
+    def branch():
+        return 2
+
+
+def wrapper(fn):
+    @functools.wraps(fn)
+    def wrapped(*a):
+        return fn(*a)
+    return wrapped
+
+
+@wrapper
+def wrapped_fn(q):
+    return q
+
+
+lam = lambda v: v + 1
+
+
+def at_end(x):
+    return x
+    # trailing at the end of the file
+'''
+
+
+def test_function_lines_match_inspect(tmp_path):
+    m = _load(tmp_path, "ember_tricky_functions", FUNCTIONS)
+    try:
+        fns = [m.plain, m.one_line, m.decorated_by, m.twice_decorated, m.outer, m.outer(),
+               m.K.s, m.K.m, m.branch, m.wrapper, m.at_end]
+        for fn in fns:
+            found = S._function_source_lines(fn)
+            assert found is not None, fn
+            assert found == inspect.getsourcelines(fn), fn
+        # inspect answers for what the index does not cover: lambdas, wrapped functions
+        for fn in (m.lam, m.wrapped_fn, m.cached):
+            assert S._function_source_lines(fn) is None, fn
+        assert S.source_of(m.lam).text.startswith("lam = lambda")
+        assert S.source_of(m.wrapped_fn).text.startswith("@wrapper")
+    finally:
+        del sys.modules["ember_tricky_functions"]
