@@ -58,6 +58,21 @@ def test_linear(shape, bias):
         run("tensor.linear", x, rand(5, 3), b)
 
 
+@pytest.mark.parametrize("xshape,out", [((32, 128), 512), ((1, 32, 128), 512),
+                                        ((2, 16, 512), 128), ((48, 128), 384)])
+def test_frozen_linear_in_small_column_blocks(xshape, out):
+    from ember.ops.tensor_linalg import _block_width, linear
+    w, b = rand(out, xshape[-1]), rand(out)
+    fw = np.frombuffer(w.tobytes(), w.dtype).reshape(w.shape)  # as loaded from an artifact
+    rows = int(np.prod(xshape[:-1]))
+    assert _block_width(rows, fw) and not _block_width(4, fw)  # 4 rows: already small
+    for x in (rand(*xshape), rand(*xshape[::-1]).T):  # contiguous, then a transposed view
+        got = linear(x, fw, b)
+        assert got.shape == x.shape[:-1] + (out,) and got.dtype == np.float32
+        np.testing.assert_allclose(got, x @ w.T + b, rtol=1e-5, atol=1e-4)
+        np.testing.assert_array_equal(linear(x, fw, b), got)  # the cached blocks
+
+
 def test_addmm_baddbmm_einsum():
     c, a, b = rand(2, 4), rand(2, 3), rand(3, 4)
     same(run("tensor.addmm", c, a, b, 0.5, 2.0),
