@@ -356,7 +356,7 @@ class StmtMixin:
             # Decided by types (`self.downsample is not None` with a None submodule) or by
             # constants: only the branch that can run is compiled, as in TorchScript.
             dead = s.orelse if cond.const else s.body
-            if cond.check_dead and dead:
+            if cond.check_dead and _may_bind(dead):
                 self.probe(lambda: self.emit_body(dead), [])
             self.emit_body(s.body if cond.const else s.orelse)
             self.static_exit = self.terminated
@@ -713,3 +713,15 @@ def _slot_block(slot):
 
 
 __all__ = ["StmtMixin", "ERROR", "UnsupportedError", "TryOp"]
+
+
+_BINDS_NOTHING = (A.Return, A.Raise, A.Pass, A.Expr, A.Assert)
+
+
+def _may_bind(stmts) -> bool:
+    """Whether type-checking stmts could tell the types of the function's variables (by
+    binding or declaring one): not for a list of returns, raises and expressions without
+    `:=`, such as a dead `return self._padded(x)`."""
+    return any(not isinstance(st, _BINDS_NOTHING) or
+               any(isinstance(n, A.NamedExpr) for n in A.walk(st)) for st in stmts)
+

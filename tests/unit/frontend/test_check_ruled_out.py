@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import ember
-from ember import errors
+from ember import errors, nn
 
 UNUSED = '''
 import torch
@@ -63,3 +63,29 @@ def test_statements_after_a_statically_decided_exit_are_not_compiled():
 def test_requires_grad_is_false():
     unit = ember.CompilationUnit("def f(x):\n    return x.requires_grad\n")
     assert unit.f(np.ones(2, np.float32)) is False
+
+
+
+class _DeadCall(nn.Module):
+    __constants__ = ["mode"]
+
+    def __init__(self, mode: str):
+        super().__init__()
+        self.mode = mode
+
+    def forward(self, x: int) -> int:
+        if self.mode != "zeros":  # a module constant: only one branch can run
+            return self._broken(x)
+        return x + 1
+
+    def _broken(self, x: int) -> int:
+        return x.upper()
+
+
+def test_a_dead_branch_of_returns_is_not_compiled():
+    """A branch a module constant rules out, holding only returns and expressions, binds
+    nothing, so it is not type-checked (as in TorchScript): the method it calls is not
+    compiled either."""
+    assert ember.script(_DeadCall("zeros"))(2) == 3
+    with pytest.raises(errors.NameResolutionError, match="no method 'upper'"):
+        ember.script(_DeadCall("reflect"))
