@@ -8,9 +8,10 @@ a C-contiguous copy made once, on which numpy's GEMM runs up to 1.5x faster than
 the transposed view; for other weights (and single rows, a GEMV) the view itself.
 
 OpenBLAS's small-matrix kernels (M * N * K below 2**20) run ~25% faster than its
-packed path at batch-1 sizes, so a float32 linear whose product is larger but whose
-rows are few multiplies by a frozen weight cut into column blocks under that size: one
-batched matmul writes each block's columns of the result in place.
+packed path at batch-1 sizes, so a float32 product of a few rows by a larger
+C-contiguous matrix (a frozen linear weight's cached transpose, an RNN's input
+weights) runs as one batched matmul over column blocks of that size: the blocks are
+views of the matrix, and each writes its columns of the result in place.
 """
 
 from __future__ import annotations
@@ -28,10 +29,41 @@ def _same_dtype(what, a, b):
                            f"{a.dtype} != {b.dtype}")
 
 
+_SMALL_GEMM = 1 << 20
+"""M * N * K under which OpenBLAS multiplies with its small-matrix kernels."""
+
+
+def _block_width(a, b):
+    """Columns per block for the float32 a (M, K) @ b (K, N), b C-contiguous: 0 unless M > 1,
+    the whole product is past the small-matrix size and blocks of 256, 128, 64 or 32
+    columns are under it."""
+    m, (k, n) = a.shape[0], b.shape
+    if m < 2 or m * k * n < _SMALL_GEMM or a.dtype != np.float32 or \
+            b.dtype != np.float32 or not b.flags.c_contiguous:
+        return 0
+    for width in (256, 128, 64, 32):
+        if width < n and n % width == 0 and m * k * width < _SMALL_GEMM:
+            return width
+    return 0
+
+
+def _blocked_matmul(a, b, width):
+    """a (M, K) @ b (K, N) as one batched matmul over b's (K, width) column blocks."""
+    m, (k, n) = a.shape[0], b.shape
+    y = np.empty((m, n), a.dtype)
+    blocks = b.reshape(k, n // width, width).transpose(1, 0, 2)
+    np.matmul(a, blocks, out=y.reshape(m, n // width, width).transpose(1, 0, 2))
+    return y
+
+
 def flat_matmul(a, b):
-    """a @ b for a of rank > 2 and a matrix b, as one GEMM over all leading dims."""
-    if a.flags.c_contiguous:
-        return np.matmul(a.reshape(-1, a.shape[-1]), b).reshape(a.shape[:-1] + b.shape[-1:])
+    """a @ b for a of rank >= 2 and a matrix b, as one GEMM over all leading dims (or
+    one per small-matrix column block of b)."""
+    if b.ndim == 2 and (a.ndim == 2 or a.flags.c_contiguous):
+        rows = a if a.ndim == 2 else a.reshape(-1, a.shape[-1])
+        width = _block_width(rows, b) if rows.shape[0] * b.size >= _SMALL_GEMM else 0
+        y = _blocked_matmul(rows, b, width) if width else np.matmul(rows, b)
+        return y if rows is a else y.reshape(a.shape[:-1] + b.shape[-1:])
     return np.matmul(a, b)
 
 
@@ -86,39 +118,6 @@ def weight_t(w):
     return prepared("T", (w,), transposed) if frozen(w) else w.T
 
 
-_SMALL_GEMM = 1 << 20
-"""M * N * K under which OpenBLAS multiplies with its small-matrix kernels."""
-
-
-def _block_width(rows, w):
-    """Columns per block for rows x w.T (w frozen float32, (N, K)) when one product is
-    past the small-matrix size and blocks of 256, 128, 64 or 32 columns are under it."""
-    if w.dtype != np.float32 or w.ndim != 2:
-        return 0
-    n, k = w.shape
-    if rows * n * k < _SMALL_GEMM:
-        return 0
-    for width in (256, 128, 64, 32):
-        if width < n and n % width == 0 and rows * k * width < _SMALL_GEMM:
-            return width
-    return 0
-
-
-def column_blocks(w, width):
-    """w.T (K, N) as C-contiguous (N / width, K, width) column blocks."""
-    n, k = w.shape
-    return np.ascontiguousarray(w.T.reshape(k, n // width, width).transpose(1, 0, 2))
-
-
-def _blocked_matmul(x, w, width):
-    """x @ w.T through cached column blocks of the frozen w."""
-    blocks = prepared(f"T{width}", (w,), lambda w: column_blocks(w, width))
-    rows = x.reshape(-1, x.shape[-1])
-    y = np.empty((rows.shape[0], w.shape[0]), x.dtype)
-    np.matmul(rows, blocks, out=y.reshape(rows.shape[0], -1, width).transpose(1, 0, 2))
-    return y.reshape(x.shape[:-1] + (w.shape[0],))
-
-
 def linear(x, w, b):
     """x @ w.T + b: w is (out, in) as in torch."""
     if x.dtype != w.dtype:
@@ -128,11 +127,8 @@ def linear(x, w, b):
                            f"{w.shape[-1]}x{w.shape[0]})")
     if x.size == x.shape[-1]:  # one row (a GEMV): the transposed view
         y = flat_matmul(x, w.T) if x.ndim > 2 else np.matmul(x, w.T)
-    elif frozen(w) and (width := _block_width(x.size // x.shape[-1], w)):
-        y = _blocked_matmul(x, w, width)
     else:
-        wt = weight_t(w)
-        y = flat_matmul(x, wt) if x.ndim > 2 else np.matmul(x, wt)
+        y = flat_matmul(x, weight_t(w))
     if b is not None:
         if y.ndim == 0:
             return arr(y + b)
