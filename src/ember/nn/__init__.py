@@ -33,7 +33,7 @@ from ember.nn.activation import (
     Threshold,
 )
 from ember.nn.attention import MultiheadAttention
-from ember.nn.conv import Conv1d, Conv2d
+from ember.nn.conv import Conv1d, Conv2d, Conv3d
 from ember.nn.conv_transpose import ConvTranspose1d, ConvTranspose2d
 from ember.nn.distance import CosineSimilarity, PairwiseDistance
 from ember.nn.instancenorm import InstanceNorm1d, InstanceNorm2d
@@ -103,7 +103,8 @@ __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
     "AvgPool1d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU",
     "ChannelShuffle", "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d",
-    "ConstantPad2d", "ConstantPad3d", "Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d",
+    "ConstantPad2d", "ConstantPad3d", "Conv1d", "Conv2d", "Conv3d",
+    "ConvTranspose1d", "ConvTranspose2d",
     "CosineSimilarity", "Dropout", "ELU", "Embedding", "EmbeddingBag", "Flatten", "GELU",
     "GLU", "GRU", "GRUCell", "GroupNorm", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh",
     "Identity", "InstanceNorm1d", "InstanceNorm2d", "LSTM", "LSTMCell", "LayerNorm",

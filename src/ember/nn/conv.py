@@ -1,4 +1,4 @@
-"""Conv1d and Conv2d: stride, padding (ints, 'same', 'valid'), dilation, groups, bias, and
+"""Conv1d, Conv2d and Conv3d: stride, padding (ints, 'same', 'valid'), dilation, groups, bias, and
 padding_mode 'zeros', 'reflect', 'replicate' or 'circular'.
 
 Weights are (out_channels, in_channels // groups, *kernel_size), as torch's. Hyper-parameters
@@ -198,5 +198,32 @@ class Conv2d(_ConvNd):
         x = input if batched else F.unsqueeze(input, 0)
         no_padding: List[int] = [0, 0]
         y = F.conv2d(pad_input(x, self._mode_pads, self.padding_mode), self.weight, self.bias,
+                     stride, no_padding, dilation, self.groups)
+        return y if batched else F.squeeze(y, 0)
+
+
+class Conv3d(_ConvNd):
+    """3-d convolution over (N, C, D, H, W) or (C, D, H, W) inputs."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
+                 device=None, dtype=None):
+        super().__init__(3, in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         groups, bias, padding_mode, dtype)
+
+    def forward(self, input: Tensor) -> Tensor:
+        stride: List[int] = [self.stride[0], self.stride[1], self.stride[2]]
+        dilation: List[int] = [self.dilation[0], self.dilation[1], self.dilation[2]]
+        if self.padding_mode != "zeros":  # a constant: only one branch is compiled
+            return self._padded(input, stride, dilation)
+        return F.conv3d(input, self.weight, self.bias, stride, self.padding, dilation,
+                        self.groups)
+
+    def _padded(self, input: Tensor, stride: List[int], dilation: List[int]) -> Tensor:
+        """Reflect / replicate / circular padding first, then an unpadded convolution."""
+        batched = len(input.shape) == 5
+        x = input if batched else F.unsqueeze(input, 0)
+        no_padding: List[int] = [0, 0, 0]
+        y = F.conv3d(pad_input(x, self._mode_pads, self.padding_mode), self.weight, self.bias,
                      stride, no_padding, dilation, self.groups)
         return y if batched else F.squeeze(y, 0)

@@ -257,6 +257,7 @@ def _table() -> dict:
         nn.Linear: _linear, nn.modules.linear.NonDynamicallyQuantizableLinear: _linear,
         nn.Bilinear: _bilinear,
         nn.Conv1d: _conv(enn.Conv1d), nn.Conv2d: _conv(enn.Conv2d),
+        nn.Conv3d: _conv(enn.Conv3d),
         nn.ConvTranspose1d: _conv_transpose(enn.ConvTranspose1d),
         nn.ConvTranspose2d: _conv_transpose(enn.ConvTranspose2d),
         nn.BatchNorm1d: _batch_norm(enn.BatchNorm1d), nn.BatchNorm2d: _batch_norm(enn.BatchNorm2d),

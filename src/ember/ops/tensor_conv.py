@@ -1,4 +1,4 @@
-"""Convolutions: conv1d and conv2d (stride, padding incl. "same"/"valid", dilation,
+"""Convolutions: conv1d, conv2d and conv3d (stride, padding incl. "same"/"valid", dilation,
 groups incl. depthwise), NCHW as in torch, each lowered to as few BLAS calls as
 numpy allows.
 
@@ -8,13 +8,16 @@ numpy allows.
   flat image, so the column matrix is 9 long row copies and the product is
   one (O, C*kh*kw) @ (C*kh*kw, Ho*Wp) GEMM whose Wp - Wo extra columns per row
   are never read (the result is a view that skips them).
-- stride > 1: classic im2col through a strided view, copied once.
+- stride > 1, and every conv3d but the pointwise: classic im2col through a strided view
+  over any number of spatial dims, copied once per band of output rows.
 - depthwise (groups == channels): per channel block, the same shifted runs
   copied into a (block, 9, L) buffer and one batched (1, 9) @ (9, L) matmul.
 Samples are processed one at a time so the column buffer stays in cache.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -25,6 +28,9 @@ from ember.ops.tensorinfo import TensorInfo, fmt, same_dim
 
 _DW_BLOCK = 32
 """Channels per block in the depthwise kernel (keeps its buffer in L2; measured)."""
+
+_COLS_BYTES = 1 << 24
+"""Column buffer budget of the general im2col path (16 MB): larger outputs go in bands."""
 
 
 def ntuple(v, n, what="argument"):
@@ -67,13 +73,15 @@ def _pads(padding, ks, dil, stride):
 
 
 def _padded(x, pads, extra_rows=0):
-    """x zero-padded in H and W, plus extra zero rows at the bottom (read-overrun room)."""
-    (pt, pb), (pl, pr) = pads
-    n, c, h, w = x.shape
-    if not (pt or pb or pl or pr or extra_rows):
+    """x zero-padded in its spatial dims (pads: (before, after) each), plus extra zero rows
+    at the end of the first spatial dim (read-overrun room)."""
+    if not (any(b or a for b, a in pads) or extra_rows):
         return x if x.flags.c_contiguous else np.ascontiguousarray(x)
-    xp = np.zeros((n, c, h + pt + pb + extra_rows, w + pl + pr), x.dtype)
-    xp[:, :, pt:pt + h, pl:pl + w] = x
+    sizes = [s + b + a for s, (b, a) in zip(x.shape[2:], pads)]
+    sizes[0] += extra_rows
+    xp = np.zeros(x.shape[:2] + tuple(sizes), x.dtype)
+    xp[(slice(None), slice(None)) + tuple(slice(b, b + s) for s, (b, _) in
+                                          zip(x.shape[2:], pads))] = x
     return xp
 
 
@@ -84,7 +92,7 @@ def _conv_wide(x, w2, kh, kw, pads, dil, groups):
     hp, wp = h + sum(pads[0]), wd + sum(pads[1])
     ho, wo = hp - dh * (kh - 1), wp - dw * (kw - 1)
     if ho <= 0 or wo <= 0:
-        raise RuntimeError(_too_small(x, kh, kw))
+        raise RuntimeError(_too_small(x, (kh, kw)))
     extra = -(-(dw * (kw - 1)) // wp)
     xp = _padded(x, pads, extra)
     flat = xp.reshape(n, c, -1)
@@ -101,35 +109,47 @@ def _conv_wide(x, w2, kh, kw, pads, dil, groups):
     return out[:, :, :, :wo]
 
 
-def _conv_strided(x, w2, kh, kw, stride, pads, dil, groups):
-    """General convolution through a strided-view im2col copy."""
-    n, c, h, wd = x.shape
-    (sh, sw), (dh, dw) = stride, dil
-    hp, wp = h + sum(pads[0]), wd + sum(pads[1])
-    ho = (hp - dh * (kh - 1) - 1) // sh + 1
-    wo = (wp - dw * (kw - 1) - 1) // sw + 1
-    if ho <= 0 or wo <= 0:
-        raise RuntimeError(_too_small(x, kh, kw))
+def _conv_im2col(x, w2, ks, stride, pads, dil, groups):
+    """Convolution over any number of spatial dims through a strided-view im2col copy; the
+    columns cover a band of output rows (first spatial dim) that keeps them under
+    _COLS_BYTES, and one GEMM per band writes them out."""
+    n, c = x.shape[:2]
     xp = _padded(x, pads)
+    out_sp = tuple((xp.shape[2 + i] - d * (k - 1) - 1) // s + 1
+                   for i, (k, s, d) in enumerate(zip(ks, stride, dil)))
+    if min(out_sp) <= 0:
+        raise RuntimeError(_too_small(x, ks))
     o = w2.shape[0] * w2.shape[1] if w2.ndim == 3 else w2.shape[0]
-    out = np.empty((n, o, ho, wo), x.dtype)
-    cols = np.empty((c * kh * kw, ho * wo), x.dtype)
-    _, s1, s2, s3 = xp.strides
+    out = np.empty((n, o) + out_sp, x.dtype)
+    k, rest = c * math.prod(ks), math.prod(out_sp[1:])
+    band = max(1, min(out_sp[0], _COLS_BYTES // max(1, k * rest * x.dtype.itemsize)))
+    buf = np.empty(k * band * rest, x.dtype)
+    sc, *ss = xp.strides[1:]
+    view_strides = (sc,) + tuple(d * s for d, s in zip(dil, ss)) + \
+        tuple(st * s for st, s in zip(stride, ss))
     for i in range(n):
-        view = as_strided(xp[i], (c, kh, kw, ho, wo), (s1, dh * s2, dw * s3, sh * s2, sw * s3),
-                          writeable=False)
-        np.copyto(cols.reshape(c, kh, kw, ho, wo), view)
-        _gemm(w2, cols, out[i].reshape(o, ho * wo), groups)
+        for r0 in range(0, out_sp[0], band):
+            r = min(band, out_sp[0] - r0)
+            shape = (c,) + tuple(ks) + (r,) + out_sp[1:]
+            view = as_strided(xp[i, :, r0 * stride[0]:], shape, view_strides, writeable=False)
+            cols = buf[:k * r * rest].reshape(k, r * rest)
+            np.copyto(cols.reshape(shape), view)
+            if r == out_sp[0]:
+                _gemm(w2, cols, out[i].reshape(o, -1), groups)
+            else:
+                y = _gemm(w2, cols, None, groups)
+                out[i, :, r0:r0 + r] = y.reshape((o, r) + out_sp[1:])
     return out
 
 
 def _gemm(w2, cols, out, groups):
-    """out = w2 @ cols, per group when w2 is (G, Og, K) and cols (G*K, L)."""
+    """w2 @ cols (into out, if given), per group when w2 is (G, Og, K) and cols (G*K, L)."""
     if groups == 1:
-        np.matmul(w2, cols, out=out)
-    else:
-        g, og, k = w2.shape
-        np.matmul(w2, cols.reshape(g, k, -1), out=out.reshape(g, og, -1))
+        return np.matmul(w2, cols, out=out)
+    g, og, k = w2.shape
+    y = np.matmul(w2, cols.reshape(g, k, -1), out=None if out is None else
+                  out.reshape(g, og, -1))
+    return y.reshape(g * og, -1)
 
 
 def _conv_1x1(x, w2, b, stride, groups):
@@ -160,7 +180,7 @@ def _depthwise(x, w, pads, dil):
     hp, wp = h + sum(pads[0]), wd + sum(pads[1])
     ho, wo = hp - dh * (kh - 1), wp - dw * (kw - 1)
     if ho <= 0 or wo <= 0:
-        raise RuntimeError(_too_small(x, kh, kw))
+        raise RuntimeError(_too_small(x, (kh, kw)))
     extra = -(-(dw * (kw - 1)) // wp)
     flat = _padded(x, pads, extra).reshape(n * c, -1)
     big_l, taps = ho * wp, kh * kw
@@ -178,9 +198,9 @@ def _depthwise(x, w, pads, dil):
     return out.reshape(n, c, ho, wp)[:, :, :, :wo]
 
 
-def _too_small(x, kh, kw):
+def _too_small(x, ks):
     return (f"Calculated output size is too small: input of spatial size "
-            f"{'x'.join(map(str, x.shape[2:]))} for a {kh}x{kw} kernel")
+            f"{'x'.join(map(str, x.shape[2:]))} for a {'x'.join(map(str, ks))} kernel")
 
 
 # ----------------------------------------------------------------------------- conv2d
@@ -223,13 +243,42 @@ def conv2d(x, w, b, stride, padding, dilation, groups):
         elif st == (1, 1):
             out = _conv_wide(x, w2, kh, kw, pads, dil, groups)
         else:
-            out = _conv_strided(x, w2, kh, kw, st, pads, dil, groups)
-    if b is not None:
-        if out.flags.c_contiguous:
-            out += b.reshape(1, -1, 1, 1)  # out is always a fresh array (or a view of one)
-        else:  # the wide paths' column-trimmed view: one pass adds and compacts it
-            out = np.add(out, b.reshape(1, -1, 1, 1))
-    return out
+            out = _conv_im2col(x, w2, (kh, kw), st, pads, dil, groups)
+    return _add_bias(out, b)
+
+
+def _add_bias(out, b):
+    """out plus the per-channel bias b (None: out unchanged); out is always a fresh array
+    or a view of one, so a contiguous one is updated in place."""
+    if b is None:
+        return out
+    shape = (1, -1) + (1,) * (out.ndim - 2)
+    if out.flags.c_contiguous:
+        out += b.reshape(shape)
+        return out
+    return np.add(out, b.reshape(shape))  # a column-trimmed view: one pass adds and compacts
+
+
+def conv3d(x, w, b, stride, padding, dilation, groups):
+    """3-D convolution of (N, C, D, H, W) (or (C, D, H, W)) by weight (O, C/groups, kd, kh,
+    kw): pointwise as one GEMM per sample, otherwise through N-d im2col columns."""
+    if x.ndim == 4:
+        return conv3d(x[None], w, b, stride, padding, dilation, groups)[0]
+    if x.ndim != 5 or w.ndim != 5:
+        raise RuntimeError(f"Expected 4D (unbatched) or 5D (batched) input to conv3d, but got "
+                           f"input of size: {list(x.shape)}")
+    _check(x, w, b, groups, "conv3d")
+    ks = tuple(w.shape[2:])
+    st, dil = ntuple(stride, 3, "stride"), ntuple(dilation, 3, "dilation")
+    pads = _pads(padding, ks, dil, st)
+    o = w.shape[0]
+    w2 = w.reshape(o, -1) if groups == 1 else w.reshape(groups, o // groups, -1)
+    if ks == (1, 1, 1) and pads == [(0, 0)] * 3:
+        xs = x[:, :, ::st[0], ::st[1], ::st[2]]
+        n, c, d, h, wd = xs.shape
+        out, biased = _conv_1x1(xs.reshape(n, c, d * h, wd), w2, b, (1, 1), groups)
+        return _add_bias(out.reshape(n, o, d, h, wd), None if biased else b)
+    return _add_bias(_conv_im2col(x, w2, ks, st, pads, dil, groups), b)
 
 
 def conv1d(x, w, b, stride, padding, dilation, groups):
@@ -299,6 +348,8 @@ def _mul(a, b):
 _CONV = ("(Tensor input, Tensor weight, Tensor? bias=None, Any stride=1, Any padding=0, "
          "Any dilation=1, int groups=1) -> Tensor")
 reg("tensor.conv2d", _CONV, conv2d, (f"{F}.conv2d", "torch.conv2d"), _conv_info(2),
+    may_raise=True)
+reg("tensor.conv3d", _CONV, conv3d, (f"{F}.conv3d", "torch.conv3d"), _conv_info(3),
     may_raise=True)
 reg("tensor.conv1d", _CONV, conv1d, (f"{F}.conv1d", "torch.conv1d"), _conv_info(1),
     may_raise=True)

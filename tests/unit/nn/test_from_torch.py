@@ -17,7 +17,7 @@ from ember.nn.from_torch import PADDING_LAYERS, TORCH_LAYERS, convert_layer
 from .torch_ref import randomize
 
 LAYERS = [
-    "Linear", "Bilinear", "Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d",
+    "Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
     "BatchNorm1d", "BatchNorm2d", "LayerNorm",
     "GroupNorm", "Embedding", "Dropout", "ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "SiLU",
     "Sigmoid", "Tanh", "Hardswish", "Hardsigmoid", "Hardtanh", "Softplus", "Softmax",

@@ -1,4 +1,4 @@
-"""Linear, Bilinear, Conv1d and Conv2d against torch with the same weights."""
+"""Linear, Bilinear, Conv1d, Conv2d and Conv3d against torch with the same weights."""
 
 from __future__ import annotations
 
@@ -78,6 +78,39 @@ def test_conv2d(cfg):
     layer = nn.Conv2d(4, out, **cfg)
     check_layer(tm, layer, [(randn(b, 4, 9, 8),) for b in (1, 3)])
     check_layer(tm, layer, [(randn(4, 9, 8),)])
+
+
+CONV3D = [
+    {"kernel_size": 3},
+    {"kernel_size": 3, "stride": 2, "padding": 1},
+    {"kernel_size": (3, 1, 2), "stride": (2, 1, 1), "padding": (1, 0, 1)},
+    {"kernel_size": 3, "padding": "same", "dilation": (2, 1, 1)},
+    {"kernel_size": 2, "padding": "same"},
+    {"kernel_size": 3, "padding": "valid", "bias": False},
+    {"kernel_size": 3, "groups": 4, "out_channels": 8, "padding": 1},
+    {"kernel_size": 1, "stride": 2},
+]
+
+
+@pytest.mark.parametrize("cfg", CONV3D, ids=str)
+def test_conv3d(cfg):
+    cfg = dict(cfg)
+    out = cfg.pop("out_channels", 6)
+    tm = randomize(torch.nn.Conv3d(4, out, **cfg))
+    layer = nn.Conv3d(4, out, **cfg)
+    check_layer(tm, layer, [(randn(b, 4, 5, 6, 7),) for b in (1, 3)])
+    check_layer(tm, layer, [(randn(4, 5, 6, 7),)])
+
+
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular"])
+@pytest.mark.parametrize("cfg", [{"kernel_size": 3, "padding": 1},
+                                 {"kernel_size": (3, 2, 3), "padding": (1, 1, 2), "stride": 2},
+                                 {"kernel_size": 2, "padding": "same"}], ids=str)
+def test_conv3d_padding_modes(mode, cfg):
+    tm = randomize(torch.nn.Conv3d(3, 4, padding_mode=mode, **cfg))
+    layer = nn.Conv3d(3, 4, padding_mode=mode, **cfg)
+    check_layer(tm, layer, [(randn(b, 3, 4, 5, 6),) for b in (1, 3)], name="Conv3d")
+    check_layer(tm, layer, [(randn(3, 4, 5, 6),)], name="Conv3d")
 
 
 PADDED = [

@@ -21,6 +21,8 @@ CASES = [
     ("Conv2d", lambda: nn.Conv2d(4, 6, 3, stride=2, padding=1, groups=2),
      lambda b: (randn(b, 4, 9, 9),)),
     ("Conv1d", lambda: nn.Conv1d(4, 6, 4, padding="same"), lambda b: (randn(b, 4, 9),)),
+    ("Conv3d", lambda: nn.Conv3d(4, 6, 3, stride=(1, 2, 2), padding=1, groups=2),
+     lambda b: (randn(b, 4, 5, 7, 7),)),
     ("BatchNorm2d", lambda: nn.BatchNorm2d(4), lambda b: (randn(b, 4, 3, 3),)),
     ("LayerNorm", lambda: nn.LayerNorm(5), lambda b: (randn(b, 3, 5),)),
     ("GroupNorm", lambda: nn.GroupNorm(2, 4), lambda b: (randn(b, 4, 5),)),

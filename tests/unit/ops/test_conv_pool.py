@@ -61,6 +61,52 @@ def test_conv1d(stride, padding, dilation, groups):
     same(run("tensor.conv1d", x, w, b, stride, padding, dilation, groups), want, atol=1e-5)
 
 
+CONV3D = [
+    # (N, C, D, H, W), (O, C/g, kd, kh, kw), stride, padding, dilation, groups
+    ((2, 4, 5, 6, 7), (6, 4, 3, 3, 3), 1, 1, 1, 1),
+    ((2, 4, 5, 6, 7), (6, 2, 3, 2, 3), 2, (1, 0, 1), (1, 2, 1), 2),
+    ((1, 4, 5, 6, 7), (4, 1, 3, 3, 3), 1, "same", 1, 4),
+    ((2, 3, 5, 6, 7), (5, 3, 1, 1, 1), 1, 0, 1, 1),
+    ((2, 3, 5, 6, 7), (5, 3, 1, 1, 1), (2, 1, 2), 0, 1, 1),
+    ((2, 4, 3, 4, 5), (4, 2, 1, 1, 1), 1, 0, 1, 2),
+    ((1, 3, 4, 4, 4), (2, 3, 2, 3, 4), 1, "same", (2, 1, 1), 1),
+    ((3, 5, 6, 7), (2, 3, 2, 2, 2), 1, "valid", 1, 1),
+]
+
+
+@pytest.mark.parametrize("xs,ws,stride,padding,dilation,groups", CONV3D)
+@pytest.mark.parametrize("bias", [True, False])
+def test_conv3d(xs, ws, stride, padding, dilation, groups, bias):
+    x, w = rand(*xs), rand(*ws)
+    b = rand(ws[0]) if bias else None
+    want = F.conv3d(to_torch(x), to_torch(w), to_torch(b), stride, padding, dilation, groups)
+    same(run("tensor.conv3d", x, w, b, stride, padding, dilation, groups), want,
+         rtol=1e-5, atol=1e-5)
+
+
+def test_im2col_bands_of_output_rows_give_the_whole_output(monkeypatch):
+    from ember.ops import tensor_conv
+
+    monkeypatch.setattr(tensor_conv, "_COLS_BYTES", 3000)  # a few output rows per band
+    x, w, b = rand(2, 4, 5, 6, 7), rand(6, 2, 3, 2, 3), rand(6)
+    same(run("tensor.conv3d", x, w, b, (1, 2, 1), 1, (2, 1, 1), 2),
+         F.conv3d(to_torch(x), to_torch(w), to_torch(b), (1, 2, 1), 1, (2, 1, 1), 2),
+         atol=1e-5)
+    x, w = rand(2, 4, 9, 8), rand(6, 4, 3, 3)
+    same(run("tensor.conv2d", x, w, None, 2, 1, 1, 1),
+         F.conv2d(to_torch(x), to_torch(w), None, 2, 1), atol=1e-5)
+
+
+def test_conv3d_errors_match_torch():
+    with pytest.raises(RuntimeError, match=r"Expected 4D \(unbatched\) or 5D \(batched\) "
+                       r"input to conv3d, but got input of size: \[2, 3, 4\]"):
+        run("tensor.conv3d", rand(2, 3, 4), rand(2, 3, 1, 1, 1), None, 1, 0, 1, 1)
+    with pytest.raises(RuntimeError, match="expected input.*to have 3 channels"):
+        run("tensor.conv3d", rand(1, 2, 4, 4, 4), rand(2, 3, 1, 1, 1), None, 1, 0, 1, 1)
+    with pytest.raises(RuntimeError, match="too small"):
+        run("tensor.conv3d", rand(1, 3, 2, 4, 4), rand(2, 3, 3, 3, 3), None, 1, 0, 1, 1)
+
+
 def test_conv_errors():
     x, w = rand(1, 3, 5, 5), rand(2, 4, 3, 3)
     with pytest.raises(RuntimeError, match="expected input.*to have 4 channels"):
