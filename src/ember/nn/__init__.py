@@ -36,7 +36,7 @@ from ember.nn.attention import MultiheadAttention
 from ember.nn.conv import Conv1d, Conv2d, Conv3d
 from ember.nn.conv_transpose import ConvTranspose1d, ConvTranspose2d
 from ember.nn.distance import CosineSimilarity, PairwiseDistance
-from ember.nn.instancenorm import InstanceNorm1d, InstanceNorm2d
+from ember.nn.instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from ember.nn.linear import Bilinear, Linear
 from ember.nn.misc import (
     ChannelShuffle,
@@ -51,6 +51,7 @@ from ember.nn.module import Module, ModuleDict, ModuleList, Sequential, export
 from ember.nn.norm import (
     BatchNorm1d,
     BatchNorm2d,
+    BatchNorm3d,
     GroupNorm,
     LayerNorm,
     LocalResponseNorm,
@@ -101,13 +102,15 @@ from ember.nn.upsample import (
 
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
-    "AvgPool1d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU",
+    "AvgPool1d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d",
+    "Bilinear", "CELU",
     "ChannelShuffle", "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d",
     "ConstantPad2d", "ConstantPad3d", "Conv1d", "Conv2d", "Conv3d",
     "ConvTranspose1d", "ConvTranspose2d",
     "CosineSimilarity", "Dropout", "ELU", "Embedding", "EmbeddingBag", "Flatten", "GELU",
     "GLU", "GRU", "GRUCell", "GroupNorm", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh",
-    "Identity", "InstanceNorm1d", "InstanceNorm2d", "LSTM", "LSTMCell", "LayerNorm",
+    "Identity", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+    "LSTM", "LSTMCell", "LayerNorm",
     "LeakyReLU", "Linear", "LocalResponseNorm", "LogSigmoid", "LogSoftmax", "MaxPool1d",
     "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList", "MultiheadAttention", "PReLU",
     "PairwiseDistance", "PixelShuffle", "PixelUnshuffle", "RMSNorm", "RNN", "RNNCell", "ReLU",

@@ -1,4 +1,4 @@
-"""InstanceNorm1d and InstanceNorm2d: each (sample, channel) normalized over its positions,
+"""InstanceNorm1d, InstanceNorm2d and InstanceNorm3d: each (sample, channel) normalized over its positions,
 or by running statistics when the layer tracks them (eval mode, as in torch).
 
 Inputs may be batched (N, C, *) or unbatched (C, *).
@@ -75,3 +75,12 @@ class InstanceNorm2d(_InstanceNorm):
                  affine: bool = False, track_running_stats: bool = False, device=None,
                  dtype=None):
         super().__init__(2, num_features, eps, momentum, affine, track_running_stats, dtype)
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """Instance normalization of (N, C, D, H, W) or (C, D, H, W) inputs."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: Optional[float] = 0.1,
+                 affine: bool = False, track_running_stats: bool = False, device=None,
+                 dtype=None):
+        super().__init__(3, num_features, eps, momentum, affine, track_running_stats, dtype)

@@ -1,4 +1,4 @@
-"""Normalization layers: BatchNorm1d/2d (inference: running statistics), LayerNorm, GroupNorm,
+"""Normalization layers: BatchNorm1d/2d/3d (inference: running statistics), LayerNorm, GroupNorm,
 RMSNorm and LocalResponseNorm (InstanceNorm is in instancenorm.py).
 
 BatchNorm and LayerNorm call the fused operators (`F.batch_norm`, `F.layer_norm`): one
@@ -117,6 +117,15 @@ class BatchNorm2d(_BatchNorm):
     def forward(self, input: Tensor) -> Tensor:
         if len(input.shape) != 4:
             raise ValueError(f"expected 4D input (got {len(input.shape)}D input)")
+        return self._norm(input)
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch normalization of (N, C, D, H, W) inputs."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        if len(input.shape) != 5:
+            raise ValueError(f"expected 5D input (got {len(input.shape)}D input)")
         return self._norm(input)
 
 

@@ -18,7 +18,7 @@ from .torch_ref import randomize
 
 LAYERS = [
     "Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
-    "BatchNorm1d", "BatchNorm2d", "LayerNorm",
+    "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm",
     "GroupNorm", "Embedding", "Dropout", "ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "SiLU",
     "Sigmoid", "Tanh", "Hardswish", "Hardsigmoid", "Hardtanh", "Softplus", "Softmax",
     "LogSoftmax", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d",
@@ -27,7 +27,7 @@ LAYERS = [
     "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle",
     *PADDING_LAYERS, "PReLU", "SELU", "CELU", "Mish", "Threshold", "LogSigmoid", "Softsign",
     "Tanhshrink", "Hardshrink", "Softshrink", "GLU", "Softmin", "Softmax2d", "InstanceNorm1d",
-    "InstanceNorm2d", "RMSNorm", "LocalResponseNorm", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+    "InstanceNorm2d", "InstanceNorm3d", "RMSNorm", "LocalResponseNorm", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
     "RNN", "LSTMCell", "GRUCell", "RNNCell", "ChannelShuffle", "CosineSimilarity",
     "PairwiseDistance", "EmbeddingBag", "TransformerDecoderLayer", "TransformerDecoder",
 ]

@@ -1,4 +1,4 @@
-"""BatchNorm1d/2d (inference), LayerNorm and GroupNorm against torch."""
+"""BatchNorm1d/2d/3d (inference), InstanceNorm3d, LayerNorm and GroupNorm against torch."""
 
 from __future__ import annotations
 
@@ -23,6 +23,29 @@ def test_batchnorm1d_running_stats(cfg, shape):
 def test_batchnorm2d_running_stats(cfg):
     tm = randomize(torch.nn.BatchNorm2d(3, **cfg))
     check_layer(tm, nn.BatchNorm2d(3, **cfg), [(randn(b, 3, 4, 5, scale=2),) for b in (1, 4)])
+
+
+@pytest.mark.parametrize("cfg", [{}, {"eps": 1e-2}, {"affine": False},
+                                 {"track_running_stats": False}], ids=str)
+def test_batchnorm3d(cfg):
+    tm = randomize(torch.nn.BatchNorm3d(3, **cfg))
+    check_layer(tm, nn.BatchNorm3d(3, **cfg), [(randn(b, 3, 2, 4, 5, scale=2),) for b in (1, 4)])
+
+
+@pytest.mark.parametrize("cfg", [{}, {"eps": 1e-2, "affine": True},
+                                 {"affine": True, "track_running_stats": True}], ids=str)
+def test_instancenorm3d(cfg):
+    tm = randomize(torch.nn.InstanceNorm3d(3, **cfg))
+    layer = nn.InstanceNorm3d(3, **cfg)
+    check_layer(tm, layer, [(randn(b, 3, 2, 4, 5, scale=2) + 1,) for b in (1, 4)])
+    check_layer(tm, layer, [(randn(3, 2, 4, 5, scale=2),)])
+
+
+def test_3d_norms_reject_wrong_ranks_like_torch():
+    with pytest.raises(ValueError, match=r"expected 5D input \(got 4D input\)"):
+        nn.BatchNorm3d(3)(randn(3, 2, 4, 5))
+    with pytest.raises(ValueError, match=r"expected 4D or 5D input \(got 3D input\)"):
+        nn.InstanceNorm3d(3)(randn(3, 4, 5))
 
 
 def test_batchnorm_without_running_stats_uses_the_batch():
