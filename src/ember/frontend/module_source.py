@@ -13,6 +13,7 @@ import ast as pyast
 
 from ember.errors import Source, Span, UnsupportedError
 from ember.frontend import ast as A
+from ember.frontend import class_summary
 from ember.frontend.compiler import FuncInfo
 from ember.frontend.overloads import is_overload_decorator
 from ember.frontend.parser import parse_expression, parse_module
@@ -30,26 +31,39 @@ def class_source(cls) -> "ClassSource":
 
 
 class ClassSource:
-    """One class's source: CPython's tree of it, and ember ASTs of its methods on demand."""
+    """One class's source, what the compiler reads from its body (class_summary.py: kept on
+    disk, else found with CPython's tree of it), and ember ASTs of its methods on demand."""
 
     def __init__(self, cls):
         self.source: Source = source_of(cls)
-        try:
-            tree = pyast.parse(self.source.text)
-        except SyntaxError as e:  # ember's parser reports it properly when a method is read
-            raise UnsupportedError(f"cannot parse the source of {cls.__qualname__}: {e.msg}",
-                                   None) from None
-        self.tree = next(n for n in tree.body if isinstance(n, pyast.ClassDef))
-        self.defs = {n.name: n for n in self.tree.body if isinstance(n, pyast.FunctionDef)}
-        self.overloads: dict[str, list] = {}
+        self._tree = None
+        self._name = cls.__qualname__
+        summary = class_summary.load(self.source.text)
+        if summary is None:
+            summary = class_summary.summarize(self.tree, self.source.text,
+                                              is_overload_decorator)
+            class_summary.store(self.source.text, summary)
+        self.summary = summary
+        self.defs: dict = summary["defs"]
+        """Method name -> [line, first line, end line, column, decorators] (the last def of
+        each name)."""
+        self.overloads: dict[str, list] = summary["overloads"]
         """Method name -> its `@torch.jit._overload_method` declarations, in order."""
-        for n in self.tree.body:
-            if isinstance(n, pyast.FunctionDef) and any(
-                    is_overload_decorator(_dotted(d)) for d in n.decorator_list):
-                self.overloads.setdefault(n.name, []).append(n)
         self._parsed: dict = {}
         self._scans: dict = {}
         """What the scans below found: they depend only on the source."""
+
+    @property
+    def tree(self) -> pyast.ClassDef:
+        """CPython's tree of the class (parsed when first needed)."""
+        if self._tree is None:
+            try:
+                tree = pyast.parse(self.source.text)
+            except SyntaxError as e:  # ember's parser reports it properly on a method
+                raise UnsupportedError(f"cannot parse the source of {self._name}: {e.msg}",
+                                       None) from None
+            self._tree = next(n for n in tree.body if isinstance(n, pyast.ClassDef))
+        return self._tree
 
     def _scan(self, name: str, fn):
         hit = self._scans.get(name)
@@ -68,9 +82,9 @@ class ClassSource:
 
     def class_def(self) -> A.ClassDef:
         """An ember ClassDef carrying the class line's span (its body is not needed)."""
-        span = self.span(self.tree)
-        head = Span(self.source, span.line, span.col, span.line, span.col + 5)
-        return A.ClassDef(head, self.tree.name, [], [], [])
+        line, col = self.line(self.summary["head"][0]), self.summary["head"][1] + 1
+        head = Span(self.source, line, col, line, col + 5)
+        return A.ClassDef(head, self._name.rsplit(".", 1)[-1], [], [], [])
 
     # -- methods -------------------------------------------------------------------------------
     def method(self, name: str) -> tuple[A.FunctionDef, Source]:
@@ -82,41 +96,26 @@ class ClassSource:
         return self._parse(self.overloads[name][i])[0]
 
     def _parse(self, d) -> tuple[A.FunctionDef, Source]:
-        hit = self._parsed.get(d.lineno)
+        line, first, end, indent, _ = d
+        hit = self._parsed.get(line)
         if hit is None:
-            first = min([d.lineno] + [x.lineno for x in d.decorator_list])
-            lines = self.source.text.splitlines(keepends=True)[first - 1:d.end_lineno]
-            indent = d.col_offset
-            text = "".join(line[indent:] if line[:indent].isspace() else line.lstrip()
-                           for line in lines)
+            lines = self.source.text.splitlines(keepends=True)[first - 1:end]
+            text = "".join(text[indent:] if text[:indent].isspace() else text.lstrip()
+                           for text in lines)
             sub = Source(self.source.filename, text, self.line(first),
                          self.source.col_offset + indent)
             node = next(n for n in parse_module(sub).body if isinstance(n, A.FunctionDef))
-            hit = self._parsed[d.lineno] = (node, sub)
+            hit = self._parsed[line] = (node, sub)
         return hit
 
     def decorators(self, name: str) -> list[str]:
         """Dotted names of method `name`'s decorators (`torch.jit.export`)."""
-        return [_dotted(d.func if isinstance(d, pyast.Call) else d)
-                for d in self.defs[name].decorator_list]
+        return list(self.defs[name][4])
 
     # -- scans ---------------------------------------------------------------------------------
     def assigned_attributes(self) -> frozenset:
         """`self.x` targets assigned (=, +=, x: T =) in methods other than __init__."""
-        return self._scan("assigned", self._assigned_attributes)
-
-    def _assigned_attributes(self) -> frozenset:
-        out = set()
-        for name, d in self.defs.items():
-            if name == "__init__" or not d.args.args:
-                continue
-            me = d.args.args[0].arg
-            for n in pyast.walk(d):
-                for t in _targets(n):
-                    if isinstance(t, pyast.Attribute) and isinstance(t.value, pyast.Name) \
-                            and t.value.id == me:
-                        out.add(t.attr)
-        return frozenset(out)
+        return self._scan("assigned", lambda: frozenset(self.summary["assigned"]))
 
     def annotations(self, wanted) -> list[tuple[str, object]]:
         """(attribute, annotation) for the attributes in `wanted` annotated by `x: T` in the
@@ -126,52 +125,21 @@ class ClassSource:
                 if name in wanted]
 
     def _annotations(self) -> tuple:
-        found = [(s.target.id, s.annotation) for s in self.tree.body
-                 if isinstance(s, pyast.AnnAssign) and isinstance(s.target, pyast.Name)]
-        init = self.defs.get("__init__")
-        if init is not None and init.args.args:
-            me = init.args.args[0].arg
-            found += [(n.target.attr, n.annotation) for n in pyast.walk(init)
-                      if isinstance(n, pyast.AnnAssign) and isinstance(n.target, pyast.Attribute)
-                      and isinstance(n.target.value, pyast.Name) and n.target.value.id == me]
         out = []
-        lines = self.source.text.splitlines()
-        for name, ann in found:
-            if isinstance(ann, pyast.Name) and ann.id in ("int", "float", "bool", "str"):
-                out.append((name, ann.id))
+        for name, builtin, text, line, col in self.summary["annotations"]:
+            if builtin is not None:
+                out.append((name, builtin))
                 continue
-            if ann.lineno != ann.end_lineno:
-                continue
-            text = lines[ann.lineno - 1][ann.col_offset:ann.end_col_offset]
             try:
-                out.append((name, parse_expression(text, self.source, self.line(ann.lineno),
-                                                   ann.col_offset + 1)))
+                out.append((name, parse_expression(text, self.source, self.line(line),
+                                                   col + 1)))
             except Exception:  # noqa: BLE001 - an annotation ember cannot read: use the value
                 continue
         return tuple(out)
 
     def constants(self) -> dict:
         """Literal constants of the class body: `K = 3`, `K: Final[int] = 3`."""
-        return dict(self._scan("constants", self._constants))
-
-    def _constants(self) -> dict:
-        out = {}
-        for s in self.tree.body:
-            if isinstance(s, pyast.Assign) and len(s.targets) == 1 and \
-                    isinstance(s.targets[0], pyast.Name):
-                name, value = s.targets[0].id, s.value
-            elif isinstance(s, pyast.AnnAssign) and isinstance(s.target, pyast.Name) and \
-                    s.value is not None and "Final" in (pyast.unparse(s.annotation) or ""):
-                name, value = s.target.id, s.value
-            else:
-                continue
-            try:
-                v = pyast.literal_eval(value)
-            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                continue
-            if _is_literal(v):
-                out[name] = v
-        return out
+        return dict(self._scan("constants", lambda: class_summary.constants(self.summary)))
 
     def assignment_span(self, attr: str) -> Span | None:
         """The span of `self.attr = ...` (or of a container's add_module / append)."""
@@ -184,31 +152,6 @@ class ClassSource:
                     n.func.attr in ("add_module", "append") and n.args:
                 return self.span(n)
         return None
-
-
-def _targets(n):
-    if isinstance(n, pyast.Assign):
-        return n.targets
-    if isinstance(n, (pyast.AugAssign, pyast.AnnAssign)):
-        return [n.target]
-    return []
-
-
-def _dotted(node) -> str:
-    parts = []
-    while isinstance(node, pyast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, pyast.Name):
-        return ""
-    parts.append(node.id)
-    return ".".join(reversed(parts))
-
-
-def _is_literal(v) -> bool:
-    if v is None or isinstance(v, (bool, int, float, str)):
-        return not isinstance(v, int) or -(1 << 63) <= v < (1 << 63)
-    return isinstance(v, tuple) and all(_is_literal(x) for x in v)
 
 
 class MethodInfo(FuncInfo):

@@ -135,3 +135,64 @@ def test_an_annotation_expression_is_kept_on_its_own(cache, tmp_path, monkeypatc
     monkeypatch.setattr(parser, "_parse", None)  # any parse would fail
     again = parser.parse_expression("Optional[List[int]]", src, 4, 8)
     assert repr(again) == repr(node) and (again.span.line, again.span.col) == (4, 8)
+
+
+_CLASS_TEXT = '''\
+class Layer(Base):
+    K = (1, (2.5, "s"), None, float("inf"))
+    F: Final[int] = 3
+    scale: float
+    w: Optional[List[int]]
+
+    def __init__(self, n: int):
+        super().__init__()
+        self.n: int = n
+        self.table: Dict[str, Tensor] = {}
+
+    @torch.jit.export
+    def step(self, x: Tensor) -> Tensor:
+        self.count += 1
+        return x
+
+    @torch.jit._overload_method
+    def forward(self, x: int) -> int:
+        pass
+
+    def forward(self, x):
+        self.last = x
+        return x
+'''
+
+
+def test_a_class_summary_is_kept_and_checked(cache, tmp_path):
+    import ast as pyast
+
+    from ember.frontend import class_summary
+    from ember.frontend.overloads import is_overload_decorator
+
+    tree = pyast.parse(_CLASS_TEXT).body[0]
+    summary = class_summary.summarize(tree, _CLASS_TEXT, is_overload_decorator)
+    assert summary["assigned"] == ["count", "last"]
+    assert [a[:3] for a in summary["annotations"]] == [
+        ["F", None, "Final[int]"], ["scale", "float", None], ["w", None, "Optional[List[int]]"], ["n", "int", None],
+        ["table", None, "Dict[str, Tensor]"]]
+    assert class_summary.constants(summary) == {"F": 3}  # K's float("inf") is a call
+    assert summary["defs"]["step"][4] == ["torch.jit.export"]
+    assert len(summary["overloads"]["forward"]) == 1 and summary["defs"]["forward"][0] == 21
+    class_summary.store(_CLASS_TEXT, summary)
+    assert class_summary.load(_CLASS_TEXT) == json.loads(json.dumps(summary))
+    (entry,) = _entries(cache, "class")
+    for bad in ('{"head": [1, 0, 2]}', "[]", json.dumps(dict(summary, assigned=[1]))):
+        (cache / entry).write_text(bad)
+        assert class_summary.load(_CLASS_TEXT) is None
+
+
+def test_class_constants_keep_their_tuples(cache):
+    import ast as pyast
+
+    from ember.frontend import class_summary
+    text = "class C:\n    K = (1, (2.5, 's'), None)\n    B = True\n"
+    summary = class_summary.summarize(pyast.parse(text).body[0], text, lambda name: False)
+    class_summary.store(text, summary)
+    loaded = class_summary.load(text)
+    assert class_summary.constants(loaded) == {"K": (1, (2.5, "s"), None), "B": True}
