@@ -1,5 +1,5 @@
-"""InstanceNorm1d, InstanceNorm2d and InstanceNorm3d: each (sample, channel) normalized over its positions,
-or by running statistics when the layer tracks them (eval mode, as in torch).
+"""InstanceNorm1d, InstanceNorm2d and InstanceNorm3d: each (sample, channel) normalized over
+its positions, or by running statistics when the layer tracks them (eval mode, as in torch).
 
 Inputs may be batched (N, C, *) or unbatched (C, *).
 """

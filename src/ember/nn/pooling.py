@@ -1,4 +1,5 @@
-"""Pooling: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d, AdaptiveMaxPool1d/2d.
+"""Pooling: MaxPool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d,
+AdaptiveMaxPool1d/2d/3d.
 
 Hyper-parameters keep torch's attribute names and values (an int stays an int); forward
 uses their normalized lists (`_kernel`, `_stride`, ...). 1-d pooling runs the 2-d operator
@@ -95,6 +96,21 @@ class MaxPool2d(_MaxPoolNd):
         return _restore(y, input, 2)
 
 
+class MaxPool3d(_MaxPoolNd):
+    _kernel: List[int]
+    _stride: List[int]
+    _padding: List[int]
+    _dilation: List[int]
+
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1,
+                 return_indices: bool = False, ceil_mode: bool = False):
+        super().__init__(3, kernel_size, stride, padding, dilation, return_indices, ceil_mode)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.max_pool3d(input, self._kernel, self._stride, self._padding, self._dilation,
+                            self.ceil_mode)
+
+
 class _AvgPoolNd(Module):
     __constants__ = ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad")
 
@@ -138,25 +154,34 @@ class AvgPool2d(_AvgPoolNd):
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                  count_include_pad: bool = True, divisor_override: Optional[int] = None):
         super().__init__(2, kernel_size, stride, padding, ceil_mode, count_include_pad)
-        if divisor_override is not None and divisor_override <= 0:
-            raise ValueError("divisor must be not zero")
-        if divisor_override is not None and ceil_mode:
-            raise UnsupportedError("AvgPool2d(ceil_mode=True, divisor_override=...) is not "
-                                   "supported by ember yet")
-        self.divisor_override = divisor_override
+        self.divisor_override = _check_divisor(divisor_override)
 
     def forward(self, input: Tensor) -> Tensor:
-        x = _as_2d(input, 2)
-        divisor = self.divisor_override
-        if divisor is None:
-            y = F.avg_pool2d(x, self._kernel, self._stride, self._padding, self.ceil_mode,
-                             self.count_include_pad)
-        else:
-            # The window sums (the mean counting padding, times the window size) / divisor.
-            window = self._kernel[0] * self._kernel[1]
-            y = F.avg_pool2d(x, self._kernel, self._stride, self._padding, False, True) * \
-                (float(window) / float(divisor))
-        return _restore(y, input, 2)
+        return F.avg_pool2d(input, self._kernel, self._stride, self._padding, self.ceil_mode,
+                            self.count_include_pad, self.divisor_override)
+
+
+class AvgPool3d(_AvgPoolNd):
+    _kernel: List[int]
+    _stride: List[int]
+    _padding: List[int]
+    count_include_pad: bool
+    divisor_override: Optional[int]
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+                 count_include_pad: bool = True, divisor_override: Optional[int] = None):
+        super().__init__(3, kernel_size, stride, padding, ceil_mode, count_include_pad)
+        self.divisor_override = _check_divisor(divisor_override)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.avg_pool3d(input, self._kernel, self._stride, self._padding, self.ceil_mode,
+                            self.count_include_pad, self.divisor_override)
+
+
+def _check_divisor(divisor: Optional[int]) -> Optional[int]:
+    if divisor is not None and divisor <= 0:
+        raise ValueError("divisor must be not zero")
+    return divisor
 
 
 def _adaptive_size(size, n: int) -> List[int]:
@@ -211,6 +236,31 @@ class AdaptiveAvgPool2d(Module):
         return f"output_size={self.output_size}"
 
 
+class AdaptiveAvgPool3d(Module):
+    __constants__ = ("output_size",)
+    _size: List[int]
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+        self._size = _adaptive_size(output_size, 3)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool3d(input, _sizes(self._size, input))
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+def _sizes(size: List[int], input: Tensor) -> List[int]:
+    """The adaptive output size, -1 entries replaced by the input's trailing sizes."""
+    rank = len(input.shape)
+    out: List[int] = []
+    for i, s in enumerate(size):
+        out.append(input.shape[rank - len(size) + i] if s < 0 else s)
+    return out
+
+
 class _AdaptiveMaxPoolNd(Module):
     __constants__ = ("output_size", "return_indices")
     _size: List[int]
@@ -252,3 +302,11 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
         if w < 0:
             w = input.shape[len(input.shape) - 1]
         return F.adaptive_max_pool2d(input, [h, w])
+
+
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+    def __init__(self, output_size, return_indices: bool = False):
+        super().__init__(3, output_size, return_indices)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_max_pool3d(input, _sizes(self._size, input))

@@ -1,17 +1,20 @@
-"""Pooling: max_pool1d/2d, avg_pool1d/2d (ceil_mode, count_include_pad, divisor_override),
-adaptive_avg_pool1d/2d and adaptive_max_pool1d/2d (any output size).
+"""Pooling: max_pool1d/2d/3d, avg_pool1d/2d/3d (ceil_mode, count_include_pad,
+divisor_override), adaptive_avg_pool1d/2d/3d and adaptive_max_pool1d/2d/3d (any output size).
 
-Fixed-window pools combine the kh*kw strided slices of the padded input with one
-ufunc each (k*k passes over the output, never a window tensor: numpy reduces
+Fixed-window pools combine the strided slices of the padded input, one per window tap,
+with one ufunc each (one pass over the output per tap, never a window tensor: numpy reduces
 small inner axes tens of times slower than it combines two arrays). Adaptive pools are
-separable: first over rows, then over columns, one slice per output row/column.
+separable: one dim at a time, last first (an averaging matmul, or one slice per output
+position).
 Output sizes follow torch, including ceil_mode's rule that the last window must
 start inside the input or its left padding.
 """
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
+from itertools import product
 
 import numpy as np
 
@@ -31,15 +34,16 @@ def pool_out(size, k, s, p, d, ceil_mode):
 
 
 def _geometry(x, kernel_size, stride, padding, dilation, ceil_mode, what):
-    k = ntuple(kernel_size, 2, "kernel_size")
+    n = x.ndim - 2
+    k = ntuple(kernel_size, n, "kernel_size")
     s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else \
-        ntuple(stride, 2, "stride")
-    p, d = ntuple(padding, 2, "padding"), ntuple(dilation, 2, "dilation")
-    for i in range(2):
+        ntuple(stride, n, "stride")
+    p, d = ntuple(padding, n, "padding"), ntuple(dilation, n, "dilation")
+    for i in range(n):
         if p[i] * 2 > d[i] * (k[i] - 1) + 1:
             raise RuntimeError(f"{what}: pad should be at most half of effective kernel size, "
                                f"but got pad={p[i]}, kernel_size={k[i]} and dilation={d[i]}")
-    out = tuple(pool_out(x.shape[2 + i], k[i], s[i], p[i], d[i], ceil_mode) for i in range(2))
+    out = tuple(pool_out(x.shape[2 + i], k[i], s[i], p[i], d[i], ceil_mode) for i in range(n))
     if min(out) <= 0:
         raise RuntimeError(f"{what}: Given input size: {tuple(x.shape[1:])}. Calculated output "
                            f"size: {(x.shape[1],) + out}. Output size is too small")
@@ -48,33 +52,37 @@ def _geometry(x, kernel_size, stride, padding, dilation, ceil_mode, what):
 
 def _padded_for(x, k, s, p, d, out, fill):
     """x padded (value fill) so every output window lies inside the array."""
-    need = [(out[i] - 1) * s[i] + d[i] * (k[i] - 1) + 1 for i in range(2)]
-    h, w = x.shape[2:]
-    if p == (0, 0) and need[0] <= h and need[1] <= w:
+    sizes = x.shape[2:]
+    need = [(o - 1) * si + di * (ki - 1) + 1 for o, si, di, ki in zip(out, s, d, k)]
+    if not any(p) and all(a <= b for a, b in zip(need, sizes)):
         return x
-    xp = np.full(x.shape[:2] + (max(need[0], h + p[0]), max(need[1], w + p[1])), fill, x.dtype)
-    xp[:, :, p[0]:p[0] + h, p[1]:p[1] + w] = x
+    xp = np.full(x.shape[:2] + tuple(max(a, b + pi) for a, b, pi in zip(need, sizes, p)), fill,
+                 x.dtype)
+    xp[(slice(None),) * 2 + tuple(slice(pi, pi + b) for pi, b in zip(p, sizes))] = x
     return xp
 
 
 def _slices(xp, k, s, d, out):
-    for i in range(k[0]):
-        for j in range(k[1]):
-            yield xp[:, :, i * d[0]:i * d[0] + (out[0] - 1) * s[0] + 1:s[0],
-                     j * d[1]:j * d[1] + (out[1] - 1) * s[1] + 1:s[1]]
+    """The strided slice of xp each window tap reads, one per tap (row-major taps)."""
+    for tap in product(*(range(ki) for ki in k)):
+        yield xp[(slice(None),) * 2 + tuple(slice(t * di, t * di + (o - 1) * si + 1, si)
+                                            for t, di, o, si in zip(tap, d, out, s))]
 
 
-def _batched(fn):
-    """Lift a 4-D pooling kernel to unbatched 3-D input."""
-    def kernel(x, *args):
-        if x.ndim == 3:
-            r = fn(x[None], *args)
-            return tuple(t[0] for t in r) if isinstance(r, tuple) else r[0]
-        if x.ndim != 4:
-            raise RuntimeError(f"{fn.__name__}: expected 3D or 4D input, got {x.ndim}D")
-        return fn(x, *args)
-    kernel.__doc__ = fn.__doc__
-    return kernel
+def _batched(n):
+    """Lift a batched pooling kernel over n spatial dims to unbatched input."""
+    def lift(fn):
+        def kernel(x, *args):
+            if x.ndim == n + 1 and x.size:
+                r = fn(x[None], *args)
+                return tuple(t[0] for t in r) if isinstance(r, tuple) else r[0]
+            if x.ndim != n + 2 or not x.size:
+                raise RuntimeError(f"non-empty {n + 1}D or {n + 2}D (batch mode) tensor "
+                                   "expected for input")
+            return fn(x, *args)
+        kernel.__doc__ = fn.__doc__
+        return kernel
+    return lift
 
 
 # ----------------------------------------------------------------------------- max pool
@@ -84,11 +92,8 @@ def _lowest(dtype):
     return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
 
 
-@_batched
-def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode, return_indices=False):
-    """Max over kh x kw windows (NaN propagates)."""
-    k, s, p, d, out = _geometry(x, kernel_size, stride, padding, dilation, ceil_mode,
-                                "max_pool2d")
+def _max_pool(x, kernel_size, stride, padding, dilation, ceil_mode, return_indices, what):
+    k, s, p, d, out = _geometry(x, kernel_size, stride, padding, dilation, ceil_mode, what)
     if return_indices:
         return _max_pool_indices(x, k, s, p, d, out)
     acc = None
@@ -97,17 +102,32 @@ def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode, return_indi
     return acc
 
 
+@_batched(2)
+def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode, return_indices=False):
+    """Max over kh x kw windows (NaN propagates)."""
+    return _max_pool(x, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
+                     "max_pool2d")
+
+
+@_batched(3)
+def max_pool3d(x, kernel_size, stride, padding, dilation, ceil_mode, return_indices=False):
+    """Max over kd x kh x kw windows (NaN propagates)."""
+    return _max_pool(x, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
+                     "max_pool3d")
+
+
 def _max_pool_indices(x, k, s, p, d, out):
-    """(values, flat indices into each input plane) of the window maxima."""
-    w = x.shape[3]
+    """(values, flat indices into each input plane or volume) of the window maxima."""
     xp = _padded_for(x, k, s, p, d, out, _lowest(x.dtype))
     vals = np.stack(list(_slices(xp, k, s, d, out)), axis=-1)
     arg = np.argmax(vals, axis=-1)
-    ki, kj = np.divmod(arg, k[1])
-    rows = np.arange(out[0])[:, None] * s[0] - p[0] + ki * d[0]
-    cols = np.arange(out[1])[None, :] * s[1] - p[1] + kj * d[1]
+    taps = np.unravel_index(arg, k)
+    flat = 0
+    for i, size in enumerate(x.shape[2:]):
+        start = (np.arange(out[i]) * s[i] - p[i]).reshape((-1,) + (1,) * (len(out) - 1 - i))
+        flat = flat * size + start + taps[i] * d[i]
     best = np.take_along_axis(vals, arg[..., None], axis=-1)[..., 0]
-    return best, (rows * w + cols).astype(np.int64)
+    return best, flat.astype(np.int64)
 
 
 def max_pool1d(x, kernel_size, stride, padding, dilation, ceil_mode, return_indices=False):
@@ -136,23 +156,40 @@ def _avg_counts(size, k, s, p, out, include_pad):
     return np.minimum(end, size) - np.maximum(start, 0)
 
 
-@_batched
-def avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
-               divisor_override=None):
-    """Mean over kh x kw windows (torch's divisor rules at the borders)."""
-    need_float(x, "avg_pool2d")
-    k, s, p, d, out = _geometry(x, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d")
-    h, w = x.shape[2:]
+def _avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+              divisor_override, what):
+    need_float(x, what)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    k, s, p, d, out = _geometry(x, kernel_size, stride, padding, 1, ceil_mode, what)
     acc = None
     for sl in _slices(_padded_for(x, k, s, p, d, out, 0), k, s, d, out):
         acc = sl.copy() if acc is None else np.add(acc, sl, out=acc)
     if divisor_override:
-        acc *= x.dtype.type(1.0 / divisor_override)
+        acc /= x.dtype.type(divisor_override)
         return acc
-    ch = _avg_counts(h, k[0], s[0], p[0], out[0], count_include_pad)
-    cw = _avg_counts(w, k[1], s[1], p[1], out[1], count_include_pad)
-    acc /= np.outer(ch, cw).astype(x.dtype)
+    counts = np.ones((), np.int64)
+    for i, size in enumerate(x.shape[2:]):
+        counts = np.multiply.outer(counts, _avg_counts(size, k[i], s[i], p[i], out[i],
+                                                       count_include_pad))
+    acc /= counts.astype(x.dtype)
     return acc
+
+
+@_batched(2)
+def avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+               divisor_override=None):
+    """Mean over kh x kw windows (torch's divisor rules at the borders)."""
+    return _avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override, "avg_pool2d")
+
+
+@_batched(3)
+def avg_pool3d(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+               divisor_override=None):
+    """Mean over kd x kh x kw windows (torch's divisor rules at the borders)."""
+    return _avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override, "avg_pool3d")
 
 
 def avg_pool1d(x, kernel_size, stride, padding, ceil_mode, count_include_pad):
@@ -202,36 +239,87 @@ def _averaging(size, out, dtype):
     return a
 
 
-def adaptive_avg_pool2d(x, output_size):
-    """Mean over torch's adaptive windows [floor(i*H/oh), ceil((i+1)*H/oh)), as two small
-    matmuls with averaging matrices (numpy reduces short inner axes slowly)."""
-    need_float(x, "adaptive_avg_pool2d")
-    oh, ow = _out_size(x, output_size, 2)
-    h, w = x.shape[-2:]
-    if (oh, ow) == (1, 1) and x.flags.c_contiguous:
-        flat = x.reshape(-1, h * w)
-        return np.matmul(flat, _averaging(h * w, 1, x.dtype)).reshape(x.shape[:-2] + (1, 1))
-    if (oh, ow) == (h, w):
+def _check_rank(x, n, what):
+    if x.ndim not in (n + 1, n + 2):
+        raise RuntimeError(f"{what}(): Expected {n + 1}D or {n + 2}D tensor, but got "
+                           f"{list(x.shape)}")
+
+
+def _adaptive_avg(x, out):
+    """Mean over torch's adaptive windows [floor(i*S/o), ceil((i+1)*S/o)) of the last
+    len(out) dims: one small matmul with an averaging matrix per dim (numpy reduces short
+    inner axes slowly)."""
+    n = len(out)
+    sizes = x.shape[x.ndim - n:]
+    if all(o == 1 for o in out) and x.flags.c_contiguous:
+        flat = x.reshape(-1, math.prod(sizes))
+        return np.matmul(flat, _averaging(flat.shape[1], 1, x.dtype)).reshape(
+            x.shape[:x.ndim - n] + (1,) * n)
+    if tuple(out) == tuple(sizes):
         return x.copy()
-    y = x if ow == w else np.matmul(x, _averaging(w, ow, x.dtype))
-    return y if oh == h else np.matmul(_averaging(h, oh, x.dtype).T, y)
+    y = x
+    for i in reversed(range(n)):
+        a, o = x.ndim - n + i, out[i]
+        if o == sizes[i]:
+            continue
+        avg = _averaging(sizes[i], o, x.dtype)
+        if i == n - 1:
+            y = np.matmul(y, avg)
+            continue
+        lead, tail = y.shape[:a], y.shape[a + 1:]
+        y = np.matmul(avg.T, y.reshape(lead + (sizes[i], math.prod(tail))))
+        y = y.reshape(lead + (o,) + tail)
+    return y
+
+
+def adaptive_avg_pool2d(x, output_size):
+    """Mean over torch's adaptive windows of the last two dims."""
+    need_float(x, "adaptive_avg_pool2d")
+    _check_rank(x, 2, "adaptive_avg_pool2d")
+    return _adaptive_avg(x, _out_size(x, output_size, 2))
+
+
+def adaptive_avg_pool3d(x, output_size):
+    """Mean over torch's adaptive windows of the last three dims."""
+    need_float(x, "adaptive_avg_pool3d")
+    _check_rank(x, 3, "adaptive_avg_pool3d")
+    return _adaptive_avg(x, _out_size(x, output_size, 3))
+
+
+def _adaptive_max(x, out, return_indices):
+    """Max over torch's adaptive windows of the last len(out) dims; with return_indices,
+    (values, flat indices into each input plane or volume)."""
+    if not return_indices:
+        for i, o in enumerate(out):
+            x = _adaptive_axis(x, i - len(out), o, np.max)
+        return x
+    n = len(out)
+    sizes, lead = x.shape[x.ndim - n:], x.shape[:x.ndim - n]
+    vals = np.empty(lead + tuple(out), x.dtype)
+    idx = np.empty(lead + tuple(out), np.int64)
+    for cell in product(*(enumerate(_bounds(sz, o)) for sz, o in zip(sizes, out))):
+        where = (Ellipsis,) + tuple(j for j, _ in cell)
+        win = x[(Ellipsis,) + tuple(slice(a, b) for _, (a, b) in cell)]
+        arg = np.argmax(win.reshape(lead + (-1,)), axis=-1)
+        vals[where] = np.take_along_axis(win.reshape(lead + (-1,)), arg[..., None], -1)[..., 0]
+        local = np.unravel_index(arg, win.shape[len(lead):])
+        flat = 0
+        for i, (_, (a, _b)) in enumerate(cell):
+            flat = flat * sizes[i] + a + local[i]
+        idx[where] = flat
+    return vals, idx
 
 
 def adaptive_max_pool2d(x, output_size, return_indices=False):
-    """Max over torch's adaptive windows."""
-    oh, ow = _out_size(x, output_size, 2)
-    if return_indices:
-        h, w = x.shape[-2:]
-        vals = np.empty(x.shape[:-2] + (oh, ow), x.dtype)
-        idx = np.empty(x.shape[:-2] + (oh, ow), np.int64)
-        for i, (a, b) in enumerate(_bounds(h, oh)):
-            for j, (c, e) in enumerate(_bounds(w, ow)):
-                win = x[..., a:b, c:e].reshape(x.shape[:-2] + (-1,))
-                arg = np.argmax(win, axis=-1)
-                vals[..., i, j] = np.take_along_axis(win, arg[..., None], -1)[..., 0]
-                idx[..., i, j] = (a + arg // (e - c)) * w + c + arg % (e - c)
-        return vals, idx
-    return _adaptive_axis(_adaptive_axis(x, -2, oh, np.max), -1, ow, np.max)
+    """Max over torch's adaptive windows of the last two dims."""
+    _check_rank(x, 2, "adaptive_max_pool2d")
+    return _adaptive_max(x, _out_size(x, output_size, 2), return_indices)
+
+
+def adaptive_max_pool3d(x, output_size, return_indices=False):
+    """Max over torch's adaptive windows of the last three dims."""
+    _check_rank(x, 3, "adaptive_max_pool3d")
+    return _adaptive_max(x, _out_size(x, output_size, 3), return_indices)
 
 
 def _adaptive_1d(fn):
@@ -334,7 +422,7 @@ def _values_only(fn):
 _MAXP = "Any kernel_size, Any stride=None, Any padding=0, Any dilation=1, bool ceil_mode=False"
 _AVGP = "Any kernel_size, Any stride=None, Any padding=0, bool ceil_mode=False, " \
     "bool count_include_pad=True"
-for _n, _k in ((2, max_pool2d), (1, max_pool1d)):
+for _n, _k in ((3, max_pool3d), (2, max_pool2d), (1, max_pool1d)):
     reg(f"tensor.max_pool{_n}d", f"(Tensor self, {_MAXP}, bool return_indices=False) -> Tensor",
         _values_only(_k), (f"{F}.max_pool{_n}d", f"torch.max_pool{_n}d"),
         _no_indices(_pool_info(_n, True), 6), may_raise=True)
@@ -345,14 +433,19 @@ for _n, _k in ((2, max_pool2d), (1, max_pool1d)):
         doc=f"max_pool{_n}d returning (values, flat indices per plane).")
 reg("tensor.avg_pool2d", f"(Tensor self, {_AVGP}, int? divisor_override=None) -> Tensor",
     avg_pool2d, (f"{F}.avg_pool2d", "torch.avg_pool2d"), _pool_info(2, False), may_raise=True)
+reg("tensor.avg_pool3d", f"(Tensor self, {_AVGP}, int? divisor_override=None) -> Tensor",
+    avg_pool3d, (f"{F}.avg_pool3d",), _pool_info(3, False), may_raise=True)
 reg("tensor.avg_pool1d", f"(Tensor self, {_AVGP}) -> Tensor", avg_pool1d,
     (f"{F}.avg_pool1d", "torch.avg_pool1d"), _pool_info(1, False), may_raise=True)
 reg("tensor.adaptive_avg_pool2d", "(Tensor self, Any output_size) -> Tensor",
     adaptive_avg_pool2d, (f"{F}.adaptive_avg_pool2d",), _adaptive_info(2), may_raise=True)
+reg("tensor.adaptive_avg_pool3d", "(Tensor self, Any output_size) -> Tensor",
+    adaptive_avg_pool3d, (f"{F}.adaptive_avg_pool3d",), _adaptive_info(3), may_raise=True)
 reg("tensor.adaptive_avg_pool1d", "(Tensor self, Any output_size) -> Tensor",
     _adaptive_1d(adaptive_avg_pool2d), (f"{F}.adaptive_avg_pool1d", "torch.adaptive_avg_pool1d"),
     _adaptive_info(1), may_raise=True)
-for _n, _k in ((2, adaptive_max_pool2d), (1, _adaptive_1d(adaptive_max_pool2d))):
+for _n, _k in ((3, adaptive_max_pool3d), (2, adaptive_max_pool2d),
+               (1, _adaptive_1d(adaptive_max_pool2d))):
     reg(f"tensor.adaptive_max_pool{_n}d", "(Tensor self, Any output_size, "
         "bool return_indices=False) -> Tensor", _values_only(_k),
         (f"{F}.adaptive_max_pool{_n}d", f"torch.adaptive_max_pool{_n}d"),

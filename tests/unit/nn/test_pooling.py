@@ -47,6 +47,8 @@ def test_avgpool1d(args, kwargs):
                                          (((3, 2), (1, 2), (1, 0)), {}),
                                          ((3,), {"divisor_override": 5, "padding": 1}),
                                          ((3, 2, 1), {"ceil_mode": True}),
+                                         ((3, 2, 1), {"ceil_mode": True,
+                                                      "divisor_override": 4}),
                                          ((2,), {"ceil_mode": True,
                                                  "count_include_pad": False})],
                          ids=str)
@@ -67,7 +69,51 @@ def test_adaptive_avgpool2d(size):
 def test_unsupported_pool_options_are_named():
     with pytest.raises(UnsupportedError, match="return_indices=True"):
         nn.MaxPool1d(2, return_indices=True)
-    with pytest.raises(UnsupportedError, match="divisor_override"):
-        nn.AvgPool2d(2, ceil_mode=True, divisor_override=3)
+    with pytest.raises(ValueError, match="divisor must be not zero"):
+        nn.AvgPool3d(2, divisor_override=0)
     with pytest.raises(ValueError, match="pad should be at most half"):
         nn.MaxPool2d(2, padding=2)
+
+
+@pytest.mark.parametrize("args,kwargs", [((2,), {}), ((3, 2, 1), {}),
+                                         (((3, 2, 1), (2, 1, 1), (1, 0, 0)), {}),
+                                         ((3,), {"dilation": (2, 1, 1)}),
+                                         ((3, 2), {"ceil_mode": True}),
+                                         ((3, 2, 1), {"ceil_mode": True})], ids=str)
+def test_maxpool3d(args, kwargs):
+    _check("MaxPool3d", args, kwargs, (3, 7, 6, 5))
+
+
+@pytest.mark.parametrize("args,kwargs", [((2,), {}), ((3, 2, 1), {}),
+                                         ((3, 2, 1), {"count_include_pad": False}),
+                                         (((3, 2, 1), (1, 2, 1), (1, 0, 0)), {}),
+                                         ((3,), {"divisor_override": 5, "padding": 1}),
+                                         ((3, 2, 1), {"ceil_mode": True}),
+                                         ((3, 2, 1), {"ceil_mode": True,
+                                                      "divisor_override": 7}),
+                                         ((2,), {"ceil_mode": True,
+                                                 "count_include_pad": False})],
+                         ids=str)
+def test_avgpool3d(args, kwargs):
+    _check("AvgPool3d", args, kwargs, (3, 7, 6, 5))
+
+
+@pytest.mark.parametrize("size", [1, (3, 4, 2), (None, 2, None), 5, (7, 6, 5), (9, 3, 8)],
+                         ids=str)
+def test_adaptive_pools_3d(size):
+    _check("AdaptiveAvgPool3d", (size,), {}, (3, 7, 6, 5))
+    _check("AdaptiveMaxPool3d", (size,), {}, (3, 7, 6, 5))
+
+
+def test_3d_pools_reject_wrong_ranks_like_torch():
+    x = randn(3, 4, 5)
+    with pytest.raises(RuntimeError, match=r"non-empty 4D or 5D \(batch mode\) tensor"):
+        nn.MaxPool3d(2)(x)
+    with pytest.raises(RuntimeError, match=r"non-empty 4D or 5D \(batch mode\) tensor"):
+        nn.AvgPool3d(2)(x)
+    with pytest.raises(RuntimeError, match=r"adaptive_avg_pool3d\(\): Expected 4D or 5D"):
+        nn.AdaptiveAvgPool3d(2)(x)
+    with pytest.raises(RuntimeError, match=r"adaptive_max_pool3d\(\): Expected 4D or 5D"):
+        nn.AdaptiveMaxPool3d(2)(x)
+    with pytest.raises(RuntimeError, match="Output size is too small"):
+        nn.MaxPool3d(3)(randn(1, 2, 2, 4, 4))

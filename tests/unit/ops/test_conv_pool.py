@@ -173,6 +173,47 @@ def test_adaptive_pools(size):
          F.adaptive_max_pool1d(to_torch(x1), n))
 
 
+POOLS3D = [(k, s, p, d, ceil) for k, s, p, d, ceil in itertools.product(
+    [2, 3, (3, 2, 1)], [None, 2, (2, 1, 3)], [0, 1], [1, 2], [False, True])
+    if all(2 * p <= d * (ki - 1) + 1 for ki in (k if isinstance(k, tuple) else (k,) * 3))]
+
+
+@pytest.mark.parametrize("k,s,p,d,ceil", POOLS3D)
+def test_max_avg_pool3d(k, s, p, d, ceil):
+    x = rand(2, 3, 7, 8, 6)
+    x[0, 0, 0, 0, 0] = np.nan
+    t = to_torch(x)
+    same(run("tensor.max_pool3d", x, k, s, p, d, ceil, False), F.max_pool3d(t, k, s, p, d, ceil))
+    same(run("tensor.max_pool3d_with_indices", x, k, s, p, d, ceil, True),
+         F.max_pool3d(t, k, s, p, d, ceil, return_indices=True))
+    if d == 1 and all(2 * p <= ki for ki in (k if isinstance(k, tuple) else (k,) * 3)):
+        for cip, div in ((True, None), (False, None), (True, 5)):
+            same(run("tensor.avg_pool3d", x, k, s, p, ceil, cip, div),
+                 F.avg_pool3d(t, k, s, p, ceil, cip, div), atol=1e-6)
+
+
+@pytest.mark.parametrize("size", [1, 3, (5, 2, 4), (4, None, 6), (7, 8, 6), (9, 3, 11)],
+                         ids=str)
+def test_adaptive_pools_3d(size):
+    x = rand(2, 3, 7, 8, 6)
+    t = to_torch(x)
+    same(run("tensor.adaptive_avg_pool3d", x, size), F.adaptive_avg_pool3d(t, size), atol=1e-6)
+    same(run("tensor.adaptive_max_pool3d", x, size, False), F.adaptive_max_pool3d(t, size))
+    same(run("tensor.adaptive_max_pool3d_with_indices", x, size, True),
+         F.adaptive_max_pool3d(t, size, return_indices=True))
+    same(run("tensor.adaptive_avg_pool3d", x[0], size), F.adaptive_avg_pool3d(t[0], size),
+         atol=1e-6)
+
+
+def test_pool_errors_match_torch():
+    with pytest.raises(RuntimeError, match="divisor must be not zero"):
+        run("tensor.avg_pool3d", rand(1, 2, 4, 4, 4), 2, None, 0, False, True, 0)
+    with pytest.raises(RuntimeError, match=r"non-empty 3D or 4D \(batch mode\)"):
+        run("tensor.max_pool2d", rand(2, 3), 2, None, 0, 1, False, False)
+    with pytest.raises(RuntimeError, match=r"adaptive_avg_pool2d\(\): Expected 3D or 4D"):
+        run("tensor.adaptive_avg_pool2d", rand(3), 2)
+
+
 def test_circular_pad_wraps_at_most_once():
     x = rand(1, 2, 3)
     same(run("tensor.pad", x, (3, 2), "circular", None), F.pad(to_torch(x), (3, 2), "circular"))
