@@ -12,6 +12,8 @@ timer starts (`import torch`, which imports TorchScript's compiler, and `from em
 script`, which imports ember's) and timed on their own. Run it with the .pyc files written
 (without PYTHONDONTWRITEBYTECODE), as users have them; ember's parse cache (~/.cache/ember)
 is then warm after the first process, as it is on a user's machine after the first run.
+With `--new-sources`, each ember process starts from a disk cache that holds only the
+parser's tables: the first script of a model never scripted on this machine.
 """
 
 import time
@@ -242,24 +244,45 @@ print(time.perf_counter() - t, t_ember if sys.argv[2] == "ember" else t_torch)
 """
 
 
-def _fresh_time(name: str, engine: str, shared: str, runs: int) -> tuple[float, float]:
+def _fresh_time(name: str, engine: str, shared: str, runs: int,
+                new_sources: bool = False) -> tuple[float, float]:
     """Medians over fresh processes of the first script of model name by engine and of the
-    engine's import (`from ember import script`, `import torch`), ms."""
+    engine's import (`from ember import script`, `import torch`), ms. new_sources: each
+    process gets a disk cache holding only the parser's tables, as for a model never
+    scripted before on this machine."""
     import os
     import statistics
     import subprocess
     import sys
+    import tempfile
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
     times, imports = [], []
     for _ in range(runs):
-        out = subprocess.run([sys.executable, "-c", _FRESH_CHILD, name, engine, src, shared],
-                             capture_output=True, text=True, check=True).stdout.split()
+        with tempfile.TemporaryDirectory() as home:
+            env = dict(os.environ, XDG_CACHE_HOME=home) if new_sources else None
+            if new_sources:
+                _copy_parser_tables(os.path.join(home, "ember"))
+            out = subprocess.run([sys.executable, "-c", _FRESH_CHILD, name, engine, src,
+                                  shared], capture_output=True, text=True, check=True,
+                                 env=env).stdout.split()
         times.append(float(out[-2]) * 1e3)
         imports.append(float(out[-1]) * 1e3)
     return statistics.median(times), statistics.median(imports)
 
 
-def fresh(runs: int = 3):
+def _copy_parser_tables(folder: str) -> None:
+    """Copy the parser's table files of the user's disk cache into folder (mode 0700)."""
+    import os
+    import shutil
+    from ember.frontend import diskcache
+    os.makedirs(folder, mode=0o700)
+    base = diskcache.folder()
+    for entry in os.listdir(base) if base else ():
+        if entry.startswith(("fast-tables-", "lark-tables-")):
+            shutil.copy(os.path.join(base, entry), folder)
+
+
+def fresh(runs: int = 3, new_sources: bool = False):
     """First ember.script vs first torch.jit.script of the suite-B models, fresh processes."""
     import os
     here = os.path.dirname(os.path.abspath(__file__))
@@ -273,7 +296,7 @@ def fresh(runs: int = 3):
     sys.path.insert(0, shared)
     from workloads.models import MODELS
     for name in MODELS:
-        t_ember, i_ember = _fresh_time(name, "ember", shared, runs)
+        t_ember, i_ember = _fresh_time(name, "ember", shared, runs, new_sources)
         t_ts, i_torch = _fresh_time(name, "torch", shared, runs)
         print(f"{name:12s} first ember.script {t_ember:7.1f} ms   first torch.jit.script "
               f"{t_ts:7.1f} ms   ratio {t_ember / t_ts:4.2f}   (imports: from ember import "
@@ -285,8 +308,8 @@ if __name__ == "__main__":
     _sys.path.insert(0, __import__("os").path.join(__import__("os").path.dirname(
         __import__("os").path.abspath(__file__)), "..", "src"))
     if "--fresh" in _sys.argv:
-        _args = _sys.argv[_sys.argv.index("--fresh") + 1:]
-        fresh(int(_args[0]) if _args else 3)
+        _args = [a for a in _sys.argv[_sys.argv.index("--fresh") + 1:] if a.isdigit()]
+        fresh(int(_args[0]) if _args else 3, "--new-sources" in _sys.argv)
     else:
         main()
         growth()
