@@ -60,8 +60,8 @@ class _Ctx:
                     continue
                 parts.append(self.literal("".join(chunk)))
                 chunk = []
-                field, i = self.field(i + 1)
-                parts.append(field)
+                fields, i = self.field(i + 1)
+                parts.extend(fields)
                 continue
             if c == "}":
                 if nested:
@@ -83,11 +83,10 @@ class _Ctx:
                               (spec_at if spec_at is not None else end)]
         if not expr_text.strip():
             self.fail("f-string: empty expression not allowed")
-        if expr_text.rstrip().endswith("=") and not expr_text.rstrip().endswith(("==", "!=",
-                                                                               "<=", ">=")):
-            self.fail("f-string debugging expressions ('{x=}') are not supported")
-        value = self.expression(expr_text, start)
-        conversion = None
+        debug = _is_debug(expr_text)
+        value = self.expression(expr_text[:expr_text.rstrip().rfind("=")] if debug else
+                                expr_text, start)
+        conversion = "r" if debug and conv_at is None and spec_at is None else None
         if conv_at is not None:
             stop = spec_at if spec_at is not None else end
             conversion = self.body[conv_at + 1:stop].strip()
@@ -99,7 +98,9 @@ class _Ctx:
             if j != end:
                 self.fail("f-string: expecting '}'")
             spec = A.JoinedStr(self.span, spec_parts)
-        return A.FormattedValue(value.span, value, conversion, spec), end + 1
+        field = A.FormattedValue(value.span, value, conversion, spec)
+        # `{x=}` writes the field's text as written, then the value (its repr by default)
+        return ([A.Constant(self.span, expr_text), field] if debug else [field]), end + 1
 
     def scan_expression(self, i):
         """Find the field's end '}', its '!' conversion and ':' spec, skipping nested brackets."""
@@ -160,3 +161,10 @@ class _Ctx:
         except Exception:  # noqa: BLE001 - any lark failure inside a field is a syntax error
             raise ParseError("invalid expression in f-string",
                              Span(src, line, col, line, col + len(text))) from None
+
+
+def _is_debug(expr_text: str) -> bool:
+    """Whether a field's expression text is `expr=` (Python 3.8's self-documenting form)."""
+    text = expr_text.rstrip()
+    return text.endswith("=") and not text.endswith(("==", "!=", "<=", ">="))
+
