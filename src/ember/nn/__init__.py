@@ -34,7 +34,7 @@ from ember.nn.activation import (
 )
 from ember.nn.attention import MultiheadAttention
 from ember.nn.conv import Conv1d, Conv2d, Conv3d
-from ember.nn.conv_transpose import ConvTranspose1d, ConvTranspose2d
+from ember.nn.conv_transpose import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from ember.nn.distance import CosineSimilarity, PairwiseDistance
 from ember.nn.instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from ember.nn.linear import Bilinear, Linear
@@ -106,20 +106,21 @@ from ember.nn.upsample import (
 
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
-    "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "BatchNorm1d",
-    "BatchNorm2d", "BatchNorm3d", "Bilinear", "CELU", "ChannelShuffle", "CircularPad1d",
-    "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Conv1d",
-    "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "CosineSimilarity", "Dropout", "ELU",
-    "Embedding", "EmbeddingBag", "Flatten", "GELU", "GLU", "GRU", "GRUCell", "GroupNorm",
-    "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "Identity", "InstanceNorm1d",
-    "InstanceNorm2d", "InstanceNorm3d", "LSTM", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear",
-    "LocalResponseNorm", "LogSigmoid", "LogSoftmax", "MaxPool1d", "MaxPool2d", "MaxPool3d", "Mish",
-    "Module", "ModuleDict", "ModuleList", "MultiheadAttention", "PReLU", "PairwiseDistance",
-    "PixelShuffle", "PixelUnshuffle", "RMSNorm", "RNN", "RNNCell", "ReLU", "ReLU6",
-    "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
-    "ReplicationPad2d", "ReplicationPad3d", "SELU", "Sequential", "SiLU", "Sigmoid", "Softmax",
-    "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink",
-    "Threshold", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
+    "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
+    "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "Bilinear", "CELU", "ChannelShuffle",
+    "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
+    "ConstantPad3d", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+    "ConvTranspose3d", "CosineSimilarity", "Dropout", "ELU", "Embedding", "EmbeddingBag",
+    "Flatten", "GELU", "GLU", "GRU", "GRUCell", "GroupNorm", "Hardshrink", "Hardsigmoid",
+    "Hardswish", "Hardtanh", "Identity", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+    "LSTM", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LocalResponseNorm", "LogSigmoid",
+    "LogSoftmax", "MaxPool1d", "MaxPool2d", "MaxPool3d", "Mish", "Module", "ModuleDict",
+    "ModuleList", "MultiheadAttention", "PReLU", "PairwiseDistance", "PixelShuffle",
+    "PixelUnshuffle", "RMSNorm", "RNN", "RNNCell", "ReLU", "ReLU6", "ReflectionPad1d",
+    "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
+    "ReplicationPad3d", "SELU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softmax2d",
+    "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold",
+    "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
     "TransformerEncoderLayer", "Unflatten", "Upsample", "UpsamplingBilinear2d",
     "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "export", "functional", "init",
 ]

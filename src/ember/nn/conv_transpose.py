@@ -1,4 +1,4 @@
-"""ConvTranspose1d and ConvTranspose2d: stride, padding, output_padding, groups, bias,
+"""ConvTranspose1d, ConvTranspose2d and ConvTranspose3d: stride, padding, output_padding, groups, bias,
 dilation, and forward's `output_size` (which picks the output padding), as torch's.
 
 Weights are (in_channels, out_channels // groups, *kernel_size), as torch's; padding_mode is
@@ -127,4 +127,22 @@ class ConvTranspose2d(_ConvTransposeNd):
         dilation: List[int] = [self.dilation[0], self.dilation[1]]
         out_pad = self._output_padding(input, output_size, 2)
         return F.conv_transpose2d(input, self.weight, self.bias, stride, padding, out_pad,
+                                  self.groups, dilation)
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """3-d transposed convolution over (N, C, D, H, W) or (C, D, H, W) inputs."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups: int = 1, bias: bool = True, dilation=1,
+                 padding_mode: str = "zeros", device=None, dtype=None):
+        super().__init__(3, in_channels, out_channels, kernel_size, stride, padding,
+                         output_padding, groups, bias, dilation, padding_mode, dtype)
+
+    def forward(self, input: Tensor, output_size: Optional[List[int]] = None) -> Tensor:
+        stride: List[int] = [self.stride[0], self.stride[1], self.stride[2]]
+        padding: List[int] = [self.padding[0], self.padding[1], self.padding[2]]
+        dilation: List[int] = [self.dilation[0], self.dilation[1], self.dilation[2]]
+        out_pad = self._output_padding(input, output_size, 3)
+        return F.conv_transpose3d(input, self.weight, self.bias, stride, padding, out_pad,
                                   self.groups, dilation)

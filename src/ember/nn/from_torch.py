@@ -260,6 +260,7 @@ def _table() -> dict:
         nn.Conv3d: _conv(enn.Conv3d),
         nn.ConvTranspose1d: _conv_transpose(enn.ConvTranspose1d),
         nn.ConvTranspose2d: _conv_transpose(enn.ConvTranspose2d),
+        nn.ConvTranspose3d: _conv_transpose(enn.ConvTranspose3d),
         nn.BatchNorm1d: _batch_norm(enn.BatchNorm1d), nn.BatchNorm2d: _batch_norm(enn.BatchNorm2d),
         nn.BatchNorm3d: _batch_norm(enn.BatchNorm3d),
         nn.LayerNorm: _layer_norm, nn.GroupNorm: _group_norm, nn.Embedding: _embedding,

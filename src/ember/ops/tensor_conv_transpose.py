@@ -1,15 +1,18 @@
-"""Transposed convolutions: conv_transpose1d and conv_transpose2d (stride, padding,
-output_padding, groups, dilation, bias), NCHW and weights (C_in, C_out / groups, kh, kw) as
-in torch.
+"""Transposed convolutions: conv_transpose1d, conv_transpose2d and conv_transpose3d (stride,
+padding, output_padding, groups, dilation, bias), NC* and weights (C_in, C_out / groups,
+*kernel) as in torch.
 
 One GEMM per chunk of samples gives every (output channel, tap, input pixel) product —
-the columns — and col2im scatters them: tap (i, j) of all pixels lands on one strided
-slice of the output, so the scatter is kh * kw strided adds. When the taps of neighbouring
+the columns — and col2im scatters them: each tap of all pixels lands on one strided
+slice of the output, so the scatter is one strided add per tap. When the taps of neighbouring
 pixels never overlap (stride == kernel, no dilation, no padding: the U-Net / GAN upsampler)
 the columns are the output, rearranged by one copy.
 """
 
 from __future__ import annotations
+
+import math
+from itertools import product
 
 import numpy as np
 
@@ -50,84 +53,94 @@ def _check(x, w, b, groups, stride, out_pad, dil, what):
 
 
 def _weight_columns(w, groups):
-    """w (C, Og, kh, kw) as (G, Og*kh*kw, C/G): the GEMM's left operand, contiguous."""
+    """w (C, Og, *k) as (G, Og*prod(k), C/G): the GEMM's left operand, contiguous."""
     c = w.shape[0]
     return np.ascontiguousarray(w.reshape(groups, c // groups, -1).transpose(0, 2, 1))
 
 
 def _columns(x, wt):
-    """(N, G, Og*kh*kw, H*W): every output-channel tap of every input pixel."""
-    n, c, h, wd = x.shape
+    """(N, G, Og*prod(k), prod(spatial)): every output-channel tap of every input pixel."""
+    n, c = x.shape[:2]
     g = wt.shape[0]
-    return np.matmul(wt, x.reshape(n, g, c // g, h * wd))
+    return np.matmul(wt, x.reshape(n, g, c // g, -1))
 
 
-def _scatter(cols, out, o, k, stride, dil, hw):
-    """col2im: out (N, O, Hb, Wb) += each tap's columns at its strided output slice."""
-    n = cols.shape[0]
-    (kh, kw), (sh, sw), (dh, dw), (h, wd) = k, stride, dil, hw
-    taps = cols.reshape(n, o, kh, kw, h, wd)
-    for i in range(kh):
-        rows = slice(i * dh, i * dh + (h - 1) * sh + 1, sh)
-        for j in range(kw):
-            out[:, :, rows, j * dw:j * dw + (wd - 1) * sw + 1:sw] += taps[:, :, i, j]
+def _scatter(cols, out, o, k, stride, dil, sizes):
+    """col2im: out (N, O, *full) += each tap's columns at its strided output slice."""
+    taps = cols.reshape((cols.shape[0], o) + tuple(k) + tuple(sizes))
+    for tap in product(*(range(ki) for ki in k)):
+        where = tuple(slice(t * d, t * d + (h - 1) * s + 1, s)
+                      for t, s, d, h in zip(tap, stride, dil, sizes))
+        out[(slice(None),) * 2 + where] += taps[(slice(None),) * 2 + tap]
 
 
-def _tile(cols, o, k, hw):
+def _tile(cols, o, k, sizes):
     """stride == kernel: the taps tile the output; one transposing copy."""
-    n = cols.shape[0]
-    (kh, kw), (h, wd) = k, hw
-    taps = cols.reshape(n, o, kh, kw, h, wd).transpose(0, 1, 4, 2, 5, 3)
-    return taps.reshape(n, o, h * kh, wd * kw)
+    n, nd = cols.shape[0], len(k)
+    taps = cols.reshape((n, o) + tuple(k) + tuple(sizes))
+    order = (0, 1) + tuple(j for i in range(nd) for j in (2 + nd + i, 2 + i))
+    return taps.transpose(order).reshape((n, o) + tuple(h * ki for h, ki in zip(sizes, k)))
 
 
-def _transposed(x, w, groups, stride, pads, out_pad, dil):
-    """The unbiased transposed convolution of batched x; (N, O, Ho, Wo)."""
-    n, _, h, wd = x.shape
-    kh, kw = w.shape[2:]
+def _transposed(x, w, groups, stride, pads, out_pad, dil, what):
+    """The unbiased transposed convolution of batched x; (N, O, *out)."""
+    n, sizes, k = x.shape[0], x.shape[2:], w.shape[2:]
     o = w.shape[1] * groups
-    ho, wo = (transposed_out(s, k, st, p, op, d) for s, k, st, p, op, d in
-              zip((h, wd), (kh, kw), stride, pads, out_pad, dil))
-    if ho <= 0 or wo <= 0:
-        raise RuntimeError(f"Given input size per channel: ({h} x {wd}), calculated output "
-                           f"size per channel: ({ho} x {wo}). Output size is too small")
-    wt = prepared("conv_transpose.w", (w,), lambda a: _weight_columns(a, groups))
-    if (kh, kw) == tuple(stride) and dil == (1, 1) and pads == (0, 0) and \
-            out_pad == (0, 0):
-        return _tile(_columns(x, wt), o, (kh, kw), (h, wd))
-    full_h = max((h - 1) * stride[0] + dil[0] * (kh - 1) + 1, pads[0] + ho)
-    full_w = max((wd - 1) * stride[1] + dil[1] * (kw - 1) + 1, pads[1] + wo)
-    out = np.zeros((n, o, full_h, full_w), x.dtype)
-    per_sample = max(1, o * kh * kw * h * wd * x.dtype.itemsize)
+    out = tuple(transposed_out(*a) for a in zip(sizes, k, stride, pads, out_pad, dil))
+    if min(out) <= 0:
+        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, sizes))}), "
+                           f"calculated output size per channel: "
+                           f"({' x '.join(map(str, out))}). Output size is too small")
+    wt = prepared(f"{what}.w", (w,), lambda a: _weight_columns(a, groups))
+    if tuple(k) == tuple(stride) and not any(pads) and not any(out_pad) and \
+            all(d == 1 for d in dil):
+        return _tile(_columns(x, wt), o, k, sizes)
+    full = tuple(max((h - 1) * s + d * (ki - 1) + 1, p + oi)
+                 for h, s, d, ki, p, oi in zip(sizes, stride, dil, k, pads, out))
+    result = np.zeros((n, o) + full, x.dtype)
+    per_sample = max(1, o * math.prod(k) * math.prod(sizes) * x.dtype.itemsize)
     chunk = max(1, _CHUNK_BYTES // per_sample)
     for s in range(0, n, chunk):
-        _scatter(_columns(x[s:s + chunk], wt), out[s:s + chunk], o, (kh, kw), stride, dil,
-                 (h, wd))
-    return out[:, :, pads[0]:pads[0] + ho, pads[1]:pads[1] + wo]
+        _scatter(_columns(x[s:s + chunk], wt), result[s:s + chunk], o, k, stride, dil, sizes)
+    return result[(slice(None),) * 2 + tuple(slice(p, p + oi) for p, oi in zip(pads, out))]
+
+
+def _conv_transpose(x, w, b, stride, padding, output_padding, groups, dilation, n):
+    """The n-d transposed convolution of batched or unbatched x."""
+    what = f"conv_transpose{n}d"
+    if x.ndim == n + 1:
+        return _conv_transpose(x[None], w, b, stride, padding, output_padding, groups,
+                               dilation, n)[0]
+    if x.ndim != n + 2 or w.ndim != n + 2:
+        raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to "
+                           f"{what}, but got input of size: {list(x.shape)}")
+    st, dil = ntuple(stride, n, "stride"), ntuple(dilation, n, "dilation")
+    pads = ntuple(padding, n, "padding")
+    out_pad = ntuple(output_padding, n, "output_padding")
+    if any(v < 0 for v in pads + out_pad) or any(v <= 0 for v in st + dil):
+        raise RuntimeError(f"{what}: negative padding or non-positive stride or dilation is "
+                           "not supported")
+    _check(x, w, b, groups, st, out_pad, dil, what)
+    out = _transposed(x, w, groups, st, pads, out_pad, dil, what)  # fresh, or a crop of one
+    if b is None:
+        return np.ascontiguousarray(out)
+    shape = (1, -1) + (1,) * n
+    if out.flags.c_contiguous:
+        out += b.reshape(shape)
+        return out
+    return np.add(out, b.reshape(shape))  # adds and compacts the crop in one pass
+
+
+def conv_transpose3d(x, w, b, stride, padding, output_padding, groups, dilation):
+    """3-D transposed convolution of (N, C, D, H, W) (or (C, D, H, W)) by weight
+    (C, O/groups, kd, kh, kw)."""
+    return _conv_transpose(x, w, b, stride, padding, output_padding, groups, dilation, 3)
 
 
 def conv_transpose2d(x, w, b, stride, padding, output_padding, groups, dilation):
     """2-D transposed convolution of (N, C, H, W) (or (C, H, W)) by weight
     (C, O/groups, kh, kw)."""
-    if x.ndim == 3:
-        return conv_transpose2d(x[None], w, b, stride, padding, output_padding, groups,
-                                dilation)[0]
-    if x.ndim != 4 or w.ndim != 4:
-        raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to "
-                           f"conv_transpose2d, but got input of size: {list(x.shape)}")
-    st, dil = ntuple(stride, 2, "stride"), ntuple(dilation, 2, "dilation")
-    pads, out_pad = ntuple(padding, 2, "padding"), ntuple(output_padding, 2, "output_padding")
-    if any(v < 0 for v in pads + out_pad) or any(v <= 0 for v in st + dil):
-        raise RuntimeError("conv_transpose2d: negative padding or non-positive stride or "
-                           "dilation is not supported")
-    _check(x, w, b, groups, st, out_pad, dil, "conv_transpose2d")
-    out = _transposed(x, w, groups, st, pads, out_pad, dil)  # fresh, or a crop of a fresh one
-    if b is None:
-        return np.ascontiguousarray(out)
-    if out.flags.c_contiguous:
-        out += b.reshape(1, -1, 1, 1)
-        return out
-    return np.add(out, b.reshape(1, -1, 1, 1))  # adds and compacts the crop in one pass
+    return _conv_transpose(x, w, b, stride, padding, output_padding, groups, dilation, 2)
 
 
 def conv_transpose1d(x, w, b, stride, padding, output_padding, groups, dilation):
@@ -195,5 +208,7 @@ _SCHEMA = ("(Tensor input, Tensor weight, Tensor? bias=None, Any stride=1, Any p
            "Any output_padding=0, int groups=1, Any dilation=1) -> Tensor")
 reg("tensor.conv_transpose2d", _SCHEMA, conv_transpose2d,
     (f"{F}.conv_transpose2d", "torch.conv_transpose2d"), _info(2), may_raise=True)
+reg("tensor.conv_transpose3d", _SCHEMA, conv_transpose3d,
+    (f"{F}.conv_transpose3d", "torch.conv_transpose3d"), _info(3), may_raise=True)
 reg("tensor.conv_transpose1d", _SCHEMA, conv_transpose1d,
     (f"{F}.conv_transpose1d", "torch.conv_transpose1d"), _info(1), may_raise=True)

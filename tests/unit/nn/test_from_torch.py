@@ -18,6 +18,7 @@ from .torch_ref import randomize
 
 LAYERS = [
     "Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+    "ConvTranspose3d",
     "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm",
     "GroupNorm", "Embedding", "Dropout", "ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "SiLU",
     "Sigmoid", "Tanh", "Hardswish", "Hardsigmoid", "Hardtanh", "Softplus", "Softmax",

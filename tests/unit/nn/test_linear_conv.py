@@ -113,6 +113,28 @@ def test_conv3d_padding_modes(mode, cfg):
     check_layer(tm, layer, [(randn(3, 4, 5, 6),)], name="Conv3d")
 
 
+CONV_T3D = [
+    {"kernel_size": 2, "stride": 2},
+    {"kernel_size": 3, "stride": 2, "padding": 1, "output_padding": 1},
+    {"kernel_size": (3, 2, 3), "stride": (1, 2, 2), "padding": (1, 0, 1), "dilation": (2, 1, 1)},
+    {"kernel_size": 3, "groups": 2, "bias": False},
+]
+
+
+@pytest.mark.parametrize("cfg", CONV_T3D, ids=str)
+def test_conv_transpose3d(cfg):
+    tm = randomize(torch.nn.ConvTranspose3d(4, 6, **cfg))
+    layer = nn.ConvTranspose3d(4, 6, **cfg)
+    check_layer(tm, layer, [(randn(b, 4, 3, 4, 5),) for b in (1, 3)])
+    check_layer(tm, layer, [(randn(4, 3, 4, 5),)])
+
+
+def test_conv_transpose3d_output_size():
+    tm = randomize(torch.nn.ConvTranspose3d(4, 3, 3, stride=2, padding=1))
+    check_layer(tm, nn.ConvTranspose3d(4, 3, 3, stride=2, padding=1),
+                [(randn(b, 4, 3, 4, 5),) for b in (1, 3)], kwargs={"output_size": [6, 8, 10]})
+
+
 PADDED = [
     {"kernel_size": 3, "padding": 1},
     {"kernel_size": 3, "padding": 2, "stride": 2},

@@ -38,6 +38,8 @@ CASES = [
                                         nn.AvgPool3d(2, ceil_mode=True),
                                         nn.AdaptiveAvgPool3d(1), nn.Flatten()),
      lambda b: (randn(b, 3, 4, 8, 8),)),
+    ("ConvTranspose3d", lambda: nn.ConvTranspose3d(4, 2, 3, stride=2, padding=1),
+     lambda b: (randn(b, 4, 3, 4, 5),)),
     ("LSTM", lambda: nn.LSTM(5, 7, 2, bidirectional=True, batch_first=True),
      lambda b: (randn(b, 4, 5),)),
     ("GRU", lambda: nn.GRU(5, 7), lambda b: (randn(4, b, 5), randn(1, b, 7))),

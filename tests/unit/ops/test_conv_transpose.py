@@ -60,6 +60,40 @@ def test_conv_transpose1d(stride, padding, out_pad, dilation, groups):
                                            out_pad, groups, dilation), atol=1e-5)
 
 
+CONV_T3D = [
+    # (N, C, D, H, W), (C, O/g, kd, kh, kw), stride, padding, output_padding, dilation, groups
+    ((1, 3, 2, 3, 4), (3, 2, 2, 2, 2), 2, 0, 0, 1, 1),           # tiles: stride == kernel
+    ((2, 4, 3, 4, 5), (4, 3, 3, 3, 3), 2, 1, 1, 1, 2),
+    ((2, 4, 3, 4, 3), (4, 4, 3, 2, 3), (2, 1, 1), (1, 0, 1), (1, 0, 0), (1, 2, 1), 1),
+    ((2, 4, 3, 3, 4), (4, 1, 3, 3, 3), 2, 2, 1, 2, 4),             # depthwise
+    ((2, 3, 2, 2, 2), (3, 5, 1, 1, 1), 1, 0, 0, 1, 1),
+    ((3, 3, 4, 5), (3, 2, 3, 3, 3), 2, 1, 1, 1, 1),                # unbatched
+]
+
+
+@pytest.mark.parametrize("xs,ws,stride,padding,out_pad,dilation,groups", CONV_T3D)
+@pytest.mark.parametrize("bias", [True, False])
+def test_conv_transpose3d(xs, ws, stride, padding, out_pad, dilation, groups, bias):
+    x, w = rand(*xs), rand(*ws)
+    b = rand(ws[1] * groups) if bias else None
+    want = F.conv_transpose3d(to_torch(x), to_torch(w), to_torch(b), stride, padding, out_pad,
+                              groups, dilation)
+    same(run("tensor.conv_transpose3d", x, w, b, stride, padding, out_pad, groups, dilation),
+         want, rtol=1e-5, atol=1e-5)
+
+
+def test_conv_transpose3d_errors_match_torch():
+    with pytest.raises(RuntimeError, match=r"Expected 4D \(unbatched\) or 5D \(batched\) "
+                       r"input to conv_transpose3d, but got input of size: \[2, 3, 4\]"):
+        run("tensor.conv_transpose3d", rand(2, 3, 4), rand(2, 3, 1, 1, 1), None, 1, 0, 0, 1, 1)
+    with pytest.raises(RuntimeError, match="expected input.*to have 4 channels"):
+        run("tensor.conv_transpose3d", rand(1, 3, 2, 2, 2), rand(4, 2, 1, 1, 1), None, 1, 0, 0,
+            1, 1)
+    with pytest.raises(RuntimeError, match="Output size is too small"):
+        run("tensor.conv_transpose3d", rand(1, 3, 1, 1, 1), rand(3, 2, 1, 1, 1), None, 1, 1, 0,
+            1, 1)
+
+
 def test_conv_transpose_float64_and_large_batch_chunks():
     x, w = rand(40, 8, 16, 16).astype(np.float64), rand(8, 8, 3, 3).astype(np.float64)
     want = F.conv_transpose2d(to_torch(x), to_torch(w), None, 2, 1, 1)
