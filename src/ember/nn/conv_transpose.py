@@ -1,5 +1,6 @@
-"""ConvTranspose1d, ConvTranspose2d and ConvTranspose3d: stride, padding, output_padding, groups, bias,
-dilation, and forward's `output_size` (which picks the output padding), as torch's.
+"""ConvTranspose1d, ConvTranspose2d and ConvTranspose3d: stride, padding, output_padding,
+groups, bias, dilation, and forward's `output_size` (which picks the output padding), as
+torch's.
 
 Weights are (in_channels, out_channels // groups, *kernel_size), as torch's; padding_mode is
 'zeros' only (torch accepts nothing else for transposed convolutions).

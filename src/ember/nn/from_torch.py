@@ -245,6 +245,10 @@ def _adaptive_max(cls):
     return convert
 
 
+def _lp_pool(cls):
+    return lambda m: cls(m.norm_type, m.kernel_size, m.stride, m.ceil_mode)
+
+
 def _simple(make):
     """A converter for a layer without tensors: make(torch_module) -> ember module."""
     return make
@@ -326,6 +330,7 @@ def _table() -> dict:
         nn.AvgPool3d: _simple(lambda m: enn.AvgPool3d(m.kernel_size, m.stride, m.padding,
                                                       m.ceil_mode, m.count_include_pad,
                                                       m.divisor_override)),
+        **{getattr(nn, f"LPPool{n}d"): _lp_pool(getattr(enn, f"LPPool{n}d")) for n in (1, 2, 3)},
         nn.AdaptiveAvgPool1d: _simple(lambda m: enn.AdaptiveAvgPool1d(m.output_size)),
         nn.AdaptiveAvgPool2d: _simple(lambda m: enn.AdaptiveAvgPool2d(m.output_size)),
         nn.AdaptiveAvgPool3d: _simple(lambda m: enn.AdaptiveAvgPool3d(m.output_size)),

@@ -1,4 +1,4 @@
-"""Pooling: MaxPool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d,
+"""Pooling: MaxPool1d/2d/3d, AvgPool1d/2d/3d, LPPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d,
 AdaptiveMaxPool1d/2d/3d.
 
 Hyper-parameters keep torch's attribute names and values (an int stays an int); forward
@@ -8,6 +8,7 @@ on a (N, C, 1, L) view. Inputs may be batched or unbatched, as torch allows.
 
 from __future__ import annotations
 
+import math
 from typing import List, Optional
 
 import ember.nn.functional as F
@@ -182,6 +183,78 @@ def _check_divisor(divisor: Optional[int]) -> Optional[int]:
     if divisor is not None and divisor <= 0:
         raise ValueError("divisor must be not zero")
     return divisor
+
+
+class _LPPoolNd(Module):
+    """Power-average pooling: (sum over the window of x ** p) ** (1 / p), computed as torch
+    does, from an average pool (so ceil_mode's clipped windows scale the same way); p = inf
+    (-inf) is the max (min) of |x|."""
+
+    __constants__ = ("norm_type", "kernel_size", "stride", "ceil_mode", "_window", "_inf")
+    norm_type: float
+    ceil_mode: bool
+    _window: float
+    _inf: int
+    _kernel: List[int]
+    _stride: List[int]
+
+    def __init__(self, n: int, norm_type, kernel_size, stride, ceil_mode: bool):
+        super().__init__()
+        self.norm_type = float(norm_type)
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+        self._kernel, self._stride, _ = _pool_lists(n, kernel_size, stride, 0)
+        self._window = float(math.prod(self._kernel))
+        self._inf = 0 if math.isfinite(self.norm_type) else (1 if self.norm_type > 0 else -1)
+
+    def _root(self, pooled: Tensor) -> Tensor:
+        """The window sums of x ** p (the average times the window), to the power 1 / p."""
+        return F.pow(F.sign(pooled) * F.relu(F.abs(pooled)) * self._window,
+                     1.0 / self.norm_type)
+
+    def extra_repr(self) -> str:
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}, ceil_mode={self.ceil_mode}")
+
+
+class LPPool1d(_LPPoolNd):
+    def __init__(self, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False):
+        super().__init__(1, norm_type, kernel_size, stride, ceil_mode)
+
+    def forward(self, input: Tensor) -> Tensor:
+        if self._inf != 0:  # a constant: only one branch is compiled
+            y = F.max_pool1d(F.abs(input) * float(self._inf), self._kernel, self._stride, [0],
+                             [1], self.ceil_mode)
+            return y * float(self._inf)
+        return self._root(F.avg_pool1d(F.pow(input, self.norm_type), self._kernel,
+                                       self._stride, [0], self.ceil_mode, True))
+
+
+class LPPool2d(_LPPoolNd):
+    def __init__(self, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False):
+        super().__init__(2, norm_type, kernel_size, stride, ceil_mode)
+
+    def forward(self, input: Tensor) -> Tensor:
+        if self._inf != 0:  # a constant: only one branch is compiled
+            y = F.max_pool2d(F.abs(input) * float(self._inf), self._kernel, self._stride,
+                             [0, 0], [1, 1], self.ceil_mode)
+            return y * float(self._inf)
+        return self._root(F.avg_pool2d(F.pow(input, self.norm_type), self._kernel,
+                                       self._stride, [0, 0], self.ceil_mode, True))
+
+
+class LPPool3d(_LPPoolNd):
+    def __init__(self, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False):
+        super().__init__(3, norm_type, kernel_size, stride, ceil_mode)
+
+    def forward(self, input: Tensor) -> Tensor:
+        if self._inf != 0:  # a constant: only one branch is compiled
+            y = F.max_pool3d(F.abs(input) * float(self._inf), self._kernel, self._stride,
+                             [0, 0, 0], [1, 1, 1], self.ceil_mode)
+            return y * float(self._inf)
+        return self._root(F.avg_pool3d(F.pow(input, self.norm_type), self._kernel,
+                                       self._stride, [0, 0, 0], self.ceil_mode, True))
 
 
 def _adaptive_size(size, n: int) -> List[int]:

@@ -117,3 +117,14 @@ def test_3d_pools_reject_wrong_ranks_like_torch():
         nn.AdaptiveMaxPool3d(2)(x)
     with pytest.raises(RuntimeError, match="Output size is too small"):
         nn.MaxPool3d(3)(randn(1, 2, 2, 4, 4))
+
+
+@pytest.mark.parametrize("args", [(2, 3), (1.5, 2, 1), (3, 3, 2, True), (float("inf"), 2),
+                                  (-float("inf"), 3, 2, True)], ids=str)
+def test_lppool(args):
+    for n, shape in ((1, (4, 11)), (2, (4, 9, 8)), (3, (3, 7, 6, 5))):
+        tm = getattr(torch.nn, f"LPPool{n}d")(*args)
+        layer = getattr(nn, f"LPPool{n}d")(*args)
+        # |x|: a fractional power of a negative sum is NaN in both
+        check_layer(tm, layer, [(abs(randn(b, *shape, scale=2)),) for b in (1, 3)])
+        check_layer(tm, layer, [(abs(randn(*shape, scale=2)),)])

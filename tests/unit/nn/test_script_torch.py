@@ -40,6 +40,7 @@ CASES = [
      lambda b: (randn(b, 3, 4, 8, 8),)),
     ("ConvTranspose3d", lambda: nn.ConvTranspose3d(4, 2, 3, stride=2, padding=1),
      lambda b: (randn(b, 4, 3, 4, 5),)),
+    ("LPPool2d", lambda: nn.LPPool2d(2, 3, 2, ceil_mode=True), lambda b: (randn(b, 3, 8, 7),)),
     ("LSTM", lambda: nn.LSTM(5, 7, 2, bidirectional=True, batch_first=True),
      lambda b: (randn(b, 4, 5),)),
     ("GRU", lambda: nn.GRU(5, 7), lambda b: (randn(4, b, 5), randn(1, b, 7))),
@@ -66,5 +67,5 @@ def test_scripted_torch_layer_matches_torch(name, make, inputs):
 
 
 def test_scripting_a_torch_layer_without_equivalent_names_it():
-    with pytest.raises(UnsupportedError, match="torch.nn.LPPool2d"):
-        ember.script(nn.Sequential(nn.Conv2d(2, 2, 1), nn.LPPool2d(2, 2)))
+    with pytest.raises(UnsupportedError, match="torch.nn.FractionalMaxPool2d"):
+        ember.script(nn.Sequential(nn.Conv2d(2, 2, 1), nn.FractionalMaxPool2d(2, output_size=2)))
