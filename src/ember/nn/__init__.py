@@ -36,6 +36,7 @@ from ember.nn.attention import MultiheadAttention
 from ember.nn.conv import Conv1d, Conv2d, Conv3d
 from ember.nn.conv_transpose import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from ember.nn.distance import CosineSimilarity, PairwiseDistance
+from ember.nn.fold import Fold, Unfold
 from ember.nn.instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from ember.nn.linear import Bilinear, Linear
 from ember.nn.misc import (
@@ -114,7 +115,7 @@ __all__ = [
     "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
     "ConstantPad3d", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
     "ConvTranspose3d", "CosineSimilarity", "Dropout", "ELU", "Embedding", "EmbeddingBag",
-    "Flatten", "GELU", "GLU", "GRU", "GRUCell", "GroupNorm", "Hardshrink", "Hardsigmoid",
+    "Flatten", "Fold", "GELU", "GLU", "GRU", "GRUCell", "GroupNorm", "Hardshrink", "Hardsigmoid",
     "Hardswish", "Hardtanh", "Identity", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
     "LPPool1d", "LPPool2d", "LPPool3d", "LSTM", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear",
     "LocalResponseNorm", "LogSigmoid", "LogSoftmax", "MaxPool1d", "MaxPool2d", "MaxPool3d",
@@ -124,6 +125,6 @@ __all__ = [
     "ReplicationPad2d", "ReplicationPad3d", "SELU", "Sequential", "SiLU", "Sigmoid", "Softmax",
     "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink",
     "Threshold", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
-    "TransformerEncoderLayer", "Unflatten", "Upsample", "UpsamplingBilinear2d",
+    "TransformerEncoderLayer", "Unflatten", "Unfold", "Upsample", "UpsamplingBilinear2d",
     "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "export", "functional", "init",
 ]

@@ -29,6 +29,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     tensor_distance,
     tensor_elementwise,
     tensor_embedding_bag,
+    tensor_fold,
     tensor_fused,
     tensor_index,
     tensor_join,

@@ -1,4 +1,4 @@
-"""Pooling layers against torch."""
+"""Pooling layers, Fold and Unfold against torch."""
 
 from __future__ import annotations
 
@@ -128,3 +128,25 @@ def test_lppool(args):
         # |x|: a fractional power of a negative sum is NaN in both
         check_layer(tm, layer, [(abs(randn(b, *shape, scale=2)),) for b in (1, 3)])
         check_layer(tm, layer, [(abs(randn(*shape, scale=2)),)])
+
+
+@pytest.mark.parametrize("cfg", [{"kernel_size": 2}, {"kernel_size": (3, 2), "stride": (2, 1)},
+                                 {"kernel_size": 3, "dilation": (2, 1), "padding": 1}],
+                         ids=str)
+def test_fold_unfold(cfg):
+    unfold = check_layer(torch.nn.Unfold(**cfg), nn.Unfold(**cfg),
+                         [(randn(b, 3, 9, 8),) for b in (1, 3)], name="Unfold")[0]
+    cols = unfold(randn(3, 3, 9, 8))
+    check_layer(torch.nn.Fold((9, 8), **cfg), nn.Fold((9, 8), **cfg),
+                [(cols,), (cols[:1],), (cols[0],)], name="Fold")
+
+
+def test_fold_errors_match_torch():
+    with pytest.raises(RuntimeError, match="divisible by the product of kernel_size"):
+        nn.Fold(3, 2)(randn(2, 7, 4))
+    with pytest.raises(RuntimeError, match="calculated number of sliding blocks 2 \\* 2 = 4"):
+        nn.Fold(3, 2)(randn(2, 8, 5))
+    with pytest.raises(RuntimeError, match="Expected 2D or 3D"):
+        nn.Fold(3, 2)(randn(2, 8, 4, 1))
+    with pytest.raises(RuntimeError, match="must be at least one"):
+        nn.Unfold(3)(randn(1, 2, 1, 1))

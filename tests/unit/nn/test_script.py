@@ -118,6 +118,8 @@ CASES = [
     ("LPPool2d-neg-inf", lambda: nn.LPPool2d(-float("inf"), 2), lambda b: (_x(b, 3, 4, 6),)),
     ("LPPool3d-ceil", lambda: nn.LPPool3d(1.5, 2, ceil_mode=True),
      lambda b: (abs(_x(b, 3, 3, 5, 5)),)),
+    ("Unfold", lambda: nn.Unfold(3, 1, 1, 2), lambda b: (_x(b, 3, 7, 8),)),
+    ("Fold", lambda: nn.Fold((7, 8), 3, padding=1, stride=2), lambda b: (_x(b, 27, 16),)),
     ("AdaptiveMaxPool1d", lambda: nn.AdaptiveMaxPool1d(3), lambda b: (_x(b, 3, 8),)),
     ("AdaptiveMaxPool2d", lambda: nn.AdaptiveMaxPool2d((None, 2)),
      lambda b: (_x(b, 3, 5, 7),)),
