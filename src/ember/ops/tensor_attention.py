@@ -159,12 +159,11 @@ def mha_forward(query, key, value, embed_dim, num_heads, in_proj_weight, in_proj
     if is_causal and attn_mask is None:
         attn_mask = np.triu(np.ones((lq, lk), dtype=bool), 1)
     mask = _merged_mask(attn_mask, key_padding_mask, n, num_heads, lq, lk, query.dtype)
-    if _one_sequence(query, key, value, n, in_proj_weight, in_proj_bias,
-                     use_separate_proj_weight, training and dropout_p > 0.0):
+    if _one_sequence(query, key, value, in_proj_weight, in_proj_bias, out_proj_weight,
+                     out_proj_bias, use_separate_proj_weight, training and dropout_p > 0.0):
         out, attn = _self_attend(query.reshape(lq, e), num_heads, in_proj_weight, in_proj_bias,
                                  mask, out_proj_weight, out_proj_bias)
-        return _finish(out.reshape(lq, 1, e), attn[None], need_weights, average_attn_weights,
-                       unbatched)
+        return _finish(out[:, None], attn[None], need_weights, average_attn_weights, unbatched)
     sep = (q_proj_weight, k_proj_weight, v_proj_weight) if use_separate_proj_weight else None
     q, k, v = _project(query, key, value, in_proj_weight, in_proj_bias, sep)
     q, k, v = _heads(q, n, num_heads), _heads(k, n, num_heads), _heads(v, n, num_heads)
@@ -194,48 +193,74 @@ def _finish(out, attn, need_weights, average, unbatched):
 # ----------------------------------------------------------------------------- one sequence
 
 
-def _one_sequence(query, key, value, n, w, b, separate, dropout) -> bool:
-    """Whether the one-sequence self-attention path applies (same dtypes throughout, so
-    the general path keeps raising the dtype errors)."""
+def _one_sequence(query, key, value, w, b, out_w, out_b, separate, dropout) -> bool:
+    """Whether the one-sequence self-attention path applies: batch 1, weights of the
+    input's dtype and torch's shapes (else the general path raises torch's errors)."""
+    lq, n, e = query.shape
+    dt = query.dtype
     return n == 1 and query is key and key is value and not separate and not dropout \
-        and w is not None and w.ndim == 2 and query.dtype == w.dtype \
-        and (b is None or b.dtype == w.dtype)
+        and w is not None and w.dtype == dt and w.shape == (3 * e, e) \
+        and (b is None or (b.dtype == dt and b.shape == (3 * e,))) \
+        and out_w.dtype == dt and out_w.ndim == 2 and out_w.shape[1] == e \
+        and (out_b is None or (out_b.dtype == dt and out_b.shape == out_w.shape[:1]))
 
 
 def _head_weights(heads):
     def build(w, b):
-        """(q and v stacked (2 * heads, E, hd), q scaled by 1 / sqrt(hd); k (heads, hd, E);
-        their biases shaped to add to x @ qv and k @ x.T, or None)."""
+        """q and v stacked as (2 * heads, E [+ 1], hd), q scaled by 1 / sqrt(hd), and k as
+        (heads, hd, E [+ 1]); with a bias, its values are the extra row (column) that
+        meets the inputs' column (row) of ones."""
         e = w.shape[1]
         hd = e // heads
         scale = w.dtype.type(1.0 / math.sqrt(hd))
         rows = w.reshape(3, heads, hd, e)
-        qv = np.concatenate([rows[0] * scale, rows[2]]).transpose(0, 2, 1).copy()
-        k = np.ascontiguousarray(rows[1])
-        if b is None:
-            return qv, None, k, None
-        bias = b.reshape(3, heads, hd)
-        return qv, np.concatenate([bias[0] * scale, bias[2]])[:, None], k, bias[1][..., None]
+        qv = np.concatenate([rows[0] * scale, rows[2]]).transpose(0, 2, 1)
+        k = rows[1]
+        if b is not None:
+            bias = b.reshape(3, heads, hd)
+            qv = np.concatenate([qv, np.concatenate([bias[0] * scale, bias[2]])[:, None]], 1)
+            k = np.concatenate([k, bias[1][..., None]], 2)
+        return np.ascontiguousarray(qv), np.ascontiguousarray(k)
     return build
 
 
-def _self_attend(x, heads, w, b, mask, out_w, out_b):
-    """Self-attention of one sequence x (L, E): (output (L, E), weights (heads, L, L))."""
+def _out_weights(w, b):
+    """w.T (E [+ 1], O): with a bias, its values are the extra row."""
+    return np.ascontiguousarray(w.T if b is None else np.concatenate([w.T, b[None]]))
+
+
+def _with_ones(x, width):
+    """x (L, E) and x.T, C-contiguous, with a column (row) of ones when width is E + 1."""
     length, e = x.shape
-    wqv, bqv, wk, bk = prepared(f"mha_heads{heads}", (w, b), _head_weights(heads))
-    qv = np.matmul(x, wqv)  # (2 * heads, L, hd): q (scaled), then v
-    kt = np.matmul(wk, np.ascontiguousarray(x.T))  # (heads, hd, L)
-    if bqv is not None:
-        qv += bqv
-        kt += bk
-    scores = np.matmul(qv[:heads], kt)
+    if width == e:
+        return x, np.ascontiguousarray(x.T)
+    xe = np.empty((length, e + 1), x.dtype)
+    xe[:, :e] = x
+    xe[:, e] = 1
+    xt = np.empty((e + 1, length), x.dtype)
+    xt[:e] = x.T
+    xt[e] = 1
+    return xe, xt
+
+
+def _self_attend(x, heads, w, b, mask, out_w, out_b):
+    """Self-attention of one sequence x (L, E): (output (L, O), weights (heads, L, L)).
+    Biases ride in the products as weight rows times a column of ones."""
+    length, e = x.shape
+    wqv, wk = prepared(f"mha_heads{heads}", (w, b), _head_weights(heads))
+    xe, xt = _with_ones(x, wqv.shape[1])
+    qv = np.matmul(xe, wqv)  # (2 * heads, L, hd): q (scaled), then v
+    scores = np.matmul(qv[:heads], np.matmul(wk, xt))  # k as (heads, hd, L)
     if mask is not None:
         batched = scores[None]  # a view: the mask is (N = 1, heads, L, S) or broadcasts to it
         batched += mask
     attn = softmax_last(scores)
-    ctx = np.empty((length, heads, e // heads), x.dtype)
-    np.matmul(attn, qv[heads:], out=ctx.transpose(1, 0, 2))
-    return linear(ctx.reshape(length, e), out_w, out_b), attn
+    wo = prepared("mha_out", (out_w, out_b), _out_weights)
+    ctx = np.empty((length, wo.shape[0]), x.dtype)  # (L, E [+ 1])
+    if wo.shape[0] > e:
+        ctx[:, e] = 1
+    np.matmul(attn, qv[heads:], out=ctx[:, :e].reshape(length, heads, -1).transpose(1, 0, 2))
+    return np.matmul(ctx, wo), attn
 
 
 def _mha_info(args):
