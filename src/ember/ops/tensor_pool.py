@@ -257,6 +257,18 @@ def _adaptive_avg(x, out):
             x.shape[:x.ndim - n] + (1,) * n)
     if tuple(out) == tuple(sizes):
         return x.copy()
+    y = _averaged(x, out, sizes)
+    if not np.isfinite(y).all():  # 0 * nan in the matmuls spreads nan beyond its window
+        y = x
+        for i in range(n):
+            y = _adaptive_axis(y, x.ndim - n + i, out[i], np.mean)
+        y = np.ascontiguousarray(y)
+    return y
+
+
+def _averaged(x, out, sizes):
+    """_adaptive_avg by matmuls with averaging matrices (finite inputs)."""
+    n = len(out)
     y = x
     for i in reversed(range(n)):
         a, o = x.ndim - n + i, out[i]

@@ -173,6 +173,18 @@ def test_adaptive_pools(size):
          F.adaptive_max_pool1d(to_torch(x1), n))
 
 
+@pytest.mark.parametrize("size", [(3, 2), (4, 5), 2, (9, 1)], ids=str)
+def test_adaptive_avg_keeps_nan_and_inf_in_their_windows(size):
+    x = rand(2, 3, 9, 7)
+    x[0, 1, 4, 2], x[1, 0, 0, 6], x[1, 2, 8, 0] = np.nan, np.inf, -np.inf
+    same(run("tensor.adaptive_avg_pool2d", x, size), F.adaptive_avg_pool2d(to_torch(x), size),
+         atol=1e-6)
+    x3 = rand(2, 5, 4, 6)
+    x3[1, 2, 3, 4] = np.nan
+    same(run("tensor.adaptive_avg_pool3d", x3, (2, 3, 4)),
+         F.adaptive_avg_pool3d(to_torch(x3), (2, 3, 4)), atol=1e-6)
+
+
 POOLS3D = [(k, s, p, d, ceil) for k, s, p, d, ceil in itertools.product(
     [2, 3, (3, 2, 1)], [None, 2, (2, 1, 3)], [0, 1], [1, 2], [False, True])
     if all(2 * p <= d * (ki - 1) + 1 for ki in (k if isinstance(k, tuple) else (k,) * 3))]
