@@ -11,7 +11,7 @@ it). This pass
    argument (a method called on a known module) into a copy where that
    argument is the constant, so (1) reaches into methods; 1 and 2 repeat to a
    fixed point;
-3. folds `batch_norm(conv(x, W, b))` (conv1d / conv2d) with constant
+3. folds `batch_norm(conv(x, W, b))` (conv1d / 2d / 3d) with constant
    weights and statistics into one conv with new weights, and fuses
    `conv2d(a * b, W, ...)` with a constant 1x1 W into `tensor.mul_conv2d` (its
    kernel scales W instead of the activations when a * b is a per-channel
@@ -228,7 +228,7 @@ def _fold_one(module, bn) -> bool:
     x = bn.operands[0]
     conv = getattr(x, "op", None)
     others = [u.op for u in x.uses if u.op is not bn]
-    if conv is None or conv.name not in ("tensor.conv2d", "tensor.conv1d") \
+    if conv is None or conv.name not in ("tensor.conv1d", "tensor.conv2d", "tensor.conv3d") \
             or not all(o.name in _SHAPE_ONLY for o in others) or conv.parent is not bn.parent:
         return False
     # batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)

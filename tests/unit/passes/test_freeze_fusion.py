@@ -137,3 +137,30 @@ def test_mul_conv2d_kernel_raises_what_its_unfused_form_raises(a, b, w, bias):
     with pytest.raises(RuntimeError) as got:
         ops.get("tensor.mul_conv2d").kernel(a, b, w, bias, 1, 0, 1, 1)
     assert str(got.value) == str(want.value)
+
+
+class ConvBN(nn.Module):
+    def __init__(self, conv, bn):
+        super().__init__()
+        self.conv, self.bn = conv, bn
+
+    def forward(self, x):
+        return F.relu(self.bn(self.conv(x)))
+
+
+@pytest.mark.parametrize("conv,bn,shape", [
+    (nn.Conv1d(3, 5, 3, padding=1), nn.BatchNorm1d(5), (2, 3, 9)),
+    (nn.Conv3d(3, 5, 3, padding=1, bias=False), nn.BatchNorm3d(5), (2, 3, 4, 5, 6))],
+    ids=["1d", "3d"])
+def test_batch_norm_folds_into_conv1d_and_conv3d(conv, bn, shape, tmp_path):
+    m = ConvBN(conv, bn)
+    rng = np.random.default_rng(4)
+    bn.running_mean[:] = rng.standard_normal(5) * 0.1
+    bn.running_var[:] = rng.random(5) + 0.5
+    m.eval()
+    x = _x(*shape)
+    sm = ember.script(m)
+    assert "tensor.batch_norm" not in _kernels(sm)
+    np.testing.assert_allclose(sm(x), m(x), rtol=1e-5, atol=1e-5)
+    sm.save(tmp_path / "m.ember")
+    np.testing.assert_array_equal(mobile.load(tmp_path / "m.ember")(x), sm(x))
