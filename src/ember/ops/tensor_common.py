@@ -204,6 +204,12 @@ def prepared(tag: str, arrays, build):
     return hit[1]
 
 
+def as_2d_weight(w):
+    """A 1-d layer's weight (O, I, k) as (O, I, 1, k) for the 2-d kernels: the same view
+    object for a frozen weight, so their weight caches (keyed on the array) hit."""
+    return prepared("as_2d_weight", (w,), lambda w: w[:, :, None, :])
+
+
 # ----------------------------------------------------------------------------- shape functions
 
 

@@ -23,7 +23,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ember.ops.registry import ShapeMismatch
-from ember.ops.tensor_common import F, reg
+from ember.ops.tensor_common import F, as_2d_weight, reg
 from ember.ops.tensorinfo import TensorInfo, fmt, same_dim
 
 _DW_BLOCK = 32
@@ -289,7 +289,7 @@ def conv1d(x, w, b, stride, padding, dilation, groups):
         raise RuntimeError(f"Expected 2D (unbatched) or 3D (batched) input to conv1d, but got "
                            f"input of size: {list(x.shape)}")
     pad = padding if isinstance(padding, str) else (0, ntuple(padding, 1, "padding")[0])
-    out = conv2d(x[:, :, None, :], w[:, :, None, :], b, (1, ntuple(stride, 1, "stride")[0]),
+    out = conv2d(x[:, :, None, :], as_2d_weight(w), b, (1, ntuple(stride, 1, "stride")[0]),
                  pad, (1, ntuple(dilation, 1, "dilation")[0]), groups)
     return out[:, :, 0, :]
 

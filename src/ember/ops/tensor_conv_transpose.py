@@ -17,7 +17,7 @@ from itertools import product
 import numpy as np
 
 from ember.ops.registry import ShapeMismatch
-from ember.ops.tensor_common import F, prepared, reg
+from ember.ops.tensor_common import F, as_2d_weight, prepared, reg
 from ember.ops.tensor_conv import ntuple
 from ember.ops.tensorinfo import TensorInfo, fmt, same_dim
 
@@ -154,7 +154,7 @@ def conv_transpose1d(x, w, b, stride, padding, output_padding, groups, dilation)
     one = [ntuple(v, 1, what)[0] for v, what in ((stride, "stride"), (padding, "padding"),
                                                 (output_padding, "output_padding"),
                                                 (dilation, "dilation"))]
-    out = conv_transpose2d(x[:, :, None, :], w[:, :, None, :], b, (1, one[0]), (0, one[1]),
+    out = conv_transpose2d(x[:, :, None, :], as_2d_weight(w), b, (1, one[0]), (0, one[1]),
                            (0, one[2]), groups, (1, one[3]))
     return out[:, :, 0, :]
 

@@ -277,3 +277,21 @@ def test_interpolate_1d(mode, align):
                              align_corners=align)
         same(run("tensor.interpolate", x, size, scale, mode, align, None, False), want,
              atol=1e-5)
+
+
+def test_1d_convolutions_reuse_a_frozen_weight_view():
+    """conv1d / conv_transpose1d hand the 2-d kernels one view per frozen weight, so the
+    kernels' weight caches hit on every call; a writable weight is read afresh."""
+    from ember.ops.tensor_common import as_2d_weight
+    w = np.frombuffer(rand(4, 3, 5).tobytes(), np.float32).reshape(4, 3, 5)  # as loaded
+    assert as_2d_weight(w) is as_2d_weight(w) and as_2d_weight(w).shape == (4, 3, 1, 5)
+    x = rand(2, 3, 11)
+    first = run("tensor.conv1d", x, w, None, 1, 0, 1, 1)
+    same(run("tensor.conv1d", x, w, None, 1, 0, 1, 1), F.conv1d(to_torch(x), to_torch(w)))
+    np.testing.assert_array_equal(first, run("tensor.conv1d", x, w, None, 1, 0, 1, 1))
+    wt = rand(3, 4, 5)
+    same(run("tensor.conv_transpose1d", x, wt, None, 2, 1, 1, 1, 1),
+         F.conv_transpose1d(to_torch(x), to_torch(wt), None, 2, 1, 1))
+    wt *= 2  # writable: not cached, the new values are used
+    same(run("tensor.conv_transpose1d", x, wt, None, 2, 1, 1, 1, 1),
+         F.conv_transpose1d(to_torch(x), to_torch(wt), None, 2, 1, 1))
