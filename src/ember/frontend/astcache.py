@@ -59,13 +59,7 @@ def key_of(source: Source) -> str:
 
 def load(source: Source):
     """The cached ast.Module of source, or None."""
-    data = diskcache.load(KIND, key_of(source))
-    if data is None:
-        return None
-    try:
-        module = decode(data, source)
-    except (TypeError, ValueError, IndexError, KeyError, RecursionError):
-        return None
+    module = _load(key_of(source), source)
     return module if type(module) is A.Module else None
 
 
@@ -79,14 +73,18 @@ def _expression_key(source: Source, text: str, line: int, col: int) -> str:
 
 def load_expression(source: Source, text: str, line: int, col: int):
     """The cached parse of expression text found at (line, col) of source, or None."""
-    data = diskcache.load(KIND, _expression_key(source, text, line, col))
+    node = _load(_expression_key(source, text, line, col), source)
+    return node if isinstance(node, A.Node) else None
+
+
+def _load(key: str, source: Source):
+    data = diskcache.load(KIND, key)
     if data is None:
         return None
     try:
-        node = decode(data, source)
+        return decode(data, source)
     except (TypeError, ValueError, IndexError, KeyError, RecursionError):
         return None
-    return node if isinstance(node, A.Node) else None
 
 
 def store_expression(source: Source, text: str, line: int, col: int, node) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast as pyast
 
 from ember.frontend import diskcache
+from ember.frontend.compiler import dotted_name
 
 KIND = "class"
 FORMAT = "class-summary-1"
@@ -58,23 +59,13 @@ def constants(summary: dict) -> dict:
     return {name: _tuples(v) for name, v in summary["constants"]}
 
 
-def dotted(node) -> str:
-    parts = []
-    while isinstance(node, pyast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, pyast.Name):
-        return ""
-    parts.append(node.id)
-    return ".".join(reversed(parts))
-
-
 # ----------------------------------------------------------------------------- the scans
 
 
 def _def(n: pyast.FunctionDef) -> list:
     first = min([n.lineno] + [x.lineno for x in n.decorator_list])
-    decorators = [dotted(d.func if isinstance(d, pyast.Call) else d) for d in n.decorator_list]
+    decorators = [dotted_name(d.func if isinstance(d, pyast.Call) else d, pyast.Attribute,
+                              pyast.Name) for d in n.decorator_list]
     return [n.lineno, first, n.end_lineno or n.lineno, n.col_offset, decorators]
 
 

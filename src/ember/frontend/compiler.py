@@ -241,15 +241,19 @@ _METHOD_DECORATORS = {"staticmethod", "property"}
 
 def decorator_name(d) -> str:
     """The dotted name of a decorator expression (`torch.jit.export`), '' if it has none."""
-    if isinstance(d, A.Call):
-        d = d.func
+    return dotted_name(d.func if isinstance(d, A.Call) else d, A.Attribute, A.Name)
+
+
+def dotted_name(node, attribute: type, name: type) -> str:
+    """`a.b.c` of a chain of attribute nodes on a name node ('' for anything else), in
+    ember's AST or CPython's (whose classes are passed)."""
     parts = []
-    while isinstance(d, A.Attribute):
-        parts.append(d.attr)
-        d = d.value
-    if not isinstance(d, A.Name):
+    while isinstance(node, attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, name):
         return ""
-    parts.append(d.id)
+    parts.append(node.id)
     return ".".join(reversed(parts))
 
 
