@@ -239,10 +239,7 @@ def _padding(name: str):
 
 
 def _adaptive_max(cls):
-    def convert(m):
-        _require(m, "return_indices=True", not m.return_indices)
-        return cls(m.output_size)
-    return convert
+    return lambda m: cls(m.output_size, m.return_indices)
 
 
 def _lp_pool(cls):

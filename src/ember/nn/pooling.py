@@ -4,6 +4,10 @@ AdaptiveMaxPool1d/2d/3d.
 Hyper-parameters keep torch's attribute names and values (an int stays an int); forward
 uses their normalized lists (`_kernel`, `_stride`, ...). 1-d pooling runs the 2-d operator
 on a (N, C, 1, L) view. Inputs may be batched or unbatched, as torch allows.
+
+Max pools with `return_indices=True` return `(values, indices)` as torch does: the flag is
+a constant, so only one branch of their forward compiles, and the forward has no return
+annotation (its result is a tensor or a pair, depending on the instance).
 """
 
 from __future__ import annotations
@@ -12,7 +16,6 @@ import math
 from typing import List, Optional
 
 import ember.nn.functional as F
-from ember.errors import UnsupportedError
 from ember.nn.conv import ntuple
 from ember.nn.functional import Tensor
 from ember.nn.module import Module
@@ -47,14 +50,11 @@ class _MaxPoolNd(Module):
 
     def __init__(self, n, kernel_size, stride, padding, dilation, return_indices, ceil_mode):
         super().__init__()
-        if return_indices:
-            raise UnsupportedError(f"MaxPool{n}d(return_indices=True) is not supported by "
-                                   "ember yet")
         self.kernel_size = kernel_size
         self.stride = stride if stride is not None else kernel_size
         self.padding = padding
         self.dilation = dilation
-        self.return_indices = return_indices
+        self.return_indices = bool(return_indices)
         self.ceil_mode = ceil_mode
         self._kernel, self._stride, self._padding = _pool_lists(n, kernel_size, stride, padding)
         self._dilation = list(ntuple(dilation, n, "dilation"))
@@ -74,7 +74,10 @@ class MaxPool1d(_MaxPoolNd):
                  return_indices: bool = False, ceil_mode: bool = False):
         super().__init__(1, kernel_size, stride, padding, dilation, return_indices, ceil_mode)
 
-    def forward(self, input: Tensor) -> Tensor:
+    def forward(self, input: Tensor):
+        if self.return_indices:  # a constant: only one branch is compiled
+            return F.max_pool1d_with_indices(input, self._kernel, self._stride, self._padding,
+                                             self._dilation, self.ceil_mode)
         x = F.unsqueeze(_as_2d(input, 1), 2)
         y = F.max_pool2d(x, [1, self._kernel[0]], [1, self._stride[0]], [0, self._padding[0]],
                          [1, self._dilation[0]], self.ceil_mode)
@@ -91,7 +94,10 @@ class MaxPool2d(_MaxPoolNd):
                  return_indices: bool = False, ceil_mode: bool = False):
         super().__init__(2, kernel_size, stride, padding, dilation, return_indices, ceil_mode)
 
-    def forward(self, input: Tensor) -> Tensor:
+    def forward(self, input: Tensor):
+        if self.return_indices:  # a constant: only one branch is compiled
+            return F.max_pool2d_with_indices(input, self._kernel, self._stride, self._padding,
+                                             self._dilation, self.ceil_mode)
         y = F.max_pool2d(_as_2d(input, 2), self._kernel, self._stride, self._padding,
                          self._dilation, self.ceil_mode)
         return _restore(y, input, 2)
@@ -107,7 +113,10 @@ class MaxPool3d(_MaxPoolNd):
                  return_indices: bool = False, ceil_mode: bool = False):
         super().__init__(3, kernel_size, stride, padding, dilation, return_indices, ceil_mode)
 
-    def forward(self, input: Tensor) -> Tensor:
+    def forward(self, input: Tensor):
+        if self.return_indices:  # a constant: only one branch is compiled
+            return F.max_pool3d_with_indices(input, self._kernel, self._stride, self._padding,
+                                             self._dilation, self.ceil_mode)
         return F.max_pool3d(input, self._kernel, self._stride, self._padding, self._dilation,
                             self.ceil_mode)
 
@@ -340,11 +349,8 @@ class _AdaptiveMaxPoolNd(Module):
 
     def __init__(self, n: int, output_size, return_indices: bool):
         super().__init__()
-        if return_indices:
-            raise UnsupportedError(f"AdaptiveMaxPool{n}d(return_indices=True) is not "
-                                   "supported by ember yet")
         self.output_size = output_size
-        self.return_indices = return_indices
+        self.return_indices = bool(return_indices)
         self._size = _adaptive_size(output_size, n)
 
     def extra_repr(self) -> str:
@@ -355,10 +361,12 @@ class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
     def __init__(self, output_size, return_indices: bool = False):
         super().__init__(1, output_size, return_indices)
 
-    def forward(self, input: Tensor) -> Tensor:
+    def forward(self, input: Tensor):
         length = self._size[0]
         if length < 0:
             length = input.shape[len(input.shape) - 1]
+        if self.return_indices:  # a constant: only one branch is compiled
+            return F.adaptive_max_pool1d_with_indices(input, [length])
         y = F.adaptive_max_pool2d(F.unsqueeze(input, -2), [1, length])
         return F.squeeze(y, -2)
 
@@ -367,13 +375,15 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
     def __init__(self, output_size, return_indices: bool = False):
         super().__init__(2, output_size, return_indices)
 
-    def forward(self, input: Tensor) -> Tensor:
+    def forward(self, input: Tensor):
         h = self._size[0]
         w = self._size[1]
         if h < 0:
             h = input.shape[len(input.shape) - 2]
         if w < 0:
             w = input.shape[len(input.shape) - 1]
+        if self.return_indices:  # a constant: only one branch is compiled
+            return F.adaptive_max_pool2d_with_indices(input, [h, w])
         return F.adaptive_max_pool2d(input, [h, w])
 
 
@@ -381,5 +391,7 @@ class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
     def __init__(self, output_size, return_indices: bool = False):
         super().__init__(3, output_size, return_indices)
 
-    def forward(self, input: Tensor) -> Tensor:
+    def forward(self, input: Tensor):
+        if self.return_indices:  # a constant: only one branch is compiled
+            return F.adaptive_max_pool3d_with_indices(input, _sizes(self._size, input))
         return F.adaptive_max_pool3d(input, _sizes(self._size, input))

@@ -106,7 +106,6 @@ def test_encoder_with_torch_functional_activation():
     (lambda: torch.nn.MultiheadAttention(8, 2, kdim=4, vdim=4), "kdim"),
     (lambda: torch.nn.MultiheadAttention(8, 2, add_bias_kv=True), "add_bias_kv"),
     (lambda: torch.nn.MultiheadAttention(8, 2, add_zero_attn=True), "add_zero_attn"),
-    (lambda: torch.nn.MaxPool2d(2, return_indices=True), "return_indices=True"),
     (lambda: torch.nn.Embedding(5, 3, max_norm=1.0), "max_norm"),
     (lambda: torch.nn.TransformerEncoderLayer(8, 2, activation=torch.tanh), "activation"),
 ], ids=lambda v: v if isinstance(v, str) else "")

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 
+import ember
 from ember import nn
-from ember.errors import UnsupportedError
 
 from .torch_ref import check_layer, randn
 
@@ -66,9 +67,40 @@ def test_adaptive_avgpool2d(size):
     _check("AdaptiveAvgPool2d", (size,), {}, (4, 9, 8))
 
 
+@pytest.mark.parametrize("name,args,kwargs,shape", [
+    ("MaxPool1d", (3, 2, 1), {"dilation": 2}, (4, 11)),
+    ("MaxPool1d", (3, 2), {"ceil_mode": True}, (4, 11)),
+    ("MaxPool2d", ((3, 2), (2, 1), (1, 0)), {}, (4, 9, 8)),
+    ("MaxPool2d", (3, 2, 1), {"dilation": (2, 1), "ceil_mode": True}, (4, 9, 8)),
+    ("MaxPool3d", (3, 2, 1), {}, (3, 7, 6, 5)),
+    ("MaxPool3d", ((2, 3, 2), (1, 2, 2)), {"ceil_mode": True}, (3, 7, 6, 5)),
+    ("AdaptiveMaxPool1d", (4,), {}, (4, 11)),
+    ("AdaptiveMaxPool2d", ((3, None),), {}, (4, 9, 8)),
+    ("AdaptiveMaxPool2d", (5,), {}, (4, 9, 8)),
+    ("AdaptiveMaxPool3d", ((2, 3, 4),), {}, (3, 7, 6, 5)),
+], ids=str)
+def test_max_pools_return_indices(name, args, kwargs, shape):
+    tm = getattr(torch.nn, name)(*args, return_indices=True, **kwargs)
+    layer = getattr(nn, name)(*args, return_indices=True, **kwargs)
+    inputs = [(randn(b, *shape, scale=2),) for b in (1, 3)] + [(randn(*shape, scale=2),)]
+    check_layer(tm, layer, inputs, name=f"{name}-indices")
+    scripted = ember.script(layer)
+    for (x,) in inputs:
+        values, indices = scripted(x)
+        ref_values, ref_indices = tm(torch.from_numpy(x))
+        assert indices.dtype == np.int64
+        np.testing.assert_array_equal(values, ref_values.numpy())
+        np.testing.assert_array_equal(indices, ref_indices.numpy())
+
+
+def test_max_pool_without_indices_still_returns_a_tensor():
+    x = randn(2, 3, 6, 6)
+    for layer in (nn.MaxPool2d(2), nn.AdaptiveMaxPool2d(3)):
+        assert isinstance(layer(x), np.ndarray)
+        assert isinstance(ember.script(layer)(x), np.ndarray)
+
+
 def test_unsupported_pool_options_are_named():
-    with pytest.raises(UnsupportedError, match="return_indices=True"):
-        nn.MaxPool1d(2, return_indices=True)
     with pytest.raises(ValueError, match="divisor must be not zero"):
         nn.AvgPool3d(2, divisor_override=0)
     with pytest.raises(ValueError, match="pad should be at most half"):

@@ -190,6 +190,18 @@ CASES = [
      lambda b: (randn(b, 3, 7, 5),)),
     ("AdaptiveMaxPool2d-unbatched", lambda: nn.AdaptiveMaxPool2d(2),
      lambda b: (randn(3, 5, 4 + b),)),
+    ("MaxPool1d-indices", lambda: nn.MaxPool1d(3, 2, 1, return_indices=True),
+     lambda b: (randn(b, 3, 11),)),
+    ("MaxPool2d-indices-unbatched", lambda: nn.MaxPool2d(3, 2, 1, 2, True, True),
+     lambda b: (randn(3, 7, 6 + b),)),
+    ("MaxPool3d-indices", lambda: nn.MaxPool3d((2, 3, 2), 2, return_indices=True),
+     lambda b: (randn(b, 3, 5, 6, 7),)),
+    ("AdaptiveMaxPool1d-indices", lambda: nn.AdaptiveMaxPool1d(4, True),
+     lambda b: (randn(b, 3, 9),)),
+    ("AdaptiveMaxPool2d-indices", lambda: nn.AdaptiveMaxPool2d((3, None), True),
+     lambda b: (randn(b, 3, 7, 5),)),
+    ("AdaptiveMaxPool3d-indices", lambda: nn.AdaptiveMaxPool3d((2, 3, 4), True),
+     lambda b: (randn(b, 3, 5, 6, 7),)),
     ("RNN", lambda: nn.RNN(5, 7, 2, bidirectional=True), lambda b: (randn(4, b, 5),)),
     ("RNN-relu-state", lambda: nn.RNN(5, 7, nonlinearity="relu", batch_first=True, bias=False),
      lambda b: (randn(b, 4, 5), randn(1, b, 7, seed=2))),
@@ -268,10 +280,3 @@ def test_upsample_modes_ember_lacks_are_refused_by_name():
     with pytest.raises(UnsupportedError, match="Upsample with mode='bicubic'"):
         convert_layer(nn.Upsample(scale_factor=2, mode="bicubic"))
 
-
-def test_adaptive_max_pool_with_indices_is_refused_by_name():
-    from ember.errors import UnsupportedError
-    from ember.nn.from_torch import convert_layer
-
-    with pytest.raises(UnsupportedError, match="AdaptiveMaxPool2d with return_indices=True"):
-        convert_layer(nn.AdaptiveMaxPool2d(2, return_indices=True))
