@@ -91,6 +91,9 @@ from ember.nn.pooling import (
     MaxPool1d,
     MaxPool2d,
     MaxPool3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
 )
 from ember.nn.rnn import GRU, LSTM, RNN
 from ember.nn.rnn_cell import GRUCell, LSTMCell, RNNCell
@@ -119,6 +122,7 @@ __all__ = [
     "Hardswish", "Hardtanh", "Identity", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
     "LPPool1d", "LPPool2d", "LPPool3d", "LSTM", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear",
     "LocalResponseNorm", "LogSigmoid", "LogSoftmax", "MaxPool1d", "MaxPool2d", "MaxPool3d",
+    "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
     "Mish", "Module", "ModuleDict", "ModuleList", "MultiheadAttention", "PReLU",
     "PairwiseDistance", "PixelShuffle", "PixelUnshuffle", "RMSNorm", "RNN", "RNNCell", "ReLU",
     "ReLU6", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",

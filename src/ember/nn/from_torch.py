@@ -324,6 +324,9 @@ def _table() -> dict:
         nn.MaxPool3d: _simple(lambda m: enn.MaxPool3d(m.kernel_size, m.stride, m.padding,
                                                       m.dilation, m.return_indices,
                                                       m.ceil_mode)),
+        **{getattr(nn, f"MaxUnpool{n}d"): _simple(
+            lambda m, n=n: getattr(enn, f"MaxUnpool{n}d")(m.kernel_size, m.stride, m.padding))
+           for n in (1, 2, 3)},
         nn.AvgPool3d: _simple(lambda m: enn.AvgPool3d(m.kernel_size, m.stride, m.padding,
                                                       m.ceil_mode, m.count_include_pad,
                                                       m.divisor_override)),

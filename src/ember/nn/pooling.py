@@ -1,5 +1,6 @@
 """Pooling: MaxPool1d/2d/3d, AvgPool1d/2d/3d, LPPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d,
-AdaptiveMaxPool1d/2d/3d.
+AdaptiveMaxPool1d/2d/3d, and MaxUnpool1d/2d/3d (the partial inverse of a max pool, from its
+indices).
 
 Hyper-parameters keep torch's attribute names and values (an int stays an int); forward
 uses their normalized lists (`_kernel`, `_stride`, ...). 1-d pooling runs the 2-d operator
@@ -119,6 +120,58 @@ class MaxPool3d(_MaxPoolNd):
                                              self._dilation, self.ceil_mode)
         return F.max_pool3d(input, self._kernel, self._stride, self._padding, self._dilation,
                             self.ceil_mode)
+
+
+class _MaxUnpoolNd(Module):
+    """Scatters each value to its index in a zero output; output_size (n or n + 2 sizes) picks
+    among the sizes a max pool with these hyper-parameters maps to the input's size."""
+
+    __constants__ = ("kernel_size", "stride", "padding")
+    _kernel: List[int]
+    _stride: List[int]
+    _padding: List[int]
+
+    def __init__(self, n: int, kernel_size, stride, padding):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self._kernel = list(ntuple(kernel_size, n, "kernel_size"))
+        self._stride = list(ntuple(self.stride, n, "stride"))
+        self._padding = list(ntuple(padding, n, "padding"))
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__(1, kernel_size, stride, padding)
+
+    def forward(self, input: Tensor, indices: Tensor,
+                output_size: Optional[List[int]] = None) -> Tensor:
+        return F.max_unpool1d(input, indices, self._kernel, self._stride, self._padding,
+                              output_size)
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__(2, kernel_size, stride, padding)
+
+    def forward(self, input: Tensor, indices: Tensor,
+                output_size: Optional[List[int]] = None) -> Tensor:
+        return F.max_unpool2d(input, indices, self._kernel, self._stride, self._padding,
+                              output_size)
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__(3, kernel_size, stride, padding)
+
+    def forward(self, input: Tensor, indices: Tensor,
+                output_size: Optional[List[int]] = None) -> Tensor:
+        return F.max_unpool3d(input, indices, self._kernel, self._stride, self._padding,
+                              output_size)
 
 
 class _AvgPoolNd(Module):

@@ -1,5 +1,6 @@
 """Pooling: max_pool1d/2d/3d, avg_pool1d/2d/3d (ceil_mode, count_include_pad,
-divisor_override), adaptive_avg_pool1d/2d/3d and adaptive_max_pool1d/2d/3d (any output size).
+divisor_override), adaptive_avg_pool1d/2d/3d and adaptive_max_pool1d/2d/3d (any output size),
+and max_unpool1d/2d/3d (each value scattered to its flat index in a zero output plane).
 
 Fixed-window pools combine the strided slices of the padded input, one per window tap,
 with one ufunc each (one pass over the output per tap, never a window tensor: numpy reduces
@@ -342,6 +343,98 @@ def _adaptive_1d(fn):
     return kernel
 
 
+# ----------------------------------------------------------------------------- max unpool
+
+_TORCH_DTYPE = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char",
+                "uint8": "Byte", "int16": "Short", "int32": "Int", "int64": "Long",
+                "bool": "Bool"}
+"""numpy dtype name -> torch's ScalarType name, as torch's kernel errors spell it."""
+
+
+def _unpool_geometry(kernel_size, stride, padding, n):
+    k = ntuple(kernel_size, n, "kernel_size")
+    s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else \
+        ntuple(stride, n, "stride")
+    return k, s, ntuple(padding, n, "padding")
+
+
+def unpool_size(in_sizes, k, s, p, output_size):
+    """torch's _unpool_output_size: the default (in - 1) * s + k - 2 * p per dim, or
+    output_size (n or n + 2 entries) if each entry lies strictly within a stride of it."""
+    n = len(k)
+    default = [(in_sizes[d] - 1) * s[d] + k[d] - 2 * p[d] for d in range(n)]
+    if output_size is None:
+        size = default
+    else:
+        size = [output_size] * n if isinstance(output_size, int) else output_size
+        if len(size) == n + 2:
+            size = size[2:]
+        if len(size) != n:
+            raise ValueError(f"output_size should be a sequence containing {n} or {n + 2} "
+                             f"elements, but it has a length of '{len(size)}'")
+        for d in range(n):
+            lo, hi = default[d] - s[d], default[d] + s[d]
+            if not lo < size[d] < hi:
+                raise ValueError(f'invalid output_size "{size}" (dim {d} must be '
+                                 f"between {lo} and {hi})")
+    for d in range(n):
+        if size[d] < 0:
+            raise ValueError("max_unpooling: output_size must contain non-negative spatial "
+                             f"dimensions, but got output_size[{d}]={size[d]}")
+    return [int(v) for v in size]
+
+
+def _unpool(x, indices, out, what):
+    """Scatter x's values into zero planes of size out (the last len(out) dims) at the flat
+    indices; torch's checks and messages."""
+    n = len(out)
+    if x.ndim not in (n + 1, n + 2):
+        raise RuntimeError(f"Input to max_unpooling{n}d should be a {n + 1}d or {n + 2}d "
+                           f"Tensor, but got a tensor with {x.ndim} dimensions.")
+    if indices.dtype != np.int64:
+        got = f" but got: {_TORCH_DTYPE.get(indices.dtype.name, indices.dtype.name)}" \
+            if n == 2 else ""
+        raise RuntimeError(f"elements in indices should be type int64{got}")
+    if indices.shape != x.shape:
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor "
+                           f"({list(x.shape)}) but got indices tensor with shape: "
+                           f"{list(indices.shape)}")
+    if x.dtype.kind != "f":
+        raise NotImplementedError(f'"{what}" not implemented for '
+                                  f"'{_TORCH_DTYPE.get(x.dtype.name, x.dtype.name)}'")
+    lead = x.shape[:x.ndim - n]
+    plane = math.prod(out)
+    flat = indices.reshape(lead + (-1,))
+    bad = (flat < 0) | (flat >= plane)
+    if bad.any():
+        raise RuntimeError(f"Found an invalid max index: {flat[bad][0]} (output volumes are "
+                           f"of size {'x'.join(str(o) for o in out)})")
+    y = np.zeros(lead + (plane,), x.dtype)
+    np.put_along_axis(y, flat, x.reshape(lead + (-1,)), axis=-1)
+    return y.reshape(lead + tuple(out))
+
+
+def max_unpool2d(x, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """Partial inverse of max_pool2d: each value goes to its flat index in an (H, W) plane."""
+    k, s, p = _unpool_geometry(kernel_size, stride, padding, 2)
+    out = unpool_size(x.shape[x.ndim - 2:], k, s, p, output_size)
+    return _unpool(x, indices, out, "max_unpool2d")
+
+
+def max_unpool3d(x, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """Partial inverse of max_pool3d: each value goes to its flat index in a (D, H, W) volume."""
+    k, s, p = _unpool_geometry(kernel_size, stride, padding, 3)
+    out = unpool_size(x.shape[x.ndim - 3:], k, s, p, output_size)
+    return _unpool(x, indices, out, "max_unpool3d")
+
+
+def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """Partial inverse of max_pool1d (torch runs max_unpool2d on an (L, 1) view)."""
+    k, s, p = _unpool_geometry(kernel_size, stride, padding, 1)
+    out = unpool_size(x.shape[-1:], k, s, p, output_size)
+    return _unpool(x[..., None], indices[..., None], out + [1], "max_unpool2d")[..., 0]
+
+
 # ----------------------------------------------------------------------------- shape functions
 
 
@@ -467,3 +560,29 @@ for _n, _k in ((3, adaptive_max_pool3d), (2, adaptive_max_pool2d),
         _with_indices_kernel(_k),
         (f"{F}.adaptive_max_pool{_n}d_with_indices",), _with_indices(_adaptive_info(_n)),
         may_raise=True, doc=f"adaptive_max_pool{_n}d returning (values, flat indices).")
+
+
+def _unpool_info(n):
+    def info(args):
+        x, k, s, p, size = args[0], args[2].const, args[3].const, args[4].const, args[5]
+        if x.shape is None or len(x.shape) not in (n + 1, n + 2):
+            return TensorInfo(x.dtype, None)
+        lead = tuple(x.shape[:len(x.shape) - n])
+        spatial = x.shape[len(x.shape) - n:]
+        known = k is not None and p is not None and (s is not None or args[3].kind == "none")
+        if not known or (size.kind != "none" and size.const is None) or \
+                not all(isinstance(d, int) for d in spatial):
+            return TensorInfo(x.dtype, lead + (None,) * n)
+        try:
+            kk, ss, pp = _unpool_geometry(k, s, p, n)
+            out = unpool_size(spatial, kk, ss, pp, size.const)
+        except (TypeError, RuntimeError, ValueError):
+            return TensorInfo(x.dtype, lead + (None,) * n)
+        return TensorInfo(x.dtype, lead + tuple(out))
+    return info
+
+
+for _n, _k in ((1, max_unpool1d), (2, max_unpool2d), (3, max_unpool3d)):
+    reg(f"tensor.max_unpool{_n}d", "(Tensor self, Tensor indices, Any kernel_size, "
+        "Any stride=None, Any padding=0, Any output_size=None) -> Tensor", _k,
+        (f"{F}.max_unpool{_n}d",), _unpool_info(_n), may_raise=True)

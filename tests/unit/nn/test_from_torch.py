@@ -31,6 +31,7 @@ LAYERS = [
     "Tanhshrink", "Hardshrink", "Softshrink", "GLU", "Softmin", "Softmax2d", "InstanceNorm1d",
     "InstanceNorm2d", "InstanceNorm3d", "RMSNorm", "LocalResponseNorm", "AdaptiveMaxPool1d",
     "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "LPPool1d", "LPPool2d", "LPPool3d",
+    "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
     "Fold", "Unfold",
     "RNN", "LSTMCell", "GRUCell", "RNNCell", "ChannelShuffle", "CosineSimilarity",
     "PairwiseDistance", "EmbeddingBag", "TransformerDecoderLayer", "TransformerDecoder",

@@ -93,6 +93,23 @@ def test_max_pools_return_indices(name, args, kwargs, shape):
         np.testing.assert_array_equal(indices, ref_indices.numpy())
 
 
+@pytest.mark.parametrize("n,args,shape", [(1, (3, 2, 1), (4, 11)), (1, (2,), (4, 10)),
+                                          (2, ((3, 2), (2, 1), (1, 0)), (4, 9, 8)),
+                                          (2, (2,), (4, 8, 6)), (3, (3, 2, 1), (3, 7, 6, 5)),
+                                          (3, (2, (1, 2, 2)), (3, 4, 6, 6))], ids=str)
+def test_max_unpool(n, args, shape):
+    pool = getattr(torch.nn, f"MaxPool{n}d")(*args, return_indices=True)
+    tm = getattr(torch.nn, f"MaxUnpool{n}d")(*args)
+    layer = getattr(nn, f"MaxUnpool{n}d")(*args)
+    for x in [randn(b, *shape, scale=2) for b in (1, 3)] + [randn(*shape, scale=2)]:
+        v, i = (t.numpy() for t in pool(torch.from_numpy(x)))
+        check_layer(tm, layer, [(v, i)], kwargs={"output_size": list(x.shape[-n:])},
+                    name=f"MaxUnpool{n}d")
+        scripted = ember.script(layer)
+        np.testing.assert_array_equal(scripted(v, i, list(x.shape[-n:])),
+                                      layer(v, i, list(x.shape[-n:])))
+
+
 def test_max_pool_without_indices_still_returns_a_tensor():
     x = randn(2, 3, 6, 6)
     for layer in (nn.MaxPool2d(2), nn.AdaptiveMaxPool2d(3)):

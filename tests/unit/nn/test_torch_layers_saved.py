@@ -49,6 +49,19 @@ class UpTo(nn.Module):
         return self.up(x, output_size=skip.shape) + skip
 
 
+class PoolUnpool(nn.Module):
+    """A max pool's indices feeding an unpool to the input's size (SegNet's decoder)."""
+
+    def __init__(self, n: int):
+        super().__init__()
+        self.pool = getattr(nn, f"MaxPool{n}d")(3, 2, 1, return_indices=True)
+        self.unpool = getattr(nn, f"MaxUnpool{n}d")(3, 2, 1)
+
+    def forward(self, x):
+        y, indices = self.pool(x)
+        return self.unpool(y * 2.0, indices, output_size=x.shape)
+
+
 CASES = [
     ("Conv3d", lambda: nn.Conv3d(4, 6, 3, (1, 2, 2), 1, groups=2),
      lambda b: (randn(b, 4, 5, 6, 7),)),
@@ -202,6 +215,11 @@ CASES = [
      lambda b: (randn(b, 3, 7, 5),)),
     ("AdaptiveMaxPool3d-indices", lambda: nn.AdaptiveMaxPool3d((2, 3, 4), True),
      lambda b: (randn(b, 3, 5, 6, 7),)),
+    ("MaxUnpool1d", lambda: PoolUnpool(1), lambda b: (randn(b, 3, 10),)),
+    ("MaxUnpool2d", lambda: PoolUnpool(2), lambda b: (randn(b, 3, 7, 8),)),
+    ("MaxUnpool2d-unbatched-default-size", lambda: nn.MaxUnpool2d(2),
+     lambda b: (randn(3, 2, 2 + b), np.tile(np.arange(4 + 2 * b) * 2, 3).reshape(3, 2, 2 + b))),
+    ("MaxUnpool3d", lambda: PoolUnpool(3), lambda b: (randn(b, 2, 5, 6, 7),)),
     ("RNN", lambda: nn.RNN(5, 7, 2, bidirectional=True), lambda b: (randn(4, b, 5),)),
     ("RNN-relu-state", lambda: nn.RNN(5, 7, nonlinearity="relu", batch_first=True, bias=False),
      lambda b: (randn(b, 4, 5), randn(1, b, 7, seed=2))),

@@ -295,3 +295,56 @@ def test_1d_convolutions_reuse_a_frozen_weight_view():
     wt *= 2  # writable: not cached, the new values are used
     same(run("tensor.conv_transpose1d", x, wt, None, 2, 1, 1, 1, 1),
          F.conv_transpose1d(to_torch(x), to_torch(wt), None, 2, 1, 1))
+
+
+@pytest.mark.parametrize("n,shape,kw", [
+    (1, (2, 3, 11), {"kernel_size": 3, "stride": 2, "padding": 1}),
+    (1, (3, 10), {"kernel_size": 2}),
+    (2, (2, 3, 10, 9), {"kernel_size": 3, "stride": 2, "padding": 1}),
+    (2, (3, 8, 6), {"kernel_size": (2, 3), "stride": (2, 1)}),
+    (3, (2, 3, 5, 6, 7), {"kernel_size": 2, "stride": (1, 2, 2)}),
+    (3, (3, 4, 6, 5), {"kernel_size": 3, "stride": 2, "padding": 1}),
+], ids=str)
+def test_max_unpool_inverts_max_pool_like_torch(n, shape, kw):
+    x = to_torch(rand(*shape))
+    v, i = getattr(F, f"max_pool{n}d")(x, return_indices=True, **kw)
+    sizes = [None, tuple(x.shape[-n:])] + ([tuple(x.shape)] if x.ndim == n + 2 else [])
+    for size in sizes:
+        try:
+            ref = getattr(F, f"max_unpool{n}d")(v, i, output_size=size, **kw)
+        except RuntimeError:  # the default size is smaller than the pooled input
+            continue
+        k, s, p = kw["kernel_size"], kw.get("stride"), kw.get("padding", 0)
+        same(run(f"tensor.max_unpool{n}d", v.numpy(), i.numpy(), k, s, p,
+                 None if size is None else list(size)), ref)
+
+
+def test_max_unpool_errors_match_torch():
+    v, i = F.max_pool2d(to_torch(rand(2, 3, 4, 4)), 2, return_indices=True)
+    v, i = v.numpy(), i.numpy()
+    cases = [
+        ((v, i.astype(np.int32), 2), RuntimeError,
+         "elements in indices should be type int64 but got: Int"),
+        ((v, i[:, :2], 2), RuntimeError, r"Expected shape of indices to be same as that of "
+         r"the input tensor \(\[2, 3, 2, 2\]\) but got indices tensor with shape: \[2, 2, 2, 2\]"),
+        ((v, i + 100, 2), RuntimeError, r"Found an invalid max index: 1\d\d \(output volumes "
+         r"are of size 4x4\)"),
+        ((v, i - 100, 2), RuntimeError, "Found an invalid max index: -"),
+        ((v, i, 2, None, 0, [6, 4]), ValueError,
+         r'invalid output_size "\[6, 4\]" \(dim 0 must be between 2 and 6\)'),
+        ((v, i, 2, None, 0, [3, 5, 4]), ValueError, "output_size should be a sequence "
+         "containing 2 or 4 elements, but it has a length of '3'"),
+        ((v[0, 0], i[0, 0], 2), RuntimeError, "Input to max_unpooling2d should be a 3d or 4d "
+         "Tensor, but got a tensor with 2 dimensions."),
+        ((v.astype(np.int64), i, 2), NotImplementedError,
+         "\"max_unpool2d\" not implemented for 'Long'"),
+    ]
+    for args, exc, message in cases:
+        with pytest.raises(exc, match=message):
+            run("tensor.max_unpool2d", *args)
+        with pytest.raises(exc, match=message):
+            F.max_unpool2d(*(to_torch(a) for a in args))
+    with pytest.raises(RuntimeError, match=r"\(output volumes are of size 4x1\)"):
+        run("tensor.max_unpool1d", v[:, :, 0], i[:, :, 0] + 50, 2)
+    with pytest.raises(RuntimeError, match="Input to max_unpooling3d should be a 4d or 5d"):
+        run("tensor.max_unpool3d", v[0], i[0], 2)
