@@ -6,6 +6,7 @@
     ember demo                                script, save, load and run the bundled examples
     ember fuzz --seconds N [--seed S]         differential, pass-order, artifact and thread
                                               fuzzers (see docs/fuzzing.md)
+    ember cache [--clear]                     where the compiler's disk cache is, its size
     ember-opt FILE.ir -p PIPELINE             run IR passes (see ember.passes.opt)
 
 `run` and `inspect` use only the lite runtime (ember.mobile).
@@ -45,6 +46,8 @@ def main(argv=None) -> int:
     f.add_argument("--out", default=None, help="directory for reproducers")
     f.add_argument("--corpus", default=None,
                    help="corpus programs for pass-order fuzzing (tests/corpus/programs)")
+    k = sub.add_parser("cache", help="show (or --clear) the compiler's disk cache")
+    k.add_argument("--clear", action="store_true", help="delete its entries")
     args = ap.parse_args(argv)
     try:
         return _COMMANDS[args.cmd](args)
@@ -152,8 +155,30 @@ def _fuzz(args) -> int:
                     corpus=args.corpus)
 
 
+def _cache(args) -> int:
+    from ember.frontend import diskcache
+
+    base = diskcache.folder()
+    if not base:
+        print("no disk cache (EMBER_CACHE=0, or no private folder could be made)")
+        return 0
+    if args.clear:
+        print(f"{base}: deleted {diskcache.clear()} files")
+        return 0
+    kinds: dict = {}
+    for path in diskcache.entries():
+        kind = os.path.basename(path).rsplit("-", 1)[0]
+        n, size = kinds.get(kind, (0, 0))
+        kinds[kind] = (n + 1, size + os.path.getsize(path))
+    total = sum(size for _, size in kinds.values())
+    print(f"{base}: {sum(n for n, _ in kinds.values())} files, {total:,} bytes")
+    for kind, (n, size) in sorted(kinds.items()):
+        print(f"  {kind:14s} {n:6d} files {size:12,} bytes")
+    return 0
+
+
 _COMMANDS = {"compile": _compile, "run": _run, "inspect": _inspect, "demo": _demo,
-             "fuzz": _fuzz}
+             "fuzz": _fuzz, "cache": _cache}
 
 
 def opt_main(argv=None) -> int:

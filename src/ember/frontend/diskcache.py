@@ -78,7 +78,35 @@ def store(kind: str, key: str, value) -> None:
     """Store a JSON-ready value for (kind, key); a failure to write is not an error."""
     path = entry_path(kind, key)
     if path:
+        if not _PRUNED:
+            _PRUNED.append(_prune())
         write_json(path, value)
+
+
+MAX_ENTRIES = 10_000
+"""A process's first write finds more entries than this (those of sources since edited, of
+parsers since changed): it deletes the older half."""
+_PRUNED: list = []
+
+
+def _prune() -> int:
+    paths = [p for p in entries() if os.path.basename(p).startswith(("ast-", "class"))]
+    if len(paths) <= MAX_ENTRIES:
+        return 0
+    paths.sort(key=_age)
+    for path in paths[:len(paths) // 2]:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+    return len(paths) // 2
+
+
+def _age(path: str) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return 0
 
 
 def write_json(path: str, value) -> None:
@@ -96,3 +124,33 @@ def write_json(path: str, value) -> None:
             os.unlink(tmp)
         except OSError:
             pass
+
+
+_PREFIXES = ("ast-", "class-", "classes-", "fast-tables-", "lark-tables-", ".tmp-",
+             ".tables-")
+"""The names of the files ember writes in the folder (and their temporaries)."""
+
+
+def entries() -> list:
+    """The paths of ember's files in the cache folder (none without one)."""
+    base = folder()
+    if not base:
+        return []
+    try:
+        names = sorted(os.listdir(base))
+    except OSError:
+        return []
+    return [os.path.join(base, n) for n in names if n.startswith(_PREFIXES)]
+
+
+def clear() -> int:
+    """Delete ember's files from the cache folder; how many were deleted."""
+    done = 0
+    for path in entries():
+        try:
+            os.unlink(path)
+            done += 1
+        except OSError:
+            pass
+    return done
+

@@ -196,3 +196,28 @@ def test_class_constants_keep_their_tuples(cache):
     class_summary.store(text, summary)
     loaded = class_summary.load(text)
     assert class_summary.constants(loaded) == {"K": (1, (2.5, "s"), None), "B": True}
+
+
+def test_the_cache_keeps_a_bounded_number_of_entries(cache, monkeypatch):
+    monkeypatch.setattr(diskcache, "MAX_ENTRIES", 6)
+    monkeypatch.setattr(diskcache, "_PRUNED", [])
+    os.makedirs(cache, mode=0o700)
+    for i in range(10):
+        (cache / f"ast-{i:02d}.json").write_text("[]")
+        os.utime(cache / f"ast-{i:02d}.json", ns=(i * 10**9, i * 10**9))
+    (cache / "fast-tables-x.json").write_text("{}")
+    diskcache.store("ast", "new", [1])
+    left = sorted(os.listdir(cache))
+    assert left == ["ast-05.json", "ast-06.json", "ast-07.json", "ast-08.json",
+                    "ast-09.json", "ast-new.json", "fast-tables-x.json"]
+    diskcache.store("ast", "newer", [1])  # once per process
+    assert len(os.listdir(cache)) == 8
+
+
+def test_the_cache_command_shows_and_clears(cache, capsys):
+    from ember.cli import main
+    parser.parse_module(_file_source(cache.parent))
+    assert main(["cache"]) == 0
+    assert "ast" in capsys.readouterr().out
+    assert main(["cache", "--clear"]) == 0
+    assert "deleted" in capsys.readouterr().out and _entries(cache) == []
