@@ -1,4 +1,5 @@
-"""Resampling layers: Upsample (nearest, linear, bilinear), UpsamplingNearest2d,
+"""Resampling layers: Upsample (every torch mode: nearest, nearest-exact, linear, bilinear,
+bicubic, trilinear, area), UpsamplingNearest2d,
 UpsamplingBilinear2d (align_corners=True), PixelShuffle and PixelUnshuffle.
 
 Upsample takes exactly one of `size` and `scale_factor`, as torch does; F.interpolate
@@ -11,9 +12,8 @@ import ember.nn.functional as F
 from ember.nn.functional import Tensor
 from ember.nn.module import Module
 
-MODES = ("nearest", "linear", "bilinear")
-"""The interpolation modes ember implements (torch also has bicubic, trilinear, area and
-nearest-exact)."""
+MODES = ("nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear", "area")
+"""The interpolation modes ember implements (all of torch's)."""
 
 
 def _size(size):

@@ -246,7 +246,7 @@ def _check_rank(x, n, what):
                            f"{list(x.shape)}")
 
 
-def _adaptive_avg(x, out):
+def adaptive_avg(x, out):
     """Mean over torch's adaptive windows [floor(i*S/o), ceil((i+1)*S/o)) of the last
     len(out) dims: one small matmul with an averaging matrix per dim (numpy reduces short
     inner axes slowly)."""
@@ -268,7 +268,7 @@ def _adaptive_avg(x, out):
 
 
 def _averaged(x, out, sizes):
-    """_adaptive_avg by matmuls with averaging matrices (finite inputs)."""
+    """adaptive_avg by matmuls with averaging matrices (finite inputs)."""
     n = len(out)
     y = x
     for i in reversed(range(n)):
@@ -289,14 +289,14 @@ def adaptive_avg_pool2d(x, output_size):
     """Mean over torch's adaptive windows of the last two dims."""
     need_float(x, "adaptive_avg_pool2d")
     _check_rank(x, 2, "adaptive_avg_pool2d")
-    return _adaptive_avg(x, _out_size(x, output_size, 2))
+    return adaptive_avg(x, _out_size(x, output_size, 2))
 
 
 def adaptive_avg_pool3d(x, output_size):
     """Mean over torch's adaptive windows of the last three dims."""
     need_float(x, "adaptive_avg_pool3d")
     _check_rank(x, 3, "adaptive_avg_pool3d")
-    return _adaptive_avg(x, _out_size(x, output_size, 3))
+    return adaptive_avg(x, _out_size(x, output_size, 3))
 
 
 def _adaptive_max(x, out, return_indices):

@@ -1,7 +1,7 @@
 """Padding and resampling: F.pad (constant, reflect, replicate, circular; negative pads
-crop) and F.interpolate / F.upsample (nearest, linear, bilinear; size or scale_factor;
-align_corners, also as F.upsample_nearest / F.upsample_bilinear), with torch's source-index
-rules; F.pixel_shuffle and F.pixel_unshuffle (channel blocks <-> pixel blocks) and
+crop) and F.interpolate / F.upsample (nearest, nearest-exact, linear, bilinear, bicubic,
+trilinear, area; size or scale_factor; align_corners, also as F.upsample_nearest /
+F.upsample_bilinear), with torch's source-index and border rules; F.pixel_shuffle and F.pixel_unshuffle (channel blocks <-> pixel blocks) and
 F.channel_shuffle.
 """
 
@@ -13,6 +13,7 @@ import numpy as np
 
 from ember.ops.registry import ShapeMismatch
 from ember.ops.tensor_common import F, reg
+from ember.ops.tensor_pool import adaptive_avg
 from ember.ops.tensorinfo import TensorInfo, fmt
 
 _MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap"}
@@ -79,6 +80,13 @@ reg("tensor.pad", "(Tensor input, Any pad, str mode='constant', float? value=Non
 
 # ----------------------------------------------------------------------------- interpolate
 
+_RANK = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "area": (1, 2, 3), "linear": (1,),
+         "bilinear": (2,), "bicubic": (2,), "trilinear": (3,)}
+"""Interpolation mode -> the numbers of spatial dims it takes (torch's)."""
+
+_CUBIC_A = -0.75
+"""torch's cubic convolution coefficient."""
+
 
 def _sizes(x, size, scale, n):
     if (size is None) == (scale is None):
@@ -86,70 +94,136 @@ def _sizes(x, size, scale, n):
     if size is not None:
         out = (size,) * n if isinstance(size, int) else tuple(size)
         if len(out) != n:
-            raise ValueError(f"size shape must match input shape. Input is {n}D, size is "
-                             f"{len(out)}")
+            raise ValueError(f"Input and output must have the same number of spatial "
+                             f"dimensions, but got input with spatial dimensions of "
+                             f"{list(x.shape[2:])} and output size of {size}. Please provide "
+                             "input tensor in (N, C, d1, d2, ...,dK) format and output size in "
+                             "(o1, o2, ...,oK) format.")
         return out, [None] * n
-    scales = (float(scale),) * n if isinstance(scale, (int, float)) else tuple(scale)
+    scales = (float(scale),) * n if isinstance(scale, (int, float)) else \
+        tuple(float(f) for f in scale)
+    if len(scales) != n:
+        raise ValueError(f"Input and scale_factor must have the same number of spatial "
+                         f"dimensions, but got input with spatial dimensions of "
+                         f"{list(x.shape[2:])} and scale_factor of shape {scale}. Please "
+                         "provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                         "scale_factor in (s1, s2, ...,sK) format.")
     return tuple(math.floor(x.shape[2 + i] * scales[i]) for i in range(n)), list(scales)
 
 
-def _source(in_size, out_size, scale, align_corners, nearest):
-    """Source coordinates of each output index along one dim (torch's formulas)."""
-    dst = np.arange(out_size, dtype=np.float64)
-    if nearest:
-        ratio = 1.0 / scale if scale else in_size / out_size
-        return np.minimum(np.floor(dst * ratio).astype(np.int64), in_size - 1)
+def _ratio(in_size, out_size, scale, align_corners):
+    """torch's area_pixel_compute_scale: output step in input pixels."""
     if align_corners:
-        ratio = (in_size - 1) / (out_size - 1) if out_size > 1 else 0.0
-        return dst * ratio
-    ratio = 1.0 / scale if scale else in_size / out_size
-    return np.maximum((dst + 0.5) * ratio - 0.5, 0.0)
+        return (in_size - 1) / (out_size - 1) if out_size > 1 else 0.0
+    return 1.0 / scale if scale else in_size / out_size
 
 
-def _linear_axis(x, axis, src, in_size):
+def _nearest_source(in_size, out_size, scale, exact, legacy):
+    """Source index of each output index (torch computes these in float32). legacy: torch's
+    2-d nearest kernel (nearest_idx) copies a dim whose size does not change and halves the
+    index of one whose size doubles, whatever the scale factor."""
+    if legacy and out_size in (in_size, 2 * in_size):
+        return np.arange(out_size) // (out_size // in_size)
+    ratio = np.float32(1.0 / scale if scale else np.float32(in_size) / np.float32(out_size))
+    dst = np.arange(out_size, dtype=np.float64)
+    src = ((dst + 0.5) * np.float64(ratio)).astype(np.float32) if exact else \
+        dst.astype(np.float32) * ratio
+    return np.minimum(np.floor(src).astype(np.int64), in_size - 1)
+
+
+def _taps(in_size, out_size, scale, align_corners, cubic):
+    """(input indices, weights), each (out_size, taps), of linear or cubic interpolation along
+    one dim; indices clamped to the input as torch clamps them at the borders."""
+    dst = np.arange(out_size, dtype=np.float64)
+    ratio = _ratio(in_size, out_size, scale, align_corners)
+    src = dst * ratio if align_corners else (dst + 0.5) * ratio - 0.5
+    if not cubic:
+        src = np.maximum(src, 0.0)
+        i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
+        lam = np.clip(src - i0, 0.0, 1.0)
+        idx = np.stack([i0, np.minimum(i0 + 1, in_size - 1)], axis=1)
+        return idx, np.stack([1.0 - lam, lam], axis=1)
     i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
-    i1 = np.minimum(i0 + 1, in_size - 1)
-    lam = (src - i0).astype(x.dtype)
+    t = np.clip(src - i0, 0.0, 1.0)
+    a = _CUBIC_A
+    near = lambda d: ((a + 2) * d - (a + 3)) * d * d + 1  # noqa: E731 (|d| <= 1)
+    far = lambda d: ((a * d - 5 * a) * d + 8 * a) * d - 4 * a  # noqa: E731 (1 < |d| < 2)
+    weights = np.stack([far(t + 1), near(t), near(1 - t), far(2 - t)], axis=1)
+    idx = np.clip(i0[:, None] + np.arange(-1, 3), 0, in_size - 1)
+    return idx, weights
+
+
+def _resample_axis(x, axis, idx, weights):
+    """Sum over taps of x gathered at idx along axis, weighted (one take per tap)."""
     shape = [1] * x.ndim
     shape[axis] = -1
-    a, b = np.take(x, i0, axis=axis), np.take(x, i1, axis=axis)
-    return a + (b - a) * lam.reshape(shape)
+    w = weights.astype(x.dtype)
+    y = np.take(x, idx[:, 0], axis=axis) * w[:, 0].reshape(shape)
+    for j in range(1, idx.shape[1]):
+        y += np.take(x, idx[:, j], axis=axis) * w[:, j].reshape(shape)
+    return y
+
+
+def _check_mode(x, mode, align_corners, antialias):
+    n = x.ndim - 2
+    if mode not in _RANK:
+        raise NotImplementedError(f"interpolate mode {mode!r} is not supported: expected one "
+                                  "of nearest | linear | bilinear | bicubic | trilinear | area "
+                                  "| nearest-exact")
+    if mode in ("nearest", "area", "nearest-exact") and align_corners is not None:
+        raise ValueError("align_corners option can only be set with the interpolating modes: "
+                         "linear | bilinear | bicubic | trilinear")
+    if n not in _RANK[mode]:
+        if n in (1, 2, 3):
+            want = _RANK[mode][0] + 2
+            raise NotImplementedError(f"Got {x.ndim}D input, but {mode} mode needs {want}D "
+                                      "input")
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
+                                  f"(got {x.ndim}D) for the modes: nearest | linear | bilinear "
+                                  f"| bicubic | trilinear | area | nearest-exact (got {mode})")
+    if antialias:
+        raise NotImplementedError("interpolate(antialias=True) is not supported by ember")
+    if x.dtype.kind != "f" and mode not in ("nearest", "nearest-exact"):
+        raise RuntimeError(f"interpolate ({mode}) needs a floating point tensor, got {x.dtype}")
 
 
 def interpolate(x, size, scale_factor, mode, align_corners, recompute_scale_factor,
                 antialias):
-    """F.interpolate for 3-D (N, C, L) and 4-D (N, C, H, W) inputs."""
+    """F.interpolate of (N, C, *spatial) inputs, 1 to 3 spatial dims, every torch mode but
+    antialiasing: each spatial dim resampled in turn (nearest: one take; linear, cubic: one
+    take per tap; area: adaptive average pooling)."""
+    _check_mode(x, mode, align_corners, antialias)
     n = x.ndim - 2
-    if n not in (1, 2):
-        raise NotImplementedError(f"interpolate: ember supports 3-D and 4-D inputs, got "
-                                  f"{x.ndim}-D")
-    if antialias:
-        raise NotImplementedError("interpolate(antialias=True) is not supported by ember")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
     out, scales = _sizes(x, size, scale_factor, n)
     if recompute_scale_factor:
         scales = [None] * n
-    nearest = mode == "nearest"
-    if not nearest and mode not in ("linear", "bilinear"):
-        raise NotImplementedError(f"interpolate mode {mode!r} is not supported by ember")
-    if mode == "linear" and n != 1 or mode == "bilinear" and n != 2:
-        raise ValueError(f"interpolate: mode {mode!r} needs a {3 if mode == 'linear' else 4}-D "
-                         f"input, got {x.ndim}-D")
-    if nearest and align_corners is not None:
-        raise ValueError("align_corners option can only be set with the interpolating modes: "
-                         "linear | bilinear | bicubic | trilinear")
-    if x.dtype.kind != "f" and not nearest:
-        raise RuntimeError(f"interpolate ({mode}) needs a floating point tensor, got {x.dtype}")
+    if mode == "area":
+        return adaptive_avg(x, out)
+    if min(out) <= 0 or min(x.shape[2:]) <= 0:
+        names = "DHW"[3 - n:]
+        sizes = [", ".join(f"{d}: {v}" for d, v in zip(names, vs)) for vs in (x.shape[2:], out)]
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input "
+                           f"({sizes[0]}){' and' if n == 1 else ''} output ({sizes[1]})")
     y = x
     for i in range(n):
-        axis = 2 + i
-        src = _source(x.shape[axis], out[i], scales[i], bool(align_corners), nearest)
-        y = np.take(y, src, axis=axis) if nearest else _linear_axis(y, axis, src, x.shape[axis])
+        axis, in_size = 2 + i, x.shape[2 + i]
+        if mode in ("nearest", "nearest-exact"):
+            src = _nearest_source(in_size, out[i], scales[i], mode != "nearest",
+                                  n == 2 and mode == "nearest")
+            y = np.take(y, src, axis=axis)
+        elif out[i] == in_size and mode != "bicubic":
+            continue  # torch's linear kernels copy a dim whose size does not change
+        else:
+            idx, w = _taps(in_size, out[i], scales[i], bool(align_corners), mode == "bicubic")
+            y = _resample_axis(y, axis, idx, w)
     return y
 
 
 def _interpolate_info(args):
     x, size, scale = args[0], args[1].const, args[2].const
-    if x.shape is None or len(x.shape) not in (3, 4):
+    if x.shape is None or len(x.shape) not in (3, 4, 5):
         return TensorInfo(x.dtype, None)
     n = len(x.shape) - 2
     if size is not None:

@@ -103,6 +103,26 @@ CASES = [
     ("Upsample-linear-recompute", lambda: nn.Upsample(scale_factor=1.7, mode="linear",
                                                       recompute_scale_factor=True),
      lambda b: (randn(b, 3, 5),)),
+    ("Upsample-nearest-exact", lambda: nn.Upsample(scale_factor=(1.7, 2.3),
+                                                   mode="nearest-exact"),
+     lambda b: (randn(b, 3, 5, 4),)),
+    ("Upsample-nearest-3d", lambda: nn.Upsample(size=(3, 7, 5)),
+     lambda b: (randn(b, 2, 4, 3, 5),)),
+    ("Upsample-bicubic", lambda: nn.Upsample(scale_factor=2.5, mode="bicubic"),
+     lambda b: (randn(b, 3, 4, 5),)),
+    ("Upsample-bicubic-corners", lambda: nn.Upsample(size=(7, 3), mode="bicubic",
+                                                     align_corners=True),
+     lambda b: (randn(b, 3, 4, 6),)),
+    ("Upsample-trilinear", lambda: nn.Upsample(scale_factor=(1.5, 2.0, 0.7),
+                                               mode="trilinear"),
+     lambda b: (randn(b, 2, 4, 3, 6),)),
+    ("Upsample-trilinear-corners-recompute", lambda: nn.Upsample(
+        scale_factor=1.6, mode="trilinear", align_corners=True, recompute_scale_factor=True),
+     lambda b: (randn(b, 2, 3, 4, 5),)),
+    ("Upsample-area", lambda: nn.Upsample(size=(3, 5), mode="area"),
+     lambda b: (randn(b, 3, 7, 8),)),
+    ("Upsample-area-1d", lambda: nn.Upsample(scale_factor=0.6, mode="area"),
+     lambda b: (randn(b, 3, 9),)),
     ("UpsamplingNearest2d", lambda: nn.UpsamplingNearest2d(scale_factor=3),
      lambda b: (randn(b, 2, 3, 4),)),
     ("UpsamplingBilinear2d", lambda: nn.UpsamplingBilinear2d(scale_factor=2),
@@ -290,11 +310,4 @@ def _assert_identical(a, b):
     assert a.dtype == b.dtype and a.shape == b.shape
     np.testing.assert_array_equal(a, b)
 
-
-def test_upsample_modes_ember_lacks_are_refused_by_name():
-    from ember.errors import UnsupportedError
-    from ember.nn.from_torch import convert_layer
-
-    with pytest.raises(UnsupportedError, match="Upsample with mode='bicubic'"):
-        convert_layer(nn.Upsample(scale_factor=2, mode="bicubic"))
 

@@ -279,6 +279,73 @@ def test_interpolate_1d(mode, align):
              atol=1e-5)
 
 
+_SPATIAL = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
+
+
+@pytest.mark.parametrize("mode", ["nearest", "nearest-exact", "linear", "bilinear", "bicubic",
+                                  "trilinear", "area"])
+def test_interpolate_modes_on_random_sizes_and_scales(mode):
+    """Random ranks, sizes, (non-integer, per-dim) scales, align_corners and
+    recompute_scale_factor; batch 1 and larger."""
+    rng = np.random.default_rng(sum(map(ord, mode)))
+    checked = 0
+    for trial in range(60):
+        n = _SPATIAL.get(mode, 1 + trial % 3)
+        x = rng.standard_normal((1 + trial % 3, 2) + tuple(rng.integers(1, 8, n)))
+        x = x.astype(np.float32)
+        align = None if mode in ("nearest", "nearest-exact", "area") else bool(trial % 2)
+        size, scale, recompute = None, None, None
+        if trial % 3 == 0:
+            size = tuple(int(v) for v in rng.integers(1, 13, n))
+        else:
+            scale = tuple(float(v) for v in np.round(rng.uniform(0.4, 3.5, n), 3)) \
+                if trial % 3 == 1 else float(rng.choice([0.5, 1.5, 2.0, 2.5, 3.0, 1.7]))
+            recompute = [None, True, False][trial % 4 % 3]
+        out_sizes = size or [int(d * f) for d, f in zip(x.shape[2:], np.broadcast_to(scale, n))]
+        if min(out_sizes) < 1:
+            continue
+        want = F.interpolate(to_torch(x), size=size, scale_factor=scale, mode=mode,
+                             align_corners=align, recompute_scale_factor=recompute)
+        same(run("tensor.interpolate", x, size, scale, mode, align, recompute, False), want,
+             atol=1e-5)
+        checked += 1
+    assert checked > 40
+
+
+def test_interpolate_bicubic_clamps_at_the_borders_and_overshoots():
+    x = np.zeros((1, 1, 4, 4), np.float32)
+    x[..., 0, 0] = 1.0
+    for align in (False, True):
+        want = F.interpolate(to_torch(x), scale_factor=3, mode="bicubic", align_corners=align)
+        got = run("tensor.interpolate", x, None, 3, "bicubic", align, None, False)
+        same(got, want, atol=1e-6)
+        assert got.min() < 0  # A = -0.75 rings
+
+
+def test_interpolate_errors_match_torch():
+    cases = [
+        ((rand(1, 2, 5), None, 2, "bilinear", None), NotImplementedError,
+         "Got 3D input, but bilinear mode needs 4D input"),
+        ((rand(1, 2, 5, 5), None, 2, "trilinear", None), NotImplementedError,
+         "Got 4D input, but trilinear mode needs 5D input"),
+        ((rand(1, 2, 5, 5), None, 2, "area", True), ValueError,
+         "align_corners option can only be set with the interpolating modes"),
+        ((rand(1, 2, 5, 5), (3, 4, 5), None, "nearest", None), ValueError,
+         "Input and output must have the same number of spatial dimensions"),
+        ((rand(1, 2, 5, 1), None, 0.5, "bicubic", None), RuntimeError,
+         r"Input and output sizes should be greater than 0, but got input \(H: 5, W: 1\) "
+         r"output \(H: 2, W: 0\)"),
+        ((rand(1, 2, 1), None, 0.5, "linear", None), RuntimeError,
+         r"but got input \(W: 1\) and output \(W: 0\)"),
+    ]
+    for (x, size, scale, mode, align), exc, message in cases:
+        with pytest.raises(exc, match=message):
+            run("tensor.interpolate", x, size, scale, mode, align, None, False)
+        with pytest.raises(exc, match=message):
+            F.interpolate(to_torch(x), size=size, scale_factor=scale, mode=mode,
+                          align_corners=align)
+
+
 def test_1d_convolutions_reuse_a_frozen_weight_view():
     """conv1d / conv_transpose1d hand the 2-d kernels one view per frozen weight, so the
     kernels' weight caches hit on every call; a writable weight is read afresh."""
