@@ -53,6 +53,7 @@ def _file_source(tmp_path, text=_TEXT) -> Source:
 
 
 def _entries(folder, kind="ast"):
+    diskcache.flush()  # entries are written by a background thread
     return sorted(p for p in os.listdir(folder) if p.startswith(kind + "-"))
 
 
@@ -111,6 +112,7 @@ def test_no_cache_in_a_folder_others_can_write(tmp_path, monkeypatch):
     os.chmod(tmp_path / "ember", 0o777)
     assert diskcache.folder() is False
     diskcache.store("ast", "k", [1])
+    diskcache.flush()
     assert os.listdir(tmp_path / "ember") == []
 
 
@@ -121,6 +123,7 @@ def test_class_positions_are_kept_and_checked(cache, tmp_path):
     assert index == {"A": (1, 5, 4), "A.B": (4, 5, 8)}
     (entry,) = _entries(cache, "classes")
     source._INDEX.clear()
+    diskcache.flush()
     assert source._class_index(str(tmp_path / "m.py"), list(lines)) == index
     (cache / entry).write_text('{"A": [1, "5", 4]}')
     source._INDEX.clear()
@@ -180,6 +183,7 @@ def test_a_class_summary_is_kept_and_checked(cache, tmp_path):
     assert summary["defs"]["step"][4] == ["torch.jit.export"]
     assert len(summary["overloads"]["forward"]) == 1 and summary["defs"]["forward"][0] == 21
     class_summary.store(_CLASS_TEXT, summary)
+    diskcache.flush()
     assert class_summary.load(_CLASS_TEXT) == json.loads(json.dumps(summary))
     (entry,) = _entries(cache, "class")
     for bad in ('{"head": [1, 0, 2]}', "[]", json.dumps(dict(summary, assigned=[1]))):
@@ -194,6 +198,7 @@ def test_class_constants_keep_their_tuples(cache):
     text = "class C:\n    K = (1, (2.5, 's'), None)\n    B = True\n"
     summary = class_summary.summarize(pyast.parse(text).body[0], text, lambda name: False)
     class_summary.store(text, summary)
+    diskcache.flush()
     loaded = class_summary.load(text)
     assert class_summary.constants(loaded) == {"K": (1, (2.5, "s"), None), "B": True}
 
@@ -207,10 +212,12 @@ def test_the_cache_keeps_a_bounded_number_of_entries(cache, monkeypatch):
         os.utime(cache / f"ast-{i:02d}.json", ns=(i * 10**9, i * 10**9))
     (cache / "fast-tables-x.json").write_text("{}")
     diskcache.store("ast", "new", [1])
+    diskcache.flush()
     left = sorted(os.listdir(cache))
     assert left == ["ast-05.json", "ast-06.json", "ast-07.json", "ast-08.json",
                     "ast-09.json", "ast-new.json", "fast-tables-x.json"]
     diskcache.store("ast", "newer", [1])  # once per process
+    diskcache.flush()
     assert len(os.listdir(cache)) == 8
 
 
@@ -221,3 +228,19 @@ def test_the_cache_command_shows_and_clears(cache, capsys):
     assert "ast" in capsys.readouterr().out
     assert main(["cache", "--clear"]) == 0
     assert "deleted" in capsys.readouterr().out and _entries(cache) == []
+
+
+def test_entries_are_written_by_the_time_the_process_exits(tmp_path):
+    """The writer thread is not a daemon: a process that stores and exits at once still
+    leaves its entries (and a forked child neither hangs nor writes the parent's)."""
+    import subprocess
+    import sys
+    code = ("import os\nfrom ember.frontend import diskcache\n"
+            "for i in range(50): diskcache.store('ast', 'e%d' % i, [i] * 100)\n"
+            "pid = os.fork()\n"
+            "if pid == 0:\n    diskcache.flush(); os._exit(0)\n"
+            "os.waitpid(pid, 0)\n")
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path), EMBER_CACHE="1")
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=60)
+    names = sorted(os.listdir(tmp_path / "ember"))
+    assert len(names) == 50 and all(n.startswith("ast-e") for n in names)
