@@ -204,6 +204,16 @@ def prepared(tag: str, arrays, build):
     return hit[1]
 
 
+TORCH_SCALAR_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double",
+                      "int8": "Char", "uint8": "Byte", "int16": "Short", "int32": "Int",
+                      "int64": "Long", "bool": "Bool"}
+"""numpy dtype name -> torch's ScalarType name, as torch's kernel errors spell it."""
+
+
+def torch_scalar_name(dtype) -> str:
+    return TORCH_SCALAR_NAMES.get(np.dtype(dtype).name, np.dtype(dtype).name)
+
+
 def as_2d_weight(w):
     """A 1-d layer's weight (O, I, k) as (O, I, 1, k) for the 2-d kernels: the same view
     object for a frozen weight, so their weight caches (keyed on the array) hit."""

@@ -26,6 +26,7 @@ from ember.ops.tensor_common import (
     reg,
     scalar_dtype,
     tensors_dtype,
+    torch_scalar_name,
 )
 from ember.ops.tensorinfo import TensorInfo, to_float
 
@@ -344,6 +345,32 @@ def _equal(a, b):
 
 reg("tensor.equal", "(Tensor self, Tensor other) -> bool", _equal,
     ("torch.equal", "Tensor.equal"), doc="True if both tensors have the same shape and values.")
+
+
+@_torch_broadcast
+def _isclose(a, b, rtol, atol, equal_nan):
+    """torch.isclose: |a - b| <= atol + rtol * |b| elementwise (nan equal to nan only with
+    equal_nan); both tensors of one dtype."""
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"{torch_scalar_name(b.dtype)} did not match "
+                           f"{torch_scalar_name(a.dtype)}")
+    if a.dtype.kind == "b":
+        return arr(np.equal(a, b))
+    with quiet():
+        return arr(np.isclose(a, b, rtol, atol, equal_nan))
+
+
+def _allclose(a, b, rtol, atol, equal_nan):
+    """torch.allclose: isclose everywhere."""
+    return bool(_isclose(a, b, rtol, atol, equal_nan).all())
+
+
+_CLOSE = ("(Tensor self, Tensor other, float rtol=0.00001, float atol=0.00000001, "
+          "bool equal_nan=False)")
+reg("tensor.isclose", _CLOSE + " -> Tensor", _isclose, ("torch.isclose", "Tensor.isclose"),
+    compare_info, may_raise=True)
+reg("tensor.allclose", _CLOSE + " -> bool", _allclose, ("torch.allclose", "Tensor.allclose"),
+    may_raise=True)
 def _as_tensor(ufunc):
     return lambda x: arr(ufunc(x))
 

@@ -20,7 +20,7 @@ from itertools import product
 import numpy as np
 
 from ember.ops.registry import ShapeMismatch
-from ember.ops.tensor_common import F, need_float, reg
+from ember.ops.tensor_common import F, need_float, reg, torch_scalar_name
 from ember.ops.tensor_conv import conv_out, ntuple
 from ember.ops.tensorinfo import TensorInfo
 
@@ -345,11 +345,6 @@ def _adaptive_1d(fn):
 
 # ----------------------------------------------------------------------------- max unpool
 
-_TORCH_DTYPE = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char",
-                "uint8": "Byte", "int16": "Short", "int32": "Int", "int64": "Long",
-                "bool": "Bool"}
-"""numpy dtype name -> torch's ScalarType name, as torch's kernel errors spell it."""
-
 
 def _unpool_geometry(kernel_size, stride, padding, n):
     k = ntuple(kernel_size, n, "kernel_size")
@@ -392,7 +387,7 @@ def _unpool(x, indices, out, what):
         raise RuntimeError(f"Input to max_unpooling{n}d should be a {n + 1}d or {n + 2}d "
                            f"Tensor, but got a tensor with {x.ndim} dimensions.")
     if indices.dtype != np.int64:
-        got = f" but got: {_TORCH_DTYPE.get(indices.dtype.name, indices.dtype.name)}" \
+        got = f" but got: {torch_scalar_name(indices.dtype)}" \
             if n == 2 else ""
         raise RuntimeError(f"elements in indices should be type int64{got}")
     if indices.shape != x.shape:
@@ -401,7 +396,7 @@ def _unpool(x, indices, out, what):
                            f"{list(indices.shape)}")
     if x.dtype.kind != "f":
         raise NotImplementedError(f'"{what}" not implemented for '
-                                  f"'{_TORCH_DTYPE.get(x.dtype.name, x.dtype.name)}'")
+                                  f"'{torch_scalar_name(x.dtype)}'")
     lead = x.shape[:x.ndim - n]
     plane = math.prod(out)
     flat = indices.reshape(lead + (-1,))

@@ -242,3 +242,22 @@ def test_shapes_that_do_not_broadcast_raise_torchs_runtime_error(name, sa, sb):
     with pytest.raises(RuntimeError) as got:
         ops.get(name).kernel(a, b)
     assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("rtol,atol,equal_nan", [(1e-5, 1e-8, False), (0.1, 0.0, True),
+                                                 (0.0, 0.05, False)])
+def test_isclose_and_allclose_match_torch(rtol, atol, equal_nan):
+    a = np.array([[1.0, np.nan, 2.0, np.inf], [3.0, -np.inf, 0.0, 1e-9]], np.float32)
+    b = np.array([[1.0, np.nan, 2.1, np.inf], [3.00001, -np.inf, 0.04, 0.0]], np.float32)
+    ta, tb = to_torch(a), to_torch(b)
+    same(run("tensor.isclose", a, b, rtol, atol, equal_nan),
+         torch.isclose(ta, tb, rtol, atol, equal_nan))
+    same(run("tensor.isclose", a, b[1], rtol, atol, equal_nan),
+         torch.isclose(ta, tb[1], rtol, atol, equal_nan))
+    assert run("tensor.allclose", a, b, rtol, atol, equal_nan) is \
+        torch.allclose(ta, tb, rtol, atol, equal_nan)
+    assert run("tensor.allclose", b[1:], b[1:], rtol, atol, equal_nan) is True
+    with pytest.raises(RuntimeError, match="Double did not match Float"):
+        run("tensor.isclose", a, b.astype(np.float64), rtol, atol, equal_nan)
+    with pytest.raises(RuntimeError, match="must match the size"):
+        run("tensor.allclose", a, b[:, :3], rtol, atol, equal_nan)
