@@ -36,6 +36,7 @@ from ember.frontend.typing_ import (
     numeric_rank,
     show,
 )
+from ember.frontend.tensors import _const_value
 from ember.ir import Value
 from ember.ir import types as T
 
@@ -177,7 +178,8 @@ class CallMixin:
                 reasons.append(f"{d.schema_text}: {bound}")
                 continue
             if not _promotes(bound):
-                return self.emit_bound(d, bound, node)
+                return self.emit_bound(*self.on_true(d, bound, args, kwargs, node, receiver),
+                                       node)
             promoted.append((d, bound))
         if promoted:
             # As in TorchScript, an overload that needs a numeric promotion (int -> float)
@@ -191,6 +193,21 @@ class CallMixin:
             message = f"{qualname}(): {reasons[0].split(': ', 1)[1]}"
         return self.error(message + self.overload_hint(qualname, args, kwargs, receiver, node,
                                                        arg_nodes), node.span)
+
+    def on_true(self, d, bound, args, kwargs, node, receiver):
+        """(operator, binding) to emit: d's flag-dispatch target (ops.on_true) when the flag
+        is bound to the constant True (`return_indices=True`), else d itself."""
+        rule = ops.on_true(d.name)
+        if rule is None:
+            return d, bound
+        flag, target = rule
+        k = next(i for i, p in enumerate(d.schema.params) if p.name == flag)
+        v = bound[1][k]
+        if not isinstance(v, Value) or _const_value(v) is not True:
+            return d, bound
+        alt = ops.get(target)
+        again = self.bind_overload(alt, args, kwargs, node, int(receiver))
+        return (d, bound) if isinstance(again, str) else (alt, again)
 
     def overload_hint(self, qualname, args, kwargs, receiver, node, arg_nodes=None) -> str:
         """Why a call that matched no overload probably failed, when there is a usual reason."""

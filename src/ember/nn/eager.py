@@ -299,8 +299,24 @@ class Dispatcher:
         """The Python qualname the overloads implement (`torch.nn.functional.linear`)."""
         self.overloads = tuple(overloads)
         self._plans = {}
+        self._on_true = self._flag_dispatch()
+
+    def _flag_dispatch(self):
+        """(flag, its position, Dispatcher of the target) if the operator dispatches on a
+        flag (ops.on_true: return_indices=True runs the *_with_indices operator)."""
+        from ember import ops
+        rule = ops.on_true(self.overloads[0].name) if len(self.overloads) == 1 else None
+        if rule is None:
+            return None
+        flag, target = rule
+        at = [p.name for p in self.overloads[0].schema.params].index(flag)
+        return flag, at, Dispatcher(self.public_name, self.qualname, [ops.get(target)])
 
     def __call__(self, args, kwargs):
+        if self._on_true is not None:
+            flag, at, target = self._on_true
+            if kwargs.get(flag, args[at] if len(args) > at else False) is True:
+                return target(args, kwargs)
         kinds = tuple(map(kind_of, args))
         key = (kinds, tuple((k, kind_of(v)) for k, v in kwargs.items())) if kwargs else kinds
         call = self._plans.get(key)

@@ -50,6 +50,7 @@ from ember.ops.registry import (
     all_ops,
     by_python_name,
     get,
+    on_true,
     op,
     register,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "by_python_name",
     "exception_matches",
     "get",
+    "on_true",
     "op",
     "register",
 ]

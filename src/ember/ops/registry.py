@@ -102,3 +102,18 @@ def by_python_name(qualname: str) -> list[OpDef]:
 
 def all_ops() -> list[OpDef]:
     return list(REGISTRY.values())
+
+
+_ON_TRUE: dict[str, tuple[str, str]] = {}
+
+
+def dispatch_on_true(name: str, flag: str, target: str) -> None:
+    """Calls of operator `name` whose bool argument `flag` is True run operator `target`
+    (TorchScript's boolean_dispatch: `F.max_pool2d(..., return_indices=True)` returns
+    (values, indices)). The compiler needs the flag constant; eager calls look at it."""
+    _ON_TRUE[name] = (flag, target)
+
+
+def on_true(name: str) -> tuple[str, str] | None:
+    """(flag, target operator) if calls of operator `name` dispatch on a flag."""
+    return _ON_TRUE.get(name)

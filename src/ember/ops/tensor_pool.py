@@ -19,7 +19,7 @@ from itertools import product
 
 import numpy as np
 
-from ember.ops.registry import ShapeMismatch
+from ember.ops.registry import ShapeMismatch, dispatch_on_true
 from ember.ops.tensor_common import F, need_float, reg, torch_scalar_name
 from ember.ops.tensor_conv import conv_out, ntuple
 from ember.ops.tensorinfo import TensorInfo
@@ -531,6 +531,8 @@ for _n, _k in ((3, max_pool3d), (2, max_pool2d), (1, max_pool1d)):
         _with_indices_kernel(_k), (f"{F}.max_pool{_n}d_with_indices",),
         _with_indices(_pool_info(_n, True)), may_raise=True,
         doc=f"max_pool{_n}d returning (values, flat indices per plane).")
+    dispatch_on_true(f"tensor.max_pool{_n}d", "return_indices",
+                     f"tensor.max_pool{_n}d_with_indices")
 reg("tensor.avg_pool2d", f"(Tensor self, {_AVGP}, int? divisor_override=None) -> Tensor",
     avg_pool2d, (f"{F}.avg_pool2d", "torch.avg_pool2d"), _pool_info(2, False), may_raise=True)
 reg("tensor.avg_pool3d", f"(Tensor self, {_AVGP}, int? divisor_override=None) -> Tensor",
@@ -555,6 +557,8 @@ for _n, _k in ((3, adaptive_max_pool3d), (2, adaptive_max_pool2d),
         _with_indices_kernel(_k),
         (f"{F}.adaptive_max_pool{_n}d_with_indices",), _with_indices(_adaptive_info(_n)),
         may_raise=True, doc=f"adaptive_max_pool{_n}d returning (values, flat indices).")
+    dispatch_on_true(f"tensor.adaptive_max_pool{_n}d", "return_indices",
+                     f"tensor.adaptive_max_pool{_n}d_with_indices")
 
 
 def _unpool_info(n):

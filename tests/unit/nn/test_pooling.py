@@ -199,3 +199,25 @@ def test_fold_errors_match_torch():
         nn.Fold(3, 2)(randn(2, 8, 4, 1))
     with pytest.raises(RuntimeError, match="must be at least one"):
         nn.Unfold(3)(randn(1, 2, 1, 1))
+
+
+def _pool_with_indices(x: torch.Tensor):
+    v, i = torch.nn.functional.max_pool2d(x, 2, return_indices=True)
+    w = torch.nn.functional.max_pool2d(x, 3, 1, 1)
+    a, j = torch.nn.functional.adaptive_max_pool1d(x[0], 3, True)
+    return v + w[:, :, ::2, ::2], i, a, j
+
+
+def test_functional_max_pools_dispatch_on_a_constant_return_indices():
+    """F.max_pool*d / F.adaptive_max_pool*d with return_indices=True return (values,
+    indices), scripted (TorchScript's boolean dispatch on the constant) and eagerly."""
+    x = torch.rand(2, 3, 6, 6)
+    want = _pool_with_indices(x)
+    got = ember.script(_pool_with_indices)(x.numpy())
+    assert [g.dtype.name for g in got] == ["float32", "int64", "float32", "int64"]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w.numpy())
+    v, i = nn.functional.max_pool2d(x.numpy(), 2, return_indices=True)
+    np.testing.assert_array_equal(i, want[1].numpy())
+    a, j = nn.functional.adaptive_max_pool1d(x.numpy()[0], 3, return_indices=True)
+    np.testing.assert_array_equal(j, want[3].numpy())
