@@ -20,7 +20,7 @@ from itertools import product
 import numpy as np
 
 from ember.ops.registry import ShapeMismatch, dispatch_on_true
-from ember.ops.tensor_common import F, need_float, reg, torch_scalar_name
+from ember.ops.tensor_common import F, need_float, quiet, reg, torch_scalar_name
 from ember.ops.tensor_conv import conv_out, ntuple
 from ember.ops.tensorinfo import TensorInfo
 
@@ -258,12 +258,13 @@ def adaptive_avg(x, out):
             x.shape[:x.ndim - n] + (1,) * n)
     if tuple(out) == tuple(sizes):
         return x.copy()
-    y = _averaged(x, out, sizes)
-    if not np.isfinite(y).all():  # 0 * nan in the matmuls spreads nan beyond its window
-        y = x
-        for i in range(n):
-            y = _adaptive_axis(y, x.ndim - n + i, out[i], np.mean)
-        y = np.ascontiguousarray(y)
+    with quiet():  # inf * 0 in the matmuls (redone below), inf - inf in a window
+        y = _averaged(x, out, sizes)
+        if not np.isfinite(y).all():  # 0 * nan in the matmuls spreads nan past its window
+            y = x
+            for i in range(n):
+                y = _adaptive_axis(y, x.ndim - n + i, out[i], np.mean)
+            y = np.ascontiguousarray(y)
     return y
 
 

@@ -177,6 +177,7 @@ def test_adaptive_pools(size):
 def test_adaptive_avg_keeps_nan_and_inf_in_their_windows(size):
     x = rand(2, 3, 9, 7)
     x[0, 1, 4, 2], x[1, 0, 0, 6], x[1, 2, 8, 0] = np.nan, np.inf, -np.inf
+    x[0, 2, 0, 0], x[0, 2, 0, 1] = np.inf, -np.inf  # one window: nan
     same(run("tensor.adaptive_avg_pool2d", x, size), F.adaptive_avg_pool2d(to_torch(x), size),
          atol=1e-6)
     x3 = rand(2, 5, 4, 6)
