@@ -98,6 +98,7 @@ from ember.nn.pooling import (
 from ember.nn.rnn import GRU, LSTM, RNN
 from ember.nn.rnn_cell import GRUCell, LSTMCell, RNNCell
 from ember.nn.transformer import (
+    Transformer,
     TransformerDecoder,
     TransformerDecoderLayer,
     TransformerEncoder,
@@ -128,7 +129,7 @@ __all__ = [
     "ReLU6", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
     "ReplicationPad2d", "ReplicationPad3d", "SELU", "Sequential", "SiLU", "Sigmoid", "Softmax",
     "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink",
-    "Threshold", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
+    "Threshold", "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
     "TransformerEncoderLayer", "Unflatten", "Unfold", "Upsample", "UpsamplingBilinear2d",
     "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "export", "functional", "init",
 ]

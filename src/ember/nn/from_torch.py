@@ -220,6 +220,27 @@ def _encoder(m):
     return enc
 
 
+def _transformer(m):
+    t = enn.Transformer(m.d_model, m.nhead, 0, 0, batch_first=m.batch_first,
+                        custom_encoder=_converted_stack(m.encoder),
+                        custom_decoder=_converted_stack(m.decoder))
+    t.train(False)
+    return t
+
+
+def _converted_stack(m):
+    """An encoder or decoder of an nn.Transformer, converted (a custom one must be a torch
+    TransformerEncoder / TransformerDecoder too)."""
+    import torch
+
+    convert = {torch.nn.TransformerEncoder: _encoder, torch.nn.TransformerDecoder: _decoder}
+    if type(m) not in convert:
+        raise UnsupportedError(f"torch.nn.Transformer with a custom {type(m).__name__} has "
+                               "no ember equivalent yet; script the encoder and decoder "
+                               "stacks as your own nn.Module")
+    return convert[type(m)](m)
+
+
 def _upsample(cls):
     def convert(m):
         from ember.nn.upsample import MODES
@@ -353,6 +374,7 @@ def _table() -> dict:
         nn.MultiheadAttention: _mha,
         nn.TransformerEncoderLayer: _encoder_layer, nn.TransformerEncoder: _encoder,
         nn.TransformerDecoderLayer: _decoder_layer, nn.TransformerDecoder: _decoder,
+        nn.Transformer: _transformer,
     }
 
 

@@ -7,10 +7,13 @@ from __future__ import annotations
 import copy
 from typing import Optional
 
+import numpy as np
+
 import ember.nn.functional as F
 from ember.nn.activation import GELU, ReLU
 from ember.nn.attention import MultiheadAttention
 from ember.nn.functional import Tensor
+from ember.nn.init import float_dtype
 from ember.nn.linear import Linear
 from ember.nn.misc import Dropout
 from ember.nn.module import Module, ModuleList
@@ -216,3 +219,54 @@ class TransformerDecoder(Module):
         if norm is not None:
             output = norm(output)
         return output
+
+
+class Transformer(Module):
+    """torch.nn.Transformer: an encoder stack and a decoder stack (or custom ones), each
+    ending in a LayerNorm; submodule names match torch's state_dict."""
+
+    __constants__ = ("d_model", "nhead", "batch_first")
+    d_model: int
+    nhead: int
+    batch_first: bool
+
+    def __init__(self, d_model: int = 512, nhead: int = 8, num_encoder_layers: int = 6,
+                 num_decoder_layers: int = 6, dim_feedforward: int = 2048,
+                 dropout: float = 0.1, activation="relu", custom_encoder=None,
+                 custom_decoder=None, layer_norm_eps: float = 1e-5, batch_first: bool = False,
+                 norm_first: bool = False, bias: bool = True, device=None, dtype=None):
+        super().__init__()
+        args = (d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
+                batch_first, norm_first, bias)
+        self.encoder = custom_encoder if custom_encoder is not None else TransformerEncoder(
+            TransformerEncoderLayer(*args, dtype=dtype), num_encoder_layers,
+            LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype))
+        self.decoder = custom_decoder if custom_decoder is not None else TransformerDecoder(
+            TransformerDecoderLayer(*args, dtype=dtype), num_decoder_layers,
+            LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype))
+        self.d_model = d_model
+        self.nhead = nhead
+        self.batch_first = batch_first
+
+    def forward(self, src: Tensor, tgt: Tensor, src_mask: Optional[Tensor] = None,
+                tgt_mask: Optional[Tensor] = None, memory_mask: Optional[Tensor] = None,
+                src_key_padding_mask: Optional[Tensor] = None,
+                tgt_key_padding_mask: Optional[Tensor] = None,
+                memory_key_padding_mask: Optional[Tensor] = None,
+                src_is_causal: Optional[bool] = None, tgt_is_causal: Optional[bool] = None,
+                memory_is_causal: bool = False) -> Tensor:
+        batch = 0 if self.batch_first else 1
+        if len(src.shape) == 3 and src.shape[batch] != tgt.shape[batch]:
+            raise RuntimeError("the batch number of src and tgt must be equal")
+        if src.shape[-1] != self.d_model or tgt.shape[-1] != self.d_model:
+            raise RuntimeError("the feature number of src and tgt must be equal to d_model")
+        memory = self.encoder(src, src_mask, src_key_padding_mask, src_is_causal)
+        return self.decoder(tgt, memory, tgt_mask, memory_mask, tgt_key_padding_mask,
+                            memory_key_padding_mask, tgt_is_causal, memory_is_causal)
+
+    @staticmethod
+    def generate_square_subsequent_mask(sz: int, device=None, dtype=None):
+        """The (sz, sz) float mask of torch's: -inf above the diagonal, 0 elsewhere."""
+        mask = np.zeros((sz, sz), dtype=float_dtype(dtype))
+        mask[np.triu_indices(sz, 1)] = -np.inf
+        return mask

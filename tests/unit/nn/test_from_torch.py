@@ -35,6 +35,7 @@ LAYERS = [
     "Fold", "Unfold",
     "RNN", "LSTMCell", "GRUCell", "RNNCell", "ChannelShuffle", "CosineSimilarity",
     "PairwiseDistance", "EmbeddingBag", "TransformerDecoderLayer", "TransformerDecoder",
+    "Transformer",
 ]
 
 

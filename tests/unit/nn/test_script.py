@@ -217,6 +217,8 @@ CASES = [
     ("TransformerDecoder", lambda: nn.TransformerDecoder(
         nn.TransformerDecoderLayer(8, 2, 16, norm_first=True, batch_first=True), 2),
      lambda b: (_x(b, 4, 8), _x(b, 3, 8, seed=1))),
+    ("Transformer", lambda: nn.Transformer(8, 2, 1, 2, 16, batch_first=True),
+     lambda b: (_x(b, 4, 8), _x(b, 3, 8, seed=1))),
     ("Sequential", lambda: nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.ReLU(),
                                          nn.MaxPool2d(2), nn.Flatten(), nn.Linear(16, 2)),
      lambda b: (_x(b, 3, 4, 4),)),

@@ -282,6 +282,12 @@ CASES = [
         nn.TransformerDecoderLayer(8, 2, 16, 0.0, batch_first=True), 2, nn.LayerNorm(8)),
      lambda b: (randn(b, 4, 8), randn(b, 5, 8, seed=2),
                 np.triu(np.full((4, 4), -np.inf, np.float32), 1))),
+    ("Transformer", lambda: nn.Transformer(8, 2, 2, 1, 16, 0.0),
+     lambda b: (randn(5, b, 8), randn(4, b, 8, seed=2))),
+    ("Transformer-bf-prenorm-masks",
+     lambda: nn.Transformer(8, 2, 1, 2, 16, 0.0, "gelu", batch_first=True, norm_first=True),
+     lambda b: (randn(b, 5, 8), randn(b, 4, 8, seed=2), np.zeros((5, 5), np.float32),
+                np.triu(np.full((4, 4), -np.inf, np.float32), 1))),
 ]
 CASES = [pytest.param(*c, id=c[0]) for c in CASES]
 

@@ -104,3 +104,23 @@ def test_encoder_layers_are_independent_copies():
     assert list(enc.state_dict()) == list(torch.nn.TransformerEncoder(
         torch.nn.TransformerEncoderLayer(D, HEADS, FF), 2, enable_nested_tensor=False
     ).state_dict())
+
+
+@pytest.mark.parametrize("batch_first", [False, True])
+def test_full_transformer(batch_first):
+    args = {"num_encoder_layers": 2, "num_decoder_layers": 1, "dim_feedforward": FF,
+            "batch_first": batch_first}
+    tm = randomize(torch.nn.Transformer(D, HEADS, **args))
+    mask = nn.Transformer.generate_square_subsequent_mask(4)
+    np.testing.assert_array_equal(mask, torch.nn.Transformer.generate_square_subsequent_mask(4))
+    tgt = [randn(b, 4, D, seed=7) if batch_first else randn(4, b, D, seed=7) for b in (1, 3)]
+    check_layer(tm, nn.Transformer(D, HEADS, **args),
+                [(_src(b, batch_first), t, None, mask) for b, t in zip((1, 3), tgt)])
+
+
+def test_full_transformer_checks_its_inputs():
+    m = nn.Transformer(D, HEADS, 1, 1, FF, batch_first=True)
+    with pytest.raises(RuntimeError, match="batch number of src and tgt"):
+        m(randn(2, 5, D), randn(3, 4, D))
+    with pytest.raises(RuntimeError, match="feature number"):
+        m(randn(2, 5, D), randn(2, 4, D + 1))
