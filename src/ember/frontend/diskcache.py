@@ -41,7 +41,7 @@ def _private_folder(path: str):
         st = os.stat(path)
     except OSError:
         return False
-    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or \
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != getattr(os, "getuid", lambda: 0)() or \
             st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
         return False
     return path
@@ -132,7 +132,8 @@ def _after_fork() -> None:
     _WRITER.clear()
 
 
-os.register_at_fork(after_in_child=_after_fork)
+if hasattr(os, "register_at_fork"):  # POSIX only
+    os.register_at_fork(after_in_child=_after_fork)
 
 
 MAX_ENTRIES = 10_000

@@ -129,7 +129,7 @@ __all__ = [
     "ReLU6", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
     "ReplicationPad2d", "ReplicationPad3d", "SELU", "Sequential", "SiLU", "Sigmoid", "Softmax",
     "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink",
-    "Threshold", "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
-    "TransformerEncoderLayer", "Unflatten", "Unfold", "Upsample", "UpsamplingBilinear2d",
+    "Threshold", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
+    "TransformerEncoder", "TransformerEncoderLayer", "Unflatten", "Unfold", "Upsample", "UpsamplingBilinear2d",
     "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "export", "functional", "init",
 ]
