@@ -131,10 +131,13 @@ _GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
 
 def _fast():
     """The fast parser (built once), or None where lark is set up in a way it does not
-    cover: from the cached tables (tables.py) if there are any, else from lark's."""
+    cover: from the tables shipped with ember (fast_tables.json) when they are this
+    grammar's, else from the cached tables (tables.py) if there are any, else from lark's."""
     if "lalr" not in _FAST:
+        fast = _from_data(_packaged_tables())
         path = _cache_file(_GRAMMAR, "fast-tables", f"{_lark_stamp()}/{tables.FORMAT}", "json")
-        fast = _from_data(tables.load(path)) if path else None
+        if fast is None and path:
+            fast = _from_data(tables.load(path))
         if fast is None:
             data = tables.export(_parser(), BUILDER)
             fast = _from_data(data)
@@ -142,6 +145,29 @@ def _fast():
                 diskcache.write_json(path, data)
         _FAST["lalr"] = fast
     return _FAST["lalr"]
+
+
+PACKAGED_TABLES = os.path.join(os.path.dirname(__file__), "fast_tables.json")
+"""The fast parser's tables for grammar.lark, shipped so that a fresh install parses
+without building lark's parser (~400 ms). `python -m ember.frontend.parser` rewrites them
+after a grammar change (a test says when they are stale)."""
+
+
+def _packaged_tables():
+    data = tables.load(PACKAGED_TABLES)
+    return data if data is not None and data.get("grammar") == grammar_digest() else None
+
+
+def grammar_digest() -> str:
+    with open(_GRAMMAR, "rb") as fh:
+        return diskcache.digest(fh.read())
+
+
+def packaged_tables_data() -> dict | None:
+    """What PACKAGED_TABLES should hold: the tables lark builds now, with the grammar's
+    digest."""
+    data = tables.export(_parser(), BUILDER)
+    return None if data is None else {"grammar": grammar_digest(), **data}
 
 
 def _lark_stamp() -> str:
@@ -591,3 +617,9 @@ def _dedent_error(source, text) -> ParseError:
                               span_of(source, i, 1, i, 2))
     return ParseError("unindent does not match any outer indentation level",
                       span_of(source, 1, 1, 1, 2))
+
+
+if __name__ == "__main__":
+    diskcache.write_json(PACKAGED_TABLES, packaged_tables_data())
+    print(f"wrote {PACKAGED_TABLES}")
+

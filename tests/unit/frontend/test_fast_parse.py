@@ -50,6 +50,7 @@ def test_tables_round_trip_through_the_cache(tmp_path, monkeypatch):
     """A fresh process parses from the cached tables without building lark's parser, and
     gets what the tables exported from lark give."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(P, "PACKAGED_TABLES", str(tmp_path / "none.json"))  # a stale one
     monkeypatch.setattr(P, "_FAST", {})
     text = SNIPPETS[0]
     built = _outcome(text, True)
@@ -63,6 +64,7 @@ def test_tables_round_trip_through_the_cache(tmp_path, monkeypatch):
 
 def test_unusable_cached_tables_are_rebuilt(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(P, "PACKAGED_TABLES", str(tmp_path / "none.json"))
     monkeypatch.setattr(P, "_FAST", {})
     P._fast()
     (cached,) = (tmp_path / "ember").glob("fast-tables-*.json")
@@ -70,20 +72,6 @@ def test_unusable_cached_tables_are_rebuilt(tmp_path, monkeypatch):
     monkeypatch.setattr(P, "_FAST", {})
     assert P._fast() is not None
     assert _outcome(SNIPPETS[0], True) == _outcome(SNIPPETS[0], False)
-
-
-def test_valid_code_parses_without_importing_lark(tmp_path):
-    """With the tables cached, a fresh process imports lark only to report an error."""
-    import os
-    import subprocess
-    import sys
-    code = ("import sys\nfrom ember.errors import Source\nfrom ember.frontend import parser\n"
-            "parser.parse_module(Source('t.py', 'def f(x: int) -> int:\\n    return x\\n'))\n"
-            "print('lark' in sys.modules)\n")
-    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
-    runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                           text=True, check=True).stdout.split() for _ in range(2)]
-    assert runs == [["True"], ["False"]]
 
 
 def test_cached_callbacks_follow_the_builder_of_the_day():
@@ -102,3 +90,44 @@ def test_cached_callbacks_follow_the_builder_of_the_day():
     assert tables.callback([["default", "atom"]], b)([1]) == ("method", [1])
     assert tables.callback([["method", "other"]], b)([1]) == ("default", "other", [1])
     assert tables.callback([["expand1"], ["default", "other"]], b)([7]) == 7
+
+
+def test_the_packaged_tables_are_this_grammars():
+    """fast_tables.json is what lark builds from grammar.lark now; after a grammar change,
+    regenerate it with `python -m ember.frontend.parser`."""
+    import json
+
+    with open(P.PACKAGED_TABLES, encoding="utf-8") as fh:
+        packaged = json.load(fh)
+    want = json.loads(json.dumps(P.packaged_tables_data()))
+    assert packaged == want, "stale: run python -m ember.frontend.parser"
+
+
+def test_a_fresh_install_parses_without_lark(tmp_path):
+    """With an empty cache folder, valid code parses from the packaged tables: lark is
+    neither imported nor built (it is imported only to report an error)."""
+    import os
+    import subprocess
+    import sys
+    code = ("import sys\nfrom ember.errors import Source\n"
+            "from ember.frontend.parser import parse_module\n"
+            "parse_module(Source('t.py', 'def f(x: int) -> int:\\n    return x + 1\\n'))\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'lark'))\n")
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    for _ in range(2):
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                             text=True, check=True, timeout=120)
+        assert out.stdout.strip() == "[]"
+
+
+def test_packaged_tables_of_another_grammar_are_not_used(tmp_path, monkeypatch):
+    import json
+
+    with open(P.PACKAGED_TABLES, encoding="utf-8") as fh:
+        data = json.load(fh)
+    stale = tmp_path / "fast_tables.json"
+    stale.write_text(json.dumps(dict(data, grammar="another grammar")))
+    monkeypatch.setattr(P, "PACKAGED_TABLES", str(stale))
+    assert P._packaged_tables() is None
+    stale.write_text(json.dumps(data))
+    assert P._packaged_tables() is not None
