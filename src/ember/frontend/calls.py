@@ -197,15 +197,13 @@ class CallMixin:
     def on_true(self, d, bound, args, kwargs, node, receiver):
         """(operator, binding) to emit: d's flag-dispatch target (ops.on_true) when the flag
         is bound to the constant True (`return_indices=True`), else d itself."""
-        rule = ops.on_true(d.name)
+        rule = ops.on_true(d)
         if rule is None:
             return d, bound
-        flag, target = rule
-        k = next(i for i, p in enumerate(d.schema.params) if p.name == flag)
-        v = bound[1][k]
+        _, at, alt = rule
+        v = bound[1][at]
         if not isinstance(v, Value) or _const_value(v) is not True:
             return d, bound
-        alt = ops.get(target)
         again = self.bind_overload(alt, args, kwargs, node, int(receiver))
         return (d, bound) if isinstance(again, str) else (alt, again)
 

@@ -305,12 +305,11 @@ class Dispatcher:
         """(flag, its position, Dispatcher of the target) if the operator dispatches on a
         flag (ops.on_true: return_indices=True runs the *_with_indices operator)."""
         from ember import ops
-        rule = ops.on_true(self.overloads[0].name) if len(self.overloads) == 1 else None
+        rule = ops.on_true(self.overloads[0]) if len(self.overloads) == 1 else None
         if rule is None:
             return None
-        flag, target = rule
-        at = [p.name for p in self.overloads[0].schema.params].index(flag)
-        return flag, at, Dispatcher(self.public_name, self.qualname, [ops.get(target)])
+        flag, at, target = rule
+        return flag, at, Dispatcher(self.public_name, self.qualname, [target])
 
     def __call__(self, args, kwargs):
         if self._on_true is not None:

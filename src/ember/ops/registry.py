@@ -114,6 +114,12 @@ def dispatch_on_true(name: str, flag: str, target: str) -> None:
     _ON_TRUE[name] = (flag, target)
 
 
-def on_true(name: str) -> tuple[str, str] | None:
-    """(flag, target operator) if calls of operator `name` dispatch on a flag."""
-    return _ON_TRUE.get(name)
+def on_true(d: OpDef) -> tuple[str, int, OpDef] | None:
+    """(flag, its position among d's parameters, target operator) if calls of operator d
+    dispatch on a flag (dispatch_on_true)."""
+    rule = _ON_TRUE.get(d.name)
+    if rule is None:
+        return None
+    flag, target = rule
+    at = next(i for i, p in enumerate(d.schema.params) if p.name == flag)
+    return flag, at, REGISTRY[target]
