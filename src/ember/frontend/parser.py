@@ -135,16 +135,22 @@ def _fast():
     grammar's, else from the cached tables (tables.py) if there are any, else from lark's."""
     if "lalr" not in _FAST:
         fast = _from_data(_packaged_tables())
-        path = _cache_file(_GRAMMAR, "fast-tables", f"{_lark_stamp()}/{tables.FORMAT}", "json")
-        if fast is None and path:
-            fast = _from_data(tables.load(path))
         if fast is None:
-            data = tables.export(_parser(), BUILDER)
-            fast = _from_data(data)
-            if fast is not None and path:
-                diskcache.write_json(path, data)
+            fast = _cached_or_built_tables()
         _FAST["lalr"] = fast
     return _FAST["lalr"]
+
+
+def _cached_or_built_tables():
+    """The fast parser from the tables in the user's cache, else from lark's (cached)."""
+    path = _cache_file(_GRAMMAR, "fast-tables", f"{_lark_stamp()}/{tables.FORMAT}", "json")
+    fast = _from_data(tables.load(path)) if path else None
+    if fast is None:
+        data = tables.export(_parser(), BUILDER)
+        fast = _from_data(data)
+        if fast is not None and path:
+            diskcache.write_json(path, data)
+    return fast
 
 
 PACKAGED_TABLES = os.path.join(os.path.dirname(__file__), "fast_tables.json")
