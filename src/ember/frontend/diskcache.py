@@ -12,6 +12,7 @@ malformed entry is a miss: the caller recomputes it and stores it again.
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import json
 import os
@@ -82,11 +83,8 @@ def store(kind: str, key: str, value) -> None:
     to create, and a first compile writes dozens) that the interpreter waits for at exit;
     `flush()` waits for it too."""
     path = entry_path(kind, key)
-    if not path:
-        return
-    try:
-        text = json.dumps(value, separators=(",", ":"))
-    except (ValueError, TypeError, RecursionError):
+    text = _json_text(value) if path else None
+    if text is None:
         return
     with _QUEUE_LOCK:
         _QUEUE.append((path, text))
@@ -96,7 +94,7 @@ def store(kind: str, key: str, value) -> None:
             writer.start()
 
 
-_QUEUE: list = []
+_QUEUE: collections.deque = collections.deque()
 """(path, JSON text) entries waiting to be written."""
 _WRITER: list = []
 """The writer thread, while one runs."""
@@ -111,7 +109,7 @@ def _drain() -> None:
             if not _QUEUE:
                 _WRITER.clear()
                 return
-            path, text = _QUEUE.pop(0)
+            path, text = _QUEUE.popleft()
         _write_text(path, text)
 
 
@@ -164,11 +162,17 @@ def _age(path: str) -> int:
 
 def write_json(path: str, value) -> None:
     """Write value to path atomically (a temporary file in the same folder, renamed)."""
+    text = _json_text(value)
+    if text is not None:
+        _write_text(path, text)
+
+
+def _json_text(value):
+    """value as compact JSON text, or None if it has no JSON form."""
     try:
-        text = json.dumps(value, separators=(",", ":"))
+        return json.dumps(value, separators=(",", ":"))
     except (ValueError, TypeError, RecursionError):
-        return
-    _write_text(path, text)
+        return None
 
 
 def _write_text(path: str, text: str) -> None:
