@@ -231,14 +231,13 @@ def _transformer(m):
 def _converted_stack(m):
     """An encoder or decoder of an nn.Transformer, converted (a custom one must be a torch
     TransformerEncoder / TransformerDecoder too)."""
-    import torch
+    from torch import nn
 
-    convert = {torch.nn.TransformerEncoder: _encoder, torch.nn.TransformerDecoder: _decoder}
-    if type(m) not in convert:
+    if type(m) not in (nn.TransformerEncoder, nn.TransformerDecoder):
         raise UnsupportedError(f"torch.nn.Transformer with a custom {type(m).__name__} has "
                                "no ember equivalent yet; script the encoder and decoder "
                                "stacks as your own nn.Module")
-    return convert[type(m)](m)
+    return TORCH_LAYERS[type(m)](m)
 
 
 def _upsample(cls):

@@ -189,3 +189,9 @@ def test_no_draws_nests_and_restores_drawing():
     a = nn.Linear(3, 3).weight
     nn.init.manual_seed(1)
     assert (nn.Linear(3, 3).weight == a).all() and abs(a).max() > 0
+
+
+def test_a_transformer_with_custom_stacks_is_refused_by_name():
+    tm = torch.nn.Transformer(8, 2, 1, 1, 16, custom_encoder=torch.nn.Identity())
+    with pytest.raises(UnsupportedError, match="custom Identity"):
+        convert_layer(tm)
