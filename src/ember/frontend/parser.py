@@ -164,9 +164,20 @@ def _packaged_tables():
     return data if data is not None and data.get("grammar") == grammar_digest() else None
 
 
+_TABLE_SOURCES = ("grammar.lark", "tables.py", "firstchars.py")
+"""The files that decide the packaged tables: the grammar, and the code that exports
+lark's tables as data (tables.py) with the terminals' first characters (firstchars.py)."""
+
+
 def grammar_digest() -> str:
-    with open(_GRAMMAR, "rb") as fh:
-        return diskcache.digest(fh.read())
+    """The digest of _TABLE_SOURCES the packaged tables must carry to be used: tables
+    built from another grammar (or exported by other code) are stale."""
+    here = os.path.dirname(_GRAMMAR)
+    parts = []
+    for name in _TABLE_SOURCES:
+        with open(os.path.join(here, name), "rb") as fh:
+            parts.append(fh.read())
+    return diskcache.digest(*parts)
 
 
 def packaged_tables_data() -> dict | None:
