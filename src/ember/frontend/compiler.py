@@ -369,7 +369,7 @@ def compile_source(text: str, filename: str = "<string>") -> Module:
     source = Source(filename, text)
     c.module.sources[filename] = text
     tree = parse_module(source)
-    table: dict = {}
+    table: dict = string_frontend_names()
     scope = UnitScope(table, c)
     defs = []
     for node in tree.body:
@@ -382,6 +382,22 @@ def compile_source(text: str, filename: str = "<string>") -> Module:
     c.raise_errors()
     c.module.entries.extend(info.symbol for info in defs)
     return c.module
+
+
+_TYPING_NAMES = ("List", "Dict", "Tuple", "Optional", "Union", "Any", "Final", "NamedTuple",
+                 "Callable")
+
+
+def string_frontend_names() -> dict:
+    """The names a CompilationUnit's source may use with no import, as TorchScript's
+    string frontend resolves them: typing's constructs, Tensor and torch (and math, which
+    TorchScript's CompilationUnit leaves undefined but its Python frontend resolves through
+    a function's globals). The source's own imports and definitions take precedence."""
+    table = {name: MTypeName(name) for name in _TYPING_NAMES}
+    table["Tensor"] = MTypeName("Tensor")
+    table["torch"] = MModule("torch")
+    table["math"] = MModule("math")
+    return table
 
 
 def _declare_toplevel(c, node, table, scope, source, defs):
