@@ -24,14 +24,37 @@ INVALID = sorted((CORPUS / "invalid").glob("*.py"))
 
 
 def load_module(path: Path):
+    """The program as a CPython module. Programs may be written as for TorchScript's
+    string frontend, without imports: the names it resolves (string_frontend_names) are
+    the module's globals before it runs (torch only if the program names it)."""
     name = f"corpus_{path.stem}"
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
+    vars(mod).update(prelude(path.read_text()))
     sys.modules[name] = mod
     spec.loader.exec_module(mod)
     return mod
+
+
+def prelude(text: str) -> dict:
+    """CPython's values of the names a CompilationUnit resolves without imports."""
+    import typing
+
+    from ember.frontend.compiler import string_frontend_names
+
+    out = {}
+    for name in string_frontend_names():
+        if name in ("torch", "Tensor"):
+            if re.search(r"\b(torch|Tensor)\b", text):
+                import torch
+                out[name] = torch if name == "torch" else torch.Tensor
+        elif name == "math":
+            out[name] = math
+        else:
+            out[name] = getattr(typing, name)
+    return out
 
 
 def outcome(fn, args):

@@ -46,6 +46,17 @@ def test_program(path, entry, args, tmp_path_factory):
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+def test_program_as_compilation_unit(path):
+    """The program's text, given to ember.CompilationUnit as TorchScript's string frontend
+    takes it, gives CPython's outcome on every case."""
+    mod = load_module(path)
+    cu = ember.CompilationUnit(path.read_text(), filename=path.name)
+    for entry, args in getattr(mod, "CASES", []):
+        want, got = outcome(getattr(mod, entry), args), outcome(getattr(cu, entry), args)
+        assert same_outcome(want, got), f"{entry}{args!r}: {got!r}, CPython: {want!r}"
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
 def test_ir_roundtrip(path, tmp_path_factory):
     mod = load_module(path)
     entries = {e for e, _ in getattr(mod, "CASES", [])}

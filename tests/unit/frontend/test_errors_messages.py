@@ -57,8 +57,8 @@ CASES = [
      E.UnsupportedError, 2, "@functools.lru_cache"),
     ("import torch\n@torch.jit.ignore\ndef f(x: int) -> int:\n    return x\n",
      E.UnsupportedError, 2, "call back into Python"),
-    ("def f(x: int) -> int:\n    with torch.no_grad():\n        x = 1\n    return x\n",
-     E.NameResolutionError, 2, "'torch' is not defined"),
+    ("def f(x: int) -> int:\n    with nn.no_grad():\n        x = 1\n    return x\n",
+     E.NameResolutionError, 2, "'nn' is not defined"),
     ("class A:\n    x = [1]\n    def __init__(self):\n        self.y = 1\n"
      "def f() -> int:\n    return A().y\n", E.UnsupportedError, 2, "class body"),
     ("class A:\n    def __init__(self):\n        self.y = 1\ndef f() -> int:\n    return A.z\n",
