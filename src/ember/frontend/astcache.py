@@ -33,7 +33,7 @@ _NODE_CLASSES = tuple(sorted((c for c in vars(A).values()
 _INDEX = {c: i for i, c in enumerate(_NODE_CLASSES)}
 _FIELDS = tuple(tuple(f.name for f in fields(c) if f.name != "span") for c in _NODE_CLASSES)
 _PARSER_FILES = ("grammar.lark", "astbuild.py", "ast.py", "parser.py", "tables.py",
-                 "tokens.py", "astcache.py")
+                 "tokens.py", "astcache.py", "typecomments.py")
 _STAMP: list = []
 
 

@@ -16,7 +16,7 @@ import threading
 
 from ember.errors import ParseError, Source, Span
 from ember.frontend import ast as A
-from ember.frontend import astbuild, astcache, diskcache, tables
+from ember.frontend import astbuild, astcache, diskcache, tables, typecomments
 from ember.frontend.astbuild import BUILDER, span_of
 from ember.frontend.tokens import Token
 
@@ -391,6 +391,7 @@ def parse_module(source: Source) -> A.Module:
         text = source.text if source.text.endswith("\n") else source.text + "\n"
         body = _parse(source, text, "file_input")
         module = A.Module(span_of(source, 1, 1, text.count("\n") + 1, 1), body)
+        typecomments.apply(module, source, text, _fragment)
         check_depth(module)
         if on_disk:
             astcache.store(source, module)
@@ -422,15 +423,21 @@ def parse_expression(text: str, source: Source, line: int, col: int) -> A.Node:
     on_disk = BUILDER.source is None and _from_file(source)
     node = astcache.load_expression(source, text, line, col) if on_disk else None
     if node is None:
-        sub = Source(source.filename, text, line, source.col_offset)
-        node = _parse(sub, text.strip() + "\n", "fstring_expr")
-        for n in A.walk(node):
-            s = n.span
-            end_col = s.end_col + col - 1 if s.end_line == s.line else s.end_col
-            n.span = Span(source, s.line, s.col + col - 1, s.end_line, end_col)
+        node = _fragment(text, source, line, col)
         if on_disk:
             astcache.store_expression(source, text, line, col, node)
     _remember(key, node)
+    return node
+
+
+def _fragment(text: str, source: Source, line: int, col: int) -> A.Node:
+    """Parse an expression found at (line, col) of source, with spans in source."""
+    sub = Source(source.filename, text, line, source.col_offset)
+    node = _parse(sub, text.strip() + "\n", "fstring_expr")
+    for n in A.walk(node):
+        s = n.span
+        end_col = s.end_col + col - 1 if s.end_line == s.line else s.end_col
+        n.span = Span(source, s.line, s.col + col - 1, s.end_line, end_col)
     return node
 
 
