@@ -38,6 +38,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     tensor_math,
     tensor_nn,
     tensor_pool,
+    tensor_quant,
     tensor_reduce,
     tensor_resize,
     tensor_rnn,

@@ -1,0 +1,515 @@
+"""Quantized tensor arithmetic: the integer semantics of docs/quantization.md, once.
+
+Codes are plain numpy arrays (uint8 for activations, int8 for weights); a tensor's scale
+and zero point travel beside it as numbers (per-tensor) or float32 / int arrays
+(per-channel). Every formula reproduces torch's fbgemm engine bit for bit; where torch
+computes a fused multiply-add in float32 the kernel computes the exact product in
+float64 and rounds once to float32 (exact here: the product of two float32 values has
+at most 48 significant bits; see docs/quantization.md for the one double-rounding case).
+
+Integer products never use numpy's integer matmul (no BLAS; 20-45x slower): the centred
+codes are float32 or float64 arrays whose products and partial sums are small integers,
+which float BLAS computes exactly (see `int_matmul`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ember.ops.tensor_common import frozen, prepared, reg
+from ember.ops.tensorinfo import TensorInfo
+
+_F32 = np.float32
+_SMALL_SCALE = _F32(6.1e-5)
+"""torch's ChooseQuantizationParams floor for a scale (SMALL_SCALE_THRESHOLD)."""
+_EPS32 = _F32(np.finfo(np.float32).eps)
+"""Observers' floor for a scale (torch.finfo(torch.float32).eps = 2**-23)."""
+
+QRANGE = {"quint8": (0, 255), "qint8": (-128, 127), "qint32": (-(1 << 31), (1 << 31) - 1)}
+_NP = {"quint8": np.uint8, "qint8": np.int8, "qint32": np.int32}
+
+
+def _qrange(dtype, reduce_range=False):
+    if dtype not in QRANGE:
+        raise RuntimeError(f"unsupported quantized dtype {dtype!r} (expected one of "
+                           f"{', '.join(QRANGE)})")
+    lo, hi = QRANGE[dtype]
+    if reduce_range:
+        lo, hi = lo // 2, hi // 2
+    return lo, hi
+
+
+# ----------------------------------------------------------------------------- parameters
+
+
+def choose_qparams(mn, mx, qmin, qmax, preserve_sparsity=False):
+    """fbgemm's / torch's ChooseQuantizationParams for the float32 range [mn, mx]:
+    (scale as a Python float holding a float32, zero point as an int)."""
+    mn, mx = _F32(min(_F32(mn), _F32(0.0))), _F32(max(_F32(mx), _F32(0.0)))
+    scale = (float(mx) - float(mn)) / (qmax - qmin)
+    if _F32(scale) == 0 or np.isinf(_F32(1.0) / _F32(scale)):
+        scale = 0.1
+    if scale < _SMALL_SCALE:
+        org = scale
+        scale = float(_SMALL_SCALE)
+        if mn == 0:
+            mx = _F32(_SMALL_SCALE * _F32(qmax - qmin))
+        elif mx == 0:
+            mn = _F32(-_SMALL_SCALE * _F32(qmax - qmin))
+        else:
+            amp = _F32(_SMALL_SCALE / _F32(org))
+            mn, mx = _F32(mn * amp), _F32(mx * amp)
+    from_min = qmin - float(mn) / scale
+    from_max = qmax - float(mx) / scale
+    err_min = abs(qmin) - abs(float(mn) / scale)
+    err_max = abs(qmax) - abs(float(mx) / scale)
+    zp = from_min if err_min < err_max else from_max
+    if mn < 0 and mx > 0 and preserve_sparsity:
+        zp = (qmin + qmax) / 2
+    if zp < qmin:
+        nudged = qmin
+    elif zp > qmax:
+        nudged = qmax
+    else:
+        nudged = int(np.rint(zp))
+    return float(_F32(scale)), nudged
+
+
+def dynamic_qparams(x, reduce_range=True):
+    """The activation (scale, zero point) quantized dynamic linear picks for x: one
+    min/max over the whole input, quint8, [0, 127] with reduce_range."""
+    if x.size:
+        mn, mx = _F32(x.min()), _F32(x.max())
+    else:
+        mn = mx = _F32(0.0)
+    lo, hi = _qrange("quint8", reduce_range)
+    return choose_qparams(mn, mx, lo, hi)
+
+
+def symmetric_scale(absmax, qmin=-128, qmax=127):
+    """Observers' symmetric scale max|w| / ((qmax - qmin) / 2) in float32, floored at 2**-23."""
+    s = np.asarray(absmax, np.float32) / _F32((qmax - qmin) / 2)
+    return np.maximum(s, _EPS32).astype(np.float32)
+
+
+# ----------------------------------------------------------------------------- quantize
+
+
+def inv_scale(scale):
+    """f32(1 / f32(scale)), elementwise for per-channel scales."""
+    return (_F32(1.0) / np.asarray(scale, np.float32)).astype(np.float32)
+
+
+def quantize_codes(x, scale, zp, qmin, qmax, out_dtype, axis=None):
+    """clamp(rne(f32(x * f32(1/scale) + zp)), qmin, qmax): fbgemm's Quantize (one fused
+    multiply-add in float32). Per channel along `axis` when scale is an array."""
+    x = np.asarray(x, np.float32)
+    inv = inv_scale(scale)
+    z = np.asarray(zp, np.float64)
+    if axis is not None:
+        shape = [1] * x.ndim
+        shape[axis] = -1
+        inv, z = inv.reshape(shape), z.reshape(shape)
+    with np.errstate(invalid="ignore", over="ignore"):
+        v = np.rint((x.astype(np.float64) * inv.astype(np.float64) + z).astype(np.float32))
+    v = np.clip(v, qmin, qmax)
+    v[np.isnan(v)] = qmin  # fbgemm's float -> int32 conversion of NaN gives INT_MIN
+    return v.astype(out_dtype)
+
+
+def quantize_per_tensor(x, scale, zero_point, dtype):
+    """torch.quantize_per_tensor(x, scale, zero_point, dtype): the codes (uint8 / int8)."""
+    _check_qparams(scale, zero_point, dtype)
+    lo, hi = _qrange(dtype)
+    return quantize_codes(x, scale, zero_point, lo, hi, _NP[dtype])
+
+
+def quantize_per_channel(x, scales, zero_points, axis, dtype):
+    """torch.quantize_per_channel: codes with one scale / zero point per slice of `axis`."""
+    scales = np.asarray(scales, np.float32).reshape(-1)
+    zps = np.asarray(zero_points, np.int64).reshape(-1)
+    if axis < 0 or axis >= x.ndim or scales.shape[0] != x.shape[axis] or \
+            zps.shape[0] != x.shape[axis]:
+        raise RuntimeError(f"quantize_per_channel: {scales.shape[0]} scales and "
+                           f"{zps.shape[0]} zero points for axis {axis} of a tensor of "
+                           f"shape {list(x.shape)}")
+    for s, z in zip(scales, zps):
+        _check_qparams(float(s), int(z), dtype)
+    lo, hi = _qrange(dtype)
+    return quantize_codes(x, scales, zps, lo, hi, _NP[dtype], axis)
+
+
+def dequantize(q, scale, zero_point):
+    """(q - zero_point) * scale in float32 (the integer difference is exact)."""
+    return arr32((q.astype(np.int32) - np.int32(zero_point)).astype(np.float32) * _F32(scale))
+
+
+def dequantize_per_channel(q, scales, zero_points, axis):
+    """(q - zp[c]) * scale[c] in float32 along `axis`."""
+    shape = [1] * q.ndim
+    shape[axis] = -1
+    s = np.asarray(scales, np.float32).reshape(shape)
+    z = np.asarray(zero_points, np.int32).reshape(shape)
+    return arr32((q.astype(np.int32) - z).astype(np.float32) * s)
+
+
+def arr32(a):
+    return np.asarray(a, np.float32)
+
+
+def _check_qparams(scale, zp, dtype):
+    lo, hi = _qrange(dtype)
+    if not (np.isfinite(scale) and scale > 0):
+        raise RuntimeError(f"quantization scale must be finite and positive, got {scale}")
+    if not lo <= zp <= hi:
+        raise RuntimeError(f"zero point {zp} is out of range [{lo}, {hi}] for {dtype}")
+
+
+# ----------------------------------------------------------------------------- exact products
+
+EXACT_K32 = 514
+"""Longest dot product of codes (|a| <= 255, |b| <= 128) whose partial sums all stay
+exact in float32 (|sum| <= 2**24)."""
+
+
+def int_matmul(a, b):
+    """The exact integer product a (M, K) @ b (K, N) of small integers held in float arrays,
+    as float64. K within EXACT_K32 runs as one float32 GEMM; longer products run as float32
+    GEMMs over K blocks of EXACT_K32 whose exact partial results are summed in float64."""
+    k = a.shape[-1]
+    a32 = a.astype(np.float32, copy=False)
+    b32 = b.astype(np.float32, copy=False)
+    if k <= EXACT_K32:
+        return np.matmul(a32, b32).astype(np.float64)
+    acc = None
+    for lo in range(0, k, EXACT_K32):
+        part = np.matmul(a32[..., lo:lo + EXACT_K32], b32[lo:lo + EXACT_K32])
+        acc = part.astype(np.float64) if acc is None else acc + part
+    return acc
+
+
+def _fma32(a, b, c):
+    """f32(a * b + c) for float32 operands, rounded once (a * b is exact in float64)."""
+    v = a.astype(np.float64) * np.asarray(b, np.float64)
+    if c is not None:
+        v = v + np.asarray(c, np.float64)
+    return v.astype(np.float32)
+
+
+# ----------------------------------------------------------------------------- dynamic linear
+
+
+def _weight_t32(w):
+    """The int8 weight (N, K) as a float32 (K, N) matrix (cached for a frozen weight)."""
+    build = lambda w: np.ascontiguousarray(w.T.astype(np.float32))  # noqa: E731
+    return prepared("qT", (w,), build) if frozen(w) else w.T.astype(np.float32)
+
+
+def linear_dynamic(x, w, w_scale, bias, reduce_range=True):
+    """torch.ao's quantized dynamic linear (fbgemm): x float32 (..., K), w int8 codes (N, K)
+    with w_scale a float (per tensor) or a float32 (N,) array (per channel), zero point 0;
+    bias float32 (N,) or None. The activation is quantized per call to quint8 [0, 127]."""
+    x = np.asarray(x, np.float32)
+    if x.shape[-1] != w.shape[1]:
+        raise RuntimeError(f"quantized linear: input with {x.shape[-1]} features, weight "
+                           f"expects {w.shape[1]}")
+    s_x, z_x = dynamic_qparams(x, reduce_range)
+    rows = x.reshape(-1, x.shape[-1])
+    q = quantize_codes(rows, s_x, z_x, 0, 255, np.uint8)
+    acc = int_matmul(q.astype(np.float32) - _F32(z_x), _weight_t32(w))
+    m = (_F32(s_x) * np.asarray(w_scale, np.float32)).astype(np.float32)
+    y = _fma32(acc.astype(np.float32), m, None if bias is None else np.asarray(bias, np.float32))
+    return y.reshape(x.shape[:-1] + (w.shape[0],))
+
+
+def _tensor_scale(w_scale):
+    s = np.asarray(w_scale, np.float32)
+    return s if s.size > 1 else float(s.reshape(-1)[0])
+
+
+def _linear_dynamic_op(x, w, w_scale, bias, reduce_range):
+    """torch.ao's quantized dynamic linear; weight_scale has one element or one per row."""
+    return linear_dynamic(x, w, _tensor_scale(w_scale), bias, reduce_range)
+
+
+# ----------------------------------------------------------------------------- static ops
+
+
+def requantize(acc, s_in, w_scale, bias, s_out, zp_out, relu=False, axis=-1):
+    """fbgemm's requantization of exact int32 sums `acc` (float64 holding integers) with
+    per-output-channel weight scales along `axis`:
+    atw = f32(s_in * s_w); M = f32(atw / s_out); v = f32(f32(f32(acc) + f32(bias / atw)) * M);
+    q = clamp(rne(v) + zp_out, lo, 255), lo = zp_out with a fused ReLU, else 0."""
+    shape = [1] * acc.ndim
+    shape[axis] = -1
+    atw = (_F32(s_in) * np.asarray(w_scale, np.float32)).astype(np.float32).reshape(shape)
+    m = (atw / _F32(s_out)).astype(np.float32)
+    v = acc.astype(np.float32)
+    if bias is not None:
+        v = (v + (np.asarray(bias, np.float32).reshape(shape) / atw).astype(np.float32))
+    v = (v * m).astype(np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        q = np.rint(v) + zp_out
+    return np.clip(q, zp_out if relu else 0, 255).astype(np.uint8)
+
+
+def _centred(q, zp):
+    return q.astype(np.float32) - _F32(zp)
+
+
+def linear_static(q, s_in, zp_in, w, w_scale, bias, s_out, zp_out, relu):
+    """Quantized linear (fbgemm): uint8 codes q (..., K) -> uint8 codes (..., N)."""
+    if q.shape[-1] != w.shape[1]:
+        raise RuntimeError(f"quantized linear: input with {q.shape[-1]} features, weight "
+                           f"expects {w.shape[1]}")
+    ws = np.broadcast_to(np.asarray(w_scale, np.float32).reshape(-1), (w.shape[0],))
+    rows = _centred(q.reshape(-1, q.shape[-1]), zp_in)
+    acc = int_matmul(rows, _weight_t32(w))
+    out = requantize(acc, s_in, ws, bias, s_out, zp_out, relu)
+    return out.reshape(q.shape[:-1] + (w.shape[0],))
+
+
+def _pair(v):
+    return (v, v) if isinstance(v, int) else (v[0], v[1])
+
+
+def conv2d_static(q, s_in, zp_in, w, w_scale, bias, s_out, zp_out, stride, padding,
+                  dilation, groups, relu):
+    """Quantized conv2d (fbgemm): uint8 codes (N, C, H, W), int8 weight (O, C/g, kh, kw)
+    with per-channel (or one) scales; padding holds the input zero point, so the
+    centred input is zero-padded."""
+    if q.ndim != 4:
+        raise RuntimeError(f"quantized conv2d expects a 4-d input, got {q.ndim}-d")
+    (sh, sw), (ph, pw), (dh, dw) = _pair(stride), _pair(padding), _pair(dilation)
+    n, c, h, wd = q.shape
+    o, cg, kh, kw = w.shape
+    if c != cg * groups or o % groups:
+        raise RuntimeError(f"quantized conv2d: input with {c} channels, weight {list(w.shape)}"
+                           f" and groups={groups}")
+    x = np.zeros((n, c, h + 2 * ph, wd + 2 * pw), np.float32)
+    x[:, :, ph:ph + h, pw:pw + wd] = _centred(q, zp_in)
+    oh = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+    ow = (wd + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    if oh <= 0 or ow <= 0:
+        raise RuntimeError("quantized conv2d: output size is too small")
+    sn, sc, sy, sx = x.strides
+    cols = np.lib.stride_tricks.as_strided(
+        x, (n, groups, oh, ow, cg, kh, kw),
+        (sn, sc * cg, sy * sh, sx * sw, sc, sy * dh, sx * dw))
+    wg = _conv_weight32(w, groups)  # (groups, cg*kh*kw, o/g)
+    k = cg * kh * kw
+    a = cols.reshape(n, groups, oh * ow, k).transpose(1, 0, 2, 3).reshape(groups, -1, k)
+    acc = np.empty((groups, a.shape[1], o // groups), np.float64)
+    for g in range(groups):
+        acc[g] = int_matmul(a[g], wg[g])
+    acc = acc.reshape(groups, n, oh * ow, o // groups).transpose(1, 0, 3, 2)
+    acc = acc.reshape(n, o, oh, ow)
+    ws = np.broadcast_to(np.asarray(w_scale, np.float32).reshape(-1), (o,))
+    return requantize(acc, s_in, ws, bias, s_out, zp_out, relu, axis=1)
+
+
+def _conv_weight32(w, groups):
+    o = w.shape[0]
+
+    def build(w):
+        wf = w.astype(np.float32).reshape(groups, o // groups, -1)
+        return np.ascontiguousarray(wf.transpose(0, 2, 1))
+    return prepared("qconv", (w,), build) if frozen(w) else build(w)
+
+
+def _requant_float(v, s_out, zp_out, relu):
+    """quantize_val: clamp(rne(f32(v * f32(1/s_out))) + zp_out) of float32 values (the
+    form torch's elementwise quantized ops use)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        r = np.rint((v * inv_scale(s_out)).astype(np.float32)) + zp_out
+    return np.clip(r, zp_out if relu else 0, 255).astype(np.uint8)
+
+
+def _deq_fma(q, s, zp):
+    """torch's vectorized dequantize: fma(q, s, -zp * s) in float32."""
+    premul = _F32(-_F32(zp) * _F32(s))
+    return _fma32(q.astype(np.float32), _F32(s), premul)
+
+
+def add_static(a, sa, za, b, sb, zb, s_out, zp_out, relu):
+    """quantized::add (QFunctional.add): dequantize both, add in float32, requantize."""
+    v = (_deq_fma(a, sa, za) + _deq_fma(b, sb, zb)).astype(np.float32)
+    return _requant_float(v, s_out, zp_out, relu)
+
+
+def mul_static(a, sa, za, b, sb, zb, s_out, zp_out, relu):
+    """quantized::mul (QFunctional.mul): the exact product of the centred codes, requantized
+    by one float32 multiplier f32(f32(sa * sb) * f32(1 / s_out)) (requantize_from_int)."""
+    m = _F32(_F32(_F32(sa) * _F32(sb)) * inv_scale(s_out))
+    c = ((a.astype(np.int32) - np.int32(za)) * (b.astype(np.int32) - np.int32(zb)))
+    with np.errstate(invalid="ignore", over="ignore"):
+        r = np.rint((c.astype(np.float32) * m).astype(np.float32)) + zp_out
+    return np.clip(r, zp_out if relu else 0, 255).astype(np.uint8)
+
+
+def cat_static(qs, scales, zps, dim, s_out, zp_out):
+    """quantized::cat: each input requantized to (s_out, zp_out) unless it already has them."""
+    parts = []
+    for q, s, z in zip(qs, scales, zps):
+        if _F32(s) == _F32(s_out) and z == zp_out:
+            parts.append(q)
+        else:
+            parts.append(_requant_float(_deq_fma(q, s, z), s_out, zp_out, False))
+    return np.concatenate(parts, axis=dim)
+
+
+# ----------------------------------------------------------------------------- dynamic RNNs
+
+
+def _sigmoid32(x):
+    with np.errstate(over="ignore"):
+        return (_F32(1.0) / (_F32(1.0) + np.exp(-x))).astype(np.float32)
+
+
+def _rnn_layers(params, count):
+    if len(params) != 6 * count:
+        raise RuntimeError(f"quantized dynamic RNN: expected {count} groups of 6 parameters "
+                           f"(w_ih, s_ih, b_ih, w_hh, s_hh, b_hh), got {len(params)}")
+    return [params[6 * k:6 * k + 6] for k in range(count)]
+
+
+def _dyn(x, w, s, b):
+    return linear_dynamic(x, w, _tensor_scale(s), b)
+
+
+def _qlstm_direction(x, p, h, c, reverse):
+    """One direction of one layer over x (T, N, F): the input projection once for the whole
+    sequence, the recurrent one per step; gates and cell math in float32 as torch's cell."""
+    w_ih, s_ih, b_ih, w_hh, s_hh, b_hh = p
+    xw = _dyn(x, w_ih, s_ih, b_ih)
+    hid = h.shape[-1]
+    outs = [None] * x.shape[0]
+    order = range(x.shape[0] - 1, -1, -1) if reverse else range(x.shape[0])
+    for t in order:
+        gates = (_dyn(h, w_hh, s_hh, b_hh) + xw[t]).astype(np.float32)
+        i = _sigmoid32(gates[:, :hid])
+        f = _sigmoid32(gates[:, hid:2 * hid])
+        g = np.tanh(gates[:, 2 * hid:3 * hid])
+        o = _sigmoid32(gates[:, 3 * hid:])
+        c = (f * c + i * g).astype(np.float32)
+        h = (o * np.tanh(c)).astype(np.float32)
+        outs[t] = h
+    return np.stack(outs), h, c
+
+
+def _qgru_direction(x, p, h, reverse):
+    w_ih, s_ih, b_ih, w_hh, s_hh, b_hh = p
+    xw = _dyn(x, w_ih, s_ih, b_ih)
+    hid = h.shape[-1]
+    outs = [None] * x.shape[0]
+    order = range(x.shape[0] - 1, -1, -1) if reverse else range(x.shape[0])
+    for t in order:
+        hw = _dyn(h, w_hh, s_hh, b_hh)
+        xi = xw[t]
+        r = _sigmoid32(hw[:, :hid] + xi[:, :hid])
+        z = _sigmoid32(hw[:, hid:2 * hid] + xi[:, hid:2 * hid])
+        n = np.tanh((xi[:, 2 * hid:] + hw[:, 2 * hid:] * r).astype(np.float32))
+        h = ((h - n) * z + n).astype(np.float32)
+        outs[t] = h
+    return np.stack(outs), h
+
+
+def _qrecurrent(kind):
+    def kernel(x, hx, params, num_layers, bidirectional, batch_first):
+        x = np.asarray(x, np.float32)
+        unbatched = x.ndim == 2
+        if unbatched:
+            x = x[:, None] if not batch_first else x[None]
+        if x.ndim != 3:
+            raise RuntimeError(f"input must have 2 or 3 dimensions, got {x.ndim}")
+        seq = x.transpose(1, 0, 2) if batch_first else x  # (T, N, F)
+        dirs = 2 if bidirectional else 1
+        layers = _rnn_layers(params, num_layers * dirs)
+        hid = layers[0][3].shape[1]
+        n = seq.shape[1]
+        states = [np.asarray(s, np.float32) for s in hx]
+        if unbatched:
+            states = [s[:, None] for s in states]
+        nstates = 2 if kind == "lstm" else 1
+        if not states:
+            states = [np.zeros((num_layers * dirs, n, hid), np.float32)] * nstates
+        if len(states) != nstates or any(s.shape != (num_layers * dirs, n, hid) for s in states):
+            raise RuntimeError(f"quantized dynamic {kind}: expected {nstates} initial states of "
+                               f"shape {[num_layers * dirs, n, hid]}")
+        hs, cs = [], []
+        for layer in range(num_layers):
+            outs = []
+            for d in range(dirs):
+                k = layer * dirs + d
+                if kind == "lstm":
+                    o, h, c = _qlstm_direction(seq, layers[k], states[0][k], states[1][k], d == 1)
+                    cs.append(c)
+                else:
+                    o, h = _qgru_direction(seq, layers[k], states[0][k], d == 1)
+                outs.append(o)
+                hs.append(h)
+            seq = outs[0] if dirs == 1 else np.concatenate(outs, axis=2)
+        out = seq.transpose(1, 0, 2) if batch_first else seq
+        fin = [np.stack(hs)] + ([np.stack(cs)] if kind == "lstm" else [])
+        if unbatched:
+            out = out[0] if batch_first else out[:, 0]
+            fin = [f[:, 0] for f in fin]
+        return (np.ascontiguousarray(out),) + tuple(fin)
+    kernel.__doc__ = (f"torch's quantized dynamic {kind} (fbgemm): int8 input and recurrent "
+                      "products, float32 cell math.")
+    return kernel
+
+
+# ----------------------------------------------------------------------------- registration
+
+def _same_shape(dtype):
+    """Result: the first argument's shape, of `dtype` (None: of the `dtype` argument)."""
+    def info(args):
+        dt = dtype
+        if dt is None:
+            q = args[3].const
+            dt = {"quint8": "uint8", "qint8": "int8", "qint32": "int32"}.get(q)
+        return TensorInfo(dt, args[0].shape)
+    return info
+
+
+def _unknown(dtype, n=1):
+    def info(args):
+        t = TensorInfo(dtype, None)
+        return t if n == 1 else (t,) * n
+    return info
+
+
+reg("tensor.quantize_per_tensor",
+    "(Tensor input, float scale, int zero_point, str dtype) -> Tensor",
+    quantize_per_tensor, shape=_same_shape(None), may_raise=True)
+reg("tensor.dequantize_codes", "(Tensor codes, float scale, int zero_point) -> Tensor",
+    dequantize, shape=_same_shape("float32"), may_raise=True)
+reg("tensor.quantized_linear_dynamic",
+    "(Tensor input, Tensor weight, Tensor weight_scale, Tensor? bias, bool reduce_range) "
+    "-> Tensor", _linear_dynamic_op, shape=_unknown("float32"), may_raise=True)
+reg("tensor.quantized_linear",
+    "(Tensor input, float scale, int zero_point, Tensor weight, Tensor weight_scale, "
+    "Tensor? bias, float out_scale, int out_zero_point, bool relu) -> Tensor",
+    linear_static, shape=_unknown("uint8"), may_raise=True)
+reg("tensor.quantized_conv2d",
+    "(Tensor input, float scale, int zero_point, Tensor weight, Tensor weight_scale, "
+    "Tensor? bias, float out_scale, int out_zero_point, int[] stride, int[] padding, "
+    "int[] dilation, int groups, bool relu) -> Tensor", conv2d_static, shape=_unknown("uint8"),
+    may_raise=True)
+reg("tensor.quantized_add",
+    "(Tensor a, float a_scale, int a_zero_point, Tensor b, float b_scale, int b_zero_point, "
+    "float out_scale, int out_zero_point, bool relu) -> Tensor", add_static, shape=_same_shape("uint8"),
+    may_raise=True)
+reg("tensor.quantized_mul",
+    "(Tensor a, float a_scale, int a_zero_point, Tensor b, float b_scale, int b_zero_point, "
+    "float out_scale, int out_zero_point, bool relu) -> Tensor", mul_static, shape=_same_shape("uint8"),
+    may_raise=True)
+reg("tensor.quantized_lstm_dynamic",
+    "(Tensor input, Tensor[] hx, Tensor[] params, int num_layers, bool bidirectional, "
+    "bool batch_first) -> Tuple[Tensor, Tensor, Tensor]", _qrecurrent("lstm"),
+    shape=_unknown("float32", 3), may_raise=True)
+reg("tensor.quantized_gru_dynamic",
+    "(Tensor input, Tensor[] hx, Tensor[] params, int num_layers, bool bidirectional, "
+    "bool batch_first) -> Tuple[Tensor, Tensor]", _qrecurrent("gru"),
+    shape=_unknown("float32", 2), may_raise=True)
