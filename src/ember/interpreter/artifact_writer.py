@@ -22,6 +22,7 @@ from ember import __version__
 from ember.mobile.manifest import (
     ALIGN, DTYPES, INFLATION_ALLOWANCE, MAX_INFLATION, encode_const, encode_value,
 )
+from ember.interpreter.portable import portable_names
 from ember.mobile.opcodes import FORMAT_NAME, FORMAT_VERSION, READS
 
 
@@ -58,7 +59,7 @@ def artifact_bytes(program, default_entry: str | None = None) -> bytes:
                      "field_types": list(c.field_types), "methods": dict(c.methods)}
                     for c in program.classes],
         **_code(program.functions), "tensors": records,
-        "sources": [{"filename": name, "text": text} for name, text in program.sources],
+        "sources": _sources(program.sources),
         "objects": [{"class": ci, "fields": [encode_value(v) for v in values]}
                     for ci, values in program.objects],
         "checksums": {"tensors.bin": hashlib.sha256(blob).hexdigest()},
@@ -68,6 +69,12 @@ def artifact_bytes(program, default_entry: str | None = None) -> bytes:
     # ASCII JSON: \u escapes carry any str, lone surrogates included.
     text = json.dumps(manifest, separators=(",", ":")).encode("ascii")
     return _zip(text, blob)
+
+
+def _sources(sources) -> list:
+    """The sources, named without this machine's absolute paths (portable.py)."""
+    names = portable_names([name for name, _ in sources])
+    return [{"filename": name, "text": text} for name, (_, text) in zip(names, sources)]
 
 
 def _entries(program) -> dict:

@@ -61,6 +61,7 @@ def test_script_exception_prints_type_message_and_script_traceback(art, capsys):
     err = capsys.readouterr().err
     assert err.startswith("ZeroDivisionError: integer division or modulo by zero")
     assert "ember script traceback" in err and "return a // b" in err
+    assert 'File "prog.py", line 13, in div' in err
     assert "cli.py" not in err  # no frames of the command line itself
 
 
@@ -81,6 +82,8 @@ def test_inspect_and_missing_files(art, tmp_path, capsys):
     assert main(["inspect", art["total"]]) == 0
     out = capsys.readouterr().out
     assert "total(xs: list<i64>, scale: f64) -> f64" in out and "KCALL" in out
+    shown = out.split("\n", 1)[1]  # (the first line names the file inspected)
+    assert str(tmp_path) not in shown and "source 0: prog.py" in shown  # no builder's path
     assert main(["run", str(tmp_path / "none.ember")]) == 1
     assert "cannot read artifact" in capsys.readouterr().err
     assert main(["compile", str(tmp_path / "none.py:f"), "-o", "x.ember"]) == 1
