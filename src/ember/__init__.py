@@ -18,6 +18,7 @@ _LAZY = {
     "ScriptFunction": "ember.api.core",
     "freeze": "ember.api.core",
     "compile_source": "ember.api.core",
+    "quantize": "ember.api.quantize",
 }
 
 

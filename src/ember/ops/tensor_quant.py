@@ -222,8 +222,14 @@ def linear_dynamic(x, w, w_scale, bias, reduce_range=True):
     return y.reshape(x.shape[:-1] + (w.shape[0],))
 
 
+def _check_scales(s, what):
+    if s.size == 0 or not np.all(np.isfinite(s)) or not np.all(s > 0):
+        raise RuntimeError(f"{what}: quantization scales must be finite and positive")
+
+
 def _tensor_scale(w_scale):
     s = np.asarray(w_scale, np.float32)
+    _check_scales(s, "quantized linear")
     return s if s.size > 1 else float(s.reshape(-1)[0])
 
 
@@ -460,6 +466,34 @@ def _qrecurrent(kind):
     return kernel
 
 
+# ----------------------------------------------------------------------------- weight only
+
+
+def _frozen_copy(a):
+    """a as a read-only array over an immutable bytes object: frozen (tensor_common.frozen),
+    so the kernels that take it keep their caches (linear's W^T, conv's layouts)."""
+    a = np.ascontiguousarray(a)
+    return np.frombuffer(a.tobytes(), a.dtype).reshape(a.shape)
+
+
+def _dequantize_weight_now(codes, scales):
+    s = np.asarray(scales, np.float32).reshape((-1,) + (1,) * (codes.ndim - 1))
+    _check_scales(s, "dequantize_weight")
+    if s.shape[0] not in (1, codes.shape[0]):
+        raise RuntimeError(f"dequantize_weight: {s.shape[0]} scales for a weight of "
+                           f"{codes.shape[0]} output channels")
+    return (codes.astype(np.float32) * s).astype(np.float32)
+
+
+def dequantize_weight(codes, scales):
+    """int8 weight codes times their per-output-channel (or single) scales, in float32:
+    computed once per loaded artifact (frozen codes), every call otherwise."""
+    if frozen(codes) and frozen(scales):
+        return prepared("dqw", (codes, scales),
+                        lambda c, s: _frozen_copy(_dequantize_weight_now(c, s)))
+    return _dequantize_weight_now(codes, scales)
+
+
 # ----------------------------------------------------------------------------- registration
 
 def _same_shape(dtype):
@@ -513,3 +547,5 @@ reg("tensor.quantized_gru_dynamic",
     "(Tensor input, Tensor[] hx, Tensor[] params, int num_layers, bool bidirectional, "
     "bool batch_first) -> Tuple[Tensor, Tensor]", _qrecurrent("gru"),
     shape=_unknown("float32", 2), may_raise=True)
+reg("tensor.dequantize_weight", "(Tensor codes, Tensor scales) -> Tensor", dequantize_weight,
+    shape=lambda args: TensorInfo("float32", args[0].shape), may_raise=True)

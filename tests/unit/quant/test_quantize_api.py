@@ -1,0 +1,125 @@
+"""ember.quantize: dynamic int8 models bit-exact with torch.ao's quantize_dynamic,
+weight-only models, reports, artifacts, and the modes that are refused."""
+
+import os
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import ember
+import ember.nn as enn
+from ember.errors import UnsupportedError
+
+torch = pytest.importorskip("torch")
+warnings.filterwarnings("ignore", category=DeprecationWarning)
+warnings.filterwarnings("ignore", category=UserWarning)
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "models"))
+import bench_models  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def fbgemm():
+    old = torch.backends.quantized.engine
+    torch.backends.quantized.engine = "fbgemm"
+    yield
+    torch.backends.quantized.engine = old
+
+
+class GRUHead(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gru = torch.nn.GRU(12, 20, num_layers=2, bidirectional=True)
+        self.fc = torch.nn.Linear(40, 3)
+
+    def forward(self, x):
+        out, _ = self.gru(x)
+        return self.fc(out[-1])
+
+
+def torch_dynamic(model, per_channel):
+    q = torch.ao.quantization
+    qc = q.per_channel_dynamic_qconfig if per_channel else q.default_dynamic_qconfig
+    spec = {torch.nn.Linear: qc, torch.nn.LSTM: qc, torch.nn.GRU: qc}
+    return q.quantize_dynamic(model, spec, dtype=torch.qint8)
+
+
+@pytest.mark.parametrize("per_channel", [False, True])
+@pytest.mark.parametrize("name,shape", [("MLP", (784,)), ("LSTMHead", (32, 64)),
+                                        ("GRUHead", (7, 12))])
+def test_dynamic_is_bit_exact_with_torch(name, shape, per_channel, tmp_path):
+    torch.manual_seed(0)
+    model = (getattr(bench_models, name, None) or globals()[name])().eval()
+    x = torch.randn(5, *shape) * 1.3
+    ref = torch_dynamic(model, per_channel)(x).detach().numpy()
+    q = ember.quantize(model, "dynamic", per_channel=per_channel)
+    y = q(x.numpy())
+    assert y.dtype == np.float32
+    if name == "GRUHead":  # sigmoid/tanh are numpy's, an ulp from torch's
+        assert np.abs(y - ref).max() < 1e-5
+    else:
+        assert np.count_nonzero(y != ref) == 0
+    path = str(tmp_path / "m.ember")
+    q.save(path)
+    loaded = ember.mobile.load(path)
+    assert np.array_equal(loaded(x.numpy()), y)
+
+
+def test_artifact_holds_int8_weights_and_is_smaller(tmp_path):
+    torch.manual_seed(0)
+    model = bench_models.MLP().eval()
+    f32, i8 = str(tmp_path / "f.ember"), str(tmp_path / "q.ember")
+    ember.script(model).save(f32)
+    q = ember.quantize(model, "dynamic")
+    q.save(i8)
+    dtypes = {t.data.dtype.name for t in q.module.tensors.values()}
+    assert "int8" in dtypes and "float32" in dtypes
+    big = [t for t in q.module.tensors.values() if t.data.size >= 2560]
+    assert big and all(t.data.dtype == np.int8 for t in big)
+    assert os.path.getsize(f32) / os.path.getsize(i8) >= 3.9
+
+
+def test_ember_modules_and_script_modules_quantize_alike():
+    lin = enn.Sequential(enn.Linear(16, 32), enn.ReLU(), enn.Linear(32, 4))
+    x = np.random.default_rng(0).standard_normal((3, 16)).astype(np.float32)
+    a = ember.quantize(lin, "dynamic")(x)
+    b = ember.quantize(ember.script(lin), "dynamic")(x)
+    assert np.array_equal(a, b)
+    assert np.abs(a - lin(x)).max() < 0.05
+
+
+def test_weight_only_keeps_float_compute():
+    torch.manual_seed(0)
+    model = bench_models.SmallCNN().eval()
+    x = torch.randn(2, 3, 32, 32)
+    q = ember.quantize(model, "weight_only")
+    rep = q.quantization_report
+    assert sum(e.int8 for e in rep.entries) == 4  # three convs and the linear
+    assert rep.fp32_bytes / rep.quantized_bytes > 3.9
+    ref = model(x).detach().numpy()
+    y = q(x.numpy())
+    assert np.abs(y - ref).max() < 0.05 * np.abs(ref).max()
+
+
+def test_report_names_the_source_lines(capsys):
+    torch.manual_seed(0)
+    q = ember.quantize(bench_models.SmallCNN().eval(), "dynamic", report=True)
+    out = capsys.readouterr().out
+    assert "int8   tensor.linear" in out and "bench_models.py:48" in out
+    assert "float  tensor.conv2d" in out and "mode='static' only" in out
+    assert "bench_models.py:43" in str(q.quantization_report)
+
+
+def test_refused_modes():
+    model = enn.Linear(3, 2)
+    with pytest.raises(UnsupportedError, match="autodiff"):
+        ember.quantize(model, "qat")
+    with pytest.raises(UnsupportedError, match="static"):
+        ember.quantize(model, "static", calibration=[np.zeros((1, 3), np.float32)])
+    with pytest.raises(UnsupportedError, match="unknown mode"):
+        ember.quantize(model, "int4")
+    with pytest.raises(UnsupportedError, match="calibration"):
+        ember.quantize(model, "dynamic", calibration=[])
+    with pytest.raises(UnsupportedError, match="not int"):
+        ember.quantize(3, "dynamic")
