@@ -19,8 +19,9 @@ import types
 
 from ember.errors import UnsupportedError
 
-BACKENDS = ("vm",)
-"""Execution engines ember.script accepts; "llvm" arrives with the LLVM backend."""
+BACKENDS = ("vm", "llvm")
+"""Execution engines ember.script accepts: the VM, and native code through LLVM (what the
+native tier cannot compile runs on the VM; `f.backend` and `f.fallback_reason` say)."""
 
 
 def no_gc(fn):
@@ -53,11 +54,16 @@ def script(obj, backend: str = "vm", optimize: bool = True):
         from ember.frontend import compile_function
 
         module, entry = compile_function(obj)
-        return ScriptFunction(module, entry, optimize=optimize)
+        return ScriptFunction(module, entry, optimize=optimize, backend=backend)
     from ember.api.modules import is_scriptable_module, script_module
 
     if is_scriptable_module(obj):
-        return script_module(obj, optimize=optimize)
+        sm = script_module(obj, optimize=optimize)
+        if backend == "llvm":
+            sm.backend = "vm"
+            sm.fallback_reason = "tensor code runs on the VM's numpy kernels (the native " \
+                                 "tier compiles scalar and list code)"
+        return sm
     if inspect.isclass(obj):
         raise UnsupportedError(
             f"ember.script got the class {obj.__name__}; script an instance of a module "
@@ -70,8 +76,7 @@ def script(obj, backend: str = "vm", optimize: bool = True):
 def _check_backend(backend: str) -> None:
     if backend not in BACKENDS:
         raise UnsupportedError(
-            f"backend {backend!r} is not available; ember offers {', '.join(BACKENDS)} "
-            "(the LLVM backend is not built yet)")
+            f"backend {backend!r} is not available; ember offers {', '.join(BACKENDS)}")
 
 
 class _Compiled:
@@ -80,7 +85,7 @@ class _Compiled:
     settled: freeze_module settled the module, so the default pipeline's leading cleanup
     passes would find nothing to do (passes/freeze.py after_settled)."""
 
-    def __init__(self, module, optimize: bool, settled: bool = False):
+    def __init__(self, module, optimize: bool, settled: bool = False, backend: str = "vm"):
         from ember import mobile
         from ember.interpreter.pipeline import compile_to_program
 
@@ -90,6 +95,21 @@ class _Compiled:
             optimize = False  # optimized: what is left is verifying and lowering
         self.program = compile_to_program(module, optimize=optimize)
         self.loaded = mobile.build(self.program)
+        self.native = None
+        if backend == "llvm":
+            from ember.llvm import NativeModule
+
+            self.native = NativeModule(module, list(module.entries))
+
+    def entry(self, name: str):
+        """(callable, backend, fallback reason) for entry `name`."""
+        vm = self.loaded.entry(name)
+        if self.native is None:
+            return vm, "vm", None
+        fn = self.native.function(name, vm, self.module.sources)
+        if fn is None:
+            return vm, "vm", self.native.reasons.get(name, "not compiled natively")
+        return fn, "llvm", None
 
 
 def _run_after_freeze(module) -> None:
@@ -104,11 +124,14 @@ def _run_after_freeze(module) -> None:
 class ScriptFunction:
     """A compiled entry point (and the module it belongs to)."""
 
-    def __init__(self, module, entry: str, optimize: bool = True, compiled=None):
-        self._compiled = compiled or _Compiled(module, optimize)
+    def __init__(self, module, entry: str, optimize: bool = True, compiled=None,
+                 backend: str = "vm"):
+        self._compiled = compiled or _Compiled(module, optimize, backend=backend)
         self.entry = entry
         """Symbol name of the entry function in `module`."""
-        self._fn = self._compiled.loaded.entry(entry)
+        self._fn, self.backend, self.fallback_reason = self._compiled.entry(entry)
+        """backend: where calls run ("llvm" or "vm"); fallback_reason: why not natively
+        (the first construct that kept it on the VM, with file:line), None if native."""
 
     @property
     def module(self):
@@ -162,10 +185,12 @@ class CompilationUnit:
     """
 
     @no_gc
-    def __init__(self, source: str, filename: str = "<string>", optimize: bool = True):
+    def __init__(self, source: str, filename: str = "<string>", optimize: bool = True,
+                 backend: str = "vm"):
         from ember.frontend import compile_source
 
-        compiled = _Compiled(compile_source(source, filename), optimize)
+        _check_backend(backend)
+        compiled = _Compiled(compile_source(source, filename), optimize, backend=backend)
         self.module = compiled.module
         self._functions = {name: ScriptFunction(None, name, compiled=compiled)
                            for name in self.module.entries}

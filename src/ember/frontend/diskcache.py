@@ -19,33 +19,7 @@ import os
 import tempfile
 import threading
 
-_FOLDER: dict = {}
-"""XDG_CACHE_HOME value -> the checked folder (or False), so each process checks once."""
-
-
-def folder():
-    """The private cache folder, or False if there is none (or the cache is turned off)."""
-    if os.environ.get("EMBER_CACHE") == "0":
-        return False
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    found = _FOLDER.get(base)
-    if found is None:
-        found = _FOLDER[base] = _private_folder(os.path.join(base, "ember"))
-    return found
-
-
-def _private_folder(path: str):
-    import stat
-
-    try:
-        os.makedirs(path, mode=0o700, exist_ok=True)
-        st = os.stat(path)
-    except OSError:
-        return False
-    if not stat.S_ISDIR(st.st_mode) or st.st_uid != getattr(os, "getuid", lambda: 0)() or \
-            st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        return False
-    return path
+from ember.cachedir import _FOLDER, _private_folder, folder  # noqa: E402,F401
 
 
 def digest(*parts) -> str:
@@ -192,7 +166,7 @@ def _write_text(path: str, text: str) -> None:
 
 
 _PREFIXES = ("ast-", "class-", "classes-", "fast-tables-", "lark-tables-", ".tmp-",
-             ".tables-")
+             ".tables-", "llvm-")
 """The names of the files ember writes in the folder (and their temporaries)."""
 
 

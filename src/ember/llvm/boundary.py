@@ -1,0 +1,253 @@
+"""The native call boundary: Python values in, native call (GIL released), Python values out.
+
+Arguments are checked exactly as the VM checks them (the VM's LoadedFunction does it),
+then converted: scalars by value, lists copied into native lists (one per distinct Python
+list, so aliasing is kept). The call runs through ctypes, which releases the GIL: native
+code touches no Python object, so threads run in parallel. Afterwards every argument list
+gets its native contents back (a script may mutate its arguments, and the VM mutates the
+caller's list), a returned argument list is the caller's own object, and the native
+references are released.
+
+An error status becomes the exception the VM raises (sites.py), with the same script
+traceback note.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import linecache
+
+import numpy as np
+
+from ember.ir import types as T
+from ember.llvm.layout import ctype, elem_size
+from ember.llvm.sites import Context, decode_payload
+
+_LIBC = ctypes.CDLL(None)
+_MALLOC = _LIBC.malloc
+_MALLOC.restype = ctypes.c_void_p
+_MALLOC.argtypes = [ctypes.c_size_t]
+_SHIM = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+_RELEASE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+_NP = {T.I64: np.int64, T.F64: np.float64, T.BOOL: np.bool_}
+
+
+class _Header(ctypes.Structure):
+    _fields_ = [("rc", ctypes.c_int64), ("len", ctypes.c_int64), ("cap", ctypes.c_int64),
+                ("data", ctypes.c_void_p)]
+
+
+class Converter:
+    """Python ↔ native values for one call (keeps list identity both ways)."""
+
+    def __init__(self):
+        self.by_id: dict = {}
+        """id(python list) -> (native pointer, the list)."""
+        self.by_ptr: dict = {}
+
+    def to_native(self, v, t: T.Type):
+        if isinstance(t, T.ListType):
+            return self._list_in(v, t)
+        if isinstance(t, T.TupleType):
+            return ctype(t)(*[self.to_native(x, e) for x, e in zip(v, t.elems)])
+        if isinstance(t, T.OptionalType):
+            if v is None:
+                return ctype(t)()
+            return ctype(t)(1, self.to_native(v, t.elem))
+        if t == T.NONE:
+            return 0
+        return v
+
+    def _list_in(self, v: list, t: T.ListType) -> int:
+        known = self.by_id.get(id(v))
+        if known is not None:
+            hdr = _Header.from_address(known[0])
+            hdr.rc += 1
+            return known[0]
+        n = len(v)
+        size = elem_size(t.elem)
+        hdr_ptr = _MALLOC(ctypes.sizeof(_Header))
+        data = _MALLOC(max(n, 1) * size)
+        if not hdr_ptr or not data:
+            raise MemoryError("cannot allocate a native list")
+        hdr = _Header.from_address(hdr_ptr)
+        hdr.rc, hdr.len, hdr.cap, hdr.data = 1, n, max(n, 1), data
+        self.by_id[id(v)] = (hdr_ptr, v)
+        self.by_ptr[hdr_ptr] = v
+        if n:
+            self._fill(data, v, t.elem, n)
+        return hdr_ptr
+
+    def _fill(self, data, v, elem, n):
+        np_type = _NP.get(elem)
+        if np_type is not None:
+            arr = np.array(v, dtype=np_type)
+            ctypes.memmove(data, arr.ctypes.data, n * elem_size(elem))
+            return
+        arr = (ctype(elem) * n).from_address(data)
+        for i, x in enumerate(v):
+            arr[i] = self.to_native(x, elem)
+
+    def to_python(self, v, t: T.Type):
+        if isinstance(t, T.ListType):
+            return self._list_out(v, t)
+        if isinstance(t, T.TupleType):
+            return tuple(self.to_python(getattr(v, f"f{i}"), e) for i, e in enumerate(t.elems))
+        if isinstance(t, T.OptionalType):
+            return self.to_python(v.value, t.elem) if v.present else None
+        if t == T.BOOL:
+            return bool(v)
+        if t == T.NONE:
+            return None
+        return v
+
+    def _list_out(self, ptr, t: T.ListType):
+        own = self.by_ptr.get(ptr)
+        if own is not None:
+            return own
+        out = self._contents(ptr, t)
+        self.by_ptr[ptr] = out
+        return out
+
+    def _contents(self, ptr, t: T.ListType) -> list:
+        hdr = _Header.from_address(ptr)
+        n = hdr.len
+        if n == 0:
+            return []
+        np_type = _NP.get(t.elem)
+        if np_type is not None:
+            buf = (ctypes.c_char * (n * elem_size(t.elem))).from_address(hdr.data)
+            return np.frombuffer(buf, dtype=np_type, count=n).tolist()
+        arr = (ctype(t.elem) * n).from_address(hdr.data)
+        return [self.to_python(arr[i], t.elem) for i in range(n)]
+
+    def write_back(self, types) -> None:
+        """Give each argument list its native contents (the script may have changed it)."""
+        for ptr, v in list(self.by_ptr.items()):
+            t = self._types.get(ptr)
+            if t is not None and isinstance(v, list):
+                v[:] = self._contents(ptr, t)
+
+    def note_type(self, ptr, t) -> None:
+        self._types = getattr(self, "_types", {})
+        self._types[ptr] = t
+
+
+def _record_types(conv: Converter, value, t: T.Type) -> None:
+    """Remember the type of every native list an argument made (for write_back)."""
+    if isinstance(t, T.ListType):
+        conv.note_type(value, t)
+        if isinstance(t.elem, (T.ListType, T.TupleType, T.OptionalType)):
+            hdr = _Header.from_address(value)
+            arr = (ctype(t.elem) * hdr.len).from_address(hdr.data)
+            for i in range(hdr.len):
+                _record_types(conv, arr[i], t.elem)
+    elif isinstance(t, T.TupleType):
+        for i, e in enumerate(t.elems):
+            _record_types(conv, getattr(value, f"f{i}"), e)
+    elif isinstance(t, T.OptionalType) and value.present:
+        _record_types(conv, value.value, t.elem)
+
+
+class NativeFunction:
+    """A native entry point with the VM entry's checks, results and errors."""
+
+    def __init__(self, vm_entry, func, shim_addr: int, release_addrs: dict, sites, sources):
+        self.vm = vm_entry
+        ft = func.attrs["type"]
+        self.params, self.ret = list(ft.params), ft.ret
+        self._shim = _SHIM(shim_addr)
+        self._release = {t: _RELEASE(a) for t, a in release_addrs.items()}
+        self._args_type = type("Args", (ctypes.Structure,), {
+            "_fields_": [(f"a{i}", ctype(t)) for i, t in enumerate(self.params)]})
+        self._ret_type = ctype(self.ret)
+        self._sites = sites
+        self._sources = sources
+
+    def __call__(self, *args, **kwargs):
+        vm = self.vm
+        if kwargs or len(args) != len(vm._checks):
+            args = vm._bind(args, kwargs)
+        if vm._converters:
+            args = list(args)
+            for i, conv in vm._converters:
+                args[i] = conv(args[i])
+        for i, v in enumerate(args):
+            if not vm._checks[i](v):
+                vm._bad_arg(i, v)
+        return self._call(args)
+
+    def _call(self, args):
+        conv = Converter()
+        natives = [conv.to_native(v, t) for v, t in zip(args, self.params)]
+        packed = self._args_type(*natives)
+        for i, t in enumerate(self.params):
+            _record_types(conv, getattr(packed, f"a{i}"), t)
+        ctx, ret = Context(), self._ret_type()
+        status = self._shim(ctypes.addressof(ctx), ctypes.addressof(ret),
+                            ctypes.addressof(packed))
+        conv.write_back(self.params)
+        try:
+            if status:
+                raise self._exception(ctx)
+            return conv.to_python(ret if not isinstance(ret, ctypes._SimpleCData) else ret.value,
+                                  self.ret)
+        finally:
+            if not status and self.ret in self._release:
+                self._release[self.ret](ctypes.addressof(ret))
+            for i, t in enumerate(self.params):
+                if t in self._release:
+                    self._release[t](ctypes.addressof(packed) + _offset(self._args_type, i))
+
+    def _exception(self, ctx) -> BaseException:
+        site = self._sites[ctx.site]
+        e = build_exception(site, list(ctx.payload))
+        frames = [self._sites[ctx.frames[i]] for i in range(min(ctx.nframes, len(ctx.frames)))]
+        add_note(e, list(reversed(frames)) + [site], self._sources)
+        return e
+
+
+def _offset(struct_type, i: int) -> int:
+    return getattr(struct_type, f"a{i}").offset
+
+
+def build_exception(site, payload) -> BaseException:
+    """The exception the VM raises at site, given the recorded operands."""
+    from ember import ops
+    from ember.ops.scalar_builtins import exc_new
+
+    if site.kind == "kernel":
+        try:
+            ops.get(site.op).kernel(*decode_payload(site, payload))
+        except Exception as e:  # noqa: BLE001 - the kernel's exception is the result
+            e.__traceback__ = None
+            return e
+        return RuntimeError(f"ember's native code reported that {site.op} fails at "
+                            f"{site.file}:{site.line}, but its kernel does not (a bug)")
+    if site.kind == "exc":
+        return exc_new(site.exc[0], site.exc[1])
+    if site.kind == "narrow":
+        from ember.mobile import types as RT
+        return TypeError(f"expected a value of type {RT.show(RT.parse(site.text))}, "
+                         f"got {RT.describe(None)}")
+    if site.kind == "range":
+        return ValueError("range() arg 3 must not be zero")
+    if site.kind == "recursion":
+        return RecursionError("maximum recursion depth exceeded")
+    return RuntimeError(f"native error at {site.file}:{site.line}")
+
+
+def add_note(e: BaseException, frames, sources) -> None:
+    lines = ["ember script traceback (most recent call last):"]
+    for file, line, name in [f for s in frames for f in s.frames()]:
+        lines.append(f'  File "{file}", line {line}, in {name}')
+        text = sources.get(file)
+        src = text.splitlines()[line - 1] if text and 0 < line <= text.count("\n") + 1 \
+            else linecache.getline(file, line)
+        if src.strip():
+            lines.append("    " + src.strip())
+    try:
+        e.add_note("\n".join(lines))
+        e.__ember_traced__ = True
+    except (AttributeError, TypeError):
+        pass

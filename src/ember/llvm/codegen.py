@@ -1,0 +1,498 @@
+"""IR → LLVM IR: structured control flow, calls, ownership and error exits.
+
+Each native function is `{i8 err, R} f(ptr ctx, params…)`: err is 0 on success, 1 when
+an exception is propagating (its site and operands are in the context block, sites.py).
+Structured ops lower the way clang lowers C: values carried by loops and yielded by `if`
+live in entry-block slots that LLVM's mem2reg turns into phis.
+
+Ownership (lists are reference counted, rt.py): every op result that holds list
+references owns one count, released when its block ends; parameters and loop-carried
+block arguments are borrowed (the caller, or the loop's carried slot, owns them).
+A value that leaves its block — yielded, carried, broken out with, returned — is retained
+first; every exit (end of block, break, continue, return, error) releases what the scopes
+it leaves own, innermost first.
+
+Kernel ops are compiled by the one table in ops_table.py; anything else here or there
+raises NotNative, and the function (and its callers) run on the VM.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from llvmlite import ir
+
+from ember.ir import types as T
+from ember.ir.core import Loc
+from ember.llvm.layout import I1, I8, I32, I64, PTR, NotNative, is_refcounted, lltype
+from ember.llvm.sites import MAX_FRAMES, NPAYLOAD, Site
+
+CTX = ir.LiteralStructType([I32, I32, I64, ir.ArrayType(I64, NPAYLOAD),
+                            ir.ArrayType(I32, MAX_FRAMES)])
+
+
+@dataclass(frozen=True)
+class Static:
+    """A compile-time value with no native form (a str constant, an exception made from
+    constants); only the ops that consume it at compile time accept it."""
+
+    kind: str
+    value: object
+
+
+def ret_type(func) -> ir.Type:
+    return ir.LiteralStructType([I8, lltype(func.attrs["type"].ret)])
+
+
+def fn_type(func, recursive: bool = False) -> ir.FunctionType:
+    """`{i8 err, R} (ptr ctx, [i64 depth,] params…)`: functions on a call cycle also take
+    their recursion depth (in a register, checked against the interpreter's limit)."""
+    ft = func.attrs["type"]
+    depth = [I64] if recursive else []
+    return ir.FunctionType(ret_type(func), [PTR] + depth + [lltype(t) for t in ft.params])
+
+
+class _Loop:
+    def __init__(self, op, slots, results, latch, exit_bb, depth):
+        self.op, self.slots, self.results = op, slots, results
+        self.latch, self.exit, self.depth = latch, exit_bb, depth
+
+
+class FunctionGen:
+    """Emits one function's body into its (already declared) LLVM function."""
+
+    def __init__(self, mg, func, recursive: bool):
+        self.mg, self.func, self.rt = mg, func, mg.rt
+        self.fn = mg.llfns[func.sym_name]
+        self.ctx = self.fn.args[0]
+        self.recursive = recursive
+        self.depth = self.fn.args[1] if recursive else None
+        entry = self.fn.append_basic_block("entry")
+        self.alloca_b = ir.IRBuilder(entry)
+        self.b = ir.IRBuilder(self.fn.append_basic_block("body"))
+        self.vals: dict = {}
+        self.scopes: list[list] = []
+        self.loops: list[_Loop] = []
+        self.on_yield: list = []
+
+    # -- driver -------------------------------------------------------------------------------
+    def run(self) -> None:
+        block = self.func.regions[0].block
+        if self.recursive:
+            self._enter()
+        self.emit_block(block, list(self.fn.args[2 if self.recursive else 1:]))
+        self.alloca_b.branch(self.b.function.basic_blocks[1])
+
+    def _enter(self):
+        limit = I64(self.mg.recursion_limit)
+        self.fail_if(self.b.icmp_signed(">", self.depth, limit),
+                     self.site("recursion", self.func.loc), [])
+
+    def _leave(self):
+        pass
+
+    # -- values ----------------------------------------------------------------------------
+    def get(self, v):
+        try:
+            return self.vals[v]
+        except KeyError:
+            raise NotNative(f"value {v} is not native") from None
+
+    def native(self, v):
+        x = self.get(v)
+        if isinstance(x, Static):
+            raise NotNative(f"a {x.kind} value where a native value is needed")
+        return x
+
+    def define(self, result, llval, owned: bool = True) -> None:
+        self.vals[result] = llval
+        if owned and not isinstance(llval, Static) and is_refcounted(result.type):
+            self.scopes[-1].append(("val", llval, result.type))
+
+    def slot(self, t: T.Type):
+        return self.alloca_b.alloca(lltype(t))
+
+    def load(self, slot, t: T.Type):
+        return self.b.load(slot, typ=lltype(t))
+
+    # -- blocks ----------------------------------------------------------------------------------
+    def emit_block(self, block, args, borrowed: bool = True) -> None:
+        self.scopes.append([])
+        for a, v in zip(block.args, args):
+            self.define(a, v, owned=not borrowed)
+        for op in block.ops:
+            self.emit(op)
+        self.scopes.pop()
+
+    def emit_region(self, region, args, on_yield) -> None:
+        self.on_yield.append(on_yield)
+        self.emit_block(region.block, args)
+        self.on_yield.pop()
+
+    def emit(self, op) -> None:
+        from ember.llvm.ops_table import emit_kernel
+
+        self.loc = op.loc
+        handler = STRUCTURAL.get(op.name)
+        if handler is not None:
+            handler(self, op)
+        else:
+            emit_kernel(self, op)
+
+    # -- exits ----------------------------------------------------------------------------------
+    def retain(self, v, t) -> None:
+        if not isinstance(v, Static):
+            self.rt.retain(self.b, v, t)
+
+    def release_scopes(self, down_to: int) -> None:
+        for scope in reversed(self.scopes[down_to:]):
+            for kind, v, t in reversed(scope):
+                if kind == "slot":
+                    v = self.load(v, t)
+                self.rt.release(self.b, v, t)
+
+    def transfer(self, values) -> list:
+        """The native forms of values leaving their block, retained for the receiver."""
+        out = []
+        for v in values:
+            x = self.native(v)
+            self.retain(x, v.type)
+            out.append(x)
+        return out
+
+    def ret(self, value) -> None:
+        rt = ret_type(self.func)
+        agg = self.b.insert_value(ir.Constant(rt, None), I8(0), 0)
+        self.b.ret(self.b.insert_value(agg, value, 1))
+
+    def error_exit(self, leave: bool = True) -> None:
+        self.release_scopes(0)
+        if leave:
+            self._leave()
+        rt = ret_type(self.func)
+        self.b.ret(ir.Constant(rt, [I8(1), ir.Constant(rt.elements[1], None)]))
+
+    def site(self, kind: str, loc: Loc, **kw) -> int:
+        return self.mg.add_site(Site(kind, loc.file, loc.line, self.func.sym_name,
+                                     inlined=tuple(tuple(x) for x in (loc.inlined or ())),
+                                     func_file=self.func.loc.file, **kw))
+
+    def fail_if(self, cond, site: int, payload, leave: bool = True) -> None:
+        """If cond: record site and payload in the context and propagate the error."""
+        b = self.b
+        with b.if_then(cond, likely=False):
+            self.record(site, payload)
+            self.error_exit(leave)
+
+    def record(self, site: int, payload) -> None:
+        b = self.b
+        b.store(I32(site), b.gep(self.ctx, [I32(0), I32(0)], inbounds=True, source_etype=CTX))
+        for i, w in enumerate(payload[:NPAYLOAD]):
+            p = b.gep(self.ctx, [I32(0), I32(3), I32(i)], inbounds=True, source_etype=CTX)
+            b.store(as_word(b, w), p)
+
+    def push_frame(self, site: int) -> None:
+        b = self.b
+        pn = b.gep(self.ctx, [I32(0), I32(1)], inbounds=True, source_etype=CTX)
+        n = b.load(pn, typ=I32)
+        with b.if_then(b.icmp_signed("<", n, I32(MAX_FRAMES))):
+            b.store(I32(site), b.gep(self.ctx, [I32(0), I32(4), n], inbounds=True,
+                                     source_etype=CTX))
+        b.store(b.add(n, I32(1)), pn)
+
+    # -- structural ops --------------------------------------------------------------------------
+    def op_const(self, op) -> None:
+        v, t = op.attrs["value"], op.result.type
+        if t == T.I64:
+            self.define(op.result, I64(v))
+        elif t == T.F64:
+            self.define(op.result, ir.Constant(ir.DoubleType(), v))
+        elif t == T.BOOL:
+            self.define(op.result, I8(int(v)))
+        elif t == T.NONE:
+            self.define(op.result, I8(0))
+        elif t == T.STR:
+            self.define(op.result, Static("str", v))
+        else:
+            raise NotNative(f"a constant of type {t}")
+
+    def op_return(self, op) -> None:
+        (v,) = self.transfer(op.operands)
+        self.release_scopes(0)
+        self._leave()
+        self.ret(v)
+
+    def op_yield(self, op) -> None:
+        vals = self.transfer(op.operands)
+        self.release_scopes(len(self.scopes) - 1)
+        self.on_yield[-1](vals)
+
+    op_condition = op_yield
+
+    def op_unreachable(self, op) -> None:
+        self.b.unreachable()
+
+    def op_raise(self, op) -> None:
+        e = self.get(op.operands[0])
+        if not (isinstance(e, Static) and e.kind == "exc"):
+            raise NotNative("raise of an exception value not built from constants")
+        self.record(self.site("exc", op.loc, exc=e.value), [])
+        self.error_exit()
+
+    def op_if(self, op) -> None:
+        b = self.b
+        slots = [self.slot(r.type) for r in op.results]
+        cond = b.icmp_unsigned("!=", self.native(op.operands[0]), I8(0))
+        then_bb = b.append_basic_block("then")
+        else_bb = b.append_basic_block("else")
+        merge = b.append_basic_block("endif")
+        b.cbranch(cond, then_bb, else_bb)
+
+        def on_yield(vals):
+            for s, v in zip(slots, vals):
+                self.b.store(v, s)
+            self.b.branch(merge)
+        for region, bb in zip(op.regions, (then_bb, else_bb)):
+            b.position_at_end(bb)
+            self.emit_region(region, [], on_yield)
+        b.position_at_end(merge)
+        for r, s in zip(op.results, slots):
+            self.define(r, self.load(s, r.type))
+
+    def _carried_scope(self, op, inits):
+        """Slots holding the loop's carried values (owned by a scope of their own)."""
+        slots = [self.slot(v.type) for v in op.results]
+        for s, v in zip(slots, self.transfer(inits)):
+            self.b.store(v, s)
+        self.scopes.append([("slot", s, r.type) for s, r in zip(slots, op.results)])
+        return slots
+
+    def _carried(self, loop) -> list:
+        return [self.load(s, r.type) for s, r in zip(loop.slots, loop.op.results)]
+
+    def _set_carried(self, loop, vals) -> None:
+        """Replace the carried values (vals already retained): release the old ones."""
+        for s, r in zip(loop.slots, loop.op.results):
+            self.rt.release(self.b, self.load(s, r.type), r.type)
+        for s, v in zip(loop.slots, vals):
+            self.b.store(v, s)
+
+    def _finish(self, loop, vals) -> None:
+        """Leave the loop with vals as its results (vals retained; carried released)."""
+        self._set_carried_results(loop, vals)
+        self.b.branch(loop.exit)
+
+    def _set_carried_results(self, loop, vals) -> None:
+        for s, r in zip(loop.slots, loop.op.results):
+            self.rt.release(self.b, self.load(s, r.type), r.type)
+        for s, v in zip(loop.results, vals):
+            self.b.store(v, s)
+
+    def _normal_exit(self, loop) -> None:
+        """The loop ran out: the else region, or the carried values become the results."""
+        op = loop.op
+        if op.else_region is None:
+            for s, v in zip(loop.results, self._carried(loop)):
+                self.b.store(v, s)
+            self.b.branch(loop.exit)
+            return
+        self.emit_region(op.else_region, self._carried(loop),
+                         lambda vals: self._finish(loop, vals))
+
+    def _end_loop(self, loop) -> None:
+        self.scopes.pop()
+        self.b.position_at_end(loop.exit)
+        for r, s in zip(loop.op.results, loop.results):
+            self.define(r, self.load(s, r.type))
+
+    def op_for(self, op) -> None:
+        b = self.b
+        lo, hi, step = (self.native(v) for v in op.operands[:3])
+        step_const = _const_int(op.operands[2])
+        if step_const is None:
+            self.fail_if(b.icmp_signed("==", step, I64(0)), self.site("range", op.loc), [])
+        elif step_const == 0:
+            raise NotNative("range() with a zero step")
+        iv = self.slot(T.I64)
+        b.store(lo, iv)
+        slots = self._carried_scope(op, op.operands[3:])
+        results = [self.slot(r.type) for r in op.results]
+        head, body = b.append_basic_block("for.head"), b.append_basic_block("for.body")
+        latch, done = b.append_basic_block("for.latch"), b.append_basic_block("for.done")
+        exit_bb = b.append_basic_block("for.exit")
+        loop = _Loop(op, slots, results, latch, exit_bb, len(self.scopes))
+        self.loops.append(loop)
+        b.branch(head)
+        b.position_at_end(head)
+        i = b.load(iv, typ=I64)
+        b.cbranch(self._in_range(i, hi, step, step_const), body, done)
+        b.position_at_end(body)
+
+        def on_yield(vals):
+            self._set_carried(loop, vals)
+            self.b.branch(latch)
+        self.emit_region(op.body, [i] + self._carried(loop), on_yield)
+        b.position_at_end(latch)
+        nxt = b.sadd_with_overflow(b.load(iv, typ=I64), step)
+        b.store(b.extract_value(nxt, 0), iv)
+        b.cbranch(b.extract_value(nxt, 1), done, head)
+        b.position_at_end(done)
+        self.loops.pop()
+        self._normal_exit(loop)
+        self._end_loop(loop)
+
+    def _in_range(self, i, hi, step, step_const):
+        b = self.b
+        up = b.icmp_signed("<", i, hi)
+        if step_const is not None:
+            return up if step_const > 0 else b.icmp_signed(">", i, hi)
+        return b.select(b.icmp_signed(">", step, I64(0)), up, b.icmp_signed(">", i, hi))
+
+    def op_while(self, op) -> None:
+        b = self.b
+        slots = self._carried_scope(op, op.operands)
+        results = [self.slot(r.type) for r in op.results]
+        head, body = b.append_basic_block("while.head"), b.append_basic_block("while.body")
+        done, exit_bb = b.append_basic_block("while.done"), b.append_basic_block("while.exit")
+        loop = _Loop(op, slots, results, head, exit_bb, len(self.scopes))
+        self.loops.append(loop)
+        b.branch(head)
+        b.position_at_end(head)
+
+        def on_condition(vals):
+            c = self.b.icmp_unsigned("!=", vals[0], I8(0))
+            self.b.cbranch(c, body, done)
+        self.emit_region(op.cond, self._carried(loop), on_condition)
+        b.position_at_end(body)
+
+        def on_yield(vals):
+            self._set_carried(loop, vals)
+            self.b.branch(head)
+        self.emit_region(op.body, self._carried(loop), on_yield)
+        b.position_at_end(done)
+        self.loops.pop()
+        self._normal_exit(loop)
+        self._end_loop(loop)
+
+    def op_break(self, op) -> None:
+        loop = self.loops[-1]
+        vals = self.transfer(op.operands)
+        self.release_scopes(loop.depth)
+        self._finish(loop, vals)
+
+    def op_continue(self, op) -> None:
+        loop = self.loops[-1]
+        vals = self.transfer(op.operands)
+        self.release_scopes(loop.depth)
+        self._set_carried(loop, vals)
+        self.b.branch(loop.latch)
+
+    def op_call(self, op) -> None:
+        callee = self.mg.llfns.get(op.attrs["callee"].name)
+        if callee is None:
+            raise NotNative(f"a call of @{op.attrs['callee'].name}, which is not native")
+        args = [self.ctx] + [self.native(v) for v in op.operands]
+        if op.attrs["callee"].name in self.mg.recursive:
+            args.insert(1, self.b.add(self.depth, I64(1)) if self.recursive else I64(1))
+        r = self.b.call(callee, args)
+        err = self.b.icmp_unsigned("!=", self.b.extract_value(r, 0), I8(0))
+        with self.b.if_then(err, likely=False):
+            self.push_frame(self.site("call", op.loc))
+            self.error_exit()
+        self.define(op.result, self.b.extract_value(r, 1))
+
+    def op_tuple_new(self, op) -> None:
+        t = op.result.type
+        agg = ir.Constant(lltype(t), None)
+        for i, v in enumerate(self.transfer(op.operands)):
+            agg = self.b.insert_value(agg, v, i)
+        self.define(op.result, agg)
+
+    def op_tuple_get(self, op) -> None:
+        v = self.b.extract_value(self.native(op.operands[0]), op.attrs["index"])
+        self.retain(v, op.result.type)
+        self.define(op.result, v)
+
+    def op_list_new(self, op) -> None:
+        from ember.llvm.ops_table import store_elem
+
+        elem = op.result.type.elem
+        lst = self.rt.new_list(self.b, I64(len(op.operands)), elem)
+        for i, v in enumerate(self.transfer(op.operands)):
+            store_elem(self, lst, I64(i), v, elem)
+        self.define(op.result, lst)
+
+    def op_widen(self, op) -> None:
+        src, dst = op.operands[0].type, op.result.type
+        x = self.get(op.operands[0])
+        if isinstance(x, Static):
+            self.define(op.result, x)
+            return
+        if not isinstance(dst, T.OptionalType):
+            raise NotNative(f"widen to {dst}")
+        agg = ir.Constant(lltype(dst), None)
+        if src == T.NONE:
+            self.define(op.result, agg)
+            return
+        if src != dst.elem:
+            raise NotNative(f"widen of {src} to {dst}")
+        self.retain(x, src)
+        agg = self.b.insert_value(self.b.insert_value(agg, I8(1), 0), x, 1)
+        self.define(op.result, agg)
+
+    def op_narrow(self, op) -> None:
+        src, dst = op.operands[0].type, op.result.type
+        if not isinstance(src, T.OptionalType) or dst != src.elem:
+            raise NotNative(f"narrow of {src} to {dst}")
+        x = self.native(op.operands[0])
+        absent = self.b.icmp_unsigned("==", self.b.extract_value(x, 0), I8(0))
+        self.fail_if(absent, self.site("narrow", op.loc, text=str(dst)), [])
+        v = self.b.extract_value(x, 1)
+        self.retain(v, dst)
+        self.define(op.result, v)
+
+    def op_isinstance(self, op) -> None:
+        src, want = op.operands[0].type, op.attrs["type"]
+        if isinstance(src, T.OptionalType) and want in (T.NONE, src.elem):
+            x = self.native(op.operands[0])
+            present = self.b.extract_value(x, 0)
+            self.define(op.result, present if want == src.elem else
+                        self.b.xor(present, I8(1)))
+            return
+        if src == want or T.is_subtype(src, want):
+            self.define(op.result, I8(1))
+            return
+        raise NotNative(f"isinstance of {src} against {want}")
+
+
+def _const_int(v):
+    from ember.ir.ops import ConstOp
+    owner = getattr(v, "op", None)
+    if isinstance(owner, ConstOp) and isinstance(owner.attrs.get("value"), int):
+        return owner.attrs["value"]
+    return None
+
+
+def as_word(b, w):
+    """A payload word (i64) holding w's bits."""
+    if w.type == I64:
+        return w
+    if isinstance(w.type, ir.DoubleType):
+        return b.bitcast(w, I64)
+    if w.type in (I8, I1):
+        return b.zext(w, I64)
+    raise NotNative(f"payload of type {w.type}")
+
+
+STRUCTURAL = {
+    "const": FunctionGen.op_const, "return": FunctionGen.op_return,
+    "yield": FunctionGen.op_yield, "condition": FunctionGen.op_condition,
+    "unreachable": FunctionGen.op_unreachable, "raise": FunctionGen.op_raise,
+    "if": FunctionGen.op_if, "for": FunctionGen.op_for, "while": FunctionGen.op_while,
+    "break": FunctionGen.op_break, "continue": FunctionGen.op_continue,
+    "call": FunctionGen.op_call, "tuple.new": FunctionGen.op_tuple_new,
+    "tuple.get": FunctionGen.op_tuple_get, "list.new": FunctionGen.op_list_new,
+    "widen": FunctionGen.op_widen, "narrow": FunctionGen.op_narrow,
+    "isinstance": FunctionGen.op_isinstance,
+}
+"""Structural IR ops → emitter (kernel ops: ops_table.EMITTERS)."""

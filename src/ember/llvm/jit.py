@@ -1,0 +1,96 @@
+"""LLVM IR text → optimized machine code in this process, through llvmlite's MCJIT.
+
+Code is generated for the host CPU (its name and features: AVX2, AVX-512 where present)
+at O3 with no fast-math flags, so float results are IEEE's, bit for bit. Setting
+`EMBER_LLVM_CPU=generic` makes portable code (baseline x86-64) instead. Object code is
+what the cache (cache.py) keeps; a hit skips parsing, optimizing and code generation.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import threading
+
+import llvmlite
+import llvmlite.binding as llvm
+
+_LOCK = threading.Lock()
+_STATE: dict = {}
+
+
+def _init():
+    if "tm" in _STATE:
+        return _STATE
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    triple = llvm.get_process_triple()
+    target = llvm.Target.from_triple(triple)
+    generic = os.environ.get("EMBER_LLVM_CPU", "") == "generic"
+    cpu = "" if generic else llvm.get_host_cpu_name()
+    features = "" if generic else llvm.get_host_cpu_features().flatten()
+    _STATE["new_tm"] = lambda: target.create_target_machine(
+        cpu=cpu, features=features, opt=3, reloc="pic", codemodel="jitdefault")
+    _STATE["tm"] = _STATE["new_tm"]()
+    _STATE["key"] = f"{llvmlite.__version__}|{llvm.llvm_version_info}|{triple}|{cpu}|{features}"
+    _bind_symbols()
+    return _STATE
+
+
+def target_triple_layout() -> tuple[str, str]:
+    with _LOCK:
+        st = _init()
+        return llvm.get_process_triple(), str(st["tm"].target_data)
+
+
+def target_key() -> str:
+    """Everything about the code generator that the object code depends on."""
+    with _LOCK:
+        return _init()["key"]
+
+
+def _bind_symbols():
+    """Make the C library's and libm's functions visible to the JIT's linker."""
+    libc = ctypes.CDLL(None)
+    libm_path = ctypes.util.find_library("m")
+    libm = ctypes.CDLL(libm_path) if libm_path else libc
+    for name in ("malloc", "free", "realloc", "qsort", "memmove", "memcpy", "memset"):
+        llvm.add_symbol(name, ctypes.cast(getattr(libc, name), ctypes.c_void_p).value)
+    for name in ("pow", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
+                 "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+                 "fmod", "atan2", "floor", "ceil", "trunc", "sqrt", "fabs", "copysign"):
+        try:
+            llvm.add_symbol(name, ctypes.cast(getattr(libm, name), ctypes.c_void_p).value)
+        except AttributeError:
+            pass
+
+
+def compile_ir(text: str) -> bytes:
+    """Parse, verify, optimize (O3) and compile LLVM IR text to an object file."""
+    with _LOCK:
+        st = _init()
+        mod = llvm.parse_assembly(text)
+        mod.verify()
+        pto = llvm.create_pipeline_tuning_options(speed_level=3)
+        pb = llvm.create_pass_builder(st["tm"], pto)
+        pb.getModulePassManager().run(mod, pb)
+        return st["tm"].emit_object(mod)
+
+
+class Loaded:
+    """An object file linked into this process; `address(symbol)` finds a function."""
+
+    def __init__(self, obj: bytes):
+        with _LOCK:
+            st = _init()
+            # an engine owns (and frees) its target machine: each gets its own
+            self._engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), st["new_tm"]())
+            self._engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+            self._engine.finalize_object()
+
+    def address(self, symbol: str) -> int:
+        addr = self._engine.get_function_address(symbol)
+        if not addr:
+            raise RuntimeError(f"native symbol {symbol} is missing from the object code")
+        return addr

@@ -1,0 +1,198 @@
+"""One IR module → one LLVM module: which functions go native, and the entry shims.
+
+A function is native when every op it holds has an emitter and every function it calls
+is native (a fixpoint: dropping one function may drop its callers). The others run on
+the VM; `Plan.reasons` says, per function, the first construct that kept it off the
+native tier and where.
+
+Each native entry gets an exported shim `i32 <prefix>entry<k>(ptr ctx, ptr ret, ptr args)`:
+`args` points at a struct of the parameters (layout.ctype), `ret` at a slot for the
+result. The shim returns 0 (result stored, owned by the caller) or 1 (error in ctx).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+from llvmlite import ir
+
+from ember.ir import types as T
+from ember.ir.ops import CallOp
+from ember.llvm.codegen import FunctionGen, fn_type
+from ember.llvm.layout import I8, I32, I64, PTR, NotNative, is_native_type, is_refcounted, lltype, \
+    type_key
+from ember.llvm.rt import Runtime
+from ember.llvm.sites import Site
+
+
+@dataclass
+class Plan:
+    """The LLVM IR of one module's native functions, and what stayed on the VM."""
+
+    llvm_ir: str = ""
+    native: list = field(default_factory=list)
+    reasons: dict = field(default_factory=dict)
+    """function name -> "reason (file:line)" for the functions left on the VM."""
+    sites: list = field(default_factory=list)
+    entries: dict = field(default_factory=dict)
+    """entry function name -> its shim's symbol."""
+
+
+def _callees(func) -> set:
+    return {op.attrs["callee"].name for op in func.walk() if isinstance(op, CallOp)}
+
+
+def _recursive(funcs: dict) -> set:
+    """Functions that can reach themselves through calls."""
+    graph = {name: _callees(f) & set(funcs) for name, f in funcs.items()}
+    out = set()
+    for start in graph:
+        seen, stack = set(), list(graph[start])
+        while stack:
+            n = stack.pop()
+            if n == start:
+                out.add(start)
+                break
+            if n not in seen:
+                seen.add(n)
+                stack.extend(graph.get(n, ()))
+    return out
+
+
+class ModuleGen:
+    def __init__(self, module, candidates: list[str], prefix: str):
+        from ember.llvm import jit
+
+        self.module = module
+        self.prefix = prefix
+        self.llmod = ir.Module(name=prefix)
+        self.llmod.triple, self.llmod.data_layout = jit.target_triple_layout()
+        self.recursive = _recursive({c: module.funcs[c] for c in candidates})
+        self.rt = Runtime(self.llmod)
+        self.sites: list[Site] = []
+        self.recursion_limit = sys.getrecursionlimit()
+        self.llfns = {}
+        for i, name in enumerate(candidates):
+            fn = ir.Function(self.llmod, fn_type(module.funcs[name], name in self.recursive),
+                             f"{prefix}f{i}")
+            fn.linkage = "internal"
+            self.llfns[name] = fn
+        self._intrinsics: dict = {}
+
+    def add_site(self, site: Site) -> int:
+        self.sites.append(site)
+        return len(self.sites) - 1
+
+    def intrinsic(self, name: str, t, nargs: int = 1):
+        key = (name, str(t))
+        if key not in self._intrinsics:
+            self._intrinsics[key] = self.llmod.declare_intrinsic(
+                name, [t], ir.FunctionType(t, [t] * nargs))
+        return self._intrinsics[key]
+
+    def libm(self, name: str, nargs: int):
+        return self.rt.declare_libm(name, nargs)
+
+    def entry_shim(self, name: str, k: int) -> tuple[str, str]:
+        func = self.module.funcs[name]
+        ft = func.attrs["type"]
+        shim = ir.Function(self.llmod, ir.FunctionType(I32, [PTR, PTR, PTR]),
+                           f"{self.prefix}entry{k}")
+        b = ir.IRBuilder(shim.append_basic_block("entry"))
+        ctx, ret, argp = shim.args
+        st = ir.LiteralStructType([lltype(t) for t in ft.params])
+        params = [b.load(b.gep(argp, [I32(0), I32(i)], source_etype=st), typ=lltype(t))
+                  for i, t in enumerate(ft.params)]
+        depth = [I64(1)] if name in self.recursive else []
+        r = b.call(self.llfns[name], [ctx] + depth + params)
+        err = b.extract_value(r, 0)
+        ok, bad = shim.append_basic_block("ok"), shim.append_basic_block("err")
+        b.cbranch(b.icmp_unsigned("!=", err, I8(0)), bad, ok)
+        b.position_at_end(ok)
+        b.store(b.extract_value(r, 1), ret)
+        b.ret(I32(0))
+        b.position_at_end(bad)
+        b.ret(I32(1))
+        for t in list(ft.params) + [ft.ret]:
+            sym = release_symbol(self.prefix, t)
+            if is_refcounted(t) and sym not in self.llmod.globals:
+                self.rt.export_release(t, sym)
+        return shim.name
+
+
+def release_symbol(prefix: str, t: T.Type) -> str:
+    """The exported `void (ptr slot)` that releases a value of type t stored at slot."""
+    return f"{prefix}release_{type_key(t)}"
+
+
+def _signature_reason(func) -> str | None:
+    ft = func.attrs["type"]
+    for t in list(ft.params) + [ft.ret]:
+        if not is_native_type(t):
+            return f"type {t} in its signature"
+    return None
+
+
+def plan_module(module, entries: list[str], prefix: str) -> Plan:
+    """Generate LLVM IR for every native function reachable from entries."""
+    reachable = _reachable(module, entries)
+    reasons: dict = {}
+    candidates = []
+    for name in reachable:
+        why = _signature_reason(module.funcs[name])
+        if why:
+            reasons[name] = f"{why} ({_where(module.funcs[name].loc)})"
+        else:
+            candidates.append(name)
+    while True:
+        mg, failed = _generate(module, candidates, prefix, reasons)
+        if not failed:
+            break
+        candidates = [c for c in candidates if c not in failed]
+    native_entries = [e for e in entries if e in candidates]
+    plan = Plan(native=list(candidates), reasons=reasons, sites=mg.sites)
+    for k, e in enumerate(native_entries):
+        plan.entries[e] = mg.entry_shim(e, k)
+    plan.llvm_ir = str(mg.llmod)
+    return plan
+
+
+def _generate(module, candidates, prefix, reasons):
+    mg = ModuleGen(module, candidates, prefix)
+    recursive = mg.recursive
+    failed = set()
+    for name in candidates:
+        func = module.funcs[name]
+        missing = [c for c in _callees(func) if c not in mg.llfns]
+        if missing:
+            reasons[name] = f"calls {missing[0]}, which runs on the VM ({_where(func.loc)})"
+            failed.add(name)
+            continue
+        gen = FunctionGen(mg, func, name in recursive)
+        try:
+            gen.run()
+        except NotNative as e:
+            loc = getattr(gen, "loc", func.loc)
+            reasons[name] = f"{e} ({_where(loc)})"
+            failed.add(name)
+    return mg, failed
+
+
+def _where(loc) -> str:
+    return f"{loc.file}:{loc.line}" if loc is not None else "?"
+
+
+def _reachable(module, entries) -> list[str]:
+    seen, order, stack = set(), [], list(reversed(entries))
+    while stack:
+        n = stack.pop()
+        if n in seen or n not in module.funcs:
+            continue
+        seen.add(n)
+        order.append(n)
+        stack.extend(sorted(_callees(module.funcs[n])))
+    return order
+
+
+__all__ = ["Plan", "plan_module", "T"]

@@ -1,0 +1,184 @@
+"""The LLVM backend through the public API: where code runs, exact results and errors,
+the call boundary (checks, list identity, mutation), memory, threads and the cache."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import ember
+
+pytest.importorskip("llvmlite")
+
+SRC = """
+from typing import List, Optional, Tuple
+
+def fib(n: int) -> int:
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+def grow(xs: List[int], n: int) -> List[int]:
+    for i in range(n):
+        xs.append(i * i)
+    return xs
+
+def build(n: int) -> int:
+    total = 0
+    for i in range(n):
+        ys = [i, i + 1, i + 2]
+        zs = [ys, [i]]
+        total += len(zs[0]) + zs[1][0]
+    return total
+
+def nested(n: int) -> List[List[float]]:
+    out: List[List[float]] = []
+    for i in range(n):
+        out.append([float(i)] * i)
+    return out
+
+def divide(a: int, b: int) -> int:
+    return a // b
+
+def deep(n: int) -> int:
+    return divide(n, n - 3) + 1
+
+def pick(t: Tuple[int, float], o: Optional[int]) -> float:
+    if o is None:
+        return t[1]
+    return t[0] + o + 0.5
+
+def must(x: int) -> int:
+    if x > 10:
+        raise ValueError("too big")
+    assert x >= 0, "negative"
+    return x
+
+def overflow(x: int) -> int:
+    return x * x * x
+
+def strings(x: int) -> str:
+    return str(x)
+
+def uses_strings(x: int) -> int:
+    return len(strings(x))
+"""
+
+
+@pytest.fixture(scope="module")
+def cu():
+    return ember.CompilationUnit(SRC, "native_test.py", backend="llvm")
+
+
+def test_where_each_function_runs(cu):
+    assert cu.fib.backend == "llvm" and cu.fib.fallback_reason is None
+    assert cu.strings.backend == "vm"
+    assert "str" in cu.strings.fallback_reason and "native_test.py:" in cu.strings.fallback_reason
+    assert cu.uses_strings.backend == "vm"
+    assert "str" in cu.uses_strings.fallback_reason
+    assert cu.uses_strings(1234) == 4
+
+
+def test_results_and_types(cu):
+    assert cu.fib(20) == 6765
+    assert cu.pick((2, 1.5), None) == 1.5
+    r = cu.pick((2, 1.5), 3)
+    assert r == 5.5 and type(r) is float
+    assert cu.nested(3) == [[], [1.0], [2.0, 2.0]]
+    assert cu.build(10) == sum(3 + i for i in range(10))
+
+
+def test_argument_lists_are_the_callers(cu):
+    xs = [7]
+    out = cu.grow(xs, 3)
+    assert out is xs and xs == [7, 0, 1, 4]
+
+
+def test_errors_are_the_vms(cu):
+    with pytest.raises(ZeroDivisionError, match="integer division or modulo by zero") as ei:
+        cu.deep(3)
+    note = "\n".join(ei.value.__notes__)
+    assert "native_test.py" in note and "in divide" in note and "in deep" in note
+    with pytest.raises(ValueError, match="too big"):
+        cu.must(11)
+    with pytest.raises(AssertionError, match="negative"):
+        cu.must(-1)
+    with pytest.raises(OverflowError, match="int64 overflow"):
+        cu.overflow(3_000_000)
+    with pytest.raises(RecursionError):
+        cu.fib(-1) if False else _deep_recursion()
+
+
+def _deep_recursion():
+    cu2 = ember.CompilationUnit("def r(n: int) -> int:\n    return r(n + 1) + 1\n",
+                                backend="llvm")
+    assert cu2.r.backend == "llvm"
+    cu2.r(0)
+
+
+def test_argument_checks(cu):
+    with pytest.raises(TypeError, match="'n'"):
+        cu.fib(1.5)
+    with pytest.raises(TypeError):
+        cu.grow([1.5], 2)
+
+
+def test_threads_agree(cu):
+    results = {}
+
+    def work(k):
+        results[k] = [cu.fib(18), cu.build(1000), len(cu.nested(50))]
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len({tuple(v) for v in results.values()}) == 1
+
+
+def _rss_kb() -> int:
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs /proc")
+def test_no_leaks(cu):
+    cu.build(10_000)
+    before = _rss_kb()
+    cu.build(5_000_000)          # 10^7 lists inside one call
+    for _ in range(20_000):      # and many calls that build lists
+        cu.nested(5)
+    assert _rss_kb() - before < 50_000
+
+
+def test_cache_hit_in_a_fresh_process(tmp_path):
+    code = ("import ember, time\n"
+            "src = 'def f(n: int) -> int:\\n    return n * 2 + 1\\n'\n"
+            "cu = ember.CompilationUnit(src, backend='llvm')\n"
+            "print(cu.f.backend, cu._functions['f']._compiled.native.cached, cu.f(20))\n")
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                           text=True, check=True).stdout.split()
+    second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                            text=True, check=True).stdout.split()
+    assert first == ["llvm", "False", "41"] and second == ["llvm", "True", "41"]
+    assert any(n.startswith("llvm-") for n in os.listdir(tmp_path / "ember"))
+
+
+def test_unknown_backend_is_an_error():
+    with pytest.raises(ember.errors.UnsupportedError, match="'vm', 'llvm'|vm, llvm"):
+        ember.script(lambda x: x, backend="gpu")
+
+
+def test_the_package_imports_no_frontend():
+    code = ("import sys\nimport ember.llvm\n"
+            "bad = [m for m in sys.modules if m.startswith(('ember.frontend', 'lark'))]\n"
+            "print(bad)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "[]"
