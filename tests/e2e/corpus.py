@@ -67,6 +67,8 @@ def outcome(fn, args):
 
 def same(a, b) -> bool:
     """Equal values of equal types, recursively; NaN equals NaN; -0.0 differs from 0.0."""
+    if type(a) is complex and type(b) is complex:
+        return same(a.real, b.real) and same(a.imag, b.imag)
     if isinstance(a, float) and isinstance(b, float):
         if math.isnan(a) and math.isnan(b):
             return True

@@ -25,10 +25,9 @@ _NO_SUCH_TYPE = {
     "bytearray": "ember has no bytes type; use List[int]",
     "set": "ember has no sets (like TorchScript); use Dict[K, bool] or a list",
     "frozenset": "ember has no sets; use a tuple or a list",
-    "complex": "ember has no complex numbers",
     "object": "ember needs a concrete type; use a Union of the possible types",
 }
-_SIMPLE = {"int": T.I64, "float": T.F64, "bool": T.BOOL, "str": T.STR, "None": T.NONE,
+_SIMPLE = {"int": T.I64, "float": T.F64, "complex": T.C128, "bool": T.BOOL, "str": T.STR, "None": T.NONE,
            "Tensor": T.TENSOR, "NoneType": T.NONE, "dtype": T.DTYPE}
 
 
@@ -119,8 +118,8 @@ class AnnotationResolver:
     def _meta_name(self, meta, node):
         if isinstance(meta, MTypeName):
             return meta.name
-        if isinstance(meta, MBuiltin) and meta.name in ("int", "float", "bool", "str", "list",
-                                                        "dict", "tuple"):
+        if isinstance(meta, MBuiltin) and meta.name in ("int", "float", "complex", "bool", "str",
+                                                        "list", "dict", "tuple"):
             return meta.name
         if isinstance(meta, MClass):
             return meta

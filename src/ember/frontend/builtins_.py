@@ -24,7 +24,7 @@ _UNSUPPORTED = {"hash", "id", "iter", "next", "map", "filter", "set", "frozenset
 
 
 def call_builtin(em, name, node, expected):
-    if name in _UNSUPPORTED:
+    if name in _UNSUPPORTED and name not in _HANDLERS:
         return em.unsupported(f"the builtin '{name}' is not supported", node.func.span)
     handler = _HANDLERS.get(name)
     if handler is not None:
@@ -244,8 +244,9 @@ def isinstance_types(em, node, subject):
         if bare is not None:
             out.extend(t for t in T.members(subject) if isinstance(t, bare) or
                        bare is T.TupleType and _is_namedtuple(em, t))
-        elif isinstance(m, MBuiltin) and m.name in ("int", "float", "bool", "str"):
-            out.append({"int": T.I64, "float": T.F64, "bool": T.BOOL, "str": T.STR}[m.name])
+        elif isinstance(m, MBuiltin) and m.name in ("int", "float", "complex", "bool", "str"):
+            out.append({"int": T.I64, "float": T.F64, "complex": T.C128, "bool": T.BOOL,
+                        "str": T.STR}[m.name])
         elif isinstance(m, MTypeName) and m.name == "Tensor":
             out.append(T.TENSOR)
         elif isinstance(m, MClass):
@@ -283,6 +284,19 @@ def b_float(em, node, expected):
     return _convert(em, node, "float", T.F64)
 
 
+def b_complex(em, node, expected):
+    """complex(), complex(x), complex(real, imag), complex(str): CPython's constructor."""
+    if not node.args and not node.keywords:
+        return em.b.const(0j, T.C128, em.loc(node))
+    if len(node.args) == 1 and not node.keywords:
+        v = em.value(node.args[0])
+        if v.type == T.C128:
+            return v
+        return em.call_python_op("builtins.complex", [v], node)
+    return em.call_python_op("builtins.complex", em.call_args(node), node,
+                             em.call_kwargs(node))
+
+
 def b_bool(em, node, expected):
     if not node.args:
         return em.b.const(False, T.BOOL, em.loc(node))
@@ -305,8 +319,16 @@ def _convert(em, node, name, target):
         return v
     if isinstance(v.type, T.TensorType):
         return em.call_python_op(f"Tensor.__{name}__", [v], node)
+    if v.type == T.C128 and name in _REAL_ONLY:
+        return em.error(f"{name}() argument must be {_REAL_ONLY[name]}, not 'complex' (take "
+                        ".real, .imag or abs() of a complex number)", node.args[0].span)
     args = [v] + [em.value(a) for a in node.args[1:]]
     return em.call_python_op(f"builtins.{name}", args, node, em.call_kwargs(node))
+
+
+_REAL_ONLY = {"int": "a string, a bytes-like object or a real number",
+              "float": "a string or a real number"}
+"""CPython's words for int(z) and float(z) of a complex z (a TypeError)."""
 
 
 def b_range(em, node, expected):
@@ -501,6 +523,7 @@ def b_warn(em, node, expected):
 _HANDLERS = {
     "warnings.warn": b_warn,
     "print": b_print, "isinstance": b_isinstance, "int": b_int, "float": b_float,
+    "complex": b_complex,
     "bool": b_bool, "str": b_str, "range": b_range, "list": b_list, "dict": b_dict,
     "tuple": b_tuple, "pow": b_pow, "enumerate": b_enumerate, "zip": b_enumerate,
     "reversed": b_enumerate,

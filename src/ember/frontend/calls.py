@@ -40,7 +40,7 @@ from ember.frontend.tensors import _const_value
 from ember.ir import Value
 from ember.ir import types as T
 
-_TYPE_PREFIX = {T.I64: "int", T.F64: "float", T.BOOL: "bool", T.STR: "str"}
+_TYPE_PREFIX = {T.I64: "int", T.F64: "float", T.C128: "complex", T.BOOL: "bool", T.STR: "str"}
 
 
 class CallMixin:

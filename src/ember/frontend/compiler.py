@@ -36,6 +36,7 @@ from ember.frontend.meta import (
 from ember.frontend.parser import parse_module
 from ember.frontend.source import source_of
 from ember.ir import Module
+from ember.ops.scalar_complex import CMATH_CONSTANTS
 
 _MODULE_STATE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 """Per IR module: the functions and classes the frontend compiled into it."""
@@ -439,7 +440,10 @@ def _from_import(module: str, name: str):
         return MModule("torch.nn")
     if module == "torch.nn" and name == "functional":
         return MModule("torch.nn.functional")
-    if module in ("math", "torch", "torch.nn.functional"):
+    if module == "cmath" and name in CMATH_CONSTANTS:
+        from ember.frontend.meta import MConst
+        return MConst(CMATH_CONSTANTS[name])
+    if module in ("math", "cmath", "torch", "torch.nn.functional"):
         from ember.frontend.meta import MOpFunc
         return MOpFunc(f"{module}.{name}")
     if module == "builtins" and name in MException.__dict__:

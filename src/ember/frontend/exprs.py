@@ -24,6 +24,7 @@ from ember.frontend.typing_ import ErrorType, numeric_rank, show
 from ember.ir import Region, Value
 from ember.ir import types as T
 from ember.ops.int64 import INT64_MAX, INT64_MIN
+from ember.ops.scalar_complex import CMATH_CONSTANTS
 
 AUG_INPLACE = {"+", "*"}
 """Augmented operators that change a list in place (`xs += ys`, `xs *= n`), as in Python."""
@@ -113,6 +114,8 @@ class ExprMixin:
             return self.b.const(value, T.I64, loc)
         if isinstance(value, float):
             return self.b.const(value, T.F64, loc)
+        if isinstance(value, complex):
+            return self.b.const(value, T.C128, loc)
         if isinstance(value, str):
             return self.b.const(value, T.STR, loc)
         if value is None:
@@ -121,8 +124,7 @@ class ExprMixin:
             items = [self.constant(x, node) for x in value]
             return self.b.create("tuple.new", items, [T.TupleType(tuple(v.type for v in items))],
                                  loc=loc).result
-        kind = {bytes: "bytes literals", complex: "complex numbers",
-                type(...): "'...' (Ellipsis)"}.get(type(value), f"{type(value).__name__} values")
+        kind = {bytes: "bytes literals", type(...): "'...' (Ellipsis)"}.get(type(value), f"{type(value).__name__} values")
         return self.unsupported(f"{kind} are not supported", node.span)
 
     def e_Name(self, node, expected):
@@ -167,6 +169,8 @@ class ExprMixin:
         name = mod.name
         if name == "math" and attr in _MATH_CONSTS:
             return MConst(getattr(math, attr))
+        if name == "cmath" and attr in CMATH_CONSTANTS:
+            return MConst(CMATH_CONSTANTS[attr])
         if name == "torch" and attr in TORCH_DTYPES:
             return MDtype(TORCH_DTYPES[attr])
         if name == "torch" and attr == "Tensor":
@@ -175,14 +179,15 @@ class ExprMixin:
             return MModule(f"{name}.{attr}")
         if name == "typing":
             return MTypeName(attr)
-        if mod.pyobj is not None and name not in ("math", "torch", "torch.nn.functional"):
+        if mod.pyobj is not None and name not in ("math", "cmath", "torch",
+                                                  "torch.nn.functional"):
             from ember.frontend.meta import classify
             obj = getattr(mod.pyobj, attr, None)
             if obj is not None:
                 meta = classify(obj, attr, self.c)
                 if meta is not None:
                     return meta
-        if name in ("math", "torch", "torch.nn.functional"):
+        if name in ("math", "cmath", "torch", "torch.nn.functional"):
             return MOpFunc(f"{name}.{attr}")
         if name == "torch.jit" or name == "ember":
             return MOpFunc(f"{name}.{attr}")
@@ -200,6 +205,8 @@ class ExprMixin:
             return self.b.const(False, T.BOOL, self.loc(node))  # no autograd: never
         if isinstance(t, T.TensorType) and node.attr in _TENSOR_PROPERTIES:
             return self.call_python_op(f"Tensor.{node.attr}", [obj], node)
+        if t == T.C128 and node.attr in ("real", "imag"):
+            return self.b.kernel(f"complex.{node.attr}", [obj], T.F64, self.loc(node))
         if isinstance(t, (T.OptionalType, T.UnionType)):
             return self.error(f"cannot use attribute '{node.attr}' of {show(t)}"
                               f"{self.unrefined_hint([(obj, node.value)])}", node.value.span)
@@ -320,6 +327,8 @@ class ExprMixin:
             return self.b.kernel(f"bool.{_NAMES[op]}", [a, b], T.BOOL, loc)
         if op == "@":
             return self.error("'@' needs tensors", node.span)
+        if T.C128 in (ta, tb):
+            return self.complex_binop(op, a, b, node)
         if op == "/":
             if T.F64 not in (ta, tb):
                 return self.b.kernel("int.truediv", [self.to_int(a, node), self.to_int(b, node)],
@@ -336,6 +345,22 @@ class ExprMixin:
                                                          self.to_float(b, node)], T.F64, loc)
         return self.b.kernel(f"int.{_NAMES[op]}", [self.to_int(a, node), self.to_int(b, node)],
                              T.I64, loc)
+
+    def complex_binop(self, op, a, b, node):
+        """+ - * / ** with a complex operand; the other keeps its own type as a float (an int
+        converts to the nearest float, as CPython converts it)."""
+        loc = self.loc(node)
+        if op not in ("+", "-", "*", "/", "**"):
+            return self.error(f"unsupported operand type(s) for {op}: '{show(a.type)}' and "
+                              f"'{show(b.type)}' (complex numbers support + - * / ** only)",
+                              node.span)
+        name = _NAMES[op]
+        if a.type == T.C128 and b.type == T.C128:
+            return self.b.kernel(f"complex.{name}", [a, b], T.C128, loc)
+        if a.type == T.C128:
+            return self.b.kernel(f"complex.{name}_float", [a, self.to_float(b, node)], T.C128,
+                                 loc)
+        return self.b.kernel(f"float.{name}_complex", [self.to_float(a, node), b], T.C128, loc)
 
     def negative_const(self, node) -> bool:
         r = getattr(node, "right", None)
@@ -391,8 +416,9 @@ class ExprMixin:
         if t == T.I64:
             name = {"-": "int.neg", "+": "int.pos", "~": "int.invert"}[node.op]
             return self.b.kernel(name, [v], T.I64, loc)
-        if t == T.F64 and node.op != "~":
-            return self.b.kernel("float.neg" if node.op == "-" else "float.pos", [v], T.F64,
+        if t in (T.F64, T.C128) and node.op != "~":
+            kind = "float" if t == T.F64 else "complex"
+            return self.b.kernel(f"{kind}.neg" if node.op == "-" else f"{kind}.pos", [v], t,
                                  loc)
         return self.error(f"bad operand type for unary {node.op}: {show(t)}"
                           f"{self.unrefined_hint([(v, node.operand)])}", node.span)
@@ -465,6 +491,8 @@ class ExprMixin:
         if ra is not None and rb is not None:
             if ta == T.BOOL and tb == T.BOOL and op in ("==", "!="):
                 return self.b.kernel(f"bool.{name}", [a, b], T.BOOL, loc)
+            if T.C128 in (ta, tb):
+                return self.complex_compare(op, a, b, node)
             if T.F64 not in (ta, tb):
                 return self.b.kernel(f"int.{name}", [self.to_int(a, node), self.to_int(b, node)],
                                      T.BOOL, loc)
@@ -486,6 +514,22 @@ class ExprMixin:
             return self.b.kernel(f"any.{name}", [a, b], T.BOOL, loc)
         return self.error(f"cannot compare {show(ta)} and {show(tb)} with '{op}'"
                           f"{self.unrefined_hint([(a, nodes[0]), (b, nodes[1])])}", node.span)
+
+    def complex_compare(self, op, a, b, node):
+        """== and != with a complex operand (exact, as in CPython); complex numbers have no
+        order, so <, <=, >, >= are a TypeError, found here at compile time."""
+        loc = self.loc(node)
+        name = _CMP_NAMES[op]
+        if op not in ("==", "!="):
+            return self.error(f"'{op}' not supported between instances of '{show(a.type)}' and "
+                              f"'{show(b.type)}' (complex numbers are not ordered)", node.span)
+        if a.type != T.C128:
+            a, b = b, a
+        if b.type == T.C128:
+            return self.b.kernel(f"complex.{name}", [a, b], T.BOOL, loc)
+        if b.type == T.F64:
+            return self.b.kernel(f"complex.{name}_float", [a, b], T.BOOL, loc)
+        return self.b.kernel(f"complex.{name}_int", [a, self.to_int(b, node)], T.BOOL, loc)
 
     def contains(self, container, x, node):
         t = container.type

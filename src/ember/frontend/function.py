@@ -479,11 +479,12 @@ def _is_fresh_empty(v, want) -> bool:
              (op.name == "dict.new" and isinstance(want, T.DictType))))
 
 
-_NUMBERS = (T.BOOL, T.I64, T.F64)
+_NUMBERS = (T.BOOL, T.I64, T.F64, T.C128)
 
 _NUMERIC_CONV = {
     (T.I64, T.F64): "int.to_float", (T.BOOL, T.I64): "bool.to_int",
-    (T.BOOL, T.F64): "bool.to_float",
+    (T.BOOL, T.F64): "bool.to_float", (T.I64, T.C128): "int.to_complex",
+    (T.F64, T.C128): "float.to_complex", (T.BOOL, T.C128): "bool.to_complex",
 }
 
 

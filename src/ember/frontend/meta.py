@@ -188,9 +188,9 @@ def classify(obj, name: str, compiler) -> Meta | None:
         return MOpFunc(op_name)
     if type(obj).__name__ == "dtype" and type(obj).__module__.startswith("ember."):
         return MDtype(str(obj))  # ember.nn.functional.float32 and friends
-    if obj is None or isinstance(obj, (bool, int, float, str)):
+    if obj is None or isinstance(obj, (bool, int, float, complex, str)):
         return MConst(obj)
-    if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, str, type(None)))
+    if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, complex, str, type(None)))
                                       for x in obj):
         return MConst(obj)
     if isinstance(obj, types.ModuleType):
@@ -227,7 +227,7 @@ def _classify_builtin(obj):
         return MBuiltin(obj.__name__)
     if module in ("warnings", "_warnings") and obj.__name__ == "warn":
         return MBuiltin("warnings.warn")
-    if module in ("math", "torch", "torch.nn.functional", "torch._C._nn",
+    if module in ("math", "cmath", "torch", "torch.nn.functional", "torch._C._nn",
                   "torch._C._VariableFunctions"):
         base = {"torch._C._nn": "torch.nn.functional",
                 "torch._C._VariableFunctions": "torch"}.get(module, module)
@@ -323,6 +323,8 @@ def scalar_type_of(value) -> T.Type | None:
         return T.I64
     if isinstance(value, float):
         return T.F64
+    if isinstance(value, complex):
+        return T.C128
     if isinstance(value, str):
         return T.STR
     if value is None:

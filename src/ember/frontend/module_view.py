@@ -189,6 +189,8 @@ def value_type(v, hint=None) -> T.Type | None:
         return T.I64 if -(1 << 63) <= v < (1 << 63) else None
     if isinstance(v, float):
         return T.F64
+    if isinstance(v, complex):
+        return T.C128
     if isinstance(v, str):
         return T.STR
     if v is None:
@@ -230,8 +232,9 @@ def _fits(v, t) -> bool:
 
 def annotation_type(ann) -> T.Type | None:
     """The IR type of a runtime class annotation (int, List[int], Optional[Tensor], ...)."""
-    if ann in (int, float, bool, str, type(None), None):
-        return {int: T.I64, float: T.F64, bool: T.BOOL, str: T.STR}.get(ann, T.NONE)
+    if ann in (int, float, complex, bool, str, type(None), None):
+        return {int: T.I64, float: T.F64, complex: T.C128, bool: T.BOOL,
+                str: T.STR}.get(ann, T.NONE)
     name = getattr(ann, "__name__", "")
     if name == "Tensor" or ann is np.ndarray:
         return T.TENSOR

@@ -262,6 +262,8 @@ class RefineMixin:
             return self.b.kernel("int.ne", [v, self.b.const(0, T.I64, loc)], T.BOOL, loc)
         if t == T.F64:
             return self.b.kernel("float.ne", [v, self.b.const(0.0, T.F64, loc)], T.BOOL, loc)
+        if t == T.C128:
+            return self.b.kernel("complex.to_bool", [v], T.BOOL, loc)
         if t == T.NONE:
             return self.b.const(False, T.BOOL, loc)
         if t in (T.STR,) or isinstance(t, (T.ListType, T.DictType)):

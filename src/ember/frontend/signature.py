@@ -69,11 +69,14 @@ def _default(em, arg, py_defaults, want):
         value = _literal(arg.default)
     t = scalar_type_of(value) if not isinstance(value, tuple) else None
     if t is None:
-        em.unsupported("a default value must be a constant int, float, str, bool or None",
+        em.unsupported("a default value must be a constant int, float, complex, str, bool or "
+                       "None",
                        arg.default.span)
         return None
     if want == T.F64 and t in (T.I64, T.BOOL):
         value = float(value)
+    elif want == T.C128 and t in (T.I64, T.BOOL, T.F64):
+        value = complex(value)
     elif want == T.I64 and t == T.BOOL:
         value = int(value)
     elif not (t == want or T.is_subtype(t, want)):

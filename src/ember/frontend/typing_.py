@@ -40,7 +40,7 @@ class AnyType(T.Type):
 
 ANY = AnyType()
 
-_PY_NAMES = {T.I64: "int", T.F64: "float", T.BOOL: "bool", T.STR: "str", T.NONE: "None",
+_PY_NAMES = {T.I64: "int", T.F64: "float", T.C128: "complex", T.BOOL: "bool", T.STR: "str", T.NONE: "None",
              T.EXC: "Exception", T.DTYPE: "dtype"}
 
 
@@ -69,18 +69,18 @@ def show(t: T.Type) -> str:
 
 # ----------------------------------------------------------------------------- schema types
 
-_BASE = {"int": T.I64, "float": T.F64, "bool": T.BOOL, "str": T.STR, "None": T.NONE,
+_BASE = {"int": T.I64, "float": T.F64, "complex": T.C128, "bool": T.BOOL, "str": T.STR, "None": T.NONE,
          "Tensor": T.TENSOR, "ScalarType": T.DTYPE, "exc": T.EXC}
 
 
 def numeric_rank(t: T.Type) -> int | None:
-    return {T.BOOL: 0, T.I64: 1, T.F64: 2}.get(t)
+    return {T.BOOL: 0, T.I64: 1, T.F64: 2, T.C128: 3}.get(t)
 
 
 class Matcher:
     """Matches argument types against schema types, binding type variables.
 
-    Implicit conversions allowed at a call: bool -> int -> float (Python's
+    Implicit conversions allowed at a call: bool -> int -> float -> complex (Python's
     numeric tower), a value to Optional/Union of its type, a narrower tensor
     type to a wider one. `conversions` collects (arg index, target type).
     """

@@ -58,7 +58,8 @@ class ConstOp(Op):
             fail(self, "needs a 'value' attribute")
         v, t = self.value, self.result.type
         ok = {
-            bool: t == T.BOOL, int: t == T.I64, float: t == T.F64, str: t in (T.STR, T.DTYPE),
+            bool: t == T.BOOL, int: t == T.I64, float: t == T.F64, complex: t == T.C128,
+            str: t in (T.STR, T.DTYPE),
             type(None): t == T.NONE, SymbolRef: isinstance(t, (T.TensorType, T.ClassType)),
         }.get(type(v), False)
         if not ok:

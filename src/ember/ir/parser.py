@@ -447,7 +447,22 @@ class Parser:
             t = self.parse_type()
             self.expect(")")
             return t
+        if self.accept("complex"):
+            return self._complex()
         raise self.error(f"expected an attribute value, found '{tok.text}'")
+
+    def _complex(self) -> complex:
+        """`complex(re, im)`: both parts are float literals (nan, inf and -0.0 included)."""
+        self.expect("(")
+        parts = []
+        for close in (",", ")"):
+            tok = self.expect_kind("number", "a float")
+            v = _number(tok.text)
+            if not isinstance(v, float):
+                raise self.error("a complex part must be a float literal", tok)
+            parts.append(v)
+            self.expect(close)
+        return complex(*parts)
 
     # -- types -------------------------------------------------------------------------------
     def parse_type(self) -> T.Type:

@@ -55,6 +55,8 @@ def print_attr_value(v) -> str:
         return str(v)
     if isinstance(v, float):
         return print_float(v)
+    if isinstance(v, complex):
+        return f"complex({print_float(v.real)}, {print_float(v.imag)})"
     if isinstance(v, str):
         return print_string(v)
     if isinstance(v, (list, tuple)):

@@ -3,7 +3,7 @@
 Types are immutable, hashable and compare structurally. Their printed form is
 the IR's textual syntax (see docs/architecture.md):
 
-    i64 f64 bool str none exc dtype
+    i64 f64 c128 bool str none exc dtype
     tensor  tensor<f32>  tensor<f32, [3, ?, N]>
     list<i64>  dict<str, f64>  tuple<i64, str>  optional<i64>  union<i64, str>
     fn<(i64, f64) -> bool>  !Point
@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-DTYPES = ("bool", "u8", "i8", "i16", "i32", "i64", "f16", "f32", "f64")
+DTYPES = ("bool", "u8", "i8", "i16", "i32", "i64", "f16", "f32", "f64", "c64", "c128")
 """Tensor element types, in IR spelling."""
 
 NUMPY_DTYPE = {
     "bool": "bool", "u8": "uint8", "i8": "int8", "i16": "int16", "i32": "int32",
     "i64": "int64", "f16": "float16", "f32": "float32", "f64": "float64",
+    "c64": "complex64", "c128": "complex128",
 }
 """IR dtype -> numpy dtype name (the run-time representation of a dtype)."""
 
@@ -44,7 +45,7 @@ class Type:
 
 @dataclass(frozen=True, slots=True)
 class ScalarType(Type):
-    """One of the atomic types: i64, f64, bool, str, none, exc, dtype."""
+    """One of the atomic types: i64, f64, c128 (complex), bool, str, none, exc, dtype."""
 
     name: str
 
@@ -54,13 +55,15 @@ class ScalarType(Type):
 
 I64 = ScalarType("i64")
 F64 = ScalarType("f64")
+C128 = ScalarType("c128")
+"""Python's complex: two f64 parts."""
 BOOL = ScalarType("bool")
 STR = ScalarType("str")
 NONE = ScalarType("none")
 EXC = ScalarType("exc")
 DTYPE = ScalarType("dtype")
 
-SCALARS = {t.name: t for t in (I64, F64, BOOL, STR, NONE, EXC, DTYPE)}
+SCALARS = {t.name: t for t in (I64, F64, C128, BOOL, STR, NONE, EXC, DTYPE)}
 
 
 Dim = int | str | None

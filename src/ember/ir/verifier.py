@@ -70,7 +70,8 @@ def _value_fits(m, v, t, seen) -> bool:
         return isinstance(t, T.DictType) and all(
             _value_fits(m, k, t.key, seen) and _value_fits(m, x, t.value, seen)
             for k, x in v.items())
-    scalar = {bool: T.BOOL, int: T.I64, float: T.F64, str: T.STR, type(None): T.NONE}
+    scalar = {bool: T.BOOL, int: T.I64, float: T.F64, complex: T.C128, str: T.STR,
+              type(None): T.NONE}
     return scalar.get(type(v)) == t
 
 

@@ -220,7 +220,7 @@ def _hint(shown: str, v) -> str:
         return " (ember tensors are numpy arrays: pass x.numpy())"
     if isinstance(v, np.ndarray) and v.dtype not in RT.TENSOR_DTYPES:
         return (" (ember tensors have dtype bool, uint8, int8, int16, int32, int64, float16, "
-                "float32 or float64, in native byte order)")
+                "float32, float64, complex64 or complex128, in native byte order)")
     if hasattr(v, "__dict__") and not isinstance(v, (type, BaseException)) and \
             type(v).__name__ in shown:
         return (" (a Python object: objects of script classes are made by the script and "

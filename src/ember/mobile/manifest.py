@@ -42,7 +42,7 @@ INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 ALIGN = 64
 """Alignment of every tensor's offset in tensors.bin."""
 DTYPES = {"bool": 1, "uint8": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 8,
-          "float16": 2, "float32": 4, "float64": 8}
+          "float16": 2, "float32": 4, "float64": 8, "complex64": 8, "complex128": 16}
 """Tensor dtypes an artifact may hold (numpy names) and their item sizes."""
 CLASS_KINDS = ("class", "namedtuple", "module", "exception")
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -178,7 +178,7 @@ def check_function_record(r, i: int) -> None:
 
 def decode_const(c, ntensors: int, nobjects: int = 0):
     """A tagged constant of the consts table: ["n"], ["b", true], ["i", 1], ["f", "0x1.8p+1"],
-    ["s", "a"], ["t", tensor index], ["o", object index], ["y", type text]."""
+    ["c", [real, imag]] (format 6; each part as "f" writes it), ["s", "a"], ["t", tensor index], ["o", object index], ["y", type text]."""
     need(type(c) is list and c and type(c[0]) is str, f"bad constant {c!r:.60}")
     tag = c[0]
     if tag == "n" and len(c) == 1:
@@ -193,10 +193,10 @@ def decode_const(c, ntensors: int, nobjects: int = 0):
     if tag == "s" and type(v) is str:
         return v
     if tag == "f" and type(v) is str and len(v) <= 64:
-        try:
-            return float(v) if v in ("nan", "inf", "-inf") else float.fromhex(v)
-        except ValueError:
-            raise ArtifactError(f"bad float constant {v!r:.60}") from None
+        return _float(v)
+    if tag == "c" and type(v) is list and len(v) == 2 and \
+            all(type(x) is str and len(x) <= 64 for x in v):
+        return complex(*(_float(x) for x in v))
     if tag == "t" and type(v) is int and 0 <= v < ntensors:
         return ("tensor", v)
     if tag == "o" and type(v) is int and 0 <= v < nobjects:
@@ -204,6 +204,17 @@ def decode_const(c, ntensors: int, nobjects: int = 0):
     if tag == "y" and type(v) is str:
         return ("type", v)
     raise ArtifactError(f"bad constant {c!r:.60}")
+
+
+def _float(v: str) -> float:
+    try:
+        return float(v) if v in ("nan", "inf", "-inf") else float.fromhex(v)
+    except ValueError:
+        raise ArtifactError(f"bad float constant {v!r:.60}") from None
+
+
+def _encode_float(v: float) -> str:
+    return v.hex() if math.isfinite(v) else repr(v)
 
 
 def encode_const(v):
@@ -215,7 +226,9 @@ def encode_const(v):
     if type(v) is int:
         return ["i", v]
     if type(v) is float:
-        return ["f", v.hex() if math.isfinite(v) else repr(v)]
+        return ["f", _encode_float(v)]
+    if type(v) is complex:
+        return ["c", [_encode_float(v.real), _encode_float(v.imag)]]
     if type(v) is str:
         return ["s", v]
     if type(v) is tuple and len(v) == 2 and v[0] == "tensor":

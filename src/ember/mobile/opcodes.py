@@ -27,7 +27,7 @@ from enum import IntEnum
 FORMAT_NAME = "ember-artifact"
 """The `format` field of every artifact manifest."""
 
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 # Artifact format versions. Bump with an entry here, in the same commit as the change:
 #   1  zip of manifest.json, code.bin (int32 words), lines.bin (int32 (pc, source, line)
 #      triples where the location changes), consts.json (tagged constants),
@@ -42,7 +42,10 @@ FORMAT_VERSION = 5
 #      int32 words as JSON ints), "consts" and each source's "text"; and tensors.bin,
 #      stored. Versions 1-4 (separate code.bin, lines.bin, consts.json, source/N; every
 #      entry stored) still load.
-READS = (1, 5)
+#   6  complex numbers: ["c", [real, imag]] constants (each part as a float constant), the
+#      type c128 in signatures and field types, complex64 / complex128 tensors (an older
+#      runtime would reject them as a corrupt artifact rather than name the version).
+READS = (1, 6)
 """The [min, max] artifact format versions this runtime reads."""
 
 

@@ -31,7 +31,7 @@ class Function:
     code: list[int]
     """Instructions as int words (see opcodes.LAYOUT); every word fits in int32."""
     consts: list = field(default_factory=list)
-    """The constant pool K: int (int64), float, str, bool, None, ("tensor", i) for the
+    """The constant pool K: int (int64), float, complex, str, bool, None, ("tensor", i) for the
     program's tensor i, ("type", text) for an IR type string (ISINST/NARROW), and str
     exception class names (EXCEPT)."""
     lines: list[tuple[int, int, int]] = field(default_factory=list)
@@ -142,7 +142,7 @@ class Program:
     """(name, numpy array) per tensor constant; ("tensor", i) constants index it."""
     objects: list = field(default_factory=list)
     """Constant objects (module instances): (class index, field values) each, built at
-    load from data only. A value is an int, float, str, bool or None, a Ref to a tensor
+    load from data only. A value is an int, float, complex, str, bool or None, a Ref to a tensor
     or to an earlier object, or a list / tuple / dict of values. ("object", i)
     constants index this table."""
     sources: list[tuple[str, str]] = field(default_factory=list)

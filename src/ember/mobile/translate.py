@@ -27,7 +27,7 @@ from ember.mobile.inline import INLINE, assign, call, name
 from ember.mobile.opcodes import Op
 from ember.mobile.tree import For, If, Ins, Try, While, reads_writes, walk
 
-_SCALARS = (int, float, str, bool, type(None))
+_SCALARS = (int, float, complex, str, bool, type(None))
 
 
 class FunctionTranslator:

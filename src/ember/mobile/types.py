@@ -1,7 +1,7 @@
 """IR type strings at run time: parse them, check Python values against them, show them.
 
 The runtime cannot import ember.ir, so this is a small twin of its type
-syntax: i64 f64 bool str none exc dtype tensor<f32, [3, ?, N]> list<T>
+syntax: i64 f64 c128 bool str none exc dtype tensor<f32, [3, ?, N]> list<T>
 dict<K, V> tuple<A, B> optional<T> union<A, B> fn<(A) -> R> var<T> !Name.
 """
 
@@ -13,7 +13,8 @@ import numpy as np
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 NUMPY_DTYPE = {"bool": "bool", "u8": "uint8", "i8": "int8", "i16": "int16", "i32": "int32",
-               "i64": "int64", "f16": "float16", "f32": "float32", "f64": "float64"}
+               "i64": "int64", "f16": "float16", "f32": "float32", "f64": "float64",
+               "c64": "complex64", "c128": "complex128"}
 TENSOR_DTYPES = frozenset(np.dtype(n) for n in NUMPY_DTYPE.values())
 """The dtypes a tensor may have (native byte order): what a tensor of unknown dtype admits."""
 _TOKEN = re.compile(r"\s*(->|[A-Za-z_!][A-Za-z0-9_.!]*|\d+|[<>\[\](),?])")
@@ -63,7 +64,7 @@ def _parse(toks, i, depth):
     i += 1
     if name.startswith("!") and len(name) > 1:
         return RType("class", (name[1:],)), i
-    if name in ("i64", "f64", "bool", "str", "none", "exc", "dtype"):
+    if name in ("i64", "f64", "c128", "bool", "str", "none", "exc", "dtype"):
         return RType(name), i
     if name == "tensor":
         return _parse_tensor(toks, i)
@@ -154,6 +155,7 @@ def _is_i64(v):
 _SIMPLE = {
     "i64": _is_i64,
     "f64": lambda v: type(v) is float,
+    "c128": lambda v: type(v) is complex,
     "bool": lambda v: type(v) is bool,
     "str": lambda v: type(v) is str,
     "none": lambda v: v is None,
@@ -245,7 +247,7 @@ _COMPOUND = {"tensor": _tensor, "list": _list, "dict": _dict, "tuple": _tuple,
 
 # ----------------------------------------------------------------------------- display
 
-_PY = {"i64": "int", "f64": "float", "bool": "bool", "str": "str", "none": "None",
+_PY = {"i64": "int", "f64": "float", "c128": "complex", "bool": "bool", "str": "str", "none": "None",
        "exc": "Exception", "dtype": "dtype", "fn": "Callable"}
 
 

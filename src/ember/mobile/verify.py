@@ -22,7 +22,7 @@ from ember.mobile.tree import For, Handler, If, Ins, Try, While, block_costs, ch
     reads_writes
 from ember.mobile.types import TypeSyntaxError, class_names, parse as parse_type
 
-_SCALARS = (int, float, str, bool, type(None))
+_SCALARS = (int, float, complex, str, bool, type(None))
 
 
 # ----------------------------------------------------------------------------- entry point

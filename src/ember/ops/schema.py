@@ -3,7 +3,7 @@
     "list.append(List[t] self, t x) -> None"
     "tensor.sum(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor"
 
-Types: int float bool str None Tensor ScalarType Any, List[T] (also T[]),
+Types: int float complex bool str None Tensor ScalarType Any, List[T] (also T[]),
 Dict[K, V], Tuple[A, B] (Tuple[()] is empty), Optional[T] (also T?),
 Union[A, B], Callable[[A], R], and type variables (single lowercase words
 such as t, k, v). This module is independent of ember.ir.
@@ -39,7 +39,7 @@ class SType:
         return f"{self.name}[{', '.join(map(str, self.args))}]"
 
 
-BASE_NAMES = {"int", "float", "bool", "str", "None", "Tensor", "ScalarType", "Any", "exc"}
+BASE_NAMES = {"int", "float", "complex", "bool", "str", "None", "Tensor", "ScalarType", "Any", "exc"}
 
 
 @dataclass(frozen=True)

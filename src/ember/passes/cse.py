@@ -35,6 +35,8 @@ def _hashable(v):
         return tuple(_hashable(x) for x in v)
     if isinstance(v, float):
         return ("float", v.hex() if v == v else "nan")
+    if isinstance(v, complex):  # -0j and 0j are equal but distinct constants
+        return ("complex", _hashable(v.real), _hashable(v.imag))
     return (type(v).__name__, v) if not isinstance(v, T.Type) else ("type", str(v))
 
 

@@ -4,7 +4,7 @@ A kernel op whose operator is pure and foldable, and whose operands are all
 `const`, is replaced by a `const` of the kernel's result. It must not hide a
 run-time error: if the kernel raises (division by zero, int64 overflow, a bad
 conversion), the op stays and raises when the program runs. Only results a
-`const` can hold are folded (int within int64, float incl. nan/inf, bool,
+`const` can hold are folded (int within int64, float incl. nan/inf, complex, bool,
 str, None); tensors and containers stay as ops.
 """
 

@@ -117,7 +117,7 @@ def fold_gets(module, mutable) -> bool:
                 continue
             decl = module.classes[obj.cls]
             value = obj.values[decl.field_index(field)]
-            if not isinstance(value, (SymbolRef, bool, int, float, str, type(None))):
+            if not isinstance(value, (SymbolRef, bool, int, float, complex, str, type(None))):
                 continue  # lists and dicts are mutable in place: keep reading the field
             want = op.result.type
             have = _value_type(module, value) or want
@@ -137,7 +137,7 @@ def fold_gets(module, mutable) -> bool:
 def _value_type(module, value):
     if isinstance(value, SymbolRef):
         return module.symbol_type(value.name)
-    return {bool: T.BOOL, int: T.I64, float: T.F64, str: T.STR,
+    return {bool: T.BOOL, int: T.I64, float: T.F64, complex: T.C128, str: T.STR,
             type(None): T.NONE}.get(type(value))
 
 

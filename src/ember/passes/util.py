@@ -30,6 +30,8 @@ def representable(value, t) -> bool:
         return type(value) is int and INT64_MIN <= value <= INT64_MAX
     if t == T.F64:
         return type(value) is float
+    if t == T.C128:
+        return type(value) is complex
     if t == T.STR:
         return type(value) is str
     if t == T.NONE:

@@ -26,7 +26,8 @@ def test_sample_roundtrips_and_verifies():
 
 
 @pytest.mark.parametrize("text", [
-    "i64", "f64", "bool", "str", "none", "exc", "dtype", "tensor", "tensor<f32>",
+    "i64", "f64", "c128", "bool", "str", "none", "exc", "dtype", "tensor", "tensor<f32>",
+    "tensor<c64, [2]>", "list<c128>", "tensor<c128>",
     "tensor<?, [3, ?, N]>", "tensor<f32, []>", "list<list<i64>>", "dict<str, tensor<i64>>",
     "tuple<>", "tuple<i64, str>", "optional<list<f64>>", "union<f64, i64, str>",
     "fn<(i64, f64) -> bool>", "fn<() -> none>", "var<i64>", "!Point",
@@ -48,6 +49,31 @@ def test_constants_roundtrip_exactly():
     out = roundtrip(text)
     for v in values:
         assert f"const {v} : f64" in out
+
+
+def test_complex_constants_roundtrip_exactly():
+    values = ["complex(1.0, -2.5)", "complex(-0.0, 0.0)", "complex(0.0, -0.0)",
+              "complex(nan, inf)", "complex(-inf, 5e-324)", "complex(1e+300, 0.1)"]
+    body = "\n".join(f"  %v{i} = const {v} : c128" for i, v in enumerate(values))
+    text = f"func @f() -> none {{\n{body}\n  %n = const none : none\n  return %n\n}}\n"
+    out = roundtrip(text)
+    for v in values:
+        assert f"const {v} : c128" in out
+    ops = next(iter(I.parse_module(out).funcs.values())).body.ops
+    assert repr(ops[1].value) == "(-0+0j)" and repr(ops[2].value) == "-0j"
+
+
+@pytest.mark.parametrize("text, match", [
+    ("complex(1, 2.0)", "a complex part must be a float literal"),
+    ("complex(1.0)", "expected ','"),
+    ("complex(1.0, 2.0) : f64", "does not have type f64"),
+])
+def test_bad_complex_constants(text, match):
+    if ":" not in text:
+        text += " : c128"
+    src = f"func @f() -> none {{\n  %v = const {text}\n  %n = const none : none\n  return %n\n}}\n"
+    with pytest.raises(Exception, match=match):
+        I.verify_module(I.parse_module(src))
 
 
 def test_string_constants_escape():

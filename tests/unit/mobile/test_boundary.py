@@ -138,10 +138,10 @@ def test_messages_name_foreign_values(m):
 def test_tensors_of_dtypes_ember_lacks_are_rejected():
     m = build("function f(x: tensor) -> tensor\n  .entry f\n  RETURN r0")
     for dtype in (np.float16, np.float32, np.float64, np.int8, np.int16, np.int32, np.int64,
-                  np.uint8, np.bool_):
+                  np.uint8, np.bool_, np.complex64, np.complex128):
         x = np.zeros(2, dtype)
         assert m(x) is x
-    for x in (np.zeros(2, np.complex64), np.zeros(2, np.uint16), np.zeros(2, ">f4"),
+    for x in (np.zeros(2, np.complex256), np.zeros(2, np.uint16), np.zeros(2, ">f4"),
               np.zeros(2, object)):
         with pytest.raises(CallError, match="ember tensors have dtype bool, uint8"):
             m(x)
