@@ -37,7 +37,8 @@ _NAMES = {"+": "add", "-": "sub", "*": "mul", "/": "truediv", "//": "floordiv", 
 _CMP_NAMES = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 _SWAP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
 _MATH_CONSTS = {"pi", "e", "tau", "inf", "nan"}
-_TENSOR_PROPERTIES = {"shape", "dtype", "T", "ndim", "mT", "data", "device", "is_cuda"}
+_TENSOR_PROPERTIES = {"shape", "dtype", "T", "ndim", "mT", "data", "device", "is_cuda", "real",
+                      "imag"}
 
 
 def mix_hint(a, b) -> str:

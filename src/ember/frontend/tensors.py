@@ -19,7 +19,7 @@ from ember.frontend.typing_ import ErrorType, show
 from ember.ir import types as T
 from ember.ir.core import OpResult
 
-_KIND = {T.I64: "int", T.F64: "float", T.BOOL: "bool", T.STR: "str", T.NONE: "none",
+_KIND = {T.I64: "int", T.F64: "float", T.C128: "complex", T.BOOL: "bool", T.STR: "str", T.NONE: "none",
          T.DTYPE: "dtype"}
 
 
@@ -199,7 +199,7 @@ def tensor_setitem(em, obj, index_node, value, node):
     operands = _index_operands(em, obj, parts, node)
     if isinstance(value.type, T.TensorType):
         name = "tensor.index_put"
-    elif value.type in (T.I64, T.F64, T.BOOL):
+    elif value.type in (T.I64, T.F64, T.C128, T.BOOL):
         name = "tensor.index_put_scalar"
     else:
         em.error(f"cannot store {show(value.type)} into a tensor", node.span)

@@ -31,7 +31,8 @@ _DTYPES = {
     "float32": "float32", "float": "float32", "float64": "float64", "double": "float64",
     "float16": "float16", "half": "float16", "int64": "int64", "long": "int64",
     "int32": "int32", "int": "int32", "int16": "int16", "short": "int16", "int8": "int8",
-    "uint8": "uint8", "bool": "bool",
+    "uint8": "uint8", "bool": "bool", "complex64": "complex64", "cfloat": "complex64",
+    "complex128": "complex128", "cdouble": "complex128",
 }
 """torch's dtype names -> numpy names (keep in sync with frontend/meta.py TORCH_DTYPES)."""
 

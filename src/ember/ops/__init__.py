@@ -24,6 +24,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     scalar_str,
     tensor_activation,
     tensor_attention,
+    tensor_complex,
     tensor_conv,
     tensor_conv_transpose,
     tensor_create,

@@ -66,7 +66,7 @@ def reg_tuple_fallback(name, param):
 
 # ----------------------------------------------------------------------------- run-time dtypes
 
-_SCALAR_KIND = {bool: "bool", int: "int", float: "float"}
+_SCALAR_KIND = {bool: "bool", int: "int", float: "float", complex: "complex"}
 
 
 @cache
@@ -117,12 +117,12 @@ def operands_dtype(*xs) -> np.dtype:
 
 
 def as_float(a: np.ndarray) -> np.ndarray:
-    """An int/bool tensor as float32 (torch's default dtype); floats unchanged."""
-    return a if a.dtype.kind == "f" else a.astype(np.float32)
+    """An int/bool tensor as float32 (torch's default dtype); float and complex unchanged."""
+    return a if a.dtype.kind in "fc" else a.astype(np.float32)
 
 
 def float_dtype(d: np.dtype) -> np.dtype:
-    return d if d.kind == "f" else np.dtype(np.float32)
+    return d if d.kind in "fc" else np.dtype(np.float32)
 
 
 def fit_scalar(s, dtype: np.dtype):
@@ -206,7 +206,8 @@ def prepared(tag: str, arrays, build):
 
 TORCH_SCALAR_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double",
                       "int8": "Char", "uint8": "Byte", "int16": "Short", "int32": "Int",
-                      "int64": "Long", "bool": "Bool"}
+                      "int64": "Long", "bool": "Bool", "complex64": "ComplexFloat",
+                      "complex128": "ComplexDouble"}
 """numpy dtype name -> torch's ScalarType name, as torch's kernel errors spell it."""
 
 

@@ -263,12 +263,15 @@ _TENSOR_FROM = [("floats", "float[]", np.float32), ("ints", "int[]", np.int64),
                 ("nested_ints", "int[][]", np.int64), ("nested3_floats", "float[][][]",
                                                        np.float32),
                 ("float", "float", np.float32), ("int", "int", np.int64),
-                ("bool", "bool", np.bool_)]
+                ("bool", "bool", np.bool_), ("complexes", "complex[]", np.complex64),
+                ("nested_complexes", "complex[][]", np.complex64),
+                ("complex", "complex", np.complex64)]
 def _data_shape(arg):
     """The static shape of torch.tensor's data: () for a number, [n] for a list literal."""
-    if arg.kind in ("int", "float", "bool"):
+    if arg.kind in ("int", "float", "bool", "complex"):
         return ()
-    if arg.items is not None and all(it.kind in ("int", "float", "bool") for it in arg.items):
+    if arg.items is not None and all(it.kind in ("int", "float", "bool", "complex")
+                                     for it in arg.items):
         return (len(arg.items),)
     if isinstance(arg.const, list) and all(not isinstance(v, list) for v in arg.const):
         return (len(arg.const),)

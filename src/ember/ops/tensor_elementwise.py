@@ -90,6 +90,19 @@ def _no_bool_sub(rt, a, b):
                            "supported; use the `^` or logical_xor() operator instead")
 
 
+def _not_complex(rt, what):
+    """torch has no complex kernel for ordering, floor division or remainder."""
+    if rt.kind == "c":
+        raise NotImplementedError(f'"{what}" not implemented for \'{torch_scalar_name(rt)}\'')
+
+
+def _real_divisor(what):
+    def check(rt, a, b):
+        _not_complex(rt, what)
+        _int_divisor(rt, a, b)
+    return check
+
+
 def _int_divisor(rt, a, b):
     """Integer division or modulo by zero raises (torch), instead of giving 0 (numpy)."""
     if rt == np.bool_:
@@ -176,8 +189,9 @@ _ARITH = [
     ("add", np.add, True, None, ("torch.add",)),
     ("sub", np.subtract, False, _no_bool_sub, ("torch.sub", "torch.subtract")),
     ("mul", np.multiply, True, None, ("torch.mul", "torch.multiply")),
-    ("floordiv", np.floor_divide, False, _int_divisor, ("torch.floor_divide",)),
-    ("mod", np.remainder, False, _int_divisor, ("torch.remainder",)),
+    ("floordiv", np.floor_divide, False, _real_divisor("div_floor_cpu"),
+     ("torch.floor_divide",)),
+    ("mod", np.remainder, False, _real_divisor("remainder_cpu"), ("torch.remainder",)),
     ("pow", np.power, False, _int_pow, ("torch.pow",)),
 ]
 _METHOD = {"floordiv": "floor_divide", "mod": "remainder"}
@@ -260,7 +274,8 @@ reg("tensor.div_mode_scalar", "(Tensor self, Scalar other, *, str? rounding_mode
 
 
 def _store(ufunc, a, b, rt):
-    if rt.kind == "f" and a.dtype.kind != "f" or rt.kind in "iu" and a.dtype.kind == "b":
+    if rt.kind == "f" and a.dtype.kind not in "fc" or rt.kind in "iu" and a.dtype.kind == "b" \
+            or rt.kind == "c" and a.dtype.kind != "c":
         raise RuntimeError(f"result type {rt} can't be cast to the desired output type "
                            f"{a.dtype} of an in-place operation")
     try:
@@ -303,11 +318,15 @@ for _n, _fn, _check, _fl, _dunder, _sym in _INPLACE:
 # ----------------------------------------------------------------------------- comparisons
 
 
-def _cmp_tt(ufunc):
+def _cmp_tt(ufunc, name):
+    ordering = name not in ("eq", "ne")
+
     def kernel(a, b):
         if a.dtype != b.dtype:
             rt = tensors_dtype(a, b)
             a, b = a.astype(rt, copy=False), b.astype(rt, copy=False)
+        if ordering:
+            _not_complex(a.dtype, f"{name}_cpu")
         try:
             return arr(ufunc(a, b))
         except ValueError as e:
@@ -315,9 +334,13 @@ def _cmp_tt(ufunc):
     return kernel
 
 
-def _cmp_ts(ufunc):
+def _cmp_ts(ufunc, name):
+    ordering = name not in ("eq", "ne")
+
     def kernel(a, s):
         rt = scalar_dtype(a, s)
+        if ordering:
+            _not_complex(rt, f"{name}_cpu")
         if rt != a.dtype:
             a = a.astype(rt)  # torch compares an int tensor with 0.5 in float32
         return arr(ufunc(a, fit_scalar(s, rt)))
@@ -330,10 +353,10 @@ _CMP = [("eq", np.equal, ("torch.eq",)), ("ne", np.not_equal, ("torch.ne", "torc
         ("gt", np.greater, ("torch.gt", "torch.greater")),
         ("ge", np.greater_equal, ("torch.ge", "torch.greater_equal"))]
 for _n, _fn, _names in _CMP:
-    reg(f"tensor.{_n}", "(Tensor self, Tensor other) -> Tensor", _cmp_tt(_fn),
+    reg(f"tensor.{_n}", "(Tensor self, Tensor other) -> Tensor", _cmp_tt(_fn, _n),
         (f"Tensor.__{_n}__", f"Tensor.{_n}") + _names, compare_info, elementwise=True,
         doc=f"Elementwise comparison ({_n}) of two tensors; bool result.")
-    reg(f"tensor.{_n}_scalar", "(Tensor self, Scalar other) -> Tensor", _cmp_ts(_fn),
+    reg(f"tensor.{_n}_scalar", "(Tensor self, Scalar other) -> Tensor", _cmp_ts(_fn, _n),
         (f"Tensor.__{_n}__", f"Tensor.{_n}") + _names, compare_info, elementwise=True,
         doc=f"Elementwise comparison ({_n}) of a tensor with a number; bool result.")
 
@@ -382,8 +405,16 @@ for _n, _fn in (("isnan", np.isnan), ("isinf", np.isinf), ("isfinite", np.isfini
 
 # ----------------------------------------------------------------------------- maximum, minimum
 
+def _no_complex_extremum(name):
+    def check(rt, a, b):
+        if rt.kind == "c":
+            raise RuntimeError(f"{name} not implemented for complex tensors.")
+    return check
+
+
 for _n, _fn in (("maximum", np.maximum), ("minimum", np.minimum)):
-    reg(f"tensor.{_n}", "(Tensor self, Tensor other) -> Tensor", tt_kernel(_fn),
+    reg(f"tensor.{_n}", "(Tensor self, Tensor other) -> Tensor",
+        tt_kernel(_fn, _no_complex_extremum(_n)),
         (f"torch.{_n}", f"Tensor.{_n}", f"torch.{_n[:3]}", f"Tensor.{_n[:3]}"), binary_info,
         commutative=True, elementwise=True,
         doc=f"Elementwise {_n} of two tensors (NaN propagates).")

@@ -105,7 +105,7 @@ _ALIASES = {"asin": ("arcsin",), "acos": ("arccos",), "atan": ("arctan",),
 def _float_kernel(fn):
     def kernel(x):
         with quiet():
-            if x.dtype.kind != "f":
+            if x.dtype.kind not in "fc":
                 x = x.astype(np.float32)
             return arr(fn(x))
     return kernel
@@ -162,6 +162,15 @@ def _neg(x, out=None):
     return np.negative(x, out=out)
 
 
+def _abs_info(args):
+    """abs keeps the dtype, but a complex tensor's magnitudes have its parts' dtype."""
+    a = args[0]
+    if not a.is_tensor:
+        return same_as_first(args)
+    return TensorInfo({"complex64": "float32", "complex128": "float64"}.get(a.dtype, a.dtype),
+                      a.shape)
+
+
 _SAME = [("abs", np.abs, False, ("torch.abs", "Tensor.abs", "Tensor.__abs__",
                                  "torch.absolute")),
          ("neg", _neg, False, ("torch.neg", "Tensor.neg", "Tensor.__neg__", "torch.negative")),
@@ -173,7 +182,7 @@ _SAME = [("abs", np.abs, False, ("torch.abs", "Tensor.abs", "Tensor.__abs__",
          ("square", np.square, False, ("torch.square", "Tensor.square"))]
 for _n, _fn, _ident, _names in _SAME:
     reg(f"tensor.{_n}", "(Tensor self) -> Tensor", _same_dtype(_fn, _ident), _names,
-        same_as_first, elementwise=True, may_raise=_n in ("neg", "frac"),
+        _abs_info if _n == "abs" else same_as_first, elementwise=True, may_raise=_n in ("neg", "frac"),
         doc=f"Elementwise {_n}, keeping the dtype.")
     reg(f"tensor.{_n}_", "(Tensor self) -> Tensor", _same_dtype_(_fn, _ident),
         (f"Tensor.{_n}_", f"torch.{_n}_"), same_as_first, may_raise=_n in ("neg", "frac"),

@@ -48,7 +48,7 @@ def _mean(x, dim, keepdim, dtype):
     """Mean over dims; needs a floating point tensor or dtype (as torch)."""
     if dtype is not None:
         x = x.astype(dtype, copy=False)
-    if x.dtype.kind != "f":
+    if x.dtype.kind not in "fc":
         raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either "
                            f"a floating point or complex dtype. Got: {x.dtype}")
     with quiet():
@@ -245,12 +245,13 @@ def _sum_dtype(at):
     return rule
 
 
-def _float_dtype(what, at=None):
+def _float_dtype(what, at=None, complex_ok=False):
     def rule(d, args):
         explicit = _explicit(args, at) if at is not None else None
         if explicit:
             return explicit
-        if d is not None and not d.startswith("float"):
+        if d is not None and not d.startswith("float") and \
+                not (complex_ok and d.startswith("complex")):
             raise ShapeMismatch(f"{what}() needs a floating point tensor (or a dtype=), got {d}")
         return d
     return rule
@@ -295,7 +296,8 @@ would let x.sum(1, True) be read as varargs dims [1, 1]."""
 reg("tensor.sum", f"(Tensor self, {_D}, *, ScalarType? dtype=None) -> Tensor", _sum,
     ("torch.sum", "Tensor.sum"), _reduce_info(_sum_dtype(3)))
 reg("tensor.mean", f"(Tensor self, {_D}, *, ScalarType? dtype=None) -> Tensor", _mean,
-    ("torch.mean", "Tensor.mean"), _reduce_info(_float_dtype("mean", 3)), may_raise=True)
+    ("torch.mean", "Tensor.mean"), _reduce_info(_float_dtype("mean", 3, complex_ok=True)),
+    may_raise=True)
 reg("tensor.prod", "(Tensor self, int? dim=None, bool keepdim=False, *, ScalarType? dtype=None)"
     " -> Tensor", _prod, ("torch.prod", "Tensor.prod"), _reduce_info(_sum_dtype(3)),
     may_raise=True)

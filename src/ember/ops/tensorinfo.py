@@ -6,10 +6,14 @@ return a TensorInfo (or a tuple of them); they raise ShapeMismatch only for a
 mismatch they can prove.
 
 Dtypes are numpy dtype names ("float32"). The promotion rules are torch's
-(`torch.result_type`), which differ from numpy's in three ways: a Python
+(`torch.result_type`), which differ from numpy's in four ways: a Python
 float scalar makes an int/bool tensor float32 (the default dtype), a
 zero-dim tensor does not widen a dimensioned tensor of the same category
-(float32 [3] + float64 [] is float32), and float16 with any int is float16.
+(float32 [3] + float64 [] is float32), float16 with any int is float16, and a
+lower-priority complex operand keeps a float tensor's precision (float64 [3] * 1j is
+complex128, float32 [3] * complex128 [] is complex64). A Python complex scalar takes part
+as complex64 (the default complex dtype). complex32 (ComplexHalf) does not exist in
+numpy: float16 with a complex operand gives complex64.
 """
 
 from __future__ import annotations
@@ -43,14 +47,23 @@ class ArgInfo:
 UNKNOWN = TensorInfo(None, None)
 
 FLOAT = frozenset({"float16", "float32", "float64"})
+COMPLEX = frozenset({"complex64", "complex128"})
 INTEGRAL = frozenset({"uint8", "int8", "int16", "int32", "int64"})
 _BITS = {"bool": 1, "uint8": 8, "int8": 8, "int16": 16, "int32": 32, "int64": 64,
-         "float16": 16, "float32": 32, "float64": 64}
+         "float16": 16, "float32": 32, "float64": 64, "complex64": 64, "complex128": 128}
+_TO_COMPLEX = {"float16": "complex64", "float32": "complex64", "float64": "complex128"}
 
 
 def category(dtype: str) -> int:
-    """0 bool, 1 integral, 2 floating (torch's promotion categories)."""
+    """0 bool, 1 integral, 2 floating, 3 complex (torch's promotion categories)."""
+    if dtype in COMPLEX:
+        return 3
     return 2 if dtype in FLOAT else (0 if dtype == "bool" else 1)
+
+
+def to_complex(dtype: str) -> str:
+    """The complex dtype holding a float dtype's values (complex dtypes unchanged)."""
+    return _TO_COMPLEX.get(dtype, dtype if dtype in COMPLEX else "complex64")
 
 
 def promote_types(a: str | None, b: str | None) -> str | None:
@@ -60,6 +73,11 @@ def promote_types(a: str | None, b: str | None) -> str | None:
     if a == b:
         return a
     ca, cb = category(a), category(b)
+    if 3 in (ca, cb):  # complex64 with float64 is complex128
+        c, other = (a, b) if ca == 3 else (b, a)
+        if category(other) == 3 or other == "float64":
+            return "complex128" if "complex128" in (c, other) or other == "float64" else c
+        return c
     if ca != cb:
         return a if ca > cb else b
     if ca == 2 or "uint8" not in (a, b):
@@ -75,21 +93,25 @@ def _combine(higher: str | None, lower: str | None) -> str | None:
     """torch's combine_categories: a lower-priority operand only widens across categories."""
     if higher is None:
         return lower
-    if lower is None or category(higher) == 2:
+    if lower is None or category(higher) == 3:
+        return higher
+    if category(lower) == 3:  # a float keeps its precision, as a complex dtype
+        return to_complex(higher) if category(higher) == 2 else lower
+    if category(higher) == 2:
         return higher
     if higher == "bool" or category(lower) == 2:
         return promote_types(higher, lower)
     return higher
 
 
-SCALAR_DTYPE = {"bool": "bool", "int": "int64", "float": "float32"}
+SCALAR_DTYPE = {"bool": "bool", "int": "int64", "float": "float32", "complex": "complex64"}
 """The dtype a Python scalar takes part in promotion as (float: torch's default dtype)."""
 
 
 def result_type(dims=(), zeros=(), scalars=()) -> str:
     """torch.result_type of dimensioned tensors, zero-dim tensors and Python scalars.
 
-    `dims`/`zeros` are dtype names; `scalars` are "bool", "int" or "float"."""
+    `dims`/`zeros` are dtype names; `scalars` are "bool", "int", "float" or "complex"."""
     state = [None, None, None]
     for level, group in enumerate((dims, zeros, [SCALAR_DTYPE[s] for s in scalars])):
         for d in group:
@@ -98,7 +120,8 @@ def result_type(dims=(), zeros=(), scalars=()) -> str:
 
 
 def scalar_kind(arg: ArgInfo) -> str | None:
-    """"bool", "int" or "float" for a Python-number argument, None if it is not one."""
+    """"bool", "int", "float" or "complex" for a Python-number argument, None if it is
+    not one."""
     v = arg.const
     if isinstance(v, bool) or arg.kind == "bool":
         return "bool"
@@ -106,6 +129,8 @@ def scalar_kind(arg: ArgInfo) -> str | None:
         return "int"
     if isinstance(v, float) or arg.kind == "float":
         return "float"
+    if isinstance(v, complex) or arg.kind == "complex":
+        return "complex"
     return None
 
 
@@ -146,8 +171,9 @@ def scalar_result(dtype: str | None, scalar) -> str | None:
 
 
 def to_float(dtype: str | None) -> str | None:
-    """Int and bool dtypes as float32 (what true division and exp give them)."""
-    return dtype if dtype is None or dtype in FLOAT else "float32"
+    """Int and bool dtypes as float32 (what true division and exp give them); float and
+    complex dtypes unchanged."""
+    return dtype if dtype is None or dtype in FLOAT or dtype in COMPLEX else "float32"
 
 
 def same_dim(a, b) -> bool | None:

@@ -48,6 +48,30 @@ def test_complex_constants_and_defaults_survive_save_and_load(saved):
         assert all(_same(a, b) for a, b in zip(want, got)), (want, got)
 
 
+TENSORS = '''
+import torch
+from torch import Tensor
+from typing import List
+
+
+def tensors(x: Tensor) -> List[Tensor]:
+    w = torch.tensor([1 + 2j, -0.5j], dtype=torch.complex64)
+    return [x * w, torch.view_as_real(w), torch.tensor([3j, -0j], dtype=torch.complex128)]
+'''
+
+
+def test_complex_tensors_survive_save_and_load(tmp_path):
+    cu = ember.CompilationUnit(TENSORS)
+    cu.tensors.save(tmp_path / "t.ember")
+    loaded = mobile.load(tmp_path / "t.ember")
+    x = np.array([2 + 0j, 1j], dtype=np.complex64)
+    want, got = cu.tensors(x), loaded(x)
+    assert [a.dtype for a in got] == [np.complex64, np.float32, np.complex128]
+    for a, b in zip(want, got):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+    assert math.copysign(1, got[2][1].imag) == -1
+
+
 def test_call_boundary_names_the_parameter(saved):
     loaded = mobile.load(saved[1])
     with pytest.raises(CallError, match="argument 'z' must be complex, got float"):

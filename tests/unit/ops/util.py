@@ -10,14 +10,15 @@ from ember.ops.tensorinfo import ArgInfo, TensorInfo
 
 TORCH_DTYPE_NAMES = {"float32": "float32", "float64": "float64", "float16": "float16",
                      "int64": "int64", "int32": "int32", "int16": "int16", "int8": "int8",
-                     "uint8": "uint8", "bool": "bool"}
+                     "uint8": "uint8", "bool": "bool", "complex64": "complex64",
+                     "complex128": "complex128"}
 
 
 def to_numpy(t):
     """A torch tensor (or nested tuple/list of them) as numpy values."""
     import torch
     if isinstance(t, torch.Tensor):
-        return t.detach().numpy()
+        return t.detach().resolve_conj().resolve_neg().numpy()
     if isinstance(t, (tuple, list)):
         return type(t)(to_numpy(x) for x in t)
     return t
@@ -39,7 +40,7 @@ def arg_info(v) -> ArgInfo:
         return ArgInfo(v.dtype.name, tuple(v.shape), None, True, "tensor")
     if isinstance(v, list) and v and all(isinstance(x, np.ndarray) for x in v):
         return ArgInfo(None, None, None, False, "list", tuple(arg_info(x) for x in v))
-    kind = {bool: "bool", int: "int", float: "float", str: "str",
+    kind = {bool: "bool", int: "int", float: "float", complex: "complex", str: "str",
             type(None): "none"}.get(type(v))
     if isinstance(v, (list, tuple)):
         kind = "list"
@@ -94,7 +95,7 @@ def same(got, want, rtol=1e-5, atol=1e-6):
     assert type(got) is np.ndarray, f"expected an ndarray, got {type(got).__name__}"
     assert got.dtype == want.dtype, f"dtype {got.dtype} != torch's {want.dtype}"
     assert got.shape == want.shape, f"shape {got.shape} != torch's {want.shape}"
-    if want.dtype.kind == "f":
+    if want.dtype.kind in "fc":
         np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True)
     else:
         np.testing.assert_array_equal(got, want)

@@ -1,0 +1,152 @@
+"""Complex tensors (complex64 / complex128) against torch: compiled functions called with
+numpy arrays give torch's values and dtypes; ember's dtype promotion is torch.result_type
+for every pair of dtypes and Python scalars; torch's errors keep their types."""
+
+from __future__ import annotations
+
+from typing import List
+
+import numpy as np
+import pytest
+
+import ember
+from ember.ops.tensorinfo import result_type
+from tests.unit.ops.util import same, to_torch
+
+torch = pytest.importorskip("torch")
+pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning")]
+RNG = np.random.default_rng(7)
+
+
+def crand(*shape, dtype=np.complex64):
+    return (RNG.standard_normal(shape) + 1j * RNG.standard_normal(shape)).astype(dtype)
+
+
+def check(fn, *args):
+    got = ember.script(fn)(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+    want = fn(*[to_torch(a) for a in args])
+    same(got, want, rtol=1e-5, atol=1e-6)
+
+
+def arithmetic(x: torch.Tensor, y: torch.Tensor, r: torch.Tensor) -> List[torch.Tensor]:
+    return [x + y, x - y, x * y, x / y, x ** 2, x ** y, -x, x * r, r / x, x + 1, 2 * x,
+            x * 1j, 1j + r, r * (1 - 2j), x / 2, x == y, x != y, x == 1j, x.clone().add_(1j),
+            x.clone().mul_(y)]
+
+
+def unary(x: torch.Tensor) -> List[torch.Tensor]:
+    return [torch.abs(x), x.abs(), torch.angle(x), x.angle(), torch.conj(x), x.conj(),
+            torch.real(x), torch.imag(x), x.real, x.imag, torch.exp(x), torch.log(x),
+            torch.sqrt(x), torch.sin(x), torch.tanh(x), x.sum(), x.mean(), x.sum(0),
+            x.mean(1, keepdim=True), x.prod(), torch.isnan(x), torch.isfinite(x)]
+
+
+def views(x: torch.Tensor) -> List[torch.Tensor]:
+    r = torch.view_as_real(x)
+    return [r, torch.view_as_complex(r), torch.view_as_complex(r * 2.0), r.sum(-1)]
+
+
+def linalg(a: torch.Tensor, b: torch.Tensor) -> List[torch.Tensor]:
+    return [torch.matmul(a, b), a @ b, a.t() @ a, a.transpose(0, 1).conj()]
+
+
+def make(re: torch.Tensor, im: torch.Tensor) -> List[torch.Tensor]:
+    return [torch.complex(re, im), torch.complex(re.double(), im.double()),
+            torch.tensor([1j, 2 - 1j]), torch.tensor([[1j], [2j]]), torch.tensor(3j),
+            torch.zeros(2, dtype=torch.complex64), torch.ones(2, dtype=torch.cdouble),
+            torch.tensor([1, 2], dtype=torch.cfloat), torch.zeros(3, dtype=torch.complex128),
+            re * 1j, re.double() * 1j, re.to(torch.complex128), re.long() * 1j,
+            torch.angle(re), torch.angle(re.long()), torch.conj(re), torch.real(re)]
+
+
+def test_arithmetic_and_comparisons_match_torch():
+    check(arithmetic, crand(3, 4), crand(3, 4), RNG.standard_normal((4,)).astype(np.float32))
+    check(arithmetic, crand(2, dtype=np.complex128), crand(2, dtype=np.complex128),
+          RNG.standard_normal((2,)).astype(np.float32))
+
+
+def test_unary_functions_parts_and_reductions_match_torch():
+    check(unary, crand(3, 4))
+    check(unary, crand(2, 3, dtype=np.complex128))
+
+
+def test_views_between_complex_and_real_pairs():
+    check(views, crand(3, 2))
+    check(views, crand(4, dtype=np.complex128))
+
+
+def test_matmul_of_complex_matrices():
+    check(linalg, crand(3, 3), crand(3, 3))
+
+
+def test_creation_and_float_to_complex_match_torch():
+    check(make, RNG.standard_normal(3).astype(np.float32),
+          RNG.standard_normal(3).astype(np.float32))
+
+
+_DTYPES = ["bool", "uint8", "int8", "int32", "int64", "float16", "float32", "float64",
+           "complex64", "complex128"]
+
+
+@pytest.mark.parametrize("a", _DTYPES)
+def test_result_type_is_torchs_with_complex(a):
+    ta = getattr(torch, a)
+    for b in _DTYPES:
+        tb = getattr(torch, b)
+        x, y = torch.zeros(2, dtype=ta), torch.zeros(2, dtype=tb)
+        z = torch.zeros((), dtype=tb)
+        if "complex" not in a + b and a != "float16":
+            continue
+        assert result_type([a, b]) == str(torch.result_type(x, y))[6:], (a, b)
+        want = str(torch.result_type(x, z))[6:]
+        if want != "complex32":  # ComplexHalf: numpy has none, ember gives complex64
+            assert result_type([a], [b]) == want, (a, b, "zero-dim")
+    for s, kind in ((1j, "complex"), (2.5, "float"), (3, "int"), (True, "bool")):
+        want = str(torch.result_type(torch.zeros(2, dtype=ta), s))[6:]
+        if want != "complex32":
+            assert result_type([a], (), [kind]) == want, (a, s)
+
+
+def imag_of_real(r: torch.Tensor) -> torch.Tensor:
+    return torch.imag(r)
+
+
+def view_real(r: torch.Tensor) -> torch.Tensor:
+    return torch.view_as_real(r)
+
+
+def parts_of_ints(r: torch.Tensor) -> torch.Tensor:
+    return torch.complex(r, r)
+
+
+def ordered(x: torch.Tensor) -> torch.Tensor:
+    return x < x
+
+
+def floordiv(x: torch.Tensor) -> torch.Tensor:
+    return x // 2
+
+
+def into_float(r: torch.Tensor) -> torch.Tensor:
+    return r.add_(1j)
+
+
+@pytest.mark.parametrize("fn, arg", [
+    (imag_of_real, np.ones(2, np.float32)), (parts_of_ints, np.ones(2, np.int64)),
+    (ordered, np.ones(2, np.complex64)), (floordiv, np.ones(2, np.complex64)),
+    (view_real, np.ones(2, np.float64)),
+])
+def test_torch_errors_keep_their_types_and_messages(fn, arg):
+    with pytest.raises(Exception) as want:
+        fn(to_torch(arg))
+    with pytest.raises(Exception) as got:
+        ember.script(fn)(arg.copy())
+    assert type(got.value) is type(want.value) or isinstance(got.value, ember.errors.CompileError)
+    first = str(want.value).splitlines()[0]
+    if not isinstance(got.value, ember.errors.CompileError):
+        assert str(got.value) == first
+
+
+def test_complex_result_into_a_float_tensor_in_place_is_refused():
+    with pytest.raises(RuntimeError, match="result type complex64 can't be cast"):
+        ember.script(into_float)(np.ones(2, np.float32))
