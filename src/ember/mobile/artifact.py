@@ -1,6 +1,7 @@
 """Reading artifact files: a zip of stored entries, checked completely before use.
 
-Layout (format version 5; the writer is interpreter/artifact_writer.py):
+Layout (format version 6, which is 5 plus complex constants and tensors; the writer is
+interpreter/artifact_writer.py):
     manifest.json   deflated: format name and version, the writer's reader range,
                     producer, byte order and the sizes of the dtypes it holds, entry points
                     with signatures, operators, classes, functions (code and line ranges,

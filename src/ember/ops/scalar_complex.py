@@ -79,6 +79,14 @@ _reg("complex.new", "(float real, float imag) -> complex", complex, ("builtins.c
 _reg("str.to_complex", "(str s) -> complex", complex, ("builtins.complex",), may_raise=True)
 _reg("complex.to_bool", "(complex a) -> bool", bool, ("builtins.bool",))
 
+
+def _sum(xs):
+    return sum(xs) if xs else 0j  # the running CPython's sum; an empty sum is complex too
+
+
+_reg("builtins.sum_complex", "(List[complex] xs) -> complex", _sum, ("builtins.sum",),
+     pure=False)
+
 # ----------------------------------------------------------------------------- cmath
 
 _CMATH1 = ["sqrt", "exp", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",

@@ -39,3 +39,24 @@ CASES = [
     ("power", (0j, -1 + 0j)), ("power", (0j, 1j)), ("power", (0j, 0j)), ("power", (2j, 0.5 + 0j)),
     ("power", (1e200 + 1e200j, 3 + 0j)),
 ]
+
+
+def builtins_(zs: List[complex], n: int) -> List[complex]:
+    out = [sum(zs), pow(zs[0], n), pow(zs[0], 0.5), pow(2, zs[0])]
+    out.append(sum([z * z for z in zs]))
+    if zs[0] in zs:
+        out.append(zs[-1])
+    return out
+
+
+def accumulate(n: int) -> complex:
+    z = 0j
+    w = complex(1, 1)
+    for k in range(n):
+        z += w ** k / (k + 1)
+        w *= 1j
+    return z
+
+
+CASES += [("builtins_", ([1 + 1j, 2 - 0.5j, -3j], 3)), ("builtins_", ([complex(-0.0, -0.0)], -2)),
+          ("accumulate", (10,)), ("accumulate", (0,))]
