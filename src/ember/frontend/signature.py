@@ -89,4 +89,8 @@ def _literal(node):
         return node.value
     if isinstance(node, A.UnaryOp) and node.op == "-" and isinstance(node.operand, A.Constant):
         return -node.operand.value
+    if isinstance(node, A.BinOp) and node.op in ("+", "-"):  # a complex literal: 1 - 2j
+        a, b = _literal(node.left), _literal(node.right)
+        if all(type(x) in (int, float, complex) for x in (a, b)) and complex in map(type, (a, b)):
+            return a + b if node.op == "+" else a - b
     return object()

@@ -30,16 +30,6 @@ def power(a: complex, b: complex) -> complex:
     return a ** b
 
 
-CASES = [
-    ("arith", (1 + 2j, 3 - 4j)), ("arith", (0.5j, -1.5 + 0.25j)), ("arith", (1e300 + 1e300j, 2j)),
-    ("mixed", (1 + 2j, 0.5, 3, True)), ("mixed", (-2.5 - 0.5j, -3.0, -2, False)),
-    ("powers", (1 + 1j, 4)), ("powers", (0.5 - 2j, 3)),
-    ("specials", (1 + 2j,)), ("specials", (complex(-0.0, -0.0),)),
-    ("divide", (1 + 1j, 0j)), ("divide", (0j, 0j)), ("divide", (1j, 2 + 0j)),
-    ("power", (0j, -1 + 0j)), ("power", (0j, 1j)), ("power", (0j, 0j)), ("power", (2j, 0.5 + 0j)),
-    ("power", (1e200 + 1e200j, 3 + 0j)),
-]
-
 
 def builtins_(zs: List[complex], n: int) -> List[complex]:
     out = [sum(zs), pow(zs[0], n), pow(zs[0], 0.5), pow(2, zs[0])]
@@ -57,6 +47,14 @@ def accumulate(n: int) -> complex:
         w *= 1j
     return z
 
-
-CASES += [("builtins_", ([1 + 1j, 2 - 0.5j, -3j], 3)), ("builtins_", ([complex(-0.0, -0.0)], -2)),
-          ("accumulate", (10,)), ("accumulate", (0,))]
+CASES = [
+    ("arith", (1 + 2j, 3 - 4j)), ("arith", (0.5j, -1.5 + 0.25j)), ("arith", (1e300 + 1e300j, 2j)),
+    ("mixed", (1 + 2j, 0.5, 3, True)), ("mixed", (-2.5 - 0.5j, -3.0, -2, False)),
+    ("powers", (1 + 1j, 4)), ("powers", (0.5 - 2j, 3)),
+    ("specials", (1 + 2j,)), ("specials", (complex(-0.0, -0.0),)),
+    ("divide", (1 + 1j, 0j)), ("divide", (0j, 0j)), ("divide", (1j, 2 + 0j)),
+    ("power", (0j, -1 + 0j)), ("power", (0j, 1j)), ("power", (0j, 0j)), ("power", (2j, 0.5 + 0j)),
+    ("power", (1e200 + 1e200j, 3 + 0j)),
+    ("builtins_", ([1 + 1j, 2 - 0.5j, -3j], 3)), ("builtins_", ([complex(-0.0, -0.0)], -2)),
+    ("accumulate", (10,)), ("accumulate", (0,)),
+]

@@ -40,6 +40,14 @@ def default(z: complex = 1 - 1j, k: complex = 2) -> complex:
     return z * k
 
 
+
+def largest(a: complex, b: complex) -> complex:
+    return max(a, b)
+
+
+def ordered(zs: List[complex]) -> List[complex]:
+    return sorted(zs)
+
 CASES = [
     ("compare", (1 + 2j, 1 + 2j, 1.0, 1)), ("compare", (1 + 0j, 2j, 1.0, 1)),
     ("compare", (complex(float("nan"), 0.0), 0j, float("nan"), 0)),
@@ -49,15 +57,5 @@ CASES = [
     ("bad_parse", ("1+2i",)), ("bad_parse", ("j",)),
     ("truthy", (0j,)), ("truthy", (complex(0.0, -0.0),)), ("truthy", (1e-300j,)),
     ("annotated", (3,)), ("default", ()), ("default", (1j,)), ("default", (1j, 1j)),
+    ("largest", (1j, 2j)), ("ordered", ([1j, 2j],)), ("ordered", ([1j],)),
 ]
-
-
-def largest(a: complex, b: complex) -> complex:
-    return max(a, b)
-
-
-def ordered(zs: List[complex]) -> List[complex]:
-    return sorted(zs)
-
-
-CASES += [("largest", (1j, 2j)), ("ordered", ([1j, 2j],)), ("ordered", ([1j],))]
