@@ -215,11 +215,27 @@ def linear_dynamic(x, w, w_scale, bias, reduce_range=True):
                            f"expects {w.shape[1]}")
     s_x, z_x = dynamic_qparams(x, reduce_range)
     rows = x.reshape(-1, x.shape[-1])
-    q = quantize_codes(rows, s_x, z_x, 0, 255, np.uint8)
-    acc = int_matmul(q.astype(np.float32) - _F32(z_x), _weight_t32(w))
-    m = (_F32(s_x) * np.asarray(w_scale, np.float32)).astype(np.float32)
-    y = _fma32(acc.astype(np.float32), m, None if bias is None else np.asarray(bias, np.float32))
-    return y.reshape(x.shape[:-1] + (w.shape[0],))
+    acc = int_matmul(_centred_codes(rows, s_x, z_x), _weight_t32(w))
+    m = (_F32(s_x) * np.asarray(w_scale, np.float32)).astype(np.float64)
+    acc = acc.astype(np.float32).astype(np.float64)
+    acc *= m
+    if bias is not None:
+        acc += np.asarray(bias, np.float32)
+    return acc.astype(np.float32).reshape(x.shape[:-1] + (w.shape[0],))
+
+
+def _centred_codes(rows, scale, zp):
+    """quantize_codes(rows, scale, zp, 0, 255) - zp as float32, in place on one buffer."""
+    t = rows.astype(np.float64)
+    t *= float(inv_scale(scale))
+    t += zp
+    v = t.astype(np.float32)
+    np.rint(v, out=v)
+    np.clip(v, 0, 255, out=v)
+    if np.isnan(v).any():
+        v[np.isnan(v)] = 0
+    v -= _F32(zp)
+    return v
 
 
 def _check_scales(s, what):

@@ -247,9 +247,23 @@ def _dynamic_rnn(module, op, per_channel, report):
 
 
 def _replace(op, new):
+    old = list(op.operands)
     op.parent.insert_before(op, new)
     op.result.replace_all_uses_with(new.result)
     op.erase()
+    for v in old:
+        _drop_if_dead(v)
+
+
+def _drop_if_dead(v):
+    """Erase the constant / obj.get / widen chain that made v once nothing uses it (DCE
+    keeps an obj.get, and its object would keep the float weights in the artifact)."""
+    op = getattr(v, "op", None)
+    if isinstance(op, (ConstOp, ObjGetOp, WidenOp)) and not v.uses and op.parent is not None:
+        operands = list(op.operands)
+        op.erase()
+        for u in operands:
+            _drop_if_dead(u)
 
 
 # ----------------------------------------------------------------------------- weight only
@@ -275,7 +289,9 @@ def _weight_only(module, op, per_channel, report):
             return False
         r, nb = _dequantized(module, op, op.operands[1], w, per_channel,
                              _base_name(op.operands[1]))
+        old = op.operands[1]
         op.set_operand(1, _Consts(module, op, "").widen(r, op.operands[1].type))
+        _drop_if_dead(old)
         report.add(op, True, "int8 weight, float compute", w.nbytes, nb)
         return True
     params = tensor_list_const(module, op.operands[2])
@@ -294,7 +310,9 @@ def _weight_only(module, op, per_channel, report):
         else:
             values.append(c.widen(c.tensor(p, f"p{i}"), T.TensorType()))
             qbytes += p.nbytes
+    old = op.operands[2]
     op.set_operand(2, c.list(values))
+    _drop_if_dead(old)
     report.add(op, True, "int8 weights, float compute", nbytes, qbytes)
     return True
 
