@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
+
 import ember.nn as enn
 from ember.errors import UnsupportedError
 
@@ -271,10 +273,41 @@ def _simple(make):
     return make
 
 
+def _dynamic_linear(m):
+    """torch.ao.nn.quantized.dynamic.Linear (qint8 weights) -> ember.nn.quantized.DynamicLinear."""
+    import torch
+
+    from ember.nn.quantized import DynamicLinear
+    w = m.weight()
+    if w.dtype != torch.qint8:
+        raise UnsupportedError(f"dynamic quantized Linear with {w.dtype} weights: ember "
+                               "converts qint8 weights only")
+    if w.qscheme() in (torch.per_channel_affine, torch.per_channel_symmetric):
+        scale = w.q_per_channel_scales().numpy().astype(np.float32)
+        zps = w.q_per_channel_zero_points().numpy()
+    else:
+        scale, zps = np.array([w.q_scale()], np.float32), np.array([w.q_zero_point()])
+    if np.any(zps != 0):
+        raise UnsupportedError("dynamic quantized Linear with nonzero weight zero points: "
+                               "ember converts symmetric int8 weights only")
+    b = m.bias()
+    return DynamicLinear(w.int_repr().numpy().copy(), scale,
+                         None if b is None else b.detach().numpy().copy())
+
+
+def _ao_table() -> dict:
+    try:
+        import torch.ao.nn.quantized.dynamic as nnqd
+    except ImportError:
+        return {}
+    return {nnqd.Linear: _dynamic_linear}
+
+
 def _table() -> dict:
     from torch import nn
 
     return {
+        **_ao_table(),
         nn.Linear: _linear, nn.modules.linear.NonDynamicallyQuantizableLinear: _linear,
         nn.Bilinear: _bilinear,
         nn.Conv1d: _conv(enn.Conv1d), nn.Conv2d: _conv(enn.Conv2d),

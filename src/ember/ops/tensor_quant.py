@@ -537,7 +537,7 @@ reg("tensor.dequantize_codes", "(Tensor codes, float scale, int zero_point) -> T
     dequantize, shape=_same_shape("float32"), may_raise=True)
 reg("tensor.quantized_linear_dynamic",
     "(Tensor input, Tensor weight, Tensor weight_scale, Tensor? bias, bool reduce_range) "
-    "-> Tensor", _linear_dynamic_op, shape=_unknown("float32"), may_raise=True)
+    "-> Tensor", _linear_dynamic_op, ("ember.quantized.linear_dynamic",), shape=_unknown("float32"), may_raise=True)
 reg("tensor.quantized_linear",
     "(Tensor input, float scale, int zero_point, Tensor weight, Tensor weight_scale, "
     "Tensor? bias, float out_scale, int out_zero_point, bool relu) -> Tensor",

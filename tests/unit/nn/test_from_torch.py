@@ -45,7 +45,7 @@ def test_table_covers_every_ember_layer():
         assert hasattr(nn, name)
     extra = {torch.nn.modules.linear.NonDynamicallyQuantizableLinear, torch.nn.Dropout1d,
              torch.nn.Dropout2d, torch.nn.Dropout3d, torch.nn.AlphaDropout, torch.nn.RReLU,
-             torch.nn.FeatureAlphaDropout}
+             torch.nn.FeatureAlphaDropout, torch.ao.nn.quantized.dynamic.Linear}
     assert set(TORCH_LAYERS) == {getattr(torch.nn, n) for n in LAYERS} | extra
 
 

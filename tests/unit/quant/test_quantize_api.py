@@ -123,3 +123,17 @@ def test_refused_modes():
         ember.quantize(model, "dynamic", calibration=[])
     with pytest.raises(UnsupportedError, match="not int"):
         ember.quantize(3, "dynamic")
+
+
+@pytest.mark.parametrize("per_channel", [False, True])
+def test_torch_ao_dynamic_linear_models_convert_through_script(per_channel, tmp_path):
+    torch.manual_seed(0)
+    model = bench_models.MLP().eval()
+    tq = torch_dynamic(model, per_channel)
+    x = torch.randn(6, 784)
+    ref = tq(x).numpy()
+    s = ember.script(tq)
+    assert np.count_nonzero(s(x.numpy()) != ref) == 0
+    path = str(tmp_path / "ao.ember")
+    s.save(path)
+    assert np.count_nonzero(ember.mobile.load(path)(x.numpy()) != ref) == 0
