@@ -285,16 +285,24 @@ def b_float(em, node, expected):
 
 
 def b_complex(em, node, expected):
-    """complex(), complex(x), complex(real, imag), complex(str): CPython's constructor."""
+    """complex(), complex(x), complex(real, imag), complex(str): CPython's constructor. A
+    tensor real part converts with __complex__, a tensor imaginary part with __float__, as
+    CPython converts them."""
     if not node.args and not node.keywords:
         return em.b.const(0j, T.C128, em.loc(node))
-    if len(node.args) == 1 and not node.keywords:
-        v = em.value(node.args[0])
-        if v.type == T.C128:
-            return v
-        return em.call_python_op("builtins.complex", [v], node)
-    return em.call_python_op("builtins.complex", em.call_args(node), node,
-                             em.call_kwargs(node))
+    args = [_complex_part(em, v, i, node) for i, v in enumerate(em.call_args(node))]
+    kwargs = {k: (_complex_part(em, v, int(k == "imag"), node), n)
+              for k, (v, n) in em.call_kwargs(node).items()}
+    if len(args) == 1 and not kwargs and args[0].type == T.C128:
+        return args[0]
+    return em.call_python_op("builtins.complex", args, node, kwargs)
+
+
+def _complex_part(em, v, position, node):
+    if not isinstance(v.type, T.TensorType):
+        return v
+    return em.call_python_op("Tensor.__float__" if position else "Tensor.__complex__", [v],
+                             node)
 
 
 def b_bool(em, node, expected):

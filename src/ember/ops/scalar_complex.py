@@ -75,7 +75,13 @@ _reg("int.to_complex", "(int a) -> complex", complex, ("builtins.complex",))
 _reg("float.to_complex", "(float a) -> complex", complex, ("builtins.complex",))
 _reg("bool.to_complex", "(bool a) -> complex", complex, ("builtins.complex",))
 _reg("complex.from_complex", "(complex a) -> complex", lambda a: a, ("builtins.complex",))
+# complex(real, imag): CPython's own constructor, so a complex part mixes in as CPython
+# mixes it (complex(1j, 1j) is (-1+1j)); the all-float overload first.
 _reg("complex.new", "(float real, float imag) -> complex", complex, ("builtins.complex",))
+_reg("complex.new_cf", "(complex real, float imag) -> complex", complex, ("builtins.complex",))
+_reg("complex.new_fc", "(float real, complex imag) -> complex", complex, ("builtins.complex",))
+_reg("complex.new_cc", "(complex real, complex imag) -> complex", complex,
+     ("builtins.complex",))
 _reg("str.to_complex", "(str s) -> complex", complex, ("builtins.complex",), may_raise=True)
 _reg("complex.to_bool", "(complex a) -> bool", bool, ("builtins.bool",))
 

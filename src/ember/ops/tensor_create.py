@@ -389,6 +389,8 @@ reg("tensor.len", "(Tensor self) -> int", _len, ("builtins.len",), pure=True, ma
     doc="The size of dim 0.")
 reg("tensor.item_float", "(Tensor self) -> float", lambda x: float(_item(x)),
     ("Tensor.item",), may_raise=True, doc="The value of a one-element tensor, as a float.")
+reg("tensor.complex_value", "(Tensor self) -> complex", lambda x: complex(_item(x)),
+    ("Tensor.__complex__",), may_raise=True, doc="complex(x) of a one-element tensor.")
 reg("tensor.float_value", "(Tensor self) -> float", lambda x: float(_item(x)),
     ("Tensor.__float__",), may_raise=True, doc="float(x) of a one-element tensor.")
 reg("tensor.int_value", "(Tensor self) -> int", lambda x: int(_item(x)),

@@ -19,6 +19,11 @@ def construct(x: float, y: float, n: int, s: str) -> List[complex]:
             complex(s), complex(real=x, imag=y), complex(1j), complex(x, -0.0)]
 
 
+def construct_mixed(x: complex, y: complex, f: float, n: int) -> List[complex]:
+    return [complex(x, y), complex(f, y), complex(x, f), complex(n, y), complex(y, n),
+            complex(x, -0.0), complex(-0.0, y), complex(imag=y, real=x)]
+
+
 def bad_parse(s: str) -> complex:
     return complex(s)
 
@@ -54,6 +59,8 @@ CASES = [
     ("exact", (complex(2.0 ** 62, 0.0), 2 ** 62 + 1)), ("exact", (complex(2.0 ** 62, 0.0), 2 ** 62)),
     ("parts", (3 - 4j,)), ("parts", (complex(-0.0, float("inf")),)), ("parts", (1e308 + 1e308j,)),
     ("construct", (1.5, -2.0, 7, "1+2j")), ("construct", (-0.0, 0.0, -3, " -1.5e3J ")),
+    ("construct_mixed", (1 + 2j, -1j, 0.5, 3)),
+    ("construct_mixed", (complex(-0.0, -0.0), complex(0.0, -0.0), -0.0, 0)),
     ("bad_parse", ("1+2i",)), ("bad_parse", ("j",)),
     ("truthy", (0j,)), ("truthy", (complex(0.0, -0.0),)), ("truthy", (1e-300j,)),
     ("annotated", (3,)), ("default", ()), ("default", (1j,)), ("default", (1j, 1j)),

@@ -59,6 +59,16 @@ def make(re: torch.Tensor, im: torch.Tensor) -> List[torch.Tensor]:
             torch.angle(re), torch.angle(re.long()), torch.conj(re), torch.real(re)]
 
 
+def scalars(x: torch.Tensor, c: torch.Tensor, i: int) -> List[complex]:
+    c[i] = 2.4 + 0.5j
+    y = (3 * 2j) + x + 5j - 7.4j - 4
+    return [complex(x), complex(x, 2.0), complex(1.5, x), complex(c[i]), complex(y)]
+
+
+def test_complex_of_tensors_and_complex_item_assignment():
+    check(scalars, np.array(1.5, np.float32), crand(3), 1)
+
+
 def test_arithmetic_and_comparisons_match_torch():
     check(arithmetic, crand(3, 4), crand(3, 4), RNG.standard_normal((4,)).astype(np.float32))
     check(arithmetic, crand(2, dtype=np.complex128), crand(2, dtype=np.complex128),
