@@ -50,8 +50,8 @@ def prelude(text: str) -> dict:
             if re.search(r"\b(torch|Tensor)\b", text):
                 import torch
                 out[name] = torch if name == "torch" else torch.Tensor
-        elif name == "math":
-            out[name] = math
+        elif name in ("math", "cmath"):
+            out[name] = importlib.import_module(name)
         else:
             out[name] = getattr(typing, name)
     return out

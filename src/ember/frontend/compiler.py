@@ -391,13 +391,15 @@ _TYPING_NAMES = ("List", "Dict", "Tuple", "Optional", "Union", "Any", "Final", "
 
 def string_frontend_names() -> dict:
     """The names a CompilationUnit's source may use with no import, as TorchScript's
-    string frontend resolves them: typing's constructs, Tensor and torch (and math, which
-    TorchScript's CompilationUnit leaves undefined but its Python frontend resolves through
-    a function's globals). The source's own imports and definitions take precedence."""
+    string frontend resolves them: typing's constructs, Tensor and torch (and math and
+    cmath, which TorchScript's CompilationUnit leaves undefined but its Python frontend
+    resolves through a function's globals). The source's own imports and definitions take
+    precedence."""
     table = {name: MTypeName(name) for name in _TYPING_NAMES}
     table["Tensor"] = MTypeName("Tensor")
     table["torch"] = MModule("torch")
     table["math"] = MModule("math")
+    table["cmath"] = MModule("cmath")
     return table
 
 
@@ -473,12 +475,17 @@ _NO = object()
 
 
 def _literal(node):
-    if isinstance(node, A.Constant) and isinstance(node.value, (int, float, str, bool,
+    if isinstance(node, A.Constant) and isinstance(node.value, (int, float, complex, str, bool,
                                                                   type(None))):
         return node.value
     if isinstance(node, A.UnaryOp) and node.op == "-" and isinstance(node.operand, A.Constant) \
-            and isinstance(node.operand.value, (int, float)):
+            and isinstance(node.operand.value, (int, float, complex)):
         return -node.operand.value
+    if isinstance(node, A.BinOp) and node.op in ("+", "-"):  # a complex literal: 1 - 2j
+        a, b = _literal(node.left), _literal(node.right)
+        if all(type(x) in (int, float, complex) for x in (a, b)) and \
+                complex in (type(a), type(b)):
+            return a + b if node.op == "+" else a - b
     if isinstance(node, A.Tuple):
         items = [_literal(e) for e in node.elts]
         return _NO if _NO in items else tuple(items)

@@ -145,7 +145,8 @@ class MOpaque(Meta):
 
     def message(self) -> str:
         return (f"global '{self.name}' is {self.what}; compiled code reads only constant "
-                "globals (int, float, str, bool, None and tuples of them), functions, classes "
+                "globals (int, float, complex, str, bool, None and tuples of them), functions, "
+                "classes "
                 "and modules: pass it as an argument or make it a constant")
 
 
