@@ -278,7 +278,7 @@ def decode_value(c, ntensors: int, nobjects: int, depth: int = 0):
         for pair in c[1]:
             need(type(pair) is list and len(pair) == 2, "bad dict item in an object value")
             k = decode_value(pair[0], ntensors, nobjects, depth + 1)
-            need(type(k) in (int, str, bool, float), "a dict key must be a scalar")
+            need(type(k) in (int, str, bool, float, complex), "a dict key must be a scalar")
             out[k] = decode_value(pair[1], ntensors, nobjects, depth + 1)
         return out
     if tag == "t":

@@ -387,7 +387,14 @@ reg("tensor.is_contiguous", "(Tensor self) -> bool", lambda x: x.flags.c_contigu
     ("Tensor.is_contiguous",), doc="True if the elements are in row-major order in memory.")
 reg("tensor.len", "(Tensor self) -> int", _len, ("builtins.len",), pure=True, may_raise=True,
     doc="The size of dim 0.")
-reg("tensor.item_float", "(Tensor self) -> float", lambda x: float(_item(x)),
+def _item_float(x):
+    if x.dtype.kind == "c":
+        raise RuntimeError("item(): ember types the result as float, but the tensor is "
+                           f"{x.dtype}: use complex(x) for its element")
+    return float(_item(x))
+
+
+reg("tensor.item_float", "(Tensor self) -> float", _item_float,
     ("Tensor.item",), may_raise=True, doc="The value of a one-element tensor, as a float.")
 reg("tensor.complex_value", "(Tensor self) -> complex", lambda x: complex(_item(x)),
     ("Tensor.__complex__",), may_raise=True, doc="complex(x) of a one-element tensor.")

@@ -4,12 +4,13 @@ bad complex constants are ArtifactErrors."""
 
 import json
 import math
+from typing import List
 
 import numpy as np
 import pytest
 
 import ember
-from ember import mobile
+from ember import mobile, nn
 from ember.errors import ArtifactError
 from ember.mobile import manifest as M
 from ember.mobile.boundary import CallError
@@ -106,3 +107,24 @@ def test_bad_complex_constants_are_artifact_errors(c):
 def test_complex_constants_encode_exactly():
     for z in (1j, complex(-0.0, -0.0), complex(float("nan"), float("inf")), 5e-324 - 1e308j):
         assert _same(M.decode_const(M.encode_const(z), 0), z)
+
+
+def test_module_fields_of_complex_values_survive_save_and_load(tmp_path):
+    class Roots(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = 3 + 5j
+            self.b = [2 + 3j, complex(-0.0, 4.0), -3j]
+            self.c = {2 + 3j: 2 - 3j, -4.3 - 2j: 3j}
+
+        def forward(self, i: int) -> List[complex]:
+            return [i + 2j, self.a, self.b[i], self.c[-4.3 - 2j]]
+
+    for optimize in (False, True):
+        sm = ember.script(Roots(), optimize=optimize)
+        sm.save(tmp_path / "r.ember")
+        loaded = mobile.load(tmp_path / "r.ember")
+        for i in (0, 1):
+            want, got = sm(i), loaded(i)
+            assert all(_same(a, b) for a, b in zip(want, got)) and len(want) == len(got)
+        assert _same(loaded(1)[2], complex(-0.0, 4.0))
