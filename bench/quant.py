@@ -63,17 +63,50 @@ def best_time(fn, x, repeat):
     return best
 
 
-def torch_int8(model, mode):
+def torch_int8(model, mode, calib=None):
     q = torch.ao.quantization
     layers = {torch.nn.Linear, torch.nn.LSTM}
-    return q.quantize_dynamic(model, layers, dtype=torch.qint8) if mode == "dynamic" else None
+    if mode == "dynamic":
+        return q.quantize_dynamic(model, layers, dtype=torch.qint8)
+    if mode == "static":
+        return torch_static_cnn(model, calib)
+    return None
+
+
+class _Stubbed(torch.nn.Module):
+    def __init__(self, model):
+        super().__init__()
+        self.quant, self.model = torch.ao.quantization.QuantStub(), model
+        self.dequant = torch.ao.quantization.DeQuantStub()
+
+    def forward(self, x):
+        return self.dequant(self.model(self.quant(x)))
+
+
+def torch_static_cnn(model, calib):
+    """torch.ao eager PTQ of SmallCNN (fbgemm qconfig, conv-bn-relu fused)."""
+    import copy
+    q = torch.ao.quantization
+    m = copy.deepcopy(model).eval()
+    q.fuse_modules(m, [["conv1", "bn1", "relu1"], ["conv2", "bn2", "relu2"],
+                       ["conv3", "bn3", "relu3"]], inplace=True)
+    w = _Stubbed(m).eval()
+    w.qconfig = q.get_default_qconfig("fbgemm")
+    q.prepare(w, inplace=True)
+    with torch.no_grad():
+        for b in calib:
+            w(torch.from_numpy(b))
+    return q.convert(w)
 
 
 def run(name, mode, per_channel, repeat, folder):
     model = make(name)
     shape = MODELS[name][1]
     fp32 = ember.script(model)
-    q8 = ember.quantize(model, mode, per_channel=per_channel)
+    cgen = torch.Generator().manual_seed(7)
+    calib = [torch.randn((8,) + shape, generator=cgen).numpy() for _ in range(8)] \
+        if mode == "static" else None
+    q8 = ember.quantize(model, mode, calibration=calib, per_channel=per_channel)
     p32, s32 = saved(fp32, folder, f"{name}-fp32")
     p8, s8 = saved(q8, folder, f"{name}-{mode}")
     l32, l8 = ember.mobile.load(p32), ember.mobile.load(p8)
@@ -84,8 +117,11 @@ def run(name, mode, per_channel, repeat, folder):
     ref = model(x32).detach().numpy()
     y8 = l8(x32.numpy())
     row["err ember"] = float(np.abs(y8 - ref).max())
-    tq = torch_int8(model, mode)
-    if tq is not None and not per_channel:
+    tq = torch_int8(model, mode, calib)
+    if mode == "static":
+        yt = tq(x32).detach().numpy()
+        row["err torch"] = float(np.abs(yt - ref).max())
+    elif tq is not None and not per_channel:
         yt = tq(x32).detach().numpy()
         row["err torch"] = float(np.abs(yt - ref).max())
         row["differ"] = f"{int(np.count_nonzero(yt != y8))}/{yt.size}"
@@ -114,6 +150,7 @@ def main():
         for name, mode, pc in [("mlp", "dynamic", False), ("mlp", "dynamic", True),
                                ("lstm", "dynamic", False), ("lstm", "dynamic", True),
                                ("cnn", "dynamic", True), ("cnn", "weight_only", True),
+                               ("cnn", "static", True),
                                ("mlp", "weight_only", True), ("lstm", "weight_only", True)]:
             rows.append(run(name, mode, pc, args.repeat, folder))
     keys = list(rows[0].keys()) + [k for r in rows for k in r if k not in rows[0]]

@@ -510,6 +510,20 @@ def dequantize_weight(codes, scales):
     return _dequantize_weight_now(codes, scales)
 
 
+# ----------------------------------------------------------------------------- calibration
+
+SINKS: dict = {}
+"""slot -> callable(array): where `tensor.quant_observe` sends the values it sees while
+ember.quantize calibrates (empty otherwise: the op then does nothing)."""
+
+
+def quant_observe(x, slot):
+    """Hand x to the calibration observer of `slot` (ember.quantize's instrumented copy)."""
+    sink = SINKS.get(slot)
+    if sink is not None:
+        sink(x)
+
+
 # ----------------------------------------------------------------------------- registration
 
 def _same_shape(dtype):
@@ -565,3 +579,4 @@ reg("tensor.quantized_gru_dynamic",
     shape=_unknown("float32", 2), may_raise=True)
 reg("tensor.dequantize_weight", "(Tensor codes, Tensor scales) -> Tensor", dequantize_weight,
     shape=lambda args: TensorInfo("float32", args[0].shape), may_raise=True)
+reg("tensor.quant_observe", "(Tensor input, int slot) -> None", quant_observe)

@@ -86,6 +86,10 @@ def _where(op) -> str:
 
 # ----------------------------------------------------------------------------- constants
 
+_SHAPE_USES = frozenset({"tensor.size", "tensor.size_dim", "tensor.dim", "tensor.numel",
+                         "tensor.len"})
+"""Ops that read only a tensor's shape (a rewrite may hand them an equal-shaped value)."""
+
 
 def _unwiden(v):
     op = getattr(v, "op", None)

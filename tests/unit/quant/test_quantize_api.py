@@ -115,8 +115,13 @@ def test_refused_modes():
     model = enn.Linear(3, 2)
     with pytest.raises(UnsupportedError, match="autodiff"):
         ember.quantize(model, "qat")
-    with pytest.raises(UnsupportedError, match="static"):
-        ember.quantize(model, "static", calibration=[np.zeros((1, 3), np.float32)])
+    with pytest.raises(UnsupportedError, match="calibration="):
+        ember.quantize(model, "static")
+    with pytest.raises(UnsupportedError, match="no batches"):
+        ember.quantize(model, "static", calibration=[])
+    with pytest.raises(UnsupportedError, match="unknown observer"):
+        ember.quantize(model, "static", calibration=[np.zeros((1, 3), np.float32)],
+                       observer="kl")
     with pytest.raises(UnsupportedError, match="unknown mode"):
         ember.quantize(model, "int4")
     with pytest.raises(UnsupportedError, match="calibration"):
@@ -137,3 +142,52 @@ def test_torch_ao_dynamic_linear_models_convert_through_script(per_channel, tmp_
     path = str(tmp_path / "ao.ember")
     s.save(path)
     assert np.count_nonzero(ember.mobile.load(path)(x.numpy()) != ref) == 0
+
+
+def _torch_static_cnn(model, calib):
+    import copy
+    q = torch.ao.quantization
+    m = copy.deepcopy(model).eval()
+    q.fuse_modules(m, [["conv1", "bn1", "relu1"], ["conv2", "bn2", "relu2"],
+                       ["conv3", "bn3", "relu3"]], inplace=True)
+    w = torch.nn.Sequential(q.QuantStub(), m, q.DeQuantStub()).eval()
+    w.qconfig = q.get_default_qconfig("fbgemm")
+    q.prepare(w, inplace=True)
+    with torch.no_grad():
+        for b in calib:
+            w(torch.from_numpy(b))
+    return q.convert(w)
+
+
+def test_static_cnn_is_as_accurate_as_torch(tmp_path, capsys):
+    torch.manual_seed(0)
+    model = bench_models.SmallCNN().eval()
+    gen = torch.Generator().manual_seed(7)
+    calib = [torch.randn(8, 3, 32, 32, generator=gen).numpy() for _ in range(4)]
+    q = ember.quantize(model, "static", calibration=calib, report=True)
+    out = capsys.readouterr().out
+    assert out.count("static int8 conv2d + relu") == 3 and "static int8 linear" in out
+    x = torch.randn(16, 3, 32, 32, generator=gen)
+    ref = model(x).detach().numpy()
+    y = q(x.numpy())
+    err = np.abs(y - ref).max()
+    err_torch = np.abs(_torch_static_cnn(model, calib)(x).numpy() - ref).max()
+    assert 0 < err <= 1.25 * err_torch
+    path = str(tmp_path / "s.ember")
+    q.save(path)
+    assert np.array_equal(ember.mobile.load(path)(x.numpy()), y)
+    graph = q.graph
+    assert graph.count("tensor.quantized_conv2d") == 3
+    assert graph.count("tensor.quantize_per_tensor") == 2  # the input and the linear's
+
+
+@pytest.mark.parametrize("observer", ["minmax", "moving_average", "histogram"])
+def test_static_linear_model_with_each_observer(observer):
+    rng = np.random.default_rng(1)
+    net = enn.Sequential(enn.Linear(20, 30), enn.ReLU(), enn.Linear(30, 5))
+    calib = [(rng.standard_normal((4, 20)).astype(np.float32),) for _ in range(5)]
+    q = ember.quantize(net, "static", calibration=calib, observer=observer,
+                       per_channel=False)
+    x = rng.standard_normal((6, 20)).astype(np.float32)
+    ref = net(x)
+    assert np.abs(q(x) - ref).max() < 0.05 * np.abs(ref).max() + 0.02
