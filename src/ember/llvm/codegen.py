@@ -388,18 +388,37 @@ class FunctionGen:
         self.b.branch(loop.latch)
 
     def op_call(self, op) -> None:
-        callee = self.mg.llfns.get(op.attrs["callee"].name)
+        args = [self.native(v) for v in op.operands]
+        self.define(op.result, self._direct_call(op.attrs["callee"].name, args, op.loc))
+
+    def _direct_call(self, name: str, args: list, loc):
+        callee = self.mg.llfns.get(name)
         if callee is None:
-            raise NotNative(f"a call of @{op.attrs['callee'].name}, which is not native")
-        args = [self.ctx] + [self.native(v) for v in op.operands]
-        if op.attrs["callee"].name in self.mg.recursive:
+            raise NotNative(f"a call of @{name}, which is not native")
+        args = [self.ctx] + args
+        if name in self.mg.recursive:
             args.insert(1, self.b.add(self.depth, I64(1)) if self.recursive else I64(1))
         r = self.b.call(callee, args)
         err = self.b.icmp_unsigned("!=", self.b.extract_value(r, 0), I8(0))
         with self.b.if_then(err, likely=False):
-            self.push_frame(self.site("call", op.loc))
+            self.push_frame(self.site("call", loc))
             self.error_exit()
-        self.define(op.result, self.b.extract_value(r, 1))
+        return self.b.extract_value(r, 1)
+
+    def op_closure(self, op) -> None:
+        """A closure used only as the callee of call_indirect ops of this function: its
+        calls become direct calls with the captures first (it never exists at run time;
+        any other use — stored, returned, carried by a loop — keeps the function on the VM)."""
+        caps = [self.native(v) for v in op.operands]
+        self.define(op.result, Static("closure", (op.attrs["callee"].name, tuple(caps))))
+
+    def op_call_indirect(self, op) -> None:
+        f = self.get(op.operands[0])
+        if not (isinstance(f, Static) and f.kind == "closure"):
+            raise NotNative("a call of a function value")
+        name, caps = f.value
+        args = list(caps) + [self.native(v) for v in op.operands[1:]]
+        self.define(op.result, self._direct_call(name, args, op.loc))
 
     def op_tuple_new(self, op) -> None:
         t = op.result.type
@@ -451,6 +470,50 @@ class FunctionGen:
         self.retain(v, dst)
         self.define(op.result, v)
 
+    # -- objects of user classes and NamedTuples ------------------------------------------------
+    def _decl(self, t):
+        decl = self.mg.module.classes.get(getattr(t, "name", None))
+        if decl is None or decl.kind not in ("class", "namedtuple"):
+            raise NotNative(f"an object of {t}" + (f" (a {decl.kind})" if decl else ""))
+        return decl
+
+    def _field_ptr(self, obj, decl, name: str):
+        from ember.llvm.layout import object_struct
+
+        i = decl.field_index(name)
+        if i is None:
+            raise NotNative(f"field {name} of {decl.name}")
+        return self.b.gep(obj, [I32(0), I32(i + 1)], inbounds=True,
+                          source_etype=object_struct(decl)), decl.fields[i][1]
+
+    def op_obj_new(self, op) -> None:
+        from ember.llvm.layout import object_struct
+
+        decl = self._decl(op.result.type)
+        st = object_struct(decl)
+        size = self.b.ptrtoint(self.b.gep(ir.Constant(PTR, None), [I32(1)], source_etype=st),
+                               I64)
+        obj = self.b.call(self.rt.malloc, [size])
+        self.b.store(ir.Constant(st, None), obj)  # fields set later start as null / zero
+        self.b.store(I64(1), obj)
+        for (name, _), v in zip(decl.fields, self.transfer(op.operands)):
+            self.b.store(v, self._field_ptr(obj, decl, name)[0])
+        self.define(op.result, obj)
+
+    def op_obj_get(self, op) -> None:
+        decl = self._decl(op.operands[0].type)
+        p, t = self._field_ptr(self.native(op.operands[0]), decl, op.attrs["field"])
+        v = self.b.load(p, typ=lltype(t))
+        self.retain(v, t)
+        self.define(op.result, v)
+
+    def op_obj_set(self, op) -> None:
+        decl = self._decl(op.operands[0].type)
+        p, t = self._field_ptr(self.native(op.operands[0]), decl, op.attrs["field"])
+        (v,) = self.transfer(op.operands[1:])
+        self.rt.release(self.b, self.b.load(p, typ=lltype(t)), t)
+        self.b.store(v, p)
+
     def op_isinstance(self, op) -> None:
         src, want = op.operands[0].type, op.attrs["type"]
         if isinstance(src, T.OptionalType) and want in (T.NONE, src.elem):
@@ -490,9 +553,11 @@ STRUCTURAL = {
     "unreachable": FunctionGen.op_unreachable, "raise": FunctionGen.op_raise,
     "if": FunctionGen.op_if, "for": FunctionGen.op_for, "while": FunctionGen.op_while,
     "break": FunctionGen.op_break, "continue": FunctionGen.op_continue,
-    "call": FunctionGen.op_call, "tuple.new": FunctionGen.op_tuple_new,
+    "call": FunctionGen.op_call, "closure": FunctionGen.op_closure,
+    "call_indirect": FunctionGen.op_call_indirect, "tuple.new": FunctionGen.op_tuple_new,
     "tuple.get": FunctionGen.op_tuple_get, "list.new": FunctionGen.op_list_new,
     "widen": FunctionGen.op_widen, "narrow": FunctionGen.op_narrow,
-    "isinstance": FunctionGen.op_isinstance,
+    "isinstance": FunctionGen.op_isinstance, "obj.new": FunctionGen.op_obj_new,
+    "obj.get": FunctionGen.op_obj_get, "obj.set": FunctionGen.op_obj_set,
 }
 """Structural IR ops → emitter (kernel ops: ops_table.EMITTERS)."""

@@ -63,12 +63,29 @@ def lltype(t: T.Type) -> ir.Type:
         if isinstance(t.elem, T.OptionalType):
             raise NotNative(f"type {t}")
         return ir.LiteralStructType([I8, lltype(t.elem)])
+    if isinstance(t, T.ClassType):
+        return PTR  # {i64 refcount, fields…} (object_struct); the class kind is checked by
+        # the ops that touch one
     raise NotNative(f"type {t}")
 
 
+def object_struct(decl) -> ir.LiteralStructType:
+    """The heap layout of an object of a user class or NamedTuple: refcount, then fields."""
+    return ir.LiteralStructType([I64] + [lltype(t) for _, t in decl.fields])
+
+
+def crosses_boundary(t: T.Type) -> bool:
+    """Values of t can be converted to and from Python at a native entry."""
+    try:
+        ctype(t)
+        return True
+    except NotNative:
+        return False
+
+
 def is_refcounted(t: T.Type) -> bool:
-    """Values of t hold list references (a retain/release touches them)."""
-    if isinstance(t, T.ListType):
+    """Values of t hold heap references (a retain/release touches them)."""
+    if isinstance(t, (T.ListType, T.ClassType)):
         return True
     if isinstance(t, T.TupleType):
         return any(is_refcounted(e) for e in t.elems)

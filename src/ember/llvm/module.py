@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 from llvmlite import ir
 
 from ember.ir import types as T
-from ember.ir.ops import CallOp
+from ember.ir.ops import CallOp, ClosureOp
 from ember.llvm.codegen import FunctionGen, fn_type
-from ember.llvm.layout import I8, I32, I64, PTR, NotNative, is_native_type, is_refcounted, lltype, \
-    type_key
+from ember.llvm.layout import (
+    I8, I32, I64, PTR, NotNative, crosses_boundary, is_native_type, is_refcounted, lltype,
+    type_key,
+)
 from ember.llvm.rt import Runtime
 from ember.llvm.sites import Site
 
@@ -40,7 +42,8 @@ class Plan:
 
 
 def _callees(func) -> set:
-    return {op.attrs["callee"].name for op in func.walk() if isinstance(op, CallOp)}
+    return {op.attrs["callee"].name for op in func.walk()
+            if isinstance(op, (CallOp, ClosureOp))}
 
 
 def _recursive(funcs: dict) -> set:
@@ -69,7 +72,7 @@ class ModuleGen:
         self.llmod = ir.Module(name=prefix)
         self.llmod.triple, self.llmod.data_layout = jit.target_triple_layout()
         self.recursive = _recursive({c: module.funcs[c] for c in candidates})
-        self.rt = Runtime(self.llmod)
+        self.rt = Runtime(self.llmod, module.classes)
         self.sites: list[Site] = []
         self.recursion_limit = sys.getrecursionlimit()
         self.llfns = {}
@@ -150,7 +153,17 @@ def plan_module(module, entries: list[str], prefix: str) -> Plan:
         if not failed:
             break
         candidates = [c for c in candidates if c not in failed]
-    native_entries = [e for e in entries if e in candidates]
+    native_entries = []
+    for e in entries:
+        ft = module.funcs[e].attrs["type"] if e in candidates else None
+        if ft is None:
+            continue
+        bad = [t for t in list(ft.params) + [ft.ret] if not crosses_boundary(t)]
+        if bad:
+            reasons[e] = (f"a value of type {bad[0]} would cross the call boundary "
+                          f"({_where(module.funcs[e].loc)})")
+            continue
+        native_entries.append(e)
     plan = Plan(native=list(candidates), reasons=reasons, sites=mg.sites)
     for k, e in enumerate(native_entries):
         plan.entries[e] = mg.entry_shim(e, k)

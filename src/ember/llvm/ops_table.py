@@ -465,6 +465,9 @@ def _obj_is(g, op):
         present = I8(0)
     elif T.NONE in (a.type, b.type):
         present = I8(1)  # a value of a non-optional type is never None
+    elif isinstance(a.type, T.ClassType) and a.type == b.type:
+        same = g.b.icmp_unsigned("==", g.native(a), g.native(b))
+        return to_i8(g.b, same if op.name == "obj.is" else g.b.not_(same))
     else:
         raise NotNative(f"{op.name} of {a.type} and {b.type}")
     return present if op.name == "obj.isnot" else g.b.xor(present, I8(1))

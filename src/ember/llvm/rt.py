@@ -37,8 +37,9 @@ def elem_ptr(b, lst, i, elem: T.Type):
 class Runtime:
     """The helpers of one LLVM module, made on first use."""
 
-    def __init__(self, module: ir.Module):
+    def __init__(self, module: ir.Module, classes: dict | None = None):
         self.m = module
+        self.classes = classes or {}
         self._fns: dict[str, ir.Function] = {}
         self.malloc = self._declare("malloc", PTR, [I64])
         self.free = self._declare("free", ir.VoidType(), [PTR])
@@ -107,8 +108,8 @@ class Runtime:
 
     # -- reference counts ---------------------------------------------------------------
     def retain(self, b: ir.IRBuilder, v, t: T.Type) -> None:
-        """+1 on every list reference v holds."""
-        if isinstance(t, T.ListType):
+        """+1 on every heap reference v holds."""
+        if isinstance(t, (T.ListType, T.ClassType)):  # the count is the first word of both
             p = field_ptr(b, v, RC)
             b.store(b.add(b.load(p, typ=I64), I64(1)), p)
         elif is_refcounted(t):
@@ -134,6 +135,12 @@ class Runtime:
             return self._fns[name]
         fn, b = self._new(name, ir.VoidType(), [lltype(t)])
         v = fn.args[0]
+        if isinstance(t, (T.ListType, T.ClassType)):  # a field not yet set is null
+            live, null = fn.append_basic_block("live"), fn.append_basic_block("null")
+            b.cbranch(b.icmp_unsigned("==", v, ir.Constant(PTR, None)), null, live)
+            b.position_at_end(null)
+            b.ret_void()
+            b.position_at_end(live)
         if isinstance(t, T.ListType):
             counter = b.alloca(I64) if is_refcounted(t.elem) else None
             p = field_ptr(b, v, RC)
@@ -144,10 +151,27 @@ class Runtime:
                     self._release_elements(b, v, t.elem, counter)
                 b.call(self.free, [load_field(b, v, DATA)])
                 b.call(self.free, [v])
+        elif isinstance(t, T.ClassType):
+            self._release_object(b, v, t)
         else:
             self._each_member(b, v, t, self.release)
         b.ret_void()
         return fn
+
+    def _release_object(self, b, v, t: T.ClassType) -> None:
+        from ember.llvm.layout import object_struct
+
+        decl = self.classes[t.name]
+        st = object_struct(decl)
+        p = b.gep(v, [I32(0), I32(0)], inbounds=True, source_etype=st)
+        rc = b.sub(b.load(p, typ=I64), I64(1))
+        b.store(rc, p)
+        with b.if_then(b.icmp_signed("==", rc, I64(0)), likely=False):
+            for i, (_, ft) in enumerate(decl.fields):
+                if is_refcounted(ft):
+                    fp = b.gep(v, [I32(0), I32(i + 1)], inbounds=True, source_etype=st)
+                    self.release(b, b.load(fp, typ=lltype(ft)), ft)
+            b.call(self.free, [v])
 
     def _each_member(self, b, v, t, action):
         if isinstance(t, T.TupleType):
