@@ -29,6 +29,7 @@ from ember.llvm.sites import MAX_FRAMES, NPAYLOAD, Site
 
 CTX = ir.LiteralStructType([I32, I32, I64, ir.ArrayType(I64, NPAYLOAD),
                             ir.ArrayType(I32, MAX_FRAMES)])
+"""site, nframes, class code (module.exc_code; 0 = not known statically), payload, frames."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,15 @@ def fn_type(func, recursive: bool = False) -> ir.FunctionType:
     ft = func.attrs["type"]
     depth = [I64] if recursive else []
     return ir.FunctionType(ret_type(func), [PTR] + depth + [lltype(t) for t in ft.params])
+
+
+class _Unwind:
+    """Where an exception goes inside a try body (kind "try": the dispatch block) or inside
+    the handlers of a try with finally (kind "finally": run it, then propagate)."""
+
+    def __init__(self, kind, depth, block):
+        self.kind, self.depth, self.block = kind, depth, block
+        self.codes: set = set()
 
 
 class _Loop:
@@ -74,6 +84,7 @@ class FunctionGen:
         self.scopes: list[list] = []
         self.loops: list[_Loop] = []
         self.on_yield: list = []
+        self.unwind: list[_Unwind] = []
 
     # -- driver -------------------------------------------------------------------------------
     def run(self) -> None:
@@ -166,6 +177,13 @@ class FunctionGen:
         self.b.ret(self.b.insert_value(agg, value, 1))
 
     def error_exit(self, leave: bool = True) -> None:
+        """Propagate the exception recorded in ctx: to the innermost try or finally of this
+        function, or out of it."""
+        if self.unwind:
+            u = self.unwind[-1]
+            self.release_scopes(u.depth)
+            self.b.branch(u.block)
+            return
         self.release_scopes(0)
         if leave:
             self._leave()
@@ -186,7 +204,11 @@ class FunctionGen:
 
     def record(self, site: int, payload) -> None:
         b = self.b
+        code = self.mg.exc_code(self.mg.sites[site])
+        for u in self.unwind:
+            u.codes.add(code)
         b.store(I32(site), b.gep(self.ctx, [I32(0), I32(0)], inbounds=True, source_etype=CTX))
+        b.store(I64(code), b.gep(self.ctx, [I32(0), I32(2)], inbounds=True, source_etype=CTX))
         for i, w in enumerate(payload[:NPAYLOAD]):
             p = b.gep(self.ctx, [I32(0), I32(3), I32(i)], inbounds=True, source_etype=CTX)
             b.store(as_word(b, w), p)
@@ -402,6 +424,8 @@ class FunctionGen:
         err = self.b.icmp_unsigned("!=", self.b.extract_value(r, 0), I8(0))
         with self.b.if_then(err, likely=False):
             self.push_frame(self.site("call", loc))
+            for u in self.unwind:
+                u.codes.add(0)  # the callee may raise anything
             self.error_exit()
         return self.b.extract_value(r, 1)
 
@@ -514,6 +538,115 @@ class FunctionGen:
         self.rt.release(self.b, self.b.load(p, typ=lltype(t)), t)
         self.b.store(v, p)
 
+    # -- try / except / else / finally and the var slots they use ----------------------------------
+    def op_var_new(self, op) -> None:
+        t = op.result.type.elem
+        s = self.slot(t)
+        self.b.store(ir.Constant(lltype(t), None), s)
+        if op.operands and op.operands[0].type != T.NONE:
+            if op.operands[0].type != t:
+                raise NotNative(f"a var of {t} set to a {op.operands[0].type}")
+            (v,) = self.transfer(op.operands)
+            self.b.store(v, s)
+        self.vals[op.result] = Static("var", (s, t))
+        if is_refcounted(t):
+            self.scopes[-1].append(("slot", s, t))
+
+    def _var(self, v):
+        x = self.get(v)
+        if not (isinstance(x, Static) and x.kind == "var"):
+            raise NotNative("a var slot that is not this function's")
+        return x.value
+
+    def op_var_get(self, op) -> None:
+        s, t = self._var(op.operands[0])
+        x = self.load(s, t)
+        self.retain(x, t)
+        self.define(op.result, x)
+
+    def op_var_set(self, op) -> None:
+        s, t = self._var(op.operands[0])
+        if op.operands[1].type != t:
+            raise NotNative(f"a var of {t} set to a {op.operands[1].type}")
+        (v,) = self.transfer(op.operands[1:])
+        self.rt.release(self.b, self.load(s, t), t)
+        self.b.store(v, s)
+
+    def op_try(self, op) -> None:
+        b = self.b
+        fin = op.finally_region
+        if fin is not None and _exits(op):
+            raise NotNative("return, break or continue through a finally")
+        results = [self.slot(r.type) for r in op.results]
+        depth = len(self.scopes)
+        dispatch, after, merge = (b.append_basic_block(n) for n in
+                                  ("try.dispatch", "try.after", "try.merge"))
+
+        def store_results(vals):
+            for s, v in zip(results, vals):
+                self.b.store(v, s)
+            self.b.branch(merge)
+        guard = _Unwind("try", depth, dispatch)
+        self.unwind.append(guard)
+        self.emit_region(op.body, [], store_results if op.else_region is None else
+                         (lambda vals: self.b.branch(after)))
+        self.unwind.pop()
+        reraise = b.append_basic_block("try.reraise") if fin is not None else None
+        if fin is not None:
+            self.unwind.append(_Unwind("finally", depth, reraise))
+        b.position_at_end(dispatch)
+        self._dispatch(op, guard.codes, store_results)
+        b.position_at_end(after)
+        if op.else_region is not None:
+            self.emit_region(op.else_region, [], store_results)
+        else:
+            b.branch(merge)
+        if fin is not None:
+            self.unwind.pop()
+            b.position_at_end(reraise)
+            self.emit_region(fin, [], lambda vals: self.error_exit())
+        b.position_at_end(merge)
+        if fin is not None:
+            cont = b.append_basic_block("try.cont")
+            self.emit_region(fin, [], lambda vals: self.b.branch(cont))
+            b.position_at_end(cont)
+        for r, s in zip(op.results, results):
+            self.define(r, self.load(s, r.type))
+
+    def _dispatch(self, op, codes: set, store_results) -> None:
+        """Branch on the exception's class code to the first handler that matches it."""
+        from ember.ops.scalar_builtins import exception_matches
+        b = self.b
+        regions = op.handler_regions()
+        targets = {}
+        for code in sorted(codes):
+            cls = self.mg.exc_class(code)
+            for k, names in enumerate(op.handlers):
+                if _catches(names, cls, exception_matches):
+                    targets[code] = k
+                    break
+            else:
+                if code == 0 and any(not n or "Exception" in n or "BaseException" in n
+                                     for n in op.handlers):
+                    continue
+                if code == 0:
+                    raise NotNative("except clauses that need the class of an exception "
+                                    "raised by a call")
+        code_v = b.trunc(b.load(b.gep(self.ctx, [I32(0), I32(2)], inbounds=True,
+                                      source_etype=CTX), typ=I64), I32)
+        unmatched = b.append_basic_block("try.unmatched")
+        blocks = [b.append_basic_block(f"try.except{k}") for k in range(len(regions))]
+        sw = b.switch(code_v, unmatched)
+        for code, k in targets.items():
+            sw.add_case(I32(code), blocks[k])
+        b.position_at_end(unmatched)
+        self.error_exit()
+        for region, bb in zip(regions, blocks):
+            b.position_at_end(bb)
+            nf = b.gep(self.ctx, [I32(0), I32(1)], inbounds=True, source_etype=CTX)
+            b.store(I32(0), nf)
+            self.emit_region(region, [Static("caught", None)], store_results)
+
     def op_isinstance(self, op) -> None:
         src, want = op.operands[0].type, op.attrs["type"]
         if isinstance(src, T.OptionalType) and want in (T.NONE, src.elem):
@@ -526,6 +659,28 @@ class FunctionGen:
             self.define(op.result, I8(1))
             return
         raise NotNative(f"isinstance of {src} against {want}")
+
+
+def _catches(names, cls, matches) -> bool:
+    """Handler `names` catches an exception of class name cls (None: unknown class, caught
+    only by a handler of every Exception)."""
+    if cls is None:
+        return not names or "Exception" in names or "BaseException" in names
+    from ember.ops.scalar_builtins import EXCEPTION_CLASSES
+    return matches(EXCEPTION_CLASSES[cls](), names)
+
+
+def _exits(op) -> bool:
+    """op's regions hold a return, or a break/continue of a loop outside op."""
+    def walk(region, loops):
+        for inner in region.block.ops:
+            if inner.name == "return" or (inner.name in ("break", "continue") and loops == 0):
+                return True
+            nested = loops + (1 if inner.name in ("for", "while") else 0)
+            if any(walk(r, nested) for r in inner.regions):
+                return True
+        return False
+    return any(walk(r, 0) for r in op.regions)
 
 
 def _const_int(v):
@@ -559,5 +714,7 @@ STRUCTURAL = {
     "widen": FunctionGen.op_widen, "narrow": FunctionGen.op_narrow,
     "isinstance": FunctionGen.op_isinstance, "obj.new": FunctionGen.op_obj_new,
     "obj.get": FunctionGen.op_obj_get, "obj.set": FunctionGen.op_obj_set,
+    "try": FunctionGen.op_try, "var.new": FunctionGen.op_var_new,
+    "var.get": FunctionGen.op_var_get, "var.set": FunctionGen.op_var_set,
 }
 """Structural IR ops → emitter (kernel ops: ops_table.EMITTERS)."""

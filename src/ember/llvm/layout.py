@@ -76,11 +76,13 @@ def object_struct(decl) -> ir.LiteralStructType:
 
 def crosses_boundary(t: T.Type) -> bool:
     """Values of t can be converted to and from Python at a native entry."""
-    try:
-        ctype(t)
-        return True
-    except NotNative:
-        return False
+    if isinstance(t, T.ListType):
+        return crosses_boundary(t.elem)
+    if isinstance(t, T.TupleType):
+        return all(crosses_boundary(e) for e in t.elems)
+    if isinstance(t, T.OptionalType):
+        return crosses_boundary(t.elem)
+    return t in (T.I64, T.F64, T.BOOL, T.NONE)
 
 
 def is_refcounted(t: T.Type) -> bool:
@@ -124,4 +126,6 @@ def ctype(t: T.Type):
 
 
 def elem_size(t: T.Type) -> int:
+    if isinstance(t, T.ClassType):
+        return ctypes.sizeof(ctypes.c_void_p)
     return ctypes.sizeof(ctype(t))

@@ -41,6 +41,14 @@ class Plan:
     """entry function name -> its shim's symbol."""
 
 
+def _exc_names() -> list:
+    from ember.ops.scalar_builtins import EXCEPTION_CLASSES
+    return sorted(EXCEPTION_CLASSES)
+
+
+EXC_NAMES = _exc_names()
+
+
 def _callees(func) -> set:
     return {op.attrs["callee"].name for op in func.walk()
             if isinstance(op, (CallOp, ClosureOp))}
@@ -83,6 +91,17 @@ class ModuleGen:
             self.llfns[name] = fn
         self._intrinsics: dict = {}
 
+    def exc_code(self, site: Site) -> int:
+        """The class code of the exception site raises: 1 + an index into EXC_NAMES, or 0
+        when it is not known at compile time."""
+        from ember.llvm.ops_table import site_class
+
+        name = site_class(site)
+        return EXC_NAMES.index(name) + 1 if name in EXC_NAMES else 0
+
+    def exc_class(self, code: int):
+        return EXC_NAMES[code - 1] if code else None
+
     def add_site(self, site: Site) -> int:
         self.sites.append(site)
         return len(self.sites) - 1
@@ -92,6 +111,13 @@ class ModuleGen:
         if key not in self._intrinsics:
             self._intrinsics[key] = self.llmod.declare_intrinsic(
                 name, [t], ir.FunctionType(t, [t] * nargs))
+        return self._intrinsics[key]
+
+    def intrinsic_ctlz(self):
+        key = ("llvm.ctlz", "i64")
+        if key not in self._intrinsics:
+            self._intrinsics[key] = self.llmod.declare_intrinsic(
+                "llvm.ctlz", [I64], ir.FunctionType(I64, [I64, ir.IntType(1)]))
         return self._intrinsics[key]
 
     def libm(self, name: str, nargs: int):
@@ -188,6 +214,13 @@ def _generate(module, candidates, prefix, reasons):
         except NotNative as e:
             loc = getattr(gen, "loc", func.loc)
             reasons[name] = f"{e} ({_where(loc)})"
+            failed.add(name)
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as e:
+            # a bug in the native tier (llvmlite refusing what an emitter built): the
+            # function runs on the VM, and the reason says so
+            loc = getattr(gen, "loc", func.loc)
+            reasons[name] = (f"internal error in the native tier ({type(e).__name__}: {e}); "
+                             f"please report it ({_where(loc)})")
             failed.add(name)
     return mg, failed
 

@@ -43,7 +43,8 @@ def args(g, op) -> list:
     return [g.native(v) for v in op.operands]
 
 
-def fail(g, op, cond, values=None, kernel: str | None = None, kinds=None) -> None:
+def fail(g, op, cond, values=None, kernel: str | None = None, kinds=None,
+         cls: str = "") -> None:
     """If cond: raise what kernel (default: op's own) raises on these operands."""
     values = args(g, op) if values is None else values
     if kinds is None:
@@ -55,8 +56,30 @@ def fail(g, op, cond, values=None, kernel: str | None = None, kinds=None) -> Non
         if isinstance(k, tuple) and k[0] == "const":
             continue
         words.append(RT.load_field(g.b, v, RT.LEN) if isinstance(k, tuple) else v)
-    site = g.site("kernel", op.loc, op=kernel or op.name, args=tuple(kinds))
+    site = g.site("kernel", op.loc, op=kernel or op.name, args=tuple(kinds), text=cls)
     g.fail_if(cond, site, words)
+
+
+SITE_CLASS = {
+    "list.getitem": "IndexError", "list.setitem": "IndexError", "list.pop": "IndexError",
+    "list.delitem": "IndexError", "list.index": "ValueError", "list.remove": "ValueError",
+    "list.check_unpack": "ValueError", "list.slice": "ValueError",
+    "builtins.min_list": "ValueError", "builtins.max_list": "ValueError",
+    "int.add": "OverflowError", "int.sub": "OverflowError", "int.mul": "OverflowError",
+    "int.neg": "OverflowError", "int.abs": "OverflowError", "int.mod": "ZeroDivisionError",
+    "int.floordiv_nowrap": "ZeroDivisionError", "int.rshift": "ValueError",
+    "float.truediv": "ZeroDivisionError", "float.floordiv": "ZeroDivisionError",
+    "float.mod": "ZeroDivisionError", "math.sqrt": "ValueError",
+}
+"""The class of the exception a kernel site raises, where one class is certain (emitters
+whose op can raise several record a site per class: `fail(..., kernel_class=…)`)."""
+
+
+def site_class(site) -> str | None:
+    if site.kind == "kernel":
+        return site.text or SITE_CLASS.get(site.op)
+    return {"exc": site.exc[0] if site.exc else None, "narrow": "TypeError",
+            "range": "ValueError", "recursion": "RecursionError"}.get(site.kind)
 
 
 def to_i1(b, v):
@@ -89,11 +112,10 @@ def _int_nowrap(g, op):
 
 def _floordiv(g, op, a, b, checked: bool):
     bld = g.b
-    bad = bld.icmp_signed("==", b, I64(0))
+    fail(g, op, bld.icmp_signed("==", b, I64(0)), [a, b], cls="ZeroDivisionError")
     if checked:
-        bad = bld.or_(bad, bld.and_(bld.icmp_signed("==", a, I64(INT64_MIN)),
-                                    bld.icmp_signed("==", b, I64(-1))))
-    fail(g, op, bad, [a, b])
+        fail(g, op, bld.and_(bld.icmp_signed("==", a, I64(INT64_MIN)),
+                             bld.icmp_signed("==", b, I64(-1))), [a, b], cls="OverflowError")
     safe_b = bld.select(bld.icmp_signed("==", b, I64(-1)), I64(1), b)
     neg1 = bld.icmp_signed("==", b, I64(-1))
     q = bld.sdiv(a, safe_b)
@@ -368,8 +390,9 @@ def _to_int_checked(g, op, x):
 @emitter("float.to_int")
 def _float_to_int(g, op):
     (x,) = args(g, op)
+    fail(g, op, _isnan(g, x), [x], cls="ValueError")
     ok = _to_int_checked(g, op, g.b.call(g.mg.intrinsic("llvm.trunc", F64), [x]))
-    fail(g, op, g.b.not_(ok), [x])
+    fail(g, op, g.b.not_(ok), [x], cls="OverflowError")
     return g.b.fptosi(x, I64)
 
 
@@ -505,6 +528,6 @@ def load_elem(g, lst, i, elem):
     return g.b.load(RT.elem_ptr(g.b, lst, i, elem), typ=lltype(elem))
 
 
-from ember.llvm import ops_list  # noqa: E402,F401  (registers the list emitters)
+from ember.llvm import ops_list, ops_more  # noqa: E402,F401  (register their emitters)
 
 __all__ = ["EMITTERS", "emit_kernel", "emitter", "fail", "store_elem", "load_elem", "I1"]

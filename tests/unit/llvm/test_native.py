@@ -182,3 +182,51 @@ def test_the_package_imports_no_frontend():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "[]"
+
+
+TRY_SRC = """
+from typing import List
+
+def safe_get(xs: List[int], i: int) -> int:
+    y = 0
+    try:
+        y = xs[i] // (i - 2)
+    except IndexError:
+        y = -1
+    except ZeroDivisionError:
+        y = -2
+    else:
+        y = y + 100
+    finally:
+        xs.append(y)
+    return y
+
+def guarded(x: int) -> int:
+    try:
+        if x > 5:
+            raise ValueError("big")
+        r = 10 // x
+    except Exception:
+        r = -1
+    return r
+
+def unmatched(x: int) -> int:
+    try:
+        r = 10 // x
+    except IndexError:
+        r = 0
+    return r
+"""
+
+
+def test_try_except_natively():
+    cu = ember.CompilationUnit(TRY_SRC, "try_test.py", backend="llvm")
+    for name in ("safe_get", "guarded", "unmatched"):
+        assert getattr(cu, name).backend == "llvm", getattr(cu, name).fallback_reason
+    xs = [5, 6, 7, 8]
+    assert cu.safe_get(xs, 3) == 108 and xs[-1] == 108
+    assert cu.safe_get(xs, 2) == -2 and xs[-1] == -2
+    assert cu.safe_get(xs, 99) == -1 and xs[-1] == -1
+    assert [cu.guarded(x) for x in (0, 2, 9)] == [-1, 5, -1]
+    with pytest.raises(ZeroDivisionError, match="integer division or modulo by zero"):
+        cu.unmatched(0)
