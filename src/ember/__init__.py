@@ -19,6 +19,9 @@ _LAZY = {
     "freeze": "ember.api.core",
     "compile_source": "ember.api.core",
     "quantize": "ember.api.quantize",
+    "grad": "ember.api.grad",
+    "value_and_grad": "ember.api.grad",
+    "train_step": "ember.api.train",
 }
 
 
@@ -34,7 +37,8 @@ def __getattr__(name):
         import importlib
 
         return getattr(importlib.import_module(_LAZY[name]), name)
-    if name in ("mobile", "errors", "ops", "nn", "ir", "frontend", "passes", "interpreter"):
+    if name in ("mobile", "errors", "ops", "nn", "ir", "frontend", "passes", "interpreter",
+                "optim", "autodiff"):
         import importlib
 
         return importlib.import_module("ember." + name)

@@ -123,3 +123,38 @@ def on_true(d: OpDef) -> tuple[str, int, OpDef] | None:
     flag, target = rule
     at = next(i for i, p in enumerate(d.schema.params) if p.name == flag)
     return flag, at, REGISTRY[target]
+
+
+# ----------------------------------------------------------------------------- derivatives
+
+VJP: dict[str, object] = {}
+"""Operator name -> its vector-Jacobian product rule, `rule(e, args, out, g) -> grads`.
+
+A rule builds IR through the emitter `e` (ember.autodiff.emit: `e.op("tensor.mul", g, x)`,
+`e.const(0.0)`, ...), so a gradient is made of ember operators and can be differentiated
+again. `args` are the op's operands, `out` its result, `g` the adjoint of the result; the
+rule returns one adjoint per operand (None where the operand gets none). Rules live in
+`ops/vjp_*.py`, registered beside the operators by name; an operator may have no rule
+(differentiating through it is then a CompileError naming it)."""
+
+NONDIFF: set[str] = set()
+"""Operators whose results carry no gradient by rule (comparisons, argmax, int math)."""
+
+
+def vjp(*names: str):
+    """Register the decorated function as the derivative rule of operators `names`."""
+    def deco(rule):
+        for n in names:
+            if n in VJP or n in NONDIFF:
+                raise ValueError(f"derivative of {n!r} registered twice")
+            VJP[n] = rule
+        return rule
+    return deco
+
+
+def nondiff(*names: str) -> None:
+    """Mark operators as having zero gradient by rule."""
+    for n in names:
+        if n in VJP:
+            raise ValueError(f"operator {n!r} has a derivative rule already")
+        NONDIFF.add(n)

@@ -1,0 +1,47 @@
+"""`ember.grad` and `ember.value_and_grad`: gradients of scripted functions.
+
+    df = ember.grad(f, argnums=0)            # df(x, y) -> gradient of f w.r.t. x
+    vg = ember.value_and_grad(f, (0, 1))     # vg(x, y) -> (f(x, y), (df/dx, df/dy))
+
+`fn` is compiled as ember.script compiles it, then differentiated in IR
+(ember.autodiff); the result is a ScriptFunction like any other (`.graph`, `.save`).
+A gradient has its argument's structure: a float for a float, an array of the
+argument's shape for a tensor, a tuple for a tuple.
+"""
+
+from __future__ import annotations
+
+from ember.api.core import ScriptFunction, no_gc
+
+
+@no_gc
+def grad(fn, argnums=0):
+    """The gradient of fn (which returns a float or a one-element tensor) with respect
+    to its arguments `argnums` (an int, or a tuple giving a tuple of gradients)."""
+    return _build(fn, argnums, with_value=False)
+
+
+@no_gc
+def value_and_grad(fn, argnums=0):
+    """Like grad, returning (fn(...), gradients)."""
+    return _build(fn, argnums, with_value=True)
+
+
+def _build(fn, argnums, with_value: bool) -> ScriptFunction:
+    from ember.autodiff import value_and_grad_func
+
+    module, entry = _compile(fn)
+    suffix = "$value_and_grad" if with_value else "$grad"
+    name = entry + suffix
+    value_and_grad_func(module, entry, argnums, name, with_value)
+    module.entries = [name]
+    return ScriptFunction(module, name)
+
+
+def _compile(fn):
+    """(IR module, entry name) of a Python function or a ScriptFunction made by grad."""
+    if isinstance(fn, ScriptFunction):
+        from ember.api.modules import _copy
+        return _copy(fn.module), fn.entry
+    from ember.frontend import compile_function
+    return compile_function(fn)

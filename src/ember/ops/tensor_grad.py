@@ -1,0 +1,216 @@
+"""Operators that derivative rules emit (`ops/vjp_*.py`): reductions back to an operand's
+shape, and the backward kernels of operators whose gradient is not worth spelling out in
+other operators (pooling, convolution weights, the losses).
+
+Each has a derivative rule of its own where grad-of-grad needs it (`tensor.sum_to`);
+the `*_backward` kernels have none (differentiating twice through them is a CompileError
+naming them)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ember.ops.registry import op
+from ember.ops.tensor_common import arr, reg
+from ember.ops.tensorinfo import UNKNOWN, TensorInfo
+
+
+def sum_to(g, like):
+    """g summed over the dims broadcasting added to like's shape, in like's dtype."""
+    g = arr(g)
+    shape = like.shape
+    lead = g.ndim - len(shape)
+    if lead > 0:
+        g = g.sum(axis=tuple(range(lead)))
+    axes = tuple(i for i, (a, b) in enumerate(zip(g.shape, shape)) if b == 1 and a != 1)
+    if axes:
+        g = g.sum(axis=axes, keepdims=True)
+    if g.shape != shape:
+        g = np.broadcast_to(g, shape)
+    return np.array(g, dtype=like.dtype if like.dtype.kind == "f" else g.dtype, copy=True)
+
+
+def _like_second(args):
+    b = args[1]
+    return TensorInfo(b.dtype, b.shape) if b.is_tensor else UNKNOWN
+
+
+def _like_third(args):
+    b = args[2]
+    return TensorInfo(b.dtype, b.shape) if b.is_tensor else UNKNOWN
+
+
+reg("tensor.sum_to", "(Tensor self, Tensor like) -> Tensor", sum_to, shape=_like_second)
+
+
+@op("grad.check_scalar(int numel) -> None", may_raise=True, pure=False)
+def check_scalar(numel):
+    """torch's error for the gradient of a result that is not one element."""
+    if numel != 1:
+        raise RuntimeError("grad can be implicitly created only for scalar outputs "
+                           f"(the function returned {numel} elements)")
+
+
+# ----------------------------------------------------------------------------- pooling / conv
+
+
+def max_pool2d_backward(g, x, kernel_size, stride, padding, dilation, ceil_mode):
+    """The gradient of max_pool2d: each window's g goes to its (first) maximum."""
+    from ember.ops.registry import get
+    vals, idx = get("tensor.max_pool2d_with_indices").kernel(
+        x, kernel_size, stride, padding, dilation, ceil_mode, True)
+    g = arr(g)
+    lead = x.shape[:-2]
+    plane = x.shape[-2] * x.shape[-1]
+    out = np.zeros(lead + (plane,), dtype=x.dtype)
+    gi = g.reshape(lead + (-1,))
+    ii = idx.reshape(lead + (-1,))
+    flat_out = out.reshape(-1, plane)
+    flat_g = gi.reshape(-1, gi.shape[-1])
+    flat_i = ii.reshape(-1, ii.shape[-1])
+    for r in range(flat_out.shape[0]):
+        np.add.at(flat_out[r], flat_i[r], flat_g[r])
+    return out.reshape(x.shape)
+
+
+reg("tensor.max_pool2d_backward",
+    "(Tensor grad, Tensor self, Any kernel_size, Any stride=None, Any padding=0, "
+    "Any dilation=1, bool ceil_mode=False) -> Tensor", max_pool2d_backward, shape=_like_second)
+
+
+def _pair(v):
+    return (v, v) if isinstance(v, int) else tuple(v)
+
+
+def conv2d_input_backward(g, x, w, stride, padding, dilation, groups):
+    """d(conv2d)/d(input): the transposed convolution of g with w, cropped to x's size."""
+    g, w = arr(g), arr(w)
+    sh, sw = _pair(stride)
+    ph, pw = _pair(padding)
+    dh, dw = _pair(dilation)
+    n, cin, hin, win = x.shape
+    cout, cpg, kh, kw = w.shape
+    hp, wp = hin + 2 * ph, win + 2 * pw
+    out = np.zeros((n, cin, hp, wp), dtype=np.result_type(g.dtype, w.dtype))
+    oh, ow = g.shape[2], g.shape[3]
+    opg = cout // groups
+    for gi in range(groups):
+        gg = g[:, gi * opg:(gi + 1) * opg]            # n, opg, oh, ow
+        ww = w[gi * opg:(gi + 1) * opg]               # opg, cpg, kh, kw
+        cols = np.tensordot(gg, ww, axes=([1], [0]))  # n, oh, ow, cpg, kh, kw
+        for i in range(kh):
+            for j in range(kw):
+                hs, ws = i * dh, j * dw
+                out[:, gi * cpg:(gi + 1) * cpg, hs:hs + sh * (oh - 1) + 1:sh,
+                    ws:ws + sw * (ow - 1) + 1:sw] += cols[:, :, :, :, i, j].transpose(0, 3, 1, 2)
+    return np.ascontiguousarray(out[:, :, ph:ph + hin, pw:pw + win]).astype(x.dtype, copy=False)
+
+
+def conv2d_weight_backward(g, x, w, stride, padding, dilation, groups):
+    """d(conv2d)/d(weight): correlation of the padded input with g."""
+    g, x = arr(g), arr(x)
+    sh, sw = _pair(stride)
+    ph, pw = _pair(padding)
+    dh, dw = _pair(dilation)
+    cout, cpg, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
+    oh, ow = g.shape[2], g.shape[3]
+    opg = cout // groups
+    out = np.zeros(w.shape, dtype=np.result_type(g.dtype, x.dtype))
+    for gi in range(groups):
+        gg = g[:, gi * opg:(gi + 1) * opg]
+        xs = xp[:, gi * cpg:(gi + 1) * cpg]
+        for i in range(kh):
+            for j in range(kw):
+                hs, ws = i * dh, j * dw
+                patch = xs[:, :, hs:hs + sh * (oh - 1) + 1:sh, ws:ws + sw * (ow - 1) + 1:sw]
+                out[gi * opg:(gi + 1) * opg, :, i, j] = np.tensordot(
+                    gg, patch, axes=([0, 2, 3], [0, 2, 3]))
+    return out.astype(w.dtype, copy=False)
+
+
+_CONV_BW = ("(Tensor grad, Tensor input, Tensor weight, Any stride=1, Any padding=0, "
+            "Any dilation=1, int groups=1) -> Tensor")
+reg("tensor.conv2d_input_backward", _CONV_BW, conv2d_input_backward, shape=_like_second)
+reg("tensor.conv2d_weight_backward", _CONV_BW, conv2d_weight_backward, shape=_like_third)
+
+
+# ----------------------------------------------------------------------------- scalar helpers
+
+
+@op("grad.sign(float x) -> float")
+def sign(x):
+    """-1.0, 0.0 or 1.0 (the derivative of abs, 0 at 0 as in torch)."""
+    return (x > 0) - (x < 0) + 0.0
+
+
+@op("grad.log_or_zero(float x) -> float")
+def log_or_zero(x):
+    """log(x) for x > 0, else 0 (the exponent's share of a ** b where a <= 0)."""
+    import math
+    return math.log(x) if x > 0 else 0.0
+
+
+# ----------------------------------------------------------------------------- norms, embedding
+
+
+def _bn_axes(x):
+    return (0,) + tuple(range(2, x.ndim))
+
+
+def _bn_shape(x):
+    return (1, -1) + (1,) * (x.ndim - 2)
+
+
+def batch_norm_backward(g, x, running_mean, running_var, weight, training, eps):
+    """(d input, d weight, d bias) of batch_norm; training uses the batch statistics."""
+    g, x = arr(g).astype(x.dtype, copy=False), arr(x)
+    axes, shape = _bn_axes(x), _bn_shape(x)
+    if training:
+        mean = x.mean(axis=axes, dtype=x.dtype)
+        var = x.var(axis=axes, dtype=x.dtype)
+    else:
+        mean, var = running_mean.astype(x.dtype), running_var.astype(x.dtype)
+    invstd = 1 / np.sqrt(var + x.dtype.type(eps))
+    xhat = (x - mean.reshape(shape)) * invstd.reshape(shape)
+    gsum = g.sum(axis=axes, dtype=x.dtype)
+    gdot = (g * xhat).sum(axis=axes, dtype=x.dtype)
+    w = weight.astype(x.dtype) if weight is not None else np.ones_like(mean)
+    if training:
+        n = x.dtype.type(x.size // x.shape[1])
+        gx = (w * invstd / n).reshape(shape) * (
+            n * g - gsum.reshape(shape) - xhat * gdot.reshape(shape))
+    else:
+        gx = g * (w * invstd).reshape(shape)
+    return (arr(np.ascontiguousarray(gx.astype(x.dtype))), arr(gdot.astype(x.dtype)),
+            arr(gsum.astype(x.dtype)))
+
+
+def _bn_info(args):
+    a = args[1]
+    c = a.shape[1] if a.shape is not None and len(a.shape) > 1 else None
+    return (TensorInfo(a.dtype, a.shape), TensorInfo(a.dtype, (c,)), TensorInfo(a.dtype, (c,)))
+
+
+reg("tensor.batch_norm_backward",
+    "(Tensor grad, Tensor input, Tensor? running_mean, Tensor? running_var, Tensor? weight, "
+    "bool training, float eps) -> Tuple[Tensor, Tensor, Tensor]", batch_norm_backward,
+    shape=_bn_info)
+
+
+def embedding_backward(g, indices, weight, padding_idx):
+    """d(embedding)/d(weight): rows of g added at their indices (padding_idx gets none)."""
+    g = arr(g)
+    out = np.zeros(weight.shape, dtype=weight.dtype)
+    idx = arr(indices).reshape(-1).astype(np.int64)
+    rows = g.reshape(-1, weight.shape[1]).astype(weight.dtype, copy=False)
+    if padding_idx is not None:
+        keep = idx != (padding_idx % weight.shape[0])
+        idx, rows = idx[keep], rows[keep]
+    np.add.at(out, idx, rows)
+    return out
+
+
+reg("tensor.embedding_backward",
+    "(Tensor grad, Tensor input, Tensor weight, int? padding_idx=None) -> Tensor",
+    embedding_backward, shape=_like_third)
