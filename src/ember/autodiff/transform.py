@@ -67,6 +67,17 @@ def differentiable(t: T.Type) -> bool:
     return adj_type(t) != T.NONE
 
 
+def carries(t: T.Type) -> bool:
+    """t is differentiable or holds differentiable values (a list of floats)."""
+    if differentiable(t):
+        return True
+    if isinstance(t, (T.ListType, T.OptionalType)):
+        return carries(t.elem)
+    if isinstance(t, T.DictType):
+        return carries(t.value)
+    return False
+
+
 def error(message: str, loc: Loc, module, cls=CompileError):
     """A CompileError pointing at `loc`'s line."""
     span = None
@@ -303,7 +314,7 @@ class Differentiator:
             return self._reverse_call(st, outs, adj, b)
         if isinstance(op, KernelOp):
             return self._reverse_kernel(st, outs, adj, e)
-        if not any(differentiable(v.type) for v in c.operands):
+        if not any(carries(v.type) for v in c.operands):
             return
         raise error(f"grad: cannot differentiate through '{name}'", op.loc, self.m)
 
@@ -315,7 +326,7 @@ class Differentiator:
         rule = R.VJP.get(name)
         diff_in = [differentiable(v.type) for v in c.operands]
         if rule is None:
-            if not any(diff_in):
+            if not any(carries(v.type) for v in c.operands):
                 return
             raise error(f"grad: operator '{name}' has no derivative rule", op.loc, self.m)
         g = adj.value(c.result, outs[0])

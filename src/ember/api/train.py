@@ -1,0 +1,164 @@
+"""`ember.train_step(model, loss_fn, optimizer)`: one compiled training step.
+
+    step = ember.train_step(model, torch.nn.CrossEntropyLoss(), ember.optim.SGD(0.1, 0.9))
+    loss = step(x, target)          # forward, loss, backward, update; returns the loss
+    step.state_dict()               # {torch name: np.ndarray}
+    step.save("train.ember")        # ember.mobile.load gives step / forward / state_dict
+
+The model is frozen as ember.script freezes it, so its parameters are tensor constants
+of the IR module (`@self.fc1.weight`). The step's IR:
+
+* `__model(params…, inputs…)`: the forward with each parameter constant made a
+  parameter of the function;
+* `__objective(params…, inputs…, target)`: the loss of `__model`'s output, differentiated
+  with respect to the parameters (ember.autodiff) into `__objective$vjp`;
+* `step(inputs…, target) -> float`: calls the adjoint on the parameter constants and
+  updates them, and the optimizer's state tensors (`optim.<state>.<name>`, `optim.step`),
+  in place (ember.optim emits the update), so the updates persist across calls in process
+  and in a loaded artifact;
+* `forward(inputs…)` infers with the current parameters; `state_dict()` returns copies of
+  the parameters and buffers under torch's names.
+
+Training mode (batch norm batch statistics, dropout) is not built yet: a model holding a
+batch norm or dropout layer is an UnsupportedError rather than silently training in eval
+mode.
+"""
+
+from __future__ import annotations
+
+from ember.api.core import ScriptFunction, _Compiled, no_gc
+from ember.errors import UnsupportedError
+
+_TRAINING_ONLY = ("BatchNorm", "Dropout", "AlphaDropout", "FeatureAlphaDropout", "SyncBatchNorm",
+                  "InstanceNorm")
+
+_LOSSES = {
+    # torch loss module -> (functional, attributes passed as keywords)
+    "MSELoss": ("mse_loss", ("reduction",)),
+    "L1Loss": ("l1_loss", ("reduction",)),
+    "SmoothL1Loss": ("smooth_l1_loss", ("reduction", "beta")),
+    "HuberLoss": ("huber_loss", ("reduction", "delta")),
+    "CrossEntropyLoss": ("cross_entropy", ("ignore_index", "reduction", "label_smoothing")),
+    "NLLLoss": ("nll_loss", ("ignore_index", "reduction")),
+    "BCELoss": ("binary_cross_entropy", ("reduction",)),
+    "BCEWithLogitsLoss": ("binary_cross_entropy_with_logits", ("reduction",)),
+    "KLDivLoss": ("kl_div", ("reduction", "log_target")),
+}
+
+
+@no_gc
+def train_step(model, loss_fn, optimizer) -> "TrainStep":
+    """Compile one training step of `model` under `loss_fn` and `optimizer` (see above)."""
+    from ember.optim import Optimizer
+    if not isinstance(optimizer, Optimizer):
+        raise UnsupportedError("train_step needs an ember.optim optimizer (SGD, Adam, AdamW), "
+                               f"not {type(optimizer).__name__}")
+    _check_layers(model)
+    module, params, names = _frozen(model)
+    loss_name = _add_loss(module, loss_fn)
+    from ember.autodiff.train import build_step
+    build_step(module, params, names, loss_name, optimizer)
+    compiled = _Compiled(module, optimize=True)
+    return TrainStep(compiled)
+
+
+def _check_layers(model) -> None:
+    mods = model.modules() if hasattr(model, "modules") else []
+    for m in mods:
+        name = type(m).__name__
+        if any(name.startswith(p) for p in _TRAINING_ONLY):
+            raise UnsupportedError(
+                f"train_step: {name} behaves differently in training mode, which ember does "
+                "not compile yet (batch statistics, dropout masks)")
+
+
+def _frozen(model):
+    """(frozen IR module, parameter symbols, their state_dict names)."""
+    from ember.frontend.modules import compile_module
+    from ember.passes.freeze import freeze_module
+    module, entries = compile_module(model)
+    if entries[0] != "forward":
+        raise UnsupportedError("train_step needs a model with a forward method")
+    freeze_module(module)
+    module.entries = ["forward"]
+    wanted = [n for n, _ in model.named_parameters()] if hasattr(model, "named_parameters") \
+        else None
+    params, names = [], []
+    for sym, t in module.tensors.items():
+        name = sym[len("self."):] if sym.startswith("self.") else sym
+        if t.data.dtype.kind != "f":
+            continue
+        if wanted is not None and name not in wanted:
+            continue
+        params.append(sym)
+        names.append(name)
+    if not params:
+        raise UnsupportedError("train_step: the model's forward uses no float parameters")
+    return module, params, names
+
+
+def _add_loss(module, loss_fn) -> str:
+    """Compile loss_fn into module as a function; its symbol."""
+    from ember.frontend import compile_function, compile_source
+    if isinstance(loss_fn, type):
+        raise UnsupportedError("train_step takes a loss instance (nn.MSELoss()), not a class")
+    cls = type(loss_fn).__name__
+    if cls in _LOSSES and not callable(getattr(loss_fn, "__code__", None)):
+        fn, attrs = _LOSSES[cls]
+        if getattr(loss_fn, "weight", None) is not None or \
+                getattr(loss_fn, "pos_weight", None) is not None:
+            raise UnsupportedError(f"train_step: {cls} with class weights is not supported yet")
+        kw = ", ".join(f"{a}={getattr(loss_fn, a)!r}" for a in attrs if hasattr(loss_fn, a))
+        src = ("import torch.nn.functional as F\nfrom torch import Tensor\n"
+               "def __loss(output: Tensor, target: Tensor) -> Tensor:\n"
+               f"    return F.{fn}(output, target, {kw})\n")
+        lm = compile_source(src, f"<{cls}>")
+        entry = "__loss"
+    elif callable(getattr(loss_fn, "__code__", None)):
+        lm, entry = compile_function(loss_fn)
+    else:
+        raise UnsupportedError(f"train_step: the loss must be a scriptable function or one of "
+                               f"torch.nn's {', '.join(sorted(_LOSSES))}, not {cls}")
+    rename = {}
+    for name in lm.funcs:
+        new = "__loss." + name
+        rename[name] = new
+    from ember.ir.core import SymbolRef
+    for f in lm.funcs.values():
+        for op in f.walk():
+            ref = op.attrs.get("callee")
+            if isinstance(ref, SymbolRef) and ref.name in rename:
+                op.attrs["callee"] = SymbolRef(rename[ref.name])
+    for name, f in list(lm.funcs.items()):
+        f.attrs["sym_name"] = rename[name]
+        module.add_func(f)
+    for k, v in lm.classes.items():
+        module.classes.setdefault(k, v)
+    module.sources.update(lm.sources)
+    return rename[entry]
+
+
+class TrainStep(ScriptFunction):
+    """A compiled training step: call it with (inputs, target); `forward`, `state_dict`."""
+
+    def __init__(self, compiled):
+        super().__init__(None, "step", compiled=compiled)
+        self.forward = ScriptFunction(None, "forward", compiled=compiled)
+        self._state = ScriptFunction(None, "state_dict", compiled=compiled)
+
+    def __call__(self, x, target):
+        xs = x if isinstance(x, tuple) else (x,)
+        return self._fn(*xs, target)
+
+    def state_dict(self) -> dict:
+        """The current parameters and buffers (copies) under torch's names."""
+        return dict(self._state())
+
+    def save(self, path) -> None:
+        """Write an artifact with entries step (default), forward and state_dict."""
+        super().save(path)
+
+    def __repr__(self) -> str:
+        return "<ember.TrainStep>"
+
+

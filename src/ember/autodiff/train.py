@@ -1,0 +1,112 @@
+"""The IR of a training step (see ember/api/train.py for the whole picture).
+
+build_step adds `__model`, `__objective` (and its adjoint), `step` and `state_dict` to a
+frozen model's IR module, and the optimizer's state tensors."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ember.autodiff.emit import Emitter
+from ember.autodiff.transform import Differentiator, coerce
+from ember.ir import types as T
+from ember.ir.builder import IRBuilder
+from ember.ir.core import SymbolRef
+from ember.ir.ops import FuncOp, create_op
+
+STEP = "optim.step"
+"""The step count tensor (float64, 0-d) of optimizers that need it."""
+
+
+def build_step(module, params: list[str], names: list[str], loss_name: str, optimizer) -> None:
+    fwd = module.funcs["forward"]
+    loss = module.funcs[loss_name]
+    ptypes = [module.tensors[p].type for p in params]
+    in_types = list(fwd.type.params)
+    target_type = loss.type.params[1]
+    _model(module, fwd, params, ptypes)
+    _objective(module, fwd, loss, ptypes, in_types, target_type)
+    vjp = Differentiator(module).vjp("__objective")
+    _step(module, fwd, vjp, params, names, ptypes, in_types, target_type, optimizer)
+    _state_dict(module, fwd)
+    module.entries = ["step", "forward", "state_dict"]
+
+
+def _model(module, fwd, params, ptypes) -> None:
+    f = FuncOp("__model", T.FunctionType(tuple(ptypes) + fwd.type.params, fwd.type.ret),
+               fwd.loc, [f"p{i}" for i in range(len(params))] + [a.name for a in fwd.args])
+    mapping = {a: b for a, b in zip(fwd.args, f.args[len(params):])}
+    for op in fwd.body.ops:
+        f.body.append(op.clone(mapping))
+    where = {p: i for i, p in enumerate(params)}
+    for op in list(f.walk()):
+        if op.name == "const" and isinstance(op.attrs.get("value"), SymbolRef) and \
+                op.attrs["value"].name in where:
+            op.result.replace_all_uses_with(f.args[where[op.attrs["value"].name]])
+            op.erase()
+    module.add_func(f)
+
+
+def _objective(module, fwd, loss, ptypes, in_types, target_type) -> None:
+    params = tuple(ptypes) + tuple(in_types) + (target_type,)
+    f = FuncOp("__objective", T.FunctionType(params, loss.type.ret), fwd.loc)
+    b = IRBuilder(f.body, fwd.loc)
+    e = Emitter(b)
+    out = b.create("call", list(f.args[:-1]), [fwd.type.ret],
+                   {"callee": SymbolRef("__model")}).result
+    out = coerce(e, out, loss.type.params[0])
+    r = b.create("call", [out, f.args[-1]], [loss.type.ret],
+                 {"callee": SymbolRef(loss.sym_name)}).result
+    b.insert(create_op("return", [r], [], {}, [], fwd.loc))
+    module.add_func(f)
+
+
+def _step(module, fwd, vjp, params, names, ptypes, in_types, target_type, optimizer) -> None:
+    f = FuncOp("step", T.FunctionType(tuple(in_types) + (target_type,), T.F64), fwd.loc,
+               [a.name for a in fwd.args] + ["target"])
+    f.attrs["qualname"] = "step"
+    b = IRBuilder(f.body, fwd.loc)
+    e = Emitter(b)
+    pv = [b.const(SymbolRef(p), t) for p, t in zip(params, ptypes)]
+    seed = coerce(e, e.op("tensor.from_float", 1.0), T.TENSOR)
+    r = b.create("call", pv + list(f.args) + [seed], [vjp.type.ret],
+                 {"callee": SymbolRef(vjp.sym_name)}).result
+    step = None
+    if optimizer.counts_steps:
+        sym = _state_tensor(module, STEP, np.zeros((), np.float64))
+        sc = b.const(SymbolRef(sym), module.tensors[sym].type)
+        e.op("tensor.copy_", sc, e.op("tensor.add_scalar", sc, 1.0))
+        step = e.op("tensor.item_float", sc)
+    for i, (p, name, v) in enumerate(zip(params, names, pv)):
+        state = {}
+        for s in optimizer.per_param:
+            sym = _state_tensor(module, f"optim.{s}.{name}", np.zeros_like(module.tensors[p].data))
+            state[s] = b.const(SymbolRef(sym), module.tensors[sym].type)
+        optimizer.emit(e, v, e.tuple_get(r, 1 + i), state, step)
+    value = e.op("tensor.item_float", e.tuple_get(r, 0))
+    b.insert(create_op("return", [value], [], {}, [], fwd.loc))
+    module.add_func(f)
+
+
+def _state_tensor(module, name: str, data) -> str:
+    if name in module.tensors or name in module.objects:
+        raise ValueError(f"tensor @{name} exists already")
+    module.add_tensor(name, np.array(data))
+    return name
+
+
+def _state_dict(module, fwd) -> None:
+    dtype = T.DictType(T.STR, T.TENSOR)
+    f = FuncOp("state_dict", T.FunctionType((), dtype), fwd.loc)
+    f.attrs["qualname"] = "state_dict"
+    b = IRBuilder(f.body, fwd.loc)
+    e = Emitter(b)
+    items = []
+    for sym, t in module.tensors.items():
+        if not sym.startswith("self."):
+            continue
+        items.append(e.const(sym[len("self."):]))
+        items.append(coerce(e, e.op("tensor.clone", b.const(SymbolRef(sym), t.type)), T.TENSOR))
+    d = b.create("dict.new", items, [dtype]).result
+    b.insert(create_op("return", [d], [], {}, [], fwd.loc))
+    module.add_func(f)
