@@ -458,11 +458,11 @@ class Differentiator:
             vals = [coerce(Emitter(rb), v, t) if t != T.NONE else v
                     for v, t in zip(vals, ctypes + ftypes)]
             rb.yield_(vals)
+        for v, r in zip(free, rev.results[len(ctypes):]):
+            adj.map[v] = r  # the loop started from v's adjoint and added to it
         for r, init, t in zip(rev.results[:len(ctypes)], c.operands[c.carried_start:], ctypes):
             if t != T.NONE:
                 adj.add(init, r)
-        for v, r in zip(free, rev.results[len(ctypes):]):
-            adj.map[v] = r  # the loop started from v's adjoint and added to it
 
     def _region_reverse_into(self, region, mapping, seeds, free, rb_block, loc, prelude):
         b = IRBuilder(rb_block, loc)

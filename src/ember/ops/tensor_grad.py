@@ -214,3 +214,31 @@ def embedding_backward(g, indices, weight, padding_idx):
 reg("tensor.embedding_backward",
     "(Tensor grad, Tensor input, Tensor weight, int? padding_idx=None) -> Tensor",
     embedding_backward, shape=_like_third)
+
+
+def matmul_backward(g, x, y):
+    """(d x, d y) of matmul for operands of any rank (1-d operands as torch treats them)."""
+    g, x, y = arr(g), arr(x), arr(y)
+    if x.ndim == 1 and y.ndim == 1:
+        return arr(g * y), arr(g * x)
+    x1 = x[None, :] if x.ndim == 1 else x
+    y1 = y[:, None] if y.ndim == 1 else y
+    g1 = g
+    if x.ndim == 1:
+        g1 = np.expand_dims(g1, -2)
+    if y.ndim == 1:
+        g1 = np.expand_dims(g1, -1)
+    gx = g1 @ np.swapaxes(y1, -1, -2)
+    gy = np.swapaxes(x1, -1, -2) @ g1
+    gx = sum_to(gx, x1).reshape(x.shape) if x.ndim > 1 else sum_to(gx, x1).reshape(x.shape)
+    gy = sum_to(gy, y1).reshape(y.shape)
+    return arr(gx.astype(x.dtype, copy=False)), arr(gy.astype(y.dtype, copy=False))
+
+
+def _mm_info(args):
+    a, b = args[1], args[2]
+    return (TensorInfo(a.dtype, a.shape), TensorInfo(b.dtype, b.shape))
+
+
+reg("tensor.matmul_backward", "(Tensor grad, Tensor self, Tensor other) -> Tuple[Tensor, Tensor]",
+    matmul_backward, shape=_mm_info)

@@ -326,14 +326,8 @@ def _logsumexp(e, a, out, g):
                  e.op("tensor.exp", e.op("tensor.sub", x, y))), None, None]
 
 
-@vjp("tensor.item_float", "tensor.float_value")
-def _item(e, a, out, g):
-    return [e.op("tensor.mul_scalar", e.op("tensor.ones_like", a[0]), g)]
-
-
-@vjp("tensor.from_float")
-def _from_float(e, a, out, g):
-    return [e.to_float(g), None, None, None]
+# tensor.item_float / float_value / from_float carry no gradient, as in torch (.item()
+# gives a plain number, torch.tensor(x) a new leaf): they are in nondiff below.
 
 
 # ----------------------------------------------------------------------------- linear algebra
@@ -370,7 +364,8 @@ def _matmul(e, a, out, g):
             _nd(rx, ry)
         return [e.op("tensor.outer", g, y), e.op("tensor.mv", e.op("tensor.t", x), g)]
     if rx is None or ry is None:
-        raise NotImplementedError("matmul needs its operands' ranks")
+        r = e.op("tensor.matmul_backward", g, x, y)
+        return [e.tuple_get(r, 0), e.tuple_get(r, 1)]
     return [_sum_to(e, e.op("tensor.matmul", g, _t(e, y)), x),
             _sum_to(e, e.op("tensor.matmul", _t(e, x), g), y)]
 
@@ -546,4 +541,5 @@ nondiff(
     "tensor.to_byte", "tensor.count_nonzero", "tensor.nonzero", "tensor.one_hot",
     "tensor.floordiv", "tensor.floordiv_scalar", "tensor.size", "tensor.size_dim",
     "tensor.numel", "tensor.dim", "tensor.int_value", "tensor.bool_value",
+    "tensor.item_float", "tensor.float_value", "tensor.from_float",
 )

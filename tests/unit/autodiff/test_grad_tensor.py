@@ -1,0 +1,188 @@
+"""Tensor derivative rules: each checked in float64 against central finite differences
+(always) and against torch.autograd (when torch is installed)."""
+
+import numpy as np
+import pytest
+
+import ember
+
+torch = pytest.importorskip("torch")
+F = torch.nn.functional
+Tensor = torch.Tensor
+
+rng = np.random.default_rng(0)
+
+
+def A(*shape, lo=None):
+    a = rng.standard_normal(shape)
+    return np.abs(a) + 0.5 if lo == "pos" else a
+
+
+def fd_grad(fn, args, i, h=1e-6):
+    base = [np.array(a, dtype=np.float64) for a in args]
+    out = np.zeros_like(base[i])
+    it = np.nditer(base[i], flags=["multi_index"])
+    for _ in it:
+        idx = it.multi_index
+        a = [b.copy() for b in base]
+        a[i][idx] += h
+        hi = float(fn(*[torch.tensor(x) for x in a]))
+        a[i][idx] -= 2 * h
+        lo = float(fn(*[torch.tensor(x) for x in a]))
+        out[idx] = (hi - lo) / (2 * h)
+    return out
+
+
+def check(fn, args, nums, extra=()):
+    """ember's gradient of fn(*args, *extra) w.r.t. args[nums] vs torch and finite diffs."""
+    g = ember.grad(fn, argnums=tuple(nums))(*args, *extra)
+    tx = [torch.tensor(a, requires_grad=i in nums) for i, a in enumerate(args)]
+    out = fn(*tx, *[torch.tensor(e) if isinstance(e, np.ndarray) else e for e in extra])
+    out.backward()
+    for k, i in enumerate(nums):
+        np.testing.assert_allclose(g[k], tx[i].grad.numpy(), rtol=1e-7, atol=1e-9)
+        want = fd_grad(lambda *a: fn(*a, *[torch.tensor(e) if isinstance(e, np.ndarray) else e
+                                           for e in extra]), args, i)
+        np.testing.assert_allclose(g[k], want, rtol=1e-5, atol=1e-6)
+
+
+def arith(x: Tensor, y: Tensor) -> Tensor:
+    return ((x + y) * (x - y) / (y * y + 1.0) + x * 2.0 - 3.0 / (x * x + 1.0)).sum()
+
+
+def broadcast(x: Tensor, b: Tensor) -> Tensor:
+    return (x * b + b - x / (b * b + 2.0)).mean()
+
+
+def unary(x: Tensor, y: Tensor) -> Tensor:
+    return (torch.exp(x) + torch.log(y) + torch.sqrt(y) + torch.sin(x) * torch.cos(x) +
+            torch.tanh(x) + torch.sigmoid(x) + torch.rsqrt(y) + torch.reciprocal(y) +
+            torch.abs(x) + torch.square(x) + torch.log1p(y) + torch.expm1(x)).sum()
+
+
+def acts(x: Tensor, y: Tensor) -> Tensor:
+    return (F.relu(x) + F.leaky_relu(x, 0.1) + F.silu(x) + F.gelu(x) + F.softplus(x) +
+            F.hardtanh(x) + F.relu6(x * 4.0) + F.hardswish(x * 3.0) + F.hardsigmoid(x * 3.0)
+            + torch.pow(y, 1.5) + torch.maximum(x, y) + torch.where(x > 0.0, x, y)).sum()
+
+
+def reductions(x: Tensor, y: Tensor) -> Tensor:
+    return (x.sum(1) * y.mean(1)).sum() + x.mean() + torch.logsumexp(x, 1).sum() + \
+        x.sum(0, keepdim=True).sum()
+
+
+def softmaxes(x: Tensor, y: Tensor) -> Tensor:
+    return (F.softmax(x, 1) * y).sum() + (F.log_softmax(x, 0) * y).sum()
+
+
+def shapes(x: Tensor, y: Tensor) -> Tensor:
+    a = x.view(6, 2).t().transpose(0, 1).reshape(3, 4)
+    b = y.permute(1, 0).flatten().unsqueeze(0).squeeze(0).view(3, 4)
+    return (a * b).sum() + (x.expand(2, 3, 4) * 2.0).sum()
+
+
+def linalg(x: Tensor, w: Tensor, b: Tensor) -> Tensor:
+    h = F.linear(x, w, b)
+    return (torch.matmul(h, w) * x).sum() + torch.mm(x, w.t()).sum()
+
+
+def scalar_ops(x: Tensor, y: Tensor) -> Tensor:
+    return (x * 1.5).sum() + (y / 2.0).sum() + (2.0 - y).sum() + (x - 0.5).sum() + \
+        (2.0 / (y * y + 1.0)).sum()
+
+
+@pytest.mark.parametrize("fn,shapes_,pos", [
+    (arith, [(3, 4), (3, 4)], False), (broadcast, [(3, 4), (4,)], False),
+    (unary, [(3, 4), (3, 4)], True), (acts, [(3, 4), (3, 4)], False),
+    (reductions, [(3, 4), (3, 4)], False), (softmaxes, [(3, 4), (3, 4)], False),
+    (shapes, [(3, 4), (4, 3)], False), (scalar_ops, [(2, 3), (2, 3)], False)])
+def test_rules(fn, shapes_, pos):
+    args = [A(*s, lo="pos" if (pos and i == 1) else None) for i, s in enumerate(shapes_)]
+    if fn is acts:
+        args[1] = np.abs(args[1]) + 0.5
+    check(fn, args, range(len(args)))
+
+
+def test_linear_matmul():
+    check(linalg, [A(5, 3), A(4, 3), A(4)], [0, 1, 2])
+
+
+def conv_pool(x: Tensor, w: Tensor, b: Tensor) -> Tensor:
+    y = F.conv2d(x, w, b, 1, 1)
+    return (F.max_pool2d(y, 2) ** 2).sum()
+
+
+def conv_strided(x: Tensor, w: Tensor, b: Tensor) -> Tensor:
+    return (F.conv2d(x, w, b, 2, 1, 1, 2) ** 2).sum()
+
+
+def test_conv_pool():
+    check(conv_pool, [A(2, 3, 6, 6), A(4, 3, 3, 3), A(4)], [0, 1, 2])
+    check(conv_strided, [A(2, 4, 7, 7), A(6, 2, 3, 3), A(6)], [0, 1, 2])
+
+
+def bn(x: Tensor, w: Tensor, b: Tensor, rm: Tensor, rv: Tensor) -> Tensor:
+    return (F.batch_norm(x, rm, rv, w, b, False, 0.1, 1e-5) ** 2).sum()
+
+
+def test_batch_norm_eval():
+    check(bn, [A(4, 3, 2, 2), A(3), A(3)], [0, 1, 2], extra=(A(3), A(3, lo="pos")))
+
+
+def emb(w: Tensor, idx: Tensor) -> Tensor:
+    return (F.embedding(idx, w) ** 2).sum()
+
+
+def test_embedding():
+    check(emb, [A(5, 3)], [0], extra=(np.array([[0, 2], [2, 4]]),))
+
+
+LOSSES = {
+    "mse": lambda x, t: F.mse_loss(x, t),
+    "mse_sum": lambda x, t: F.mse_loss(x, t, reduction="sum"),
+    "l1": lambda x, t: F.l1_loss(x, t),
+    "smooth_l1": lambda x, t: F.smooth_l1_loss(x, t, beta=0.5),
+    "huber": lambda x, t: F.huber_loss(x, t, delta=0.7),
+    "bce_logits": lambda x, t: F.binary_cross_entropy_with_logits(x, t),
+    "kl": lambda x, t: F.kl_div(F.log_softmax(x, 1), t, reduction="batchmean"),
+}
+
+
+def _loss_fn(src):
+    ns = {"F": F, "Tensor": Tensor, "torch": torch}
+    exec(src, ns)  # noqa: S102 - test code builds small scripted functions
+    return ns["f"]
+
+
+@pytest.mark.parametrize("call", [
+    "F.mse_loss(x, t)", "F.mse_loss(x, t, reduction='sum')", "F.l1_loss(x, t)",
+    "F.smooth_l1_loss(x, t, beta=0.5)", "F.huber_loss(x, t, delta=0.7)",
+    "F.binary_cross_entropy_with_logits(x, t)", "F.binary_cross_entropy(torch.sigmoid(x), t)",
+    "F.kl_div(F.log_softmax(x, 1), t, reduction='batchmean')"])
+def test_pointwise_losses(call, tmp_path):
+    path = tmp_path / "loss_mod.py"
+    path.write_text("import torch\nimport torch.nn.functional as F\nfrom torch import Tensor\n"
+                    f"def f(x: Tensor, t: Tensor) -> Tensor:\n    return {call}\n")
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("loss_mod_" + str(abs(hash(call))), path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    t = rng.uniform(0.05, 0.95, (4, 3))
+    check(mod.f, [A(4, 3)], [0], extra=(t,))
+
+
+def ce(x: Tensor, t: Tensor) -> Tensor:
+    return F.cross_entropy(x, t, ignore_index=1, label_smoothing=0.2)
+
+
+def ce_plain(x: Tensor, t: Tensor) -> Tensor:
+    return F.cross_entropy(x, t, reduction="sum")
+
+
+def nll(x: Tensor, t: Tensor) -> Tensor:
+    return F.nll_loss(F.log_softmax(x, 1), t, ignore_index=0)
+
+
+@pytest.mark.parametrize("fn", [ce, ce_plain, nll])
+def test_class_losses(fn):
+    check(fn, [A(6, 4)], [0], extra=(np.array([0, 1, 2, 3, 1, 2]),))
