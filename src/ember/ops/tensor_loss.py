@@ -60,9 +60,10 @@ def _pointwise(name, fwd, bwd, extra_schema="", python=()):
         return arr(np.ascontiguousarray(d))
 
     schema = f"(Tensor input, Tensor target{extra_schema}, *, str reduction='mean') -> Tensor"
-    reg(f"tensor.{name}", schema, kernel, python or (f"{F}.{name}",), shape=_loss_info)
+    reg(f"tensor.{name}", schema, kernel, python or (f"{F}.{name}",), shape=_loss_info,
+        doc=f"torch.nn.functional.{name}")
     reg(f"tensor.{name}_backward", "(Tensor grad, " + schema[1:], backward,
-        shape=_grad_info)
+        shape=_grad_info, doc=f"The gradient of {name} with respect to its input.")
 
 
 def _loss_info(args):
@@ -174,8 +175,10 @@ def kl_div_backward(g, x, t, reduction="mean", log_target=False):
 
 
 _KL = "(Tensor input, Tensor target, str reduction='mean', bool log_target=False) -> Tensor"
-reg("tensor.kl_div", _KL, kl_div, (f"{F}.kl_div",), shape=_loss_info)
-reg("tensor.kl_div_backward", "(Tensor grad, " + _KL[1:], kl_div_backward, shape=_grad_info)
+reg("tensor.kl_div", _KL, kl_div, (f"{F}.kl_div",), shape=_loss_info,
+    doc="torch.nn.functional.kl_div (input holds log-probabilities)")
+reg("tensor.kl_div_backward", "(Tensor grad, " + _KL[1:], kl_div_backward, shape=_grad_info,
+    doc="The gradient of kl_div with respect to its input.")
 
 
 # ----------------------------------------------------------------------------- nll / cross entropy
@@ -333,9 +336,11 @@ _CE = ("(Tensor input, Tensor target, Tensor? weight=None, int ignore_index=-100
        "str reduction='mean', float label_smoothing=0.0) -> Tensor")
 _NLL = ("(Tensor input, Tensor target, Tensor? weight=None, int ignore_index=-100, "
         "str reduction='mean') -> Tensor")
-reg("tensor.cross_entropy", _CE, cross_entropy, (f"{F}.cross_entropy",), shape=_loss_info)
+reg("tensor.cross_entropy", _CE, cross_entropy, (f"{F}.cross_entropy",), shape=_loss_info,
+    doc="torch.nn.functional.cross_entropy: class indices or probabilities, label smoothing")
 reg("tensor.cross_entropy_backward", "(Tensor grad, " + _CE[1:], cross_entropy_backward,
-    shape=_grad_info)
-reg("tensor.nll_loss", _NLL, nll_loss, (f"{F}.nll_loss",), shape=_loss_info)
+    shape=_grad_info, doc="The gradient of cross_entropy with respect to its input.")
+reg("tensor.nll_loss", _NLL, nll_loss, (f"{F}.nll_loss",), shape=_loss_info,
+    doc="torch.nn.functional.nll_loss (input holds log-probabilities)")
 reg("tensor.nll_loss_backward", "(Tensor grad, " + _NLL[1:], nll_loss_backward,
-    shape=_grad_info)
+    shape=_grad_info, doc="The gradient of nll_loss with respect to its input.")
