@@ -15,12 +15,11 @@ from ember.ir import Region
 from ember.ir import types as T
 
 _BY_OPS = {"len", "abs", "min", "max", "sum", "sorted", "round", "divmod", "ord", "chr",
-           "any", "all", "repr", "format"}
-_UNSUPPORTED = {"hash", "id", "iter", "next", "map", "filter", "set", "frozenset", "type",
+           "any", "all", "repr", "format", "hash", "bin", "oct", "hex"}
+_UNSUPPORTED = {"id", "iter", "next", "map", "filter", "set", "frozenset", "type",
                 "getattr", "setattr", "hasattr", "super", "open", "input", "eval", "exec",
-                "compile", "globals", "locals", "vars", "callable", "hex", "oct", "bin",
-                "ascii", "bytes", "bytearray", "complex", "object", "slice", "memoryview",
-                "property", "staticmethod", "classmethod", "issubclass"}
+                "compile", "globals", "locals", "vars", "callable", "ascii", "bytes",
+                "bytearray", "complex", "object", "slice", "memoryview", "property", "staticmethod", "classmethod", "issubclass"}
 
 
 def call_builtin(em, name, node, expected):
@@ -355,13 +354,56 @@ def b_list(em, node, expected):
 
 
 def b_dict(em, node, expected):
-    if not node.args and not node.keywords:
-        return em.value(A.Dict(node.span, [], []), expected)
-    if len(node.args) == 1 and not node.keywords:
-        v = em.value(node.args[0])
-        if isinstance(v.type, T.DictType):
-            return em.b.kernel("builtins.dict_copy", [v], v.type, em.loc(node))
-    return em.unsupported("dict() is supported with no argument or a dict to copy", node.span)
+    """dict(), dict(mapping), dict(iterable of pairs), dict(a=1), dict(x, a=1): CPython's
+    forms (a copy; a comprehension over the pairs; then the keywords set in order)."""
+    if len(node.args) > 1:
+        return em.error(f"dict expected at most 1 argument, got {len(node.args)}", node.span)
+    if not node.args:
+        keys = [A.Constant(k.span, k.arg) for k in node.keywords]
+        return em.value(A.Dict(node.span, keys, [k.value for k in node.keywords]), expected)
+    base = _dict_of(em, node.args[0], expected, node)
+    for k in node.keywords:
+        if isinstance(base.type, T.DictType) and base.type.key != T.STR:
+            return em.error(f"dict(..., {k.arg}=...) sets a str key in a dict of "
+                            f"{show(base.type)}", k.span)
+        key = em.b.const(k.arg, T.STR, em.loc(k))
+        em.subscript_set(base, key, em.value(k.value, getattr(base.type, "value", None)), k)
+    return base
+
+
+def _dict_of(em, arg, expected, node):
+    """The new dict of dict(arg)."""
+    from ember.frontend.env import Var
+    if isinstance(arg, (A.GeneratorExp, A.Call)) and _iter_call(em, arg):
+        return _dictcomp_over(em, arg, expected)
+    v = em.value(arg)
+    if isinstance(v.type, ErrorType):
+        return v
+    if isinstance(v.type, T.DictType):
+        return em.b.kernel("builtins.dict_copy", [v], v.type, em.loc(node))
+    name = hidden_name("it")
+    em.env.set(name, Var(v.type, v, True))
+    try:
+        return _dictcomp_over(em, A.Name(arg.span, name), expected)
+    finally:
+        em.env.pop(name)
+
+
+def _iter_call(em, node) -> bool:
+    if isinstance(node, A.GeneratorExp):
+        return True
+    return isinstance(node.func, A.Name) and node.func.id in ("zip", "enumerate") and \
+        isinstance(em.global_meta(node.func.id), MBuiltin)
+
+
+def _dictcomp_over(em, iter_node, expected):
+    """{k: v for k, v in iter_node}: CPython's dict(pairs), each item unpacked to two."""
+    sp = iter_node.span
+    k, v = hidden_name("k"), hidden_name("v")
+    target = A.Tuple(sp, [A.Name(sp, k), A.Name(sp, v)])
+    comp = A.DictComp(sp, A.Name(sp, k), A.Name(sp, v),
+                      [A.Comprehension(sp, target, iter_node, [])])
+    return em.value(comp, expected)
 
 
 def b_tuple(em, node, expected):

@@ -69,6 +69,10 @@ _reg("builtins.repr", "(t x) -> str", repr, ("builtins.repr",))
 _reg("builtins.format", "(t x, str spec) -> str", format, ("builtins.format",),
      may_raise=True)
 _reg("builtins.print", "(str line) -> None", _print, (), pure=False, fold=False)
+# hash: CPython's own (a str's is salted per process, so never folded into an artifact)
+_reg("builtins.hash", "(t x) -> int", hash, ("builtins.hash",), may_raise=True, fold=False)
+for _n, _k in (("bin", bin), ("oct", oct), ("hex", hex)):
+    _reg(f"builtins.{_n}", "(int x) -> str", _k, (f"builtins.{_n}",))
 
 # ----------------------------------------------------------------------------- exceptions
 

@@ -62,6 +62,8 @@ _METHODS = [
     ("isupper", "(str self) -> bool", str.isupper, False),
     ("istitle", "(str self) -> bool", str.istitle, False),
     ("isidentifier", "(str self) -> bool", str.isidentifier, False),
+    ("isprintable", "(str self) -> bool", str.isprintable, False),
+    ("isascii", "(str self) -> bool", str.isascii, False),
     ("zfill", "(str self, int width) -> str", str.zfill, False),
     ("center", "(str self, int width, str fillchar=' ') -> str", str.center, True),
     ("ljust", "(str self, int width, str fillchar=' ') -> str", str.ljust, True),
