@@ -69,6 +69,8 @@ class CallMixin:
         if isinstance(callee, MBuiltin):
             from ember.frontend.builtins_ import call_builtin
             return call_builtin(self, callee.name, node, expected)
+        if isinstance(callee, MOpFunc) and callee.qualname == "torch.jit.annotate":
+            return self.annotate(node)
         if isinstance(callee, MOpFunc):
             return self.call_python_op(callee.qualname, self.call_args(node), node,
                                        self.call_kwargs(node))
@@ -91,6 +93,17 @@ class CallMixin:
         if isinstance(callee, MTypeName):
             return self.error(f"{callee.describe()} cannot be called", node.span)
         return self.error(f"{callee.describe()} is not callable", node.func.span)
+
+    def annotate(self, node):
+        """torch.jit.annotate(T, value): value, typed T (as `x: T = value` types it)."""
+        if len(node.args) != 2 or node.keywords:
+            return self.error("torch.jit.annotate takes a type and a value: "
+                              "torch.jit.annotate(List[int], [])", node.span)
+        t = self.ann.resolve(node.args[0])
+        if isinstance(t, ErrorType):
+            from ember.frontend.function import Poison
+            return Poison()
+        return self.coerce(self.value(node.args[1], expected=t), t, node.args[1].span)
 
     def call_args(self, node):
         return [self.value(a) for a in node.args]
@@ -117,6 +130,9 @@ class CallMixin:
             return str_format(self, recv, node)
         if prefix == "list" and m.name == "sort":
             return self.list_sort(recv, node)
+        if isinstance(t, T.TensorType) and m.name == "tolist" and not node.args and \
+                not node.keywords:
+            return self.tensor_tolist(recv, node, expected)
         qual = f"{prefix}.{m.name}"
         if not ops.by_python_name(qual):
             return self.error(f"{show(t)} has no method '{m.name}'", m.span, NameResolutionError)
@@ -125,6 +141,22 @@ class CallMixin:
                 for i, a in enumerate(node.args)]
         return self.call_python_op(qual, [recv] + args, node, self.call_kwargs(node),
                                    receiver=True)
+
+    def tensor_tolist(self, recv, node, expected):
+        """x.tolist(), typed as TorchScript types it: by the type the context expects
+        (List[int] for `-> List[int]`), else by the tensor's dtype and rank when known,
+        else List[float]. The run-time check is the kernel's."""
+        elem, ndim = _tolist_shape(expected)
+        t = recv.type
+        if elem is None and t.dtype is not None:
+            elem = "bool" if t.dtype == "bool" else "float" if t.dtype[0] == "f" else "int"
+            ndim = 1 if t.rank is None else t.rank
+        if elem is None:
+            return self.call_python_op("Tensor.tolist", [recv], node, {}, receiver=True)
+        ret = {"int": T.I64, "float": T.F64, "bool": T.BOOL}[elem]
+        for _ in range(ndim):
+            ret = T.ListType(ret)
+        return self.b.kernel(f"tensor.tolist_{elem}_{ndim}", [recv], ret, self.loc(node))
 
     def list_sort(self, recv, node):
         kwargs = {k.arg: k for k in node.keywords}
@@ -462,3 +494,15 @@ def _promotes(bound) -> bool:
     return any(isinstance(v, Value) and t is not None and t != v.type and
                numeric_rank(v.type) is not None and numeric_rank(t) is not None
                for v, t in zip(slots, targets))
+
+
+_TOLIST_ELEMS = {T.I64: "int", T.F64: "float", T.BOOL: "bool"}
+
+
+def _tolist_shape(expected):
+    """(element kind, list depth) of an expected tolist() type, or (None, 0)."""
+    depth = 0
+    while isinstance(expected, T.ListType):
+        expected, depth = expected.elem, depth + 1
+    elem = _TOLIST_ELEMS.get(expected)
+    return (elem, depth) if elem is not None and depth <= 4 else (None, 0)

@@ -555,6 +555,13 @@ class ExprMixin:
             return self.b.kernel("str.contains", [container, x], T.BOOL, loc)
         if isinstance(t, T.TupleType):
             return self.b.kernel("any.contains", [container, x], T.BOOL, loc)
+        if isinstance(t, T.TensorType):
+            if isinstance(x.type, T.TensorType):
+                return self.b.kernel("tensor.contains_tensor", [container, x], T.BOOL, loc)
+            if x.type in (T.I64, T.F64, T.BOOL):
+                return self.b.kernel("tensor.contains", [container, x], T.BOOL, loc)
+            return self.error(f"'in <Tensor>' needs a number or a tensor on the left, not "
+                              f"{show(x.type)}", node.span)
         return self.error(f"'in' is not supported for {show(t)}", node.span)
 
     # -- boolean and conditional expressions ------------------------------------------------------

@@ -48,6 +48,24 @@ class _Seq:
         return em.b.kernel(name, [self.value, i], self.elem, self.loc)
 
 
+class _TensorSeq(_Seq):
+    """A tensor's slices along dim 0 (views, as torch's iteration gives), as many as it
+    has when the loop starts; a 0-d tensor raises TypeError, as in torch."""
+
+    def __init__(self, em, x, loc):
+        t = x.type
+        elem = T.TensorType(t.dtype, None if t.shape is None else tuple(t.shape[1:]))
+        super().__init__("tensor", x, elem, loc)
+        self.n = em.b.kernel("tensor.iter_len", [x], T.I64, loc)
+
+    def length(self, em):
+        return self.n
+
+    def item(self, em, i):
+        zero = em.b.const(0, T.I64, self.loc)
+        return em.b.kernel("tensor.select", [self.value, zero, i], self.elem, self.loc)
+
+
 class _DictSeq(_Seq):
     """A dict's keys, values or items, listed when the loop starts. Each step first checks
     that the dict still has as many entries, as CPython's dict iterators do."""
@@ -386,8 +404,7 @@ class LoopMixin:
             return self.for_unrolled(s, [x for _, x in items(self, v, it)],
                                      "a loop over modules (unrolled at compile time)")
         if isinstance(t, T.TensorType):
-            return self.unsupported("iterating over a tensor is not supported; index it "
-                                    "(for i in range(x.size(0)): x[i])", it.span)
+            return self.for_sequences(s, _TensorSeq(self, v, self.loc(it)))
         self.error(f"cannot iterate over {show(t)}", it.span)
 
     def range_args(self, call):
@@ -511,6 +528,8 @@ class LoopMixin:
             return _Seq("str", v, T.STR, loc)
         if isinstance(t, T.DictType):
             return _DictSeq(self, v, "keys", loc)
+        if isinstance(t, T.TensorType):
+            return _TensorSeq(self, v, loc)
         if isinstance(t, T.TupleType) and t.elems and all(e == t.elems[0] for e in t.elems):
             lst = self.b.create("list.new", [self.b.create("tuple.get", [v], [e], {"index": k},
                                                            loc=loc).result

@@ -192,6 +192,25 @@ reg("tensor.eye", f"(int n, int? m=None, {_KW}) -> Tensor",
                                           else a[0].const)),
     may_raise=True, doc="The identity matrix (n x m).")
 
+def _tri_indices(lower: bool):
+    def kernel(row, col, offset, dtype, device=None, requires_grad=False):
+        """The (row, column) indices of the lower (upper) triangle of a row x col matrix,
+        as a 2 x N tensor in row-major order (torch.tril_indices / triu_indices)."""
+        if row < 0 or col < 0:
+            raise RuntimeError(f"row must be non-negative, got{row}" if row < 0 else
+                               f"col must be non-negative, got{col}")
+        fn = np.tril_indices if lower else np.triu_indices
+        rows, cols = fn(row, offset, col) if row and col else ([], [])
+        return np.array([rows, cols], dtype=dtype or np.int64).reshape(2, -1)
+    return kernel
+
+
+for _n, _lower in (("tril_indices", True), ("triu_indices", False)):
+    reg(f"tensor.{_n}", f"(int row, int col, int offset=0, {_KW}) -> Tensor",
+        _tri_indices(_lower), (f"torch.{_n}",),
+        lambda a: TensorInfo(a[3].const or "int64", (2, None)), may_raise=True,
+        doc=f"torch.{_n}: a 2 x N tensor of the triangle's (row, column) indices.")
+
 # ----------------------------------------------------------------------------- random
 
 
@@ -385,6 +404,31 @@ reg("tensor.is_floating_point", "(Tensor self) -> bool", lambda x: x.dtype.kind 
     doc="True for float16/32/64 tensors.")
 reg("tensor.is_contiguous", "(Tensor self) -> bool", lambda x: x.flags.c_contiguous,
     ("Tensor.is_contiguous",), doc="True if the elements are in row-major order in memory.")
+def _iter_len(x):
+    if x.ndim == 0:
+        raise TypeError("iteration over a 0-d tensor")
+    return x.shape[0]
+
+
+def _contains(x, element):
+    """`element in x` (torch's Tensor.__contains__): whether any element equals it."""
+    if isinstance(element, np.ndarray):
+        try:
+            np.broadcast_shapes(element.shape, x.shape)
+        except ValueError:
+            from ember.ops.tensor_common import broadcast_error
+            raise broadcast_error(element, x) from None
+    with np.errstate(invalid="ignore"):
+        return bool(np.any(np.asarray(element) == x))
+
+
+reg("tensor.contains", "(Tensor self, Scalar element) -> bool", _contains,
+    ("Tensor.__contains__",), pure=True, doc="`element in x`: any element equals it.")
+reg("tensor.contains_tensor", "(Tensor self, Tensor element) -> bool", _contains,
+    ("Tensor.__contains__",), pure=True, may_raise=True,
+    doc="`y in x` for a tensor y: any element of y == x (broadcast) holds.")
+reg("tensor.iter_len", "(Tensor self) -> int", _iter_len, (), pure=True, may_raise=True,
+    doc="How many times `for r in x` runs: the size of dim 0.")
 reg("tensor.len", "(Tensor self) -> int", _len, ("builtins.len",), pure=True, may_raise=True,
     doc="The size of dim 0.")
 def _item_float(x):
@@ -407,6 +451,31 @@ reg("tensor.bool_value", "(Tensor self) -> bool", _bool_value, ("Tensor.__bool__
     may_raise=True, doc="bool(x) of a one-element tensor.")
 reg("tensor.tolist_float", "(Tensor self) -> float[]", _tolist, ("Tensor.tolist",),
     may_raise=True)
+
+_TOLIST_KINDS = {"int": "iu", "float": "f", "bool": "b"}
+
+
+def _tolist_as(elem: str, ndim: int):
+    """x.tolist() typed List[...[elem]] (ndim deep; the element itself for 0 dims), as
+    TorchScript types it from the annotation: the tensor must have that many dims and
+    an element type of that kind."""
+    def kernel(x):
+        if x.ndim != ndim:
+            raise RuntimeError(f"Output annotation list dimension and runtime tensor "
+                               f"dimension must match for tolist(): {ndim} != {x.ndim}")
+        if x.dtype.kind not in _TOLIST_KINDS[elem]:
+            raise RuntimeError(f"Output annotation element type and runtime tensor element "
+                               f"type must match for tolist(): {elem} != {x.dtype.name}")
+        return x.tolist()
+    kernel.__name__ = f"tolist_{elem}_{ndim}"
+    return kernel
+
+
+for _elem in _TOLIST_KINDS:
+    for _ndim in range(5):
+        reg(f"tensor.tolist_{_elem}_{_ndim}",
+            f"(Tensor self) -> {_elem}" + "[]" * _ndim, _tolist_as(_elem, _ndim), (),
+            may_raise=True, doc=f"x.tolist() typed {'List[' * _ndim}{_elem}{']' * _ndim}.")
 _DTYPE_NAMES: dict = {}
 
 

@@ -240,6 +240,24 @@ def _alpha(ufunc):
     return kernel
 
 
+def _rsub(a, b, alpha):
+    """torch.rsub(a, b, alpha): b - alpha * a."""
+    if isinstance(b, np.ndarray):
+        return _SUB_ALPHA(b, a, alpha)
+    if isinstance(alpha, float) and a.dtype.kind in "biu":
+        raise RuntimeError("For integral input tensors, argument alpha must not be a "
+                           "floating point number.")
+    return _RSUB_SCALAR(a if alpha == 1 else _MUL_SCALAR(a, alpha), b)
+
+
+_SUB_ALPHA, _MUL_SCALAR = _alpha(np.subtract), ts_kernel(np.multiply)
+_RSUB_SCALAR = ts_kernel(np.subtract, _no_bool_sub, reflected=True)
+reg("tensor.rsub_tensor", "(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", _rsub,
+    ("torch.rsub",), binary_info, may_raise=True, doc="torch.rsub: other - alpha * self.")
+reg("tensor.rsub_alpha_scalar", "(Tensor self, Scalar other, *, Scalar alpha=1) -> Tensor",
+    _rsub, ("torch.rsub",), binary_info, may_raise=True,
+    doc="torch.rsub of a tensor and a number: other - alpha * self.")
+
 for _n, _fn in (("add", np.add), ("sub", np.subtract)):
     reg(f"tensor.{_n}_alpha", "(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
         _alpha(_fn), (f"torch.{_n}", f"Tensor.{_n}"), binary_info, may_raise=True,

@@ -261,6 +261,67 @@ reg("tensor.baddbmm", "(Tensor self, Tensor batch1, Tensor batch2, *, Scalar bet
 # ----------------------------------------------------------------------------- einsum
 
 
+def _tensordot(a, b, dims_a, dims_b):
+    """torch.tensordot: contract dims_a of a with dims_b of b (as one matmul)."""
+    if a.dtype != b.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    if len(dims_a) != len(dims_b):
+        raise RuntimeError("both dimension lists should have same length")
+    ca = [_dim_index(d, a.ndim) for d in dims_a]
+    cb = [_dim_index(d, b.ndim) for d in dims_b]
+    for da, db, i, j in zip(dims_a, dims_b, ca, cb):
+        if a.shape[i] != b.shape[j]:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size "
+                               f"{a.shape[i]} in dim {da} and second has size {b.shape[j]} "
+                               f"in dim {db}")
+    fa = [i for i in range(a.ndim) if i not in ca]
+    fb = [j for j in range(b.ndim) if j not in cb]
+    size = int(np.prod([a.shape[i] for i in ca], dtype=np.int64))
+    left = np.ascontiguousarray(a.transpose(fa + ca)).reshape(-1, size)
+    right = np.ascontiguousarray(b.transpose(cb + fb)).reshape(size, -1)
+    out = matmul(left, right)
+    return arr(np.asarray(out).reshape([a.shape[i] for i in fa] + [b.shape[j] for j in fb]))
+
+
+def _dim_index(d, ndim):
+    if not -ndim <= d < max(ndim, 1):
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "
+                         f"{ndim - 1}], but got {d})")
+    return d % ndim if ndim else 0
+
+
+def _tensordot_n(a, b, dims):
+    if dims < 0:
+        raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+    if dims > min(a.ndim, b.ndim):
+        raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+    return _tensordot(a, b, list(range(-dims, 0)), list(range(dims)))
+
+
+def _tensordot_info(args):
+    a, b = args[0], args[1]
+    return TensorInfo(a.dtype if a.dtype == b.dtype else None, None)
+
+
+reg("tensor.tensordot", "(Tensor self, Tensor other, int dims=2) -> Tensor", _tensordot_n,
+    ("torch.tensordot",), _tensordot_info, may_raise=True,
+    doc="torch.tensordot(a, b, n): contract the last n dims of a with the first n of b.")
+
+
+def _tensordot_lists(a, b, dims):
+    if len(dims) != 2:
+        raise RuntimeError("tensordot expects dims to be a pair of lists of dims")
+    return _tensordot(a, b, list(dims[0]), list(dims[1]))
+
+
+reg("tensor.tensordot_pair", "(Tensor self, Tensor other, Tuple[int[], int[]] dims) -> Tensor",
+    _tensordot_lists, ("torch.tensordot",), _tensordot_info, may_raise=True,
+    doc="torch.tensordot(a, b, ([dims of a], [dims of b])): contract the listed dims.")
+reg("tensor.tensordot_lists", "(Tensor self, Tensor other, int[][] dims) -> Tensor",
+    _tensordot_lists, ("torch.tensordot",), _tensordot_info, may_raise=True,
+    doc="torch.tensordot(a, b, [[dims of a], [dims of b]]): contract the listed dims.")
+
+
 def einsum(equation, *ts):
     """Einstein summation over the operands (torch.einsum's equation syntax)."""
     if len(ts) == 1 and isinstance(ts[0], list):

@@ -83,7 +83,10 @@ def test_functional_calls_with_keywords():
     assert "tensor.softmax" in text
 
 
-def test_iterating_a_tensor_is_unsupported():
-    with pytest.raises(errors.UnsupportedError):
-        compile_source("import torch\ndef f(x: torch.Tensor) -> int:\n    n = 0\n"
-                       "    for r in x:\n        n += 1\n    return n\n")
+def test_iterating_a_tensor_gives_rows_typed_from_its_type():
+    text = print_module(compile_source(
+        "import torch\ndef f(x: torch.Tensor) -> int:\n    n = 0\n"
+        "    for r in torch.zeros(3, 4).long():\n        n += len(r.tolist())\n"
+        "    return n\n"))
+    assert "tensor.iter_len" in text and "tensor.select" in text
+    assert "tensor.tolist_int_1" in text
