@@ -28,7 +28,8 @@ _NO_SUCH_TYPE = {
     "object": "ember needs a concrete type; use a Union of the possible types",
 }
 _SIMPLE = {"int": T.I64, "float": T.F64, "complex": T.C128, "bool": T.BOOL, "str": T.STR, "None": T.NONE,
-           "Tensor": T.TENSOR, "NoneType": T.NONE, "dtype": T.DTYPE}
+           "Tensor": T.TENSOR, "NoneType": T.NONE, "dtype": T.DTYPE, "Device": T.STR}
+"""(A torch.device is its string in ember, as x.device is: "cpu", "cuda:1".)"""
 
 
 _TYPING = {"List", "Dict", "Tuple", "Optional", "Union", "Callable", "Final", "Sequence"}
@@ -111,6 +112,8 @@ class AnnotationResolver:
                         return "Tensor"  # what a Tensor is at run time: np.ndarray
                     if meta.name.startswith(("torch", "ember")) and node.attr == "dtype":
                         return "dtype"  # torch.dtype, ember.nn.functional.dtype
+                    if meta.name == "torch" and node.attr == "device":
+                        return "Device"
                     if meta.name == "typing":
                         return node.attr
         return None

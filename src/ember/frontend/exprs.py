@@ -208,6 +208,8 @@ class ExprMixin:
             return self.call_python_op(f"Tensor.{node.attr}", [obj], node)
         if t == T.C128 and node.attr in ("real", "imag"):
             return self.b.kernel(f"complex.{node.attr}", [obj], T.F64, self.loc(node))
+        if t == T.STR and node.attr == "type":  # a torch.device's (str has no .type)
+            return self.b.kernel("device.type", [obj], T.STR, self.loc(node))
         if isinstance(t, (T.OptionalType, T.UnionType)):
             return self.error(f"cannot use attribute '{node.attr}' of {show(t)}"
                               f"{self.unrefined_hint([(obj, node.value)])}", node.value.span)

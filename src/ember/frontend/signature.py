@@ -46,9 +46,13 @@ def _bare_container(node) -> bool:
 
 
 def _param_type(em, i, arg):
+    owner = em.info.owner
+    if owner is not None and i > 0 and em.info.node.name == "__exit__" and \
+            (arg.annotation is None or isinstance(arg.annotation, A.Name) and
+             arg.annotation.id == "Any"):
+        return T.NONE  # `with` calls __exit__(None, None, None) (stmts.with_object)
     if arg.annotation is not None:
         return em.ann.resolve(arg.annotation)
-    owner = em.info.owner
     if i == 0 and owner is not None and not em.info.static:
         return T.ClassType(owner.decl.name)
     return T.TENSOR

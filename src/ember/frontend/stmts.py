@@ -268,11 +268,40 @@ class StmtMixin:
         self.unsupported("classes must be defined at module level", s.span)
 
     def s_With(self, s):
-        for ctx, target in s.items:
-            if not self.is_no_grad(ctx) or target is not None:
-                self.unsupported("'with' is only supported for torch.no_grad() (a no-op in "
-                                 "ember: there is no autograd)", ctx.span)
+        for k, (ctx, target) in enumerate(s.items):
+            if self.is_no_grad(ctx) and target is None:
+                continue  # a no-op: there is no autograd
+            rest = s.items[k + 1:]
+            return self.with_object(ctx, target, [A.With(s.span, rest, s.body)] if rest
+                                    else s.body, s)
         self.emit_body(s.body)
+
+    def with_object(self, ctx, target, body, s):
+        """`with m as v: body` for an object whose class defines __enter__ and __exit__:
+        v = m.__enter__(), then body, then m.__exit__(None, None, None) however body ends
+        (a try/finally; exceptions are not passed to __exit__ and not suppressed by it)."""
+        from ember.frontend.builtins_ import hidden_name
+        from ember.frontend.env import Var
+
+        mgr = self.value(ctx)
+        t = mgr.type
+        if not (isinstance(t, T.ClassType) and self.class_defines(t, "__enter__") and
+                self.class_defines(t, "__exit__")):
+            if not isinstance(t, ErrorType):
+                self.error(f"'with' needs torch.no_grad() or an object whose class defines "
+                           f"__enter__ and __exit__, not {show(t)}", ctx.span)
+            if target is not None:
+                self.assign(target, mgr, ctx.span)
+            self.emit_body(body)  # checked all the same
+            return
+        sp = ctx.span
+        name = hidden_name("with")
+        self.env.set(name, Var(t, mgr, True))
+        enter = A.Call(sp, A.Attribute(sp, A.Name(sp, name), "__enter__"), [], [])
+        self.stmt(A.Assign(sp, [target], enter) if target is not None else A.Expr(sp, enter))
+        done = A.Expr(sp, A.Call(sp, A.Attribute(sp, A.Name(sp, name), "__exit__"),
+                                 [A.Constant(sp, None)] * 3, []))
+        self.stmt(A.Try(s.span, body, [], [], [done]))
 
     def is_no_grad(self, ctx) -> bool:
         from ember.frontend.meta import MModule

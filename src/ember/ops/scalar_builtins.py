@@ -74,6 +74,36 @@ _reg("builtins.hash", "(t x) -> int", hash, ("builtins.hash",), may_raise=True, 
 for _n, _k in (("bin", bin), ("oct", oct), ("hex", hex)):
     _reg(f"builtins.{_n}", "(int x) -> str", _k, (f"builtins.{_n}",))
 
+# ----------------------------------------------------------------------------- devices
+# A torch.device is its string ("cpu", "cuda:1") in ember, as x.device is.
+
+_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip",
+                 "ve", "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
+                 "privateuseone")
+
+
+def _device(spec):
+    """torch.device(spec): spec checked as torch checks it ("type" or "type:index")."""
+    kind, _, index = spec.partition(":")
+    if kind not in _DEVICE_TYPES:
+        raise RuntimeError(f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start "
+                           f"of device string: {spec}")
+    if _ and not (index.isdigit() and index.isascii() and (index == "0" or index[0] != "0")):
+        raise RuntimeError(f"Invalid device string: '{spec}'")
+    return spec
+
+
+def _device_index(kind, index):
+    if index < 0:
+        raise RuntimeError(f"Device index must not be negative, got {index}")
+    return _device(f"{kind}:{index}") if ":" not in kind else _device(kind)
+
+
+_reg("device.new", "(str type) -> str", _device, ("torch.device",), may_raise=True)
+_reg("device.new_index", "(str type, int index) -> str", _device_index, ("torch.device",),
+     may_raise=True)
+_reg("device.type", "(str device) -> str", lambda d: d.partition(":")[0], ())
+
 # ----------------------------------------------------------------------------- exceptions
 
 EXCEPTION_CLASSES: dict[str, type] = {c.__name__: c for c in (
