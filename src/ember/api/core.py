@@ -243,7 +243,8 @@ _COMPILER_MODULES = (
     "ember.frontend.typing_", "ember.frontend.signature", "ember.frontend.closures",
     "ember.frontend.comprehensions", "ember.frontend.fstrings", "ember.frontend.prelude",
     "ember.nn", "ember.nn.from_torch",
-    "ember.passes.manager", "ember.interpreter.pipeline", "ember.interpreter.lower",
+    "ember.passes.manager", "ember.passes.ao_qparams", "ember.passes.quantize",
+    "ember.interpreter.pipeline", "ember.interpreter.lower",
     "ember.interpreter.prune", "ember.ir.schema", "ember.mobile")
 """What compiling a function or a module imports (tests/unit/api/test_import_compiler.py
 checks that the first compile imports nothing more)."""

@@ -57,7 +57,22 @@ def script_module(obj, optimize: bool = True, methods=None) -> ScriptModule:
     if optimize:
         from ember.passes.freeze import freeze_module
         settled = freeze_module(module)
+    _bind_quantized(module, optimize)
     return ScriptModule(_Compiled(module, optimize, settled), entries, frozen=optimize)
+
+
+def _bind_quantized(module, frozen: bool) -> None:
+    """torch.ao static layers learn their inputs' qparams from the frozen IR
+    (passes/ao_qparams.py)."""
+    from ember.passes.ao_qparams import bind_ao_qparams, has_ao_ops
+    if not has_ao_ops(module):
+        return
+    if not frozen:
+        raise UnsupportedError("a model with torch.ao quantized layers scripts only frozen "
+                               "(optimize=True): its layers' input scales are bound then")
+    bind_ao_qparams(module)
+    from ember.passes.freeze import prune_symbols
+    prune_symbols(module)
 
 
 def freeze(obj, optimize: bool = True) -> ScriptModule:
@@ -76,6 +91,7 @@ def freeze(obj, optimize: bool = True) -> ScriptModule:
         raise UnsupportedError(f"ember.freeze takes a module or a ScriptModule, not "
                                f"{type(obj).__name__}")
     settled = freeze_module(module)
+    _bind_quantized(module, True)
     return ScriptModule(_Compiled(module, optimize, settled), entries, frozen=True)
 
 

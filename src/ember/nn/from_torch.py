@@ -275,32 +275,79 @@ def _simple(make):
 
 def _dynamic_linear(m):
     """torch.ao.nn.quantized.dynamic.Linear (qint8 weights) -> ember.nn.quantized.DynamicLinear."""
-    import torch
-
     from ember.nn.quantized import DynamicLinear
-    w = m.weight()
+    w, scale = _qweight(m.weight(), "dynamic quantized Linear")
+    return DynamicLinear(w, scale, _bias(m.bias()))
+
+
+def _qweight(w, what):
+    """(int8 codes, float32 scales) of a symmetric qint8 weight (per tensor or channel)."""
+    import torch
     if w.dtype != torch.qint8:
-        raise UnsupportedError(f"dynamic quantized Linear with {w.dtype} weights: ember "
-                               "converts qint8 weights only")
+        raise UnsupportedError(f"{what} with {w.dtype} weights: ember converts qint8 only")
     if w.qscheme() in (torch.per_channel_affine, torch.per_channel_symmetric):
+        if w.q_per_channel_axis() != 0:
+            raise UnsupportedError(f"{what}: per-channel weights along axis "
+                                   f"{w.q_per_channel_axis()}; ember takes axis 0")
         scale = w.q_per_channel_scales().numpy().astype(np.float32)
         zps = w.q_per_channel_zero_points().numpy()
     else:
         scale, zps = np.array([w.q_scale()], np.float32), np.array([w.q_zero_point()])
     if np.any(zps != 0):
-        raise UnsupportedError("dynamic quantized Linear with nonzero weight zero points: "
-                               "ember converts symmetric int8 weights only")
-    b = m.bias()
-    return DynamicLinear(w.int_repr().numpy().copy(), scale,
-                         None if b is None else b.detach().numpy().copy())
+        raise UnsupportedError(f"{what} with nonzero weight zero points: ember converts "
+                               "symmetric int8 weights only")
+    return w.int_repr().numpy().copy(), scale
+
+
+def _bias(b):
+    return None if b is None else b.detach().numpy().astype(np.float32).copy()
+
+
+def _ao_quantize(m):
+    import torch
+
+    from ember.nn.quantized import Quantize
+    if m.dtype != torch.quint8:
+        raise UnsupportedError(f"Quantize to {m.dtype}: ember's static models take quint8 "
+                               "activations")
+    return Quantize(float(m.scale.reshape(-1)[0]), int(m.zero_point.reshape(-1)[0]))
+
+
+def _ao_conv(relu):
+    def convert(m):
+        from ember.nn.quantized import QuantizedConv2d
+        if m.padding_mode != "zeros" or isinstance(m.padding, str):
+            raise UnsupportedError(f"quantized Conv2d with padding={m.padding!r}, "
+                                   f"padding_mode={m.padding_mode!r}: ember converts zero "
+                                   "padding given as integers")
+        w, s = _qweight(m.weight(), "quantized Conv2d")
+        return QuantizedConv2d(w, s, _bias(m.bias()), float(m.scale), int(m.zero_point),
+                               m.stride, m.padding, m.dilation, int(m.groups), relu)
+    return convert
+
+
+def _ao_linear(relu):
+    def convert(m):
+        from ember.nn.quantized import QuantizedLinear
+        w, s = _qweight(m.weight(), "quantized Linear")
+        return QuantizedLinear(w, s, _bias(m.bias()), float(m.scale), int(m.zero_point),
+                               relu)
+    return convert
 
 
 def _ao_table() -> dict:
     try:
+        import torch.ao.nn.intrinsic.quantized as nniq
+        import torch.ao.nn.quantized as nnq
         import torch.ao.nn.quantized.dynamic as nnqd
     except ImportError:
         return {}
-    return {nnqd.Linear: _dynamic_linear}
+    from ember.nn import quantized as eq
+    return {nnqd.Linear: _dynamic_linear, nnq.Quantize: _ao_quantize,
+            nnq.DeQuantize: lambda m: eq.DeQuantize(),
+            nnq.Conv2d: _ao_conv(False), nniq.ConvReLU2d: _ao_conv(True),
+            nnq.Linear: _ao_linear(False), nniq.LinearReLU: _ao_linear(True),
+            nnq.QFunctional: lambda m: eq.QFunctional(float(m.scale), int(m.zero_point))}
 
 
 def _table() -> dict:

@@ -7,7 +7,7 @@ kept as int8 codes with their scales), which computes torch's fbgemm result bit 
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import List, Optional
 
 import numpy as np
 
@@ -44,3 +44,131 @@ class DynamicLinear(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         return linear_dynamic(input, self.weight, self.weight_scale, self.bias, True)
+
+
+def _op(name):
+    q = f"ember.quantized.{name}"
+    return make_function(name, q, ops.by_python_name(q), __name__)
+
+
+quantize_per_tensor = _op("quantize_per_tensor")
+ao_dequantize = _op("ao_dequantize")
+ao_conv2d = _op("ao_conv2d")
+ao_linear = _op("ao_linear")
+ao_add = _op("ao_add")
+ao_mul = _op("ao_mul")
+ao_cat = _op("ao_cat")
+
+# torch.ao's static modules. A quantized activation is its uint8 codes; the scale and zero
+# point of a layer's input are bound when the scripted module freezes
+# (passes/ao_qparams.py follows them from the Quantize that made the codes).
+
+
+class Quantize(Module):
+    """torch.ao.nn.quantized.Quantize (what a QuantStub converts to): float -> quint8 codes."""
+
+    __constants__ = ("scale", "zero_point")
+    scale: float
+    zero_point: int
+
+    def __init__(self, scale: float, zero_point: int):
+        super().__init__()
+        self.scale = scale
+        self.zero_point = zero_point
+
+    def forward(self, X: Tensor) -> Tensor:
+        return quantize_per_tensor(X, self.scale, self.zero_point, "quint8")
+
+
+class DeQuantize(Module):
+    """torch.ao.nn.quantized.DeQuantize: quint8 codes -> float32."""
+
+    def forward(self, Xq: Tensor) -> Tensor:
+        return ao_dequantize(Xq)
+
+
+class QuantizedConv2d(Module):
+    """torch.ao.nn.quantized.Conv2d / intrinsic ConvReLU2d (fbgemm requantization)."""
+
+    __constants__ = ("scale", "zero_point", "stride", "padding", "dilation", "groups", "relu")
+    weight: Tensor
+    weight_scale: Tensor
+    bias: Optional[Tensor]
+    scale: float
+    zero_point: int
+    groups: int
+    relu: bool
+
+    def __init__(self, weight, weight_scale, bias, scale: float, zero_point: int, stride,
+                 padding, dilation, groups: int, relu: bool):
+        super().__init__()
+        self.weight = weight
+        self.weight_scale = np.asarray(weight_scale, np.float32).reshape(-1)
+        self.register_parameter("bias", bias)
+        self.scale = scale
+        self.zero_point = zero_point
+        self.stride = list(stride)
+        self.padding = list(padding)
+        self.dilation = list(dilation)
+        self.groups = groups
+        self.relu = relu
+
+    def forward(self, input: Tensor) -> Tensor:
+        return ao_conv2d(input, self.weight, self.weight_scale, self.bias, self.scale,
+                         self.zero_point, self.stride, self.padding, self.dilation,
+                         self.groups, self.relu)
+
+
+class QuantizedLinear(Module):
+    """torch.ao.nn.quantized.Linear / intrinsic LinearReLU."""
+
+    __constants__ = ("scale", "zero_point", "relu")
+    weight: Tensor
+    weight_scale: Tensor
+    bias: Optional[Tensor]
+    scale: float
+    zero_point: int
+    relu: bool
+
+    def __init__(self, weight, weight_scale, bias, scale: float, zero_point: int,
+                 relu: bool):
+        super().__init__()
+        self.weight = weight
+        self.weight_scale = np.asarray(weight_scale, np.float32).reshape(-1)
+        self.register_parameter("bias", bias)
+        self.scale = scale
+        self.zero_point = zero_point
+        self.relu = relu
+
+    def forward(self, x: Tensor) -> Tensor:
+        return ao_linear(x, self.weight, self.weight_scale, self.bias, self.scale,
+                         self.zero_point, self.relu)
+
+
+class QFunctional(Module):
+    """torch.ao.nn.quantized.QFunctional (what FloatFunctional converts to)."""
+
+    __constants__ = ("scale", "zero_point")
+    scale: float
+    zero_point: int
+
+    def __init__(self, scale: float, zero_point: int):
+        super().__init__()
+        self.scale = scale
+        self.zero_point = zero_point
+
+    def forward(self, x: Tensor) -> Tensor:
+        raise RuntimeError("Functional is not intended to use the 'forward'. Please use "
+                           "the underlying operation")
+
+    def add(self, x: Tensor, y: Tensor) -> Tensor:
+        return ao_add(x, y, self.scale, self.zero_point, False)
+
+    def add_relu(self, x: Tensor, y: Tensor) -> Tensor:
+        return ao_add(x, y, self.scale, self.zero_point, True)
+
+    def mul(self, x: Tensor, y: Tensor) -> Tensor:
+        return ao_mul(x, y, self.scale, self.zero_point, False)
+
+    def cat(self, x: List[Tensor], dim: int = 0) -> Tensor:
+        return ao_cat(x, dim, self.scale, self.zero_point)

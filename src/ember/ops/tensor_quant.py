@@ -510,6 +510,23 @@ def dequantize_weight(codes, scales):
     return _dequantize_weight_now(codes, scales)
 
 
+# ----------------------------------------------------------------------------- torch.ao markers
+# The layers torch.ao's static modules convert to (ember.nn.quantized) call these; their
+# input qparams are bound after freezing by passes/ao_qparams.py, which rewrites each into
+# the operators above. Run unbound (an unfrozen module), they refuse.
+
+
+def _unbound(*args):
+    raise RuntimeError("a torch.ao quantized layer ran before its input's scale and zero "
+                       "point were bound: script the model with ember.script(model) "
+                       "(optimize=True, the default), which binds them when it freezes")
+
+
+def quantized_relu(q, zero_point):
+    """ReLU of quint8 codes: max(q, zero_point)."""
+    return np.maximum(q, np.uint8(zero_point)).astype(q.dtype)
+
+
 # ----------------------------------------------------------------------------- calibration
 
 SINKS: dict = {}
@@ -546,7 +563,8 @@ def _unknown(dtype, n=1):
 
 reg("tensor.quantize_per_tensor",
     "(Tensor input, float scale, int zero_point, str dtype) -> Tensor",
-    quantize_per_tensor, shape=_same_shape(None), may_raise=True)
+    quantize_per_tensor, ("ember.quantized.quantize_per_tensor",), shape=_same_shape(None),
+    may_raise=True)
 reg("tensor.dequantize_codes", "(Tensor codes, float scale, int zero_point) -> Tensor",
     dequantize, shape=_same_shape("float32"), may_raise=True)
 reg("tensor.quantized_linear_dynamic",
@@ -580,3 +598,23 @@ reg("tensor.quantized_gru_dynamic",
 reg("tensor.dequantize_weight", "(Tensor codes, Tensor scales) -> Tensor", dequantize_weight,
     shape=lambda args: TensorInfo("float32", args[0].shape), may_raise=True)
 reg("tensor.quant_observe", "(Tensor input, int slot) -> None", quant_observe)
+reg("tensor.quantized_relu", "(Tensor codes, int zero_point) -> Tensor", quantized_relu,
+    shape=_same_shape("uint8"))
+for _name, _sig in [
+        ("ao_dequantize", "(Tensor codes) -> Tensor"),
+        ("ao_conv2d", "(Tensor codes, Tensor weight, Tensor weight_scale, Tensor? bias, "
+                      "float out_scale, int out_zero_point, int[] stride, int[] padding, "
+                      "int[] dilation, int groups, bool relu) -> Tensor"),
+        ("ao_linear", "(Tensor codes, Tensor weight, Tensor weight_scale, Tensor? bias, "
+                      "float out_scale, int out_zero_point, bool relu) -> Tensor"),
+        ("ao_add", "(Tensor a, Tensor b, float out_scale, int out_zero_point, bool relu) "
+                   "-> Tensor"),
+        ("ao_mul", "(Tensor a, Tensor b, float out_scale, int out_zero_point, bool relu) "
+                   "-> Tensor"),
+        ("ao_cat", "(Tensor[] codes, int dim, float out_scale, int out_zero_point) -> Tensor")]:
+    reg(f"tensor.{_name}", _sig, _unbound, (f"ember.quantized.{_name}",),
+        shape=_unknown("float32" if _name == "ao_dequantize" else "uint8"), may_raise=True,
+        doc=f"torch.ao's quantized {_name[3:]}, before its input qparams are bound.")
+reg("tensor.quantized_cat",
+    "(Tensor[] codes, float[] scales, int[] zero_points, int dim, float out_scale, "
+    "int out_zero_point) -> Tensor", cat_static, shape=_unknown("uint8"), may_raise=True)

@@ -12,7 +12,7 @@ torch = pytest.importorskip("torch")
 
 from ember import nn
 from ember.errors import UnsupportedError
-from ember.nn.from_torch import PADDING_LAYERS, TORCH_LAYERS, convert_layer
+from ember.nn.from_torch import PADDING_LAYERS, TORCH_LAYERS, _ao_table, convert_layer
 
 from .torch_ref import randomize
 
@@ -45,7 +45,8 @@ def test_table_covers_every_ember_layer():
         assert hasattr(nn, name)
     extra = {torch.nn.modules.linear.NonDynamicallyQuantizableLinear, torch.nn.Dropout1d,
              torch.nn.Dropout2d, torch.nn.Dropout3d, torch.nn.AlphaDropout, torch.nn.RReLU,
-             torch.nn.FeatureAlphaDropout, torch.ao.nn.quantized.dynamic.Linear}
+             torch.nn.FeatureAlphaDropout, torch.ao.nn.quantized.dynamic.Linear,
+             *_ao_table()}
     assert set(TORCH_LAYERS) == {getattr(torch.nn, n) for n in LAYERS} | extra
 
 
