@@ -22,7 +22,7 @@ from ember.mobile.program import SPECIAL_METHODS
 from ember.mobile.translate import FunctionTranslator, compile_function
 from ember.mobile.verify import verify_program
 from ember.ops.int64 import overflow_error
-from ember.ops.tensor_common import frozen
+from ember.ops.tensor_common import frozen, seal
 
 
 class ProgramEnv:
@@ -272,13 +272,15 @@ def check_types(program) -> None:
 
 def settle_tensors(program) -> None:
     """Read-only tensors for a program that never writes one in place (kernels may then
-    cache what they derive from them); writable ones for a program that may."""
+    cache what they derive from them); writable ones for a program that may. Tensors
+    already frozen (an artifact's mapped or read bytes) are used as they are; others are
+    copied once (`seal`), as are read-only ones a mutable program could write."""
     settled = []
     for name, a in program.tensors:
         if program.mutable_tensors:
             a = a if a.flags.writeable else a.copy()
         elif not frozen(a):
-            a = np.frombuffer(np.ascontiguousarray(a).tobytes(), a.dtype).reshape(a.shape)
+            a = seal(a)
         settled.append((name, a))
     program.tensors = settled
 

@@ -12,6 +12,7 @@ queries of immutable facts (size, dim, dtype) are pure.
 
 from __future__ import annotations
 
+import mmap
 from functools import cache
 
 import numpy as np
@@ -174,14 +175,42 @@ def row_sums(x: np.ndarray, scale: float = 1.0) -> np.ndarray:
 # ----------------------------------------------------------------------------- weight caches
 
 
+class FrozenMap(mmap.mmap):
+    """A read-only file mapping whose bytes ember treats as immutable: the tensor data of
+    an artifact `ember.mobile.load` mapped (see docs/architecture.md, "Artifact": files
+    ember writes are replaced by rename, never rewritten in place)."""
+
+    def __new__(cls, fileno: int, length: int):
+        return super().__new__(cls, fileno, length, access=mmap.ACCESS_READ)
+
+
+class FrozenBuffer(np.ndarray):
+    """Memory ember filled once and hands out only through read-only views (`seal`)."""
+
+
+_IMMUTABLE = (bytes, FrozenMap, FrozenBuffer)
+
+
 def frozen(a: np.ndarray) -> bool:
     """True if nothing can change a's values: it and every array it views are read-only
-    and the memory belongs to an immutable bytes object (weights loaded from an artifact)."""
+    and the memory belongs to an immutable owner — bytes, an artifact's read-only file
+    mapping (FrozenMap) or a FrozenBuffer behind a read-only memoryview (`seal`)."""
     while isinstance(a, np.ndarray):
         if a.flags.writeable:
             return False
         a = a.base
-    return isinstance(a, bytes)
+    if type(a) is memoryview:
+        return a.readonly and isinstance(a.obj, _IMMUTABLE)
+    return isinstance(a, _IMMUTABLE)
+
+
+def seal(a: np.ndarray) -> np.ndarray:
+    """A frozen copy of `a` (one copy into fresh memory nothing else can write: a read-only
+    array over a read-only memoryview of a FrozenBuffer)."""
+    owner = FrozenBuffer(a.shape, a.dtype)
+    np.copyto(owner, a, casting="no")
+    view = np.frombuffer(memoryview(owner.reshape(-1)).toreadonly(), a.dtype, a.size)
+    return view.reshape(a.shape)
 
 
 _CACHE: dict = {}
