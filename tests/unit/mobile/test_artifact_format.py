@@ -45,10 +45,17 @@ def _as_format4(data: bytes, deflate_manifest: bool = False, drop=()) -> bytes:
     return out.getvalue()
 
 
-def test_two_entries_manifest_deflated_tensors_stored(tensor_artifact):
+def test_two_entries_tensors_stored_then_manifest_deflated(tensor_artifact):
+    """tensors.bin comes first (written in one pass, hashed as it goes), its data 64-byte
+    aligned in the file; the manifest, which records the hash, follows."""
     infos = zipfile.ZipFile(tensor_artifact).infolist()
     assert [(i.filename, i.compress_type) for i in infos] == [
-        ("manifest.json", zipfile.ZIP_DEFLATED), ("tensors.bin", zipfile.ZIP_STORED)]
+        ("tensors.bin", zipfile.ZIP_STORED), ("manifest.json", zipfile.ZIP_DEFLATED)]
+    data = tensor_artifact.read_bytes()
+    name_len, extra_len = np.frombuffer(data[26:30], "<u2")
+    start = 30 + int(name_len) + int(extra_len)
+    assert start % 64 == 0 and data[30:30 + name_len] == b"tensors.bin"
+    assert data[start:start + 24] == np.arange(6, dtype="<f4").tobytes()
 
 
 def test_equal_programs_give_equal_bytes(unit):
@@ -100,7 +107,8 @@ def test_highly_compressible_manifest_is_stored_and_loads():
 
 def test_deflate_errors_are_artifact_errors(tensor_artifact):
     data = bytearray(tensor_artifact.read_bytes())
-    start = 30 + len("manifest.json")  # the first entry's deflate stream
+    info = zipfile.ZipFile(io.BytesIO(bytes(data))).getinfo("manifest.json")
+    start = info.header_offset + 30 + len("manifest.json")  # its deflate stream
     data[start:start + 8] = b"\xff" * 8
     with pytest.raises(ArtifactError):
         mobile.loads(bytes(data))
