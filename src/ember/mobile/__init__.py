@@ -21,14 +21,17 @@ from ember.mobile.program import ClassInfo, Function, Program
 from ember.mobile.runtime import build
 
 
-def load(path) -> LoadedModule:
-    """Load an artifact file; ArtifactError if it is corrupt, too new or needs missing ops."""
-    return build(load_program(path))
+def load(path, verify: bool | None = None) -> LoadedModule:
+    """Load an artifact (a path or a binary file object); ArtifactError if it is corrupt,
+    too new or needs missing ops. A file of 1 MiB or more is mapped read-only, not read:
+    its tensors are views of the mapping. verify=True also hashes the tensor data against
+    the artifact's checksum (None, the default: only when it is at most 16 MiB)."""
+    return build(load_program(path, verify))
 
 
-def loads(data: bytes) -> LoadedModule:
-    """Load an artifact from its bytes (same checks as load)."""
-    return build(read_program(data))
+def loads(data: bytes, verify: bool | None = None) -> LoadedModule:
+    """Load an artifact from its bytes (same checks as load; tensors view `data`)."""
+    return build(read_program(data, verify))
 
 
 def describe(path) -> str:

@@ -31,6 +31,7 @@ import hashlib
 import io
 import json
 import math
+import os
 import struct
 import zipfile
 import zlib
@@ -41,27 +42,69 @@ from ember.errors import ArtifactError
 from ember.mobile import manifest as M
 from ember.mobile.manifest import ALIGN, DTYPES, decode_const, encode_const, need
 from ember.mobile.program import ClassInfo, Function, Program
+from ember.ops.tensor_common import FrozenMap
 
 REQUIRED = ("manifest.json", "tensors.bin")
 """The entries of an artifact (format 5 on)."""
 REQUIRED_OLD = REQUIRED + ("code.bin", "lines.bin", "consts.json")
 """Entries every artifact of formats 1-4 has; the only others allowed are its source/N."""
+_LOCAL = struct.Struct("<4s4xH16xHH")
+"""A zip local file header's signature, method, name length and extra length."""
 
 
-def load_program(path) -> Program:
-    """Read and check an artifact file into a Program (not yet verified or translated)."""
+MAP_MIN_BYTES = 1 << 20
+"""Files at least this large are mapped (mmap) rather than read: their tensors are views
+of the mapping. Smaller ones are read into memory, which costs less than a mapping."""
+VERIFY_MAX_BYTES = 16 << 20
+"""verify=None hashes tensors.bin against the manifest's sha256 when it is at most this
+large (a few milliseconds); larger ones are checked with verify=True only."""
+
+
+def load_program(source, verify: bool | None = None) -> Program:
+    """Read and check an artifact (a path, or a binary file object read once) into a
+    Program (not yet verified or translated). A file of MAP_MIN_BYTES or more is mapped
+    read-only and its tensors are views of the mapping."""
+    if hasattr(source, "read"):
+        try:
+            data = source.read()
+        except UnicodeDecodeError:
+            raise ArtifactError("artifact file objects must be opened in binary mode") \
+                from None
+        except OSError as e:
+            raise ArtifactError(f"cannot read artifact: {e.strerror or e}") from None
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise ArtifactError("artifact file objects must be opened in binary mode")
+        return read_program(data, verify)
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        with open(source, "rb") as fh:
+            data = _map_or_read(fh)
     except OSError as e:
-        raise ArtifactError(f"cannot read artifact {str(path)!r}: {e.strerror or e}") from None
-    return read_program(data)
+        raise ArtifactError(f"cannot read artifact {str(source)!r}: {e.strerror or e}") \
+            from None
+    return read_program(data, verify)
 
 
-def read_program(data: bytes) -> Program:
-    """Check an artifact's bytes and return its Program; ArtifactError on any problem."""
+def _map_or_read(fh):
+    """The file's bytes: a read-only mapping for large files, bytes for small ones."""
+    size = os.fstat(fh.fileno()).st_size
+    if size >= MAP_MIN_BYTES:
+        try:
+            return FrozenMap(fh.fileno(), 0)
+        except (OSError, ValueError):  # e.g. a file system that cannot map: read it
+            pass
+    return fh.read()
+
+
+def read_program(data, verify: bool | None = None) -> Program:
+    """Check an artifact's bytes (or a FrozenMap of its file) and return its Program;
+    ArtifactError on any problem. Tensors are views of `data` (of a copy for a mutable
+    buffer). verify: hash tensors.bin against the manifest's sha256 (True), skip that
+    (False), or hash it only when it is at most VERIFY_MAX_BYTES (None). Every structural
+    check runs either way: the hash catches changed weight values, not unsafe files."""
+    if not isinstance(data, (bytes, FrozenMap)):
+        data = bytes(data)
     try:
-        return _Reader(bytes(data)).read()
+        return _Reader(data, verify).read()
     except ArtifactError:
         raise
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError, KeyError,
@@ -70,15 +113,48 @@ def read_program(data: bytes) -> Program:
         raise ArtifactError(f"corrupt artifact: {type(e).__name__}: {e}") from None
 
 
+class _BufferFile(io.RawIOBase):
+    """A read-only, seekable file over a buffer (a mapping) without copying it."""
+
+    def __init__(self, buf):
+        self.buf = memoryview(buf)
+        self.pos = 0
+
+    def readable(self):
+        return True
+
+    def seekable(self):
+        return True
+
+    def tell(self):
+        return self.pos
+
+    def seek(self, offset, whence=0):
+        base = (0, self.pos, len(self.buf))[whence]
+        if base + offset < 0:
+            raise ValueError("negative seek position")
+        self.pos = base + offset
+        return self.pos
+
+    def readinto(self, b):
+        chunk = self.buf[self.pos:self.pos + len(b)]
+        n = len(chunk)
+        memoryview(b).cast("B")[:n] = chunk
+        self.pos += n
+        return n
+
+
 class _Reader:
-    def __init__(self, data: bytes):
+    def __init__(self, data, verify: bool | None = None):
         self.data = data
+        self.verify = verify
         self.files: dict[str, bytes] = {}
 
     def read(self) -> Program:
         need(len(self.data) >= 22 and self.data[:4] == b"PK\x03\x04",
              "not an ember artifact (not a zip file)")
-        self.zf = zipfile.ZipFile(io.BytesIO(self.data))
+        self.zf = zipfile.ZipFile(io.BytesIO(self.data) if type(self.data) is bytes
+                                  else _BufferFile(self.data))
         self.check_zip()
         m = self.read_json("manifest.json", M.MAX_MANIFEST_BYTES)
         need(type(m) is dict, "manifest.json must be a JSON object")
@@ -88,6 +164,7 @@ class _Reader:
              zipfile.ZIP_STORED, f"format {version} artifacts store manifest.json uncompressed")
         M.check_tables(m, version)
         self.check_entry_names(m)
+        self.blob = self.tensor_blob()
         self.check_checksums(m)
         tensors = self.read_tensors(m)
         objects = self.read_objects(m, len(tensors))
@@ -99,7 +176,14 @@ class _Reader:
             default_entry=m.get("default_entry"), producer=m["producer"],
             metadata=m.get("metadata", {}), manifest=m,
             mutable_tensors=M.field(m, "mutable_tensors", bool, "", default=True,
-                                    optional=True))
+                                    optional=True),
+            mapping=self.mapping())
+
+    def mapping(self):
+        """(the file mapping, the file size the tensors need) if tensors view a mapping."""
+        if type(self.data) is not FrozenMap or self.blob.obj is not self.data:
+            return None
+        return self.data, len(self.data)
 
     # -- zip level ---------------------------------------------------------------------------
     def check_zip(self):
@@ -172,8 +256,39 @@ class _Reader:
         for name in sorted(self.names - {"manifest.json"}):
             want = sums.get(name)
             need(type(want) is str, f"manifest has no checksum for entry {name!r:.60}")
-            got = hashlib.sha256(self.entry(name)).hexdigest()
+            if name == "tensors.bin":
+                if not self.verify_tensors():
+                    continue
+                got = hashlib.sha256(self.blob).hexdigest()
+            else:
+                got = hashlib.sha256(self.entry(name)).hexdigest()
             need(got == want, f"checksum mismatch in {name!r:.60}: the artifact is corrupt")
+
+    def verify_tensors(self) -> bool:
+        if self.verify is None:
+            return len(self.blob) <= VERIFY_MAX_BYTES
+        return bool(self.verify)
+
+    def tensor_blob(self):
+        """tensors.bin's bytes as a view of the artifact's data (a copy only when the entry
+        is not 16-byte aligned in memory, as in files other zip writers made): the entry's
+        local header must be sound and its data must lie inside the file."""
+        info = self.zf.getinfo("tensors.bin")
+        h, size = info.header_offset, info.file_size
+        need(0 <= h and h + 30 <= len(self.data), "tensors.bin's header lies outside the file")
+        sig, method, n, e = _LOCAL.unpack_from(self.data, h)
+        need(sig == b"PK\x03\x04" and method == zipfile.ZIP_STORED,
+             "tensors.bin has a bad local header")
+        need(self.data[h + 30:h + 30 + n] == b"tensors.bin",
+             "tensors.bin's local header names another entry")
+        start = h + 30 + n + e
+        need(start + size <= len(self.data),
+             f"tensors.bin ({size} bytes at {start}) lies past the end of the "
+             f"{len(self.data)}-byte file: the artifact is truncated")
+        view = memoryview(self.data)[start:start + size]
+        if np.frombuffer(view, np.uint8).ctypes.data % 16:
+            view = memoryview(bytes(view))
+        return view
 
     # -- tables ---------------------------------------------------------------------------------
     def classes(self, m) -> list[ClassInfo]:
@@ -209,7 +324,7 @@ class _Reader:
     def read_tensors(self, m) -> list:
         recs = M.field(m, "tensors", list, "")
         need(len(recs) <= M.MAX_TENSORS, f"too many tensors ({len(recs)})")
-        blob = self.entry("tensors.bin")
+        blob = self.blob
         parsed = [self.tensor_record(i, r, len(blob)) for i, r in enumerate(recs)]
         self.check_layout(parsed, len(blob))
         out = []

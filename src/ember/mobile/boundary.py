@@ -19,7 +19,7 @@ import itertools
 
 import numpy as np
 
-from ember.errors import CallError
+from ember.errors import ArtifactError, CallError
 from ember.mobile import types as RT
 
 _NO_DEFAULT = object()
@@ -37,7 +37,8 @@ class LoadedModule:
         codes = {fn.__code__: f for fn, f in zip(fns, program.functions)}
         sources = {name: text.splitlines() for name, text in program.sources}
         self._entries = {
-            name: LoadedFunction(name, program.functions[i], fns[i], codes, sources, classes)
+            name: LoadedFunction(name, program.functions[i], fns[i], codes, sources, classes,
+                                 program.mapping)
             for name, i in program.entries.items()}
         self._default = self._entries.get(program.default_entry_name())
 
@@ -92,9 +93,10 @@ def _signature_record(f, index: int) -> dict:
 class LoadedFunction:
     """An entry point: argument binding and checks, the translated function, notes."""
 
-    def __init__(self, name, f, fn, codes, sources, classes):
+    def __init__(self, name, f, fn, codes, sources, classes, mapping=None):
         self.name = name
         """The entry name, used in messages ("forward() argument 'x' ...")."""
+        self._mapping = mapping
         self._params = list(f.params)
         self._fn = fn
         self._codes = codes
@@ -115,6 +117,8 @@ class LoadedFunction:
         """The entry's signature in Python spelling, e.g. "f(x: List[float]) -> float"."""
 
     def __call__(self, *args, **kwargs):
+        if self._mapping is not None:
+            _check_mapping(self._mapping)
         if kwargs or len(args) != len(self._checks):
             args = self._bind(args, kwargs)
         if self._converters:
@@ -212,6 +216,21 @@ class LoadedFunction:
 
     def __repr__(self):
         return f"<ember entry {self.signature}>"
+
+
+def _check_mapping(mapping) -> None:
+    """ArtifactError if the mapped artifact file shrank since load: touching its tensors
+    would fault (SIGBUS). Files ember writes are replaced by rename and never shrink; only
+    a truncation racing with a running call can still fault (docs/architecture.md)."""
+    mm, size = mapping
+    try:
+        now = mm.size()
+    except (OSError, ValueError):
+        now = -1
+    if now < size:
+        raise ArtifactError(f"the artifact file was truncated after it was loaded (now "
+                            f"{max(now, 0)} bytes, {size} mapped): its tensors are gone; "
+                            f"load it again")
 
 
 def _hint(shown: str, v) -> str:

@@ -161,6 +161,9 @@ class Program:
     """Free-form JSON-compatible information carried through the artifact."""
     manifest: dict | None = None
     """The manifest an artifact was read from (None for programs built in memory)."""
+    mapping: tuple | None = None
+    """(FrozenMap, file size its tensors need) when the tensors are views of a mapped
+    artifact file; entry points then check the file was not truncated (boundary.py)."""
 
     def __post_init__(self):
         self.classes = [c if isinstance(c, ClassInfo) else ClassInfo(*c) for c in self.classes]
