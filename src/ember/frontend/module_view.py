@@ -19,6 +19,7 @@ import numpy as np
 
 from ember.errors import UnsupportedError
 from ember.ir import types as T
+from ember.ops.tensor_common import seal
 
 _BASES = {("ember.nn.module", "Module"), ("torch.nn.modules.module", "Module"),
           ("torch.jit._script", "ScriptModule"), ("torch.jit._script", "RecursiveScriptModule")}
@@ -132,7 +133,7 @@ def _converted_view(obj, cache) -> ModuleView:
                                "compile") from None
     converted = cache.get(("layer", id(obj)))
     if converted is None:
-        converted = cache[("layer", id(obj))] = convert_layer(obj)
+        converted = cache[("layer", id(obj))] = convert_layer(obj, frozen=True)
     view = view_of(converted, cache)
     view.label = f"torch.nn.{cls.__name__}"
     return view
@@ -143,12 +144,13 @@ def _is_torch_tensor(v) -> bool:
 
 
 def torch_array(t, cache: dict, what: str) -> np.ndarray:
-    """A torch tensor's data as a numpy array, copied once per tensor object."""
+    """A torch tensor's data as a frozen numpy array (read-only; one copy per tensor
+    object, straight from torch's memory)."""
     key = id(t)
     if key in cache:
         return cache[key][1]
     try:
-        arr = np.array(t.detach().cpu().numpy(), copy=True)
+        arr = seal(t.detach().cpu().numpy())
     except (TypeError, RuntimeError) as e:
         raise UnsupportedError(f"cannot read tensor {what} ({e}); ember stores float16/32/64, "
                                "int8/16/32/64, uint8 and bool tensors") from None

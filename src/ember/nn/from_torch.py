@@ -13,6 +13,7 @@ needed.
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Mapping
 
 import numpy as np
@@ -34,10 +35,16 @@ def _dtype(m) -> str | None:
     return None
 
 
+_FROZEN = contextvars.ContextVar("ember_convert_frozen", default=False)
+"""convert_layer(frozen=True) is running: tensors become frozen copies."""
+
+
 def _copy_tensors(layer, m):
-    """Load m's state_dict into the ember layer (a copy: load_state_dict copies into the
-    layer's arrays); names match by design, and strict loading fills every tensor."""
-    layer.load_state_dict({k: v.detach().cpu().numpy() for k, v in m.state_dict().items()})
+    """Load m's state_dict into the ember layer: one copy per tensor, into the layer's
+    arrays (or, under convert_layer(frozen=True), into frozen arrays that replace them);
+    names match by design, and strict loading fills every tensor."""
+    layer.load_state_dict({k: v.detach().cpu().numpy() for k, v in m.state_dict().items()},
+                          frozen=_FROZEN.get())
     return layer
 
 
@@ -486,13 +493,18 @@ TORCH_LAYERS: Mapping = _LazyTable(_table)
 """torch.nn layer class -> converter(torch_module) -> ember.nn module."""
 
 
-def convert_layer(m):
+def convert_layer(m, frozen: bool = False):
     """The ember.nn equivalent of torch built-in layer `m`, weights copied; UnsupportedError
-    if ember has none or cannot honour m's configuration."""
+    if ember has none or cannot honour m's configuration. frozen=True: the layer's tensors
+    are read-only frozen copies (what ember.script uses; kernels may cache from them)."""
     convert = TORCH_LAYERS.get(type(m))
     if convert is not None:
-        with enn.init.no_draws():  # every tensor is overwritten by _copy_tensors
-            layer = convert(m)
+        token = _FROZEN.set(frozen)
+        try:
+            with enn.init.no_draws():  # every tensor is overwritten by _copy_tensors
+                layer = convert(m)
+        finally:
+            _FROZEN.reset(token)
         layer.train(False)
         return layer
     raise UnsupportedError(_refusal(m))

@@ -20,6 +20,8 @@ from collections import OrderedDict
 
 import numpy as np
 
+from ember.ops.tensor_common import seal
+
 
 def export(fn):
     """Mark a module method as an entry point of the scripted module (like
@@ -159,10 +161,11 @@ class Module:
         for name, child in self.named_children():
             yield from child._all_named_modules(f"{prefix}.{name}" if prefix else name)
 
-    def load_state_dict(self, state: dict, strict: bool = True) -> None:
+    def load_state_dict(self, state: dict, strict: bool = True, frozen: bool = False) -> None:
         """Copy arrays (numpy, or anything np.asarray takes, e.g. CPU torch tensors) into the
         tensors of the same names, in place (as torch does), casting to their dtypes; shapes
-        must match."""
+        must match. frozen=True instead replaces each tensor by a read-only frozen copy (one
+        copy, straight from the source's memory: what ember.script keeps of torch layers)."""
         own = {}
         for mname, m in self._all_named_modules():
             for tname, t in m._tensors.items():
@@ -181,7 +184,9 @@ class Module:
             if old.shape != arr.shape:
                 raise ValueError(f"load_state_dict: '{key}' has shape {arr.shape}, expected "
                                  f"{old.shape}")
-            if old.flags.writeable:
+            if frozen:
+                setattr(m, tname, seal(arr if arr.dtype == old.dtype else arr.astype(old.dtype)))
+            elif old.flags.writeable:
                 old[...] = arr  # in place, as torch: arrays held elsewhere stay current
             else:
                 setattr(m, tname, arr.astype(old.dtype))
@@ -200,10 +205,12 @@ class Module:
 
 
 def _to_numpy(value) -> np.ndarray:
+    """value as an array: a view of a numpy array's or CPU torch tensor's memory (callers
+    copy it once, into the module's tensor)."""
     detach = getattr(value, "detach", None)
     if detach is not None:  # a torch tensor, without importing torch
         value = detach().cpu().numpy()
-    return np.array(value, copy=True)
+    return np.asarray(value)
 
 
 class _ModuleSequence(Module):
