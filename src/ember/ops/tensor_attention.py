@@ -21,7 +21,7 @@ import numpy as np
 
 from ember.ops.tensor_activation import softmax_last
 from ember.ops.tensor_common import F, prepared, reg
-from ember.ops.tensor_linalg import linear
+from ember.ops.tensor_linalg import T_CACHE_MAX_BYTES, linear
 from ember.ops.tensorinfo import TensorInfo
 
 
@@ -195,11 +195,14 @@ def _finish(out, attn, need_weights, average, unbatched):
 
 def _one_sequence(query, key, value, w, b, out_w, out_b, separate, dropout) -> bool:
     """Whether the one-sequence self-attention path applies: batch 1, weights of the
-    input's dtype and torch's shapes (else the general path raises torch's errors)."""
+    input's dtype and torch's shapes (else the general path raises torch's errors), and
+    small enough that its rearranged copy of them (cached for frozen weights) costs little
+    memory; larger ones go through `linear` on views of the weights."""
     lq, n, e = query.shape
     dt = query.dtype
     return n == 1 and query is key and key is value and not separate and not dropout \
-        and w is not None and w.dtype == dt and w.shape == (3 * e, e) \
+        and w is not None and w.nbytes <= T_CACHE_MAX_BYTES \
+        and w.dtype == dt and w.shape == (3 * e, e) \
         and (b is None or (b.dtype == dt and b.shape == (3 * e,))) \
         and out_w.dtype == dt and out_w.ndim == 2 and out_w.shape[1] == e \
         and (out_b is None or (out_b.dtype == dt and out_b.shape == out_w.shape[:1]))
