@@ -12,7 +12,13 @@ interpreter/artifact_writer.py):
                     offset, nbytes}, objects, sources {filename, text} (for tracebacks),
                     the sha256 checksum of tensors.bin, metadata
     tensors.bin     stored: raw little-endian tensor data, each tensor 64-byte aligned, no
-                    overlaps, no holes beyond alignment padding (identical tensors shared)
+                    overlaps, no holes beyond alignment padding (identical tensors shared);
+                    the writer puts it first, its data 64-byte aligned in the file
+
+Large files are mapped (MAP_MIN_BYTES) and tensors are read-only views of the mapping;
+bytes, small files and file objects are read once and tensors view those bytes. The
+sha256 of tensors.bin is checked per `verify` (see read_program); every structural check
+always runs, including that tensors.bin's data lies inside the file.
 
 Versions 1-4 keep code, lines and consts in stored entries of their own (code.bin and
 lines.bin: little-endian int32 words; consts.json) and each source in source/N, with a
