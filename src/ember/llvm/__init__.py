@@ -15,7 +15,7 @@ numpy — never the frontend; ember.mobile never imports this package.
 from __future__ import annotations
 
 from ember.llvm import cache, jit
-from ember.llvm.module import Plan, plan_module, release_symbol
+from ember.llvm.module import Plan, boundary_types, plan_module, release_symbol
 from ember.llvm.sites import Site
 
 def _code_version() -> str:
@@ -77,8 +77,8 @@ class NativeModule:
         func = self.module.funcs[name]
         ft = func.attrs["type"]
         releases = {t: self.loaded.address(release_symbol(self.prefix, t))
-                    for t in list(ft.params) + [ft.ret] if is_refcounted(t)}
-        del T
+                    for t in boundary_types(list(ft.params) + [ft.ret])}
+        del T, is_refcounted
         return NativeFunction(vm_entry, func, self.loaded.address(shim), releases,
                               self.plan.sites, sources)
 

@@ -41,6 +41,8 @@ class Converter:
     """Python ↔ native values for one call (keeps list identity both ways)."""
 
     def __init__(self):
+        self._made: set = set()
+        self._types: dict = {}
         self.by_id: dict = {}
         """id(python list) -> (native pointer, the list)."""
         self.by_ptr: dict = {}
@@ -71,9 +73,12 @@ class Converter:
         if not hdr_ptr or not data:
             raise MemoryError("cannot allocate a native list")
         hdr = _Header.from_address(hdr_ptr)
-        hdr.rc, hdr.len, hdr.cap, hdr.data = 1, n, max(n, 1), data
+        # one count for the slot that holds it, one for the boundary (released last, so
+        # the list outlives what the script does to its container)
+        hdr.rc, hdr.len, hdr.cap, hdr.data = 2, n, max(n, 1), data
         self.by_id[id(v)] = (hdr_ptr, v)
         self.by_ptr[hdr_ptr] = v
+        self._made.add(hdr_ptr)
         if n:
             self._fill(data, v, t.elem, n)
         return hdr_ptr
@@ -128,8 +133,11 @@ class Converter:
             if t is not None and isinstance(v, list):
                 v[:] = self._contents(ptr, t)
 
+    def made(self):
+        """(pointer, list type) of every native list this call's arguments made."""
+        return [(ptr, t) for ptr, t in self._types.items() if ptr in self._made]
+
     def note_type(self, ptr, t) -> None:
-        self._types = getattr(self, "_types", {})
         self._types[ptr] = t
 
 
@@ -198,6 +206,9 @@ class NativeFunction:
             for i, t in enumerate(self.params):
                 if t in self._release:
                     self._release[t](ctypes.addressof(packed) + _offset(self._args_type, i))
+            for ptr, t in conv.made():
+                slot = ctypes.c_void_p(ptr)
+                self._release[t](ctypes.addressof(slot))
 
     def _exception(self, ctx) -> BaseException:
         site = self._sites[ctx.site]

@@ -85,6 +85,8 @@ class FunctionGen:
         self.loops: list[_Loop] = []
         self.on_yield: list = []
         self.unwind: list[_Unwind] = []
+        self._exits: dict = {}
+        self._keep: list = []
 
     # -- driver -------------------------------------------------------------------------------
     def run(self) -> None:
@@ -178,17 +180,25 @@ class FunctionGen:
 
     def error_exit(self, leave: bool = True) -> None:
         """Propagate the exception recorded in ctx: to the innermost try or finally of this
-        function, or out of it."""
-        if self.unwind:
-            u = self.unwind[-1]
-            self.release_scopes(u.depth)
-            self.b.branch(u.block)
-            return
-        self.release_scopes(0)
-        if leave:
-            self._leave()
-        rt = ret_type(self.func)
-        self.b.ret(ir.Constant(rt, [I8(1), ir.Constant(rt.elements[1], None)]))
+        function, or out of it. Exits that release the same values share one block (each
+        failing operation only records its site and branches), which keeps code small."""
+        u = self.unwind[-1] if self.unwind else None
+        depth = u.depth if u is not None else 0
+        live = [v for scope in self.scopes[depth:] for _, v, _ in scope]
+        key = (id(u), tuple(id(v) for v in live))
+        block = self._exits.get(key)
+        if block is None:
+            self._keep.append((u, live))  # ids in keys must not be reused while emitting
+            block = self._exits[key] = self.fn.append_basic_block("unwind")
+            here, self.b = self.b, ir.IRBuilder(block)
+            self.release_scopes(depth)
+            if u is not None:
+                self.b.branch(u.block)
+            else:
+                rt = ret_type(self.func)
+                self.b.ret(ir.Constant(rt, [I8(1), ir.Constant(rt.elements[1], None)]))
+            self.b = here
+        self.b.branch(block)
 
     def site(self, kind: str, loc: Loc, **kw) -> int:
         return self.mg.add_site(Site(kind, loc.file, loc.line, self.func.sym_name,
@@ -334,7 +344,9 @@ class FunctionGen:
         if step_const is None:
             self.fail_if(b.icmp_signed("==", step, I64(0)), self.site("range", op.loc), [])
         elif step_const == 0:
-            raise NotNative("range() with a zero step")
+            self.record(self.site("range", op.loc), [])
+            self.error_exit()
+            b.position_at_end(b.append_basic_block("dead"))
         iv = self.slot(T.I64)
         b.store(lo, iv)
         slots = self._carried_scope(op, op.operands[3:])

@@ -143,11 +143,28 @@ class ModuleGen:
         b.ret(I32(0))
         b.position_at_end(bad)
         b.ret(I32(1))
-        for t in list(ft.params) + [ft.ret]:
+        for t in boundary_types(list(ft.params) + [ft.ret]):
             sym = release_symbol(self.prefix, t)
-            if is_refcounted(t) and sym not in self.llmod.globals:
+            if sym not in self.llmod.globals:
                 self.rt.export_release(t, sym)
         return shim.name
+
+
+def boundary_types(types) -> list:
+    """Every refcounted type a boundary conversion of values of `types` handles: the types
+    themselves and the list types nested in them (the boundary holds a reference to each
+    list it makes, and releases it with that type's exported helper)."""
+    out: list = []
+
+    def walk(t):
+        if is_refcounted(t) and t not in out:
+            out.append(t)
+        for sub in (getattr(t, "elem", None),) + tuple(getattr(t, "elems", ())):
+            if sub is not None:
+                walk(sub)
+    for t in types:
+        walk(t)
+    return out
 
 
 def release_symbol(prefix: str, t: T.Type) -> str:
@@ -165,7 +182,9 @@ def _signature_reason(func) -> str | None:
 
 def plan_module(module, entries: list[str], prefix: str) -> Plan:
     """Generate LLVM IR for every native function reachable from entries."""
-    reachable = _reachable(module, entries)
+    eq_methods = [d.methods["__eq__"] for d in module.classes.values()
+                  if "__eq__" in d.methods and d.methods["__eq__"] in module.funcs]
+    reachable = _reachable(module, list(entries) + eq_methods)
     reasons: dict = {}
     candidates = []
     for name in reachable:

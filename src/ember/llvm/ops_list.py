@@ -215,6 +215,9 @@ def _list_mul(g, op):
 def _eq(g, a, b, elem):
     if elem in (T.I64, T.BOOL):
         return g.b.icmp_signed("==", a, b)
+    if isinstance(elem, (T.ClassType, T.ListType, T.TupleType)):
+        from ember.llvm.ops_more import _equal
+        return _equal(g, a, b, elem)
     raise NotNative(f"element comparison of {elem}")
 
 
@@ -274,7 +277,10 @@ def _list_remove(g, op):
 
 
 def _kind(elem):
-    return {T.I64: "i64", T.BOOL: "bool", T.F64: "f64"}[elem]
+    kinds = {T.I64: "i64", T.BOOL: "bool", T.F64: "f64"}
+    if elem not in kinds:  # the message shows the value: only scalars are rebuilt
+        raise NotNative(f"the error message of a missing {elem}")
+    return kinds[elem]
 
 
 @emitter("list.count")
@@ -345,12 +351,10 @@ def _adjust(g, present, v, n, neg_step, default_pos, default_neg):
     return b.select(present, r, b.select(neg_step, default_neg, default_pos))
 
 
-@emitter("list.slice")
-def _list_slice(g, op):
+def _slice_bounds(g, op, lst):
+    """(start, step, count) of lst[start:stop:step] as CPython computes them."""
     b = g.b
-    lst = g.native(op.operands[0])
-    elem = _elem(op)
-    (ps, start), (pe, stop), (pp, step) = (_opt_int(g, v) for v in op.operands[1:])
+    (ps, start), (pe, stop), (pp, step) = (_opt_int(g, v) for v in op.operands[1:4])
     step = b.select(pp, step, I64(1))
     fail(g, op, b.icmp_signed("==", step, I64(0)), [],
          kinds=(EMPTY, ("const", None), ("const", None), ("const", 0)))
@@ -364,7 +368,15 @@ def _list_slice(g, op):
     down = b.select(b.icmp_signed("<", stop, start),
                     b.add(b.sdiv(b.sub(b.sub(start, stop), I64(1)), b.neg(step)), I64(1)),
                     I64(0))
-    count = b.select(neg, down, up)
+    return start, step, b.select(neg, down, up)
+
+
+@emitter("list.slice")
+def _list_slice(g, op):
+    b = g.b
+    lst = g.native(op.operands[0])
+    elem = _elem(op)
+    start, step, count = _slice_bounds(g, op, lst)
     out = g.rt.new_list(b, count, elem)
 
     def body(k):
@@ -373,6 +385,71 @@ def _list_slice(g, op):
         store_elem(g, out, k, v, elem)
     _loop(g, count, body)
     return out
+
+
+@emitter("list.delslice")
+def _list_delslice(g, op):
+    """del lst[start:stop:step]: keep the elements the slice does not select, in order."""
+    b = g.b
+    lst = g.native(op.operands[0])
+    elem = _elem(op)
+    start, step, count = _slice_bounds(g, op, lst)
+    neg = b.icmp_signed("<", step, I64(0))  # walk the same elements upwards
+    first = b.select(neg, b.add(start, b.mul(step, b.sub(count, I64(1)))), start)
+    stride = b.select(neg, b.sub(I64(0), step), step)
+    end = b.add(first, b.mul(stride, count))
+    w = g.slot(T.I64)
+    b.store(I64(0), w)
+
+    def body(i):
+        off = b.sub(i, first)
+        hit = b.and_(b.and_(b.icmp_signed(">=", i, first), b.icmp_signed("<", i, end)),
+                     b.icmp_signed("==", b.srem(off, b.select(b.icmp_signed(">", stride, I64(0)),
+                                                             stride, I64(1))), I64(0)))
+        v = load_elem(g, lst, i, elem)
+        keep, drop, nxt = (b.append_basic_block(x) for x in ("del.keep", "del.drop",
+                                                             "del.next"))
+        b.cbranch(b.and_(hit, b.icmp_signed(">", count, I64(0))), drop, keep)
+        b.position_at_end(drop)
+        g.rt.release(b, v, elem)
+        b.branch(nxt)
+        b.position_at_end(keep)
+        wi = b.load(w, typ=I64)
+        store_elem(g, lst, wi, v, elem)
+        b.store(b.add(wi, I64(1)), w)
+        b.branch(nxt)
+        b.position_at_end(nxt)
+    _loop(g, _len(g, lst), body)
+    _set_len(g, lst, b.load(w, typ=I64))
+
+
+@emitter("list.imul")
+def _list_imul(g, op):
+    """xs *= n: the contents repeated n times in place (cleared for n <= 0)."""
+    lst, k = args(g, op)
+    elem = _elem(op)
+    b = g.b
+    n = _len(g, lst)
+    reps = b.select(b.icmp_signed("<", k, I64(0)), I64(0), k)
+    total = b.smul_with_overflow(n, reps)
+    huge = b.or_(b.extract_value(total, 1),
+                 b.icmp_signed(">", b.extract_value(total, 0), I64(1 << 36)))
+    fail(g, op, huge)
+    clear, grow, done = (b.append_basic_block(x) for x in ("imul.clear", "imul.grow",
+                                                           "imul.done"))
+    b.cbranch(b.icmp_signed("==", reps, I64(0)), clear, grow)
+    b.position_at_end(clear)
+    if is_refcounted(elem):
+        _loop(g, n, lambda i: g.rt.release(b, load_elem(g, lst, i, elem), elem))
+    _set_len(g, lst, I64(0))
+    b.branch(done)
+    b.position_at_end(grow)
+    g.rt.reserve(b, lst, b.extract_value(total, 0), elem)
+    _loop(g, reps, lambda r: _copy_into(g, lst, b.mul(r, n), lst, I64(0), n, elem),
+          start=I64(1))
+    _set_len(g, lst, b.extract_value(total, 0))
+    b.branch(done)
+    b.position_at_end(done)
 
 
 # ----------------------------------------------------------------------------- builtins

@@ -228,9 +228,34 @@ def _equal(g, x, y, t):
         for k, e in enumerate(t.elems):
             acc = b.and_(acc, _equal(g, b.extract_value(x, k), b.extract_value(y, k), e))
         return acc
-    if isinstance(t, T.ListType) and t.elem in (T.I64, T.BOOL):
+    if isinstance(t, T.ListType) and (t.elem in (T.I64, T.BOOL) or
+                                      isinstance(t.elem, (T.ClassType, T.ListType,
+                                                          T.TupleType))):
         return _lists_equal(g, x, y, t.elem)
+    if isinstance(t, T.ClassType):
+        return object_equal(g, x, y, t)
     raise NotNative(f"== of {t}")
+
+
+def object_equal(g, x, y, t):
+    """CPython's PyObject_RichCompareBool(x, y, Py_EQ) for script objects: identity, else
+    the class's __eq__ (a native function; its errors propagate), else False."""
+    b = g.b
+    decl = g._decl(t)
+    same = b.icmp_unsigned("==", x, y)
+    eq = decl.methods.get("__eq__")
+    if eq is None:
+        return same
+    out = g.slot(T.BOOL)
+    b.store(I8(1), out)
+    call, done = b.append_basic_block("eq.call"), b.append_basic_block("eq.done")
+    b.cbranch(same, done, call)
+    b.position_at_end(call)
+    r = g._direct_call(eq, [x, y], g.loc)
+    b.store(r, out)
+    b.branch(done)
+    b.position_at_end(done)
+    return b.icmp_unsigned("!=", b.load(out, typ=I8), I8(0))
 
 
 def _lists_equal(g, x, y, elem):
@@ -247,7 +272,7 @@ def _lists_equal(g, x, y, elem):
     going = b.and_(b.icmp_signed("<", i, n), b.icmp_unsigned("!=", b.load(res, typ=I8), I8(0)))
     b.cbranch(going, body, done)
     b.position_at_end(body)
-    same = b.icmp_signed("==", load_elem(g, x, i, elem), load_elem(g, y, i, elem))
+    same = _equal(g, load_elem(g, x, i, elem), load_elem(g, y, i, elem), elem)
     b.store(b.zext(same, I8), res)
     b.store(b.add(i, I64(1)), k)
     b.branch(head)
@@ -260,3 +285,124 @@ def _any_eq(g, op):
     a, c = args(g, op)
     r = _equal(g, a, c, op.operands[0].type)
     return to_i8(g.b, r if op.name == "any.eq" else g.b.not_(r))
+
+
+# ----------------------------------------------------------------------------- ordering
+
+def _order(g, x, y, t):
+    """i64 -1 / 0 / 1: Python's ordering of x and y (ints, bools, tuples and lists of
+    them: lexicographic, a shorter prefix first)."""
+    b = g.b
+    if t in (T.I64, T.BOOL):
+        return b.select(b.icmp_signed("<", x, y), I64(-1),
+                        b.select(b.icmp_signed(">", x, y), I64(1), I64(0)))
+    if isinstance(t, T.TupleType):
+        acc = I64(0)
+        for k in reversed(range(len(t.elems))):
+            c = _order(g, b.extract_value(x, k), b.extract_value(y, k), t.elems[k])
+            acc = b.select(b.icmp_signed("!=", c, I64(0)), c, acc)
+        return acc
+    if isinstance(t, T.ListType) and t.elem in (T.I64, T.BOOL):
+        return _list_order(g, x, y, t.elem)
+    raise NotNative(f"ordering of {t}")
+
+
+def _list_order(g, x, y, elem):
+    b = g.b
+    nx, ny = RT.load_field(b, x, RT.LEN), RT.load_field(b, y, RT.LEN)
+    res, k = g.slot(T.I64), g.slot(T.I64)
+    b.store(I64(0), res)
+    b.store(I64(0), k)
+    n = b.select(b.icmp_signed("<", nx, ny), nx, ny)
+    head, body, done = (b.append_basic_block(s) for s in ("ord.head", "ord.body", "ord.done"))
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.load(k, typ=I64)
+    going = b.and_(b.icmp_signed("<", i, n), b.icmp_signed("==", b.load(res, typ=I64), I64(0)))
+    b.cbranch(going, body, done)
+    b.position_at_end(body)
+    b.store(_order(g, load_elem(g, x, i, elem), load_elem(g, y, i, elem), elem), res)
+    b.store(b.add(i, I64(1)), k)
+    b.branch(head)
+    b.position_at_end(done)
+    r = b.load(res, typ=I64)
+    by_len = b.select(b.icmp_signed("<", nx, ny), I64(-1),
+                      b.select(b.icmp_signed(">", nx, ny), I64(1), I64(0)))
+    return b.select(b.icmp_signed("!=", r, I64(0)), r, by_len)
+
+
+@emitter("any.lt", "any.le", "any.gt", "any.ge")
+def _any_order(g, op):
+    a, c = args(g, op)
+    pred = _ICMP[op.name.split(".")[1]]
+    return to_i8(g.b, g.b.icmp_signed(pred, _order(g, a, c, op.operands[0].type), I64(0)))
+
+
+@emitter("any.contains")
+def _any_contains(g, op):
+    cont, x = op.operands
+    t = cont.type
+    if isinstance(t, T.TupleType) and all(e == x.type for e in t.elems):
+        tv, xv = g.native(cont), g.native(x)
+        acc = ir.Constant(ir.IntType(1), 0)
+        for k, e in enumerate(t.elems):
+            acc = g.b.or_(acc, _equal(g, g.b.extract_value(tv, k), xv, e))
+        return to_i8(g.b, acc)
+    raise NotNative(f"`in` on {t}")
+
+
+# ----------------------------------------------------------------------------- more math
+
+@emitter("math.atan2")
+def _math_atan2(g, op):
+    """glibc's atan2 follows C99 Annex F, which CPython's m_atan2 special cases reproduce;
+    atan2 never raises."""
+    return g.b.call(g.mg.libm("atan2", 2), args(g, op))
+
+
+@emitter("int.round_n")
+def _int_round_n(g, op):
+    """round(x, n) of an int: x for n >= 0, else to a multiple of 10**-n, half to even."""
+    x, n = args(g, op)
+    b = g.b
+    out = g.slot(T.I64)
+    b.store(x, out)
+    neg, done = b.append_basic_block("rn.neg"), b.append_basic_block("rn.done")
+    b.cbranch(b.icmp_signed("<", n, I64(0)), neg, done)
+    b.position_at_end(neg)
+    big = b.icmp_signed("<", n, I64(-18))  # 10**19 > every |x|: 0, or 10**19 at n == -19
+    half = I64(5 * 10**18)
+    huge = b.and_(b.icmp_signed("==", n, I64(-19)),
+                  b.or_(b.icmp_signed(">", x, half), b.icmp_signed("<", x, b.neg(half))))
+    fail(g, op, huge, [x, n], cls="OverflowError")
+    p = g.slot(T.I64)
+    b.store(I64(1), p)
+    k = g.slot(T.I64)
+    b.store(b.select(big, I64(0), b.sub(I64(0), n)), k)
+    head, body, calc = (b.append_basic_block(s) for s in ("rn.head", "rn.body", "rn.calc"))
+    b.branch(head)
+    b.position_at_end(head)
+    kk = b.load(k, typ=I64)
+    b.cbranch(b.icmp_signed(">", kk, I64(0)), body, calc)
+    b.position_at_end(body)
+    b.store(b.mul(b.load(p, typ=I64), I64(10)), p)
+    b.store(b.sub(kk, I64(1)), k)
+    b.branch(head)
+    b.position_at_end(calc)
+    pv = b.load(p, typ=I64)
+    q = b.sdiv(x, pv)
+    r = b.srem(x, pv)
+    fix = b.and_(b.icmp_signed("!=", r, I64(0)), b.icmp_signed("<", r, I64(0)))
+    q = b.select(fix, b.sub(q, I64(1)), q)          # floor division
+    r = b.select(fix, b.add(r, pv), r)
+    twice = b.mul(r, I64(2))                       # r < p <= 10**18: no overflow
+    up = b.or_(b.icmp_signed(">", twice, pv),
+               b.and_(b.icmp_signed("==", twice, pv),
+                      b.icmp_signed("!=", b.and_(q, I64(1)), I64(0))))
+    q = b.select(up, b.add(q, I64(1)), q)
+    res = b.smul_with_overflow(q, pv)
+    fail(g, op, b.and_(b.not_(big), b.extract_value(res, 1)), [x, n], cls="OverflowError")
+    b.store(b.select(big, I64(0), b.extract_value(res, 0)), out)
+    b.branch(done)
+    b.position_at_end(done)
+    return b.load(out, typ=I64)
