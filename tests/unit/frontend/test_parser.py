@@ -129,3 +129,10 @@ def test_dedented_method_reports_file_columns():
         parse_module(Source("m.py", body, first_line=20, col_offset=4))
     assert ei.value.line == 21
     assert ei.value.col == 4 + 15
+
+
+@pytest.mark.parametrize("src", ["x = NoneType\n", "Nonesuch = Truex + Falsey\n",
+                                 "def f(a: NoneType) -> NoneType:\n    return None\n",
+                                 "class A:\n  x : NoneType\n"])
+def test_keywords_are_not_prefixes_of_names(src):
+    assert em_shape(parse_module(Source("t.py", src))) == py_shape(pyast.parse(src))
