@@ -18,6 +18,7 @@ from ember.frontend.meta import (
     MClass,
     MConst,
     MDtype,
+    MHook,
     Meta,
     MException,
     MFunction,
@@ -71,6 +72,8 @@ class CallMixin:
             return call_builtin(self, callee.name, node, expected)
         if isinstance(callee, MOpFunc) and callee.qualname == "torch.jit.annotate":
             return self.annotate(node)
+        if isinstance(callee, MHook):
+            return callee.call(self, node, expected)
         if isinstance(callee, MOpFunc):
             return self.call_python_op(callee.qualname, self.call_args(node), node,
                                        self.call_kwargs(node))

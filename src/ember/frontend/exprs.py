@@ -11,6 +11,7 @@ from ember.frontend.meta import (
     MClass,
     MConst,
     MDtype,
+    MHook,
     Meta,
     MFunction,
     MLambda,
@@ -96,6 +97,8 @@ class ExprMixin:
             return self.constant(v.value, node)
         if isinstance(v, MDtype):
             return self.b.const(v.numpy_name, T.DTYPE, self.loc(node))
+        if isinstance(v, MHook):
+            return v.value(self, node)
         if isinstance(v, (MFunction, MLambda, MNested)):
             from ember.frontend.closures import function_value
             return function_value(self, v, node)

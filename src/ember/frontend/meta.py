@@ -160,6 +160,23 @@ class MDtype(Meta):
         return f"dtype {self.numpy_name}"
 
 
+class MHook(Meta):
+    """A name whose meaning its scope supplies as code (the TorchScript importer's prelude:
+    `torch.X` as aten operators, `annotate`, `CONSTANTS.cN`). `call` emits a call of it,
+    `value` its value; the defaults report that it is neither callable nor a value."""
+
+    name = "hook"
+
+    def describe(self):
+        return self.name
+
+    def call(self, em, node, expected):
+        return em.error(f"{self.describe()} is not callable", node.func.span)
+
+    def value(self, em, node):
+        return em.error(f"{self.describe()} cannot be used as a value here", node.span)
+
+
 BUILTIN_FUNCS = {
     "len", "range", "print", "isinstance", "int", "float", "bool", "str", "abs", "min", "max",
     "sum", "sorted", "round", "divmod", "pow", "ord", "chr", "any", "all", "enumerate",
