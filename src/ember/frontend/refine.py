@@ -102,7 +102,11 @@ class RefineMixin:
         if known is not None:  # `self.padding_mode != "zeros"` of module constants
             # `if not torch.jit.is_scripting():` guards code meant never to be compiled.
             return Cond(v, const=known, check_dead=v.op.name not in _SCRIPTING_QUERIES)
-        return Cond(self.truth(v, node))
+        truth = self.truth(v, node)
+        known = _constant_condition(truth) if truth is not v else None
+        if known is not None:  # `if not reason:` of a string the branches above decided
+            return Cond(truth, const=known)
+        return Cond(truth)
 
     def optional_truth(self, node, v):
         loc = self.loc(node)
