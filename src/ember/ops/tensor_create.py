@@ -490,6 +490,26 @@ def _dtype_name(x):
 
 reg("tensor.dtype", "(Tensor self) -> ScalarType", _dtype_name, ("Tensor.dtype",),
     pure=True, doc="The dtype (its numpy name at run time).")
+SCALAR_TYPE_CODES = {"uint8": 0, "int8": 1, "int16": 2, "int32": 3, "int64": 4, "float16": 5,
+                     "float32": 6, "float64": 7, "bool": 11}
+"""TorchScript's ScalarType codes of the dtypes ember has (archives spell dtypes so)."""
+_CODE_DTYPES = {v: k for k, v in SCALAR_TYPE_CODES.items()}
+
+
+def _dtype_of_code(code):
+    name = _CODE_DTYPES.get(code)
+    if name is None:
+        raise ValueError(f"ScalarType {code} is not a dtype ember supports (it has "
+                         f"{', '.join(f'{k}={v}' for k, v in _CODE_DTYPES.items())})")
+    return name
+
+
+reg("tensor.scalar_type", "(Tensor self) -> int", lambda x: SCALAR_TYPE_CODES[_dtype_name(x)],
+    ("ember.scalar_type",), pure=True,
+    doc="The dtype as TorchScript's ScalarType code (float32 is 6).")
+reg("tensor.dtype_of_code", "(int code) -> ScalarType", _dtype_of_code,
+    ("ember.dtype_of_scalar_type",), pure=True, may_raise=True,
+    doc="The dtype of a TorchScript ScalarType code (6 is float32).")
 reg("tensor.device", "(Tensor self) -> str", lambda x: "cpu", ("Tensor.device",), pure=True,
     doc="The device: always 'cpu'.")
 reg("tensor.is_cuda", "(Tensor self) -> bool", lambda x: False, ("Tensor.is_cuda",),
