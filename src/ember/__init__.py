@@ -22,6 +22,8 @@ _LAZY = {
     "grad": "ember.api.grad",
     "value_and_grad": "ember.api.grad",
     "train_step": "ember.api.train",
+    "load_torchscript": "ember.torchscript.load",
+    "trace": "ember.torchscript.load",
 }
 
 

@@ -3,6 +3,8 @@
     ember compile FILE.py:NAME -o OUT.ember   script a function/module and save it
     ember run OUT.ember [ARG ...]             run an artifact (args: JSON literals or .npy files)
     ember inspect OUT.ember                   manifest, signatures, operators, sizes, disassembly
+    ember convert MODEL.pt -o OUT.ember       import a TorchScript archive (.pt, .ptl) without
+                                              torch and save an artifact
     ember demo                                script, save, load and run the bundled examples
     ember fuzz --seconds N [--seed S]         differential, pass-order, artifact and thread
                                               fuzzers (see docs/fuzzing.md)
@@ -32,6 +34,10 @@ def main(argv=None) -> int:
     r.add_argument("artifact")
     r.add_argument("args", nargs="*", help="JSON literals (3, 2.5, \"s\", [1, 2]) or .npy files")
     r.add_argument("--entry", default=None, help="entry point (default: the artifact's)")
+    v = sub.add_parser("convert", help="import a TorchScript archive (.pt/.ptl) and save an "
+                                       "artifact")
+    v.add_argument("archive")
+    v.add_argument("-o", "--output", required=True)
     i = sub.add_parser("inspect", help="describe an artifact")
     i.add_argument("artifact")
     sub.add_parser("demo", help="script, save, load and run the bundled examples")
@@ -69,6 +75,45 @@ def _compile(args) -> int:
     size = os.path.getsize(args.output)
     print(f"wrote {args.output} ({size:,} bytes, entry {fn.entry})")
     return 0
+
+
+def _convert(args) -> int:
+    import time
+
+    from ember.errors import CompileError
+    from ember.torchscript.load import load_torchscript
+
+    t0 = time.perf_counter()
+    try:
+        sm = load_torchscript(args.archive)
+    except CompileError as e:
+        print(_conversion_failure(args.archive, e), file=sys.stderr)
+        return 1
+    sm.save(args.output)
+    inv = sm.inventory
+    ops = sorted(sm.program.operators)
+    print(f"converted {args.archive} -> {args.output} ({os.path.getsize(args.output):,} "
+          f"bytes) in {time.perf_counter() - t0:.2f} s")
+    print(f"  methods:    {', '.join(inv.methods)}")
+    print(f"  parameters: {inv.parameters:,} values in {inv.tensors} tensors")
+    print(f"  operators:  {len(ops)}: {', '.join(ops)}")
+    return 0
+
+
+def _conversion_failure(path, e) -> str:
+    """Every unsupported operator or construct, with its place, then the errors."""
+    lines = [f"cannot convert {path}: {len(e.diagnostics)} problem(s)"]
+    unsupported: dict = {}
+    for what, span in getattr(e, "unsupported", []):
+        unsupported.setdefault(what, []).append(f"{span.filename}:{span.line}")
+    if unsupported:
+        lines.append("unsupported:")
+        for what, places in unsupported.items():
+            lines.append(f"  {what}")
+            lines.extend(f"      at {p}" for p in dict.fromkeys(places))
+    lines.append("")
+    lines.append(str(e))
+    return "\n".join(lines)
 
 
 def _load_target(target: str):
@@ -177,7 +222,7 @@ def _cache(args) -> int:
     return 0
 
 
-_COMMANDS = {"compile": _compile, "run": _run, "inspect": _inspect, "demo": _demo,
+_COMMANDS = {"compile": _compile, "convert": _convert, "run": _run, "inspect": _inspect, "demo": _demo,
              "fuzz": _fuzz, "cache": _cache}
 
 

@@ -356,7 +356,9 @@ class _Machine:
         _, stype, key, location, numel = pid
         if not isinstance(stype, _StorageType):
             self.fail("persistent id names no storage type")
-        if not isinstance(key, str) or not key.isdigit() or len(key) > 12:
+        digits = key[:-len(".storage")] if isinstance(key, str) and \
+            key.endswith(".storage") else key
+        if not isinstance(digits, str) or not digits.isdigit() or len(digits) > 12:
             self.fail(f"storage key {str(key)[:40]!r} is not a decimal number")
         if not isinstance(location, str) or not location.startswith("cpu") and \
                 not location.startswith("cuda") and location not in ("mps", "meta", "xpu"):
