@@ -3,6 +3,8 @@
     ember fuzz --seconds 60 --seed 1                   everything, time split between them
     ember fuzz --mode programs --programs 10000        stop after 10,000 programs
     ember fuzz --mode artifacts --mutations 10000      stop after 10,000 mutants
+    ember fuzz --mode torchscript --mutations 10000    mutants of TorchScript archives (needs
+                                                       torch to make the seed archives)
 
 Reproducers (shrunk programs, mutant artifacts) go to --out (default: a directory
 named after the seed under the system's temporary directory). The exit status is 1
@@ -18,7 +20,9 @@ import tempfile
 import time
 
 MODES = ("programs", "tensors", "passes", "artifacts", "threads")
-SHARE = {"programs": 0.45, "tensors": 0.1, "passes": 0.15, "artifacts": 0.25, "threads": 0.05}
+"""The modes --mode all runs; "torchscript" (archives made with torch) runs when asked."""
+SHARE = {"programs": 0.45, "tensors": 0.1, "passes": 0.15, "artifacts": 0.25, "threads": 0.05,
+         "torchscript": 1.0}
 """Fractions of --seconds each fuzzer gets in --mode all."""
 
 
@@ -118,6 +122,22 @@ def _artifacts(seed, seconds, count, mutations, out, corpus, say) -> int:
     return len(stats.bugs)
 
 
+def _torchscript(seed, seconds, count, mutations, out, corpus, say) -> int:
+    from ember.fuzz.torchscript_archives import run_archives, seeds
+
+    t0 = time.monotonic()
+    stats = run_archives(seed, seeds(), count=mutations,
+                         seconds=None if mutations else seconds,
+                         out_dir=os.path.join(out, "torchscript"),
+                         progress=lambda s, t: say(f"  torchscript: {s.mutants} mutants, "
+                                                   f"{len(s.bugs)} bugs ({t:.0f} s)"))
+    say(f"torchscript: {stats.mutants} mutations tried in {time.monotonic() - t0:.1f} s")
+    _outcomes(say, stats.classes)
+    for name, desc, cls, detail, path in stats.bugs[:20]:
+        say(f"  {cls}: {name}, {desc}: {detail[:200]}\n  mutant: {path}")
+    return len(stats.bugs)
+
+
 def _threads(seed, seconds, count, mutations, out, corpus, say) -> int:
     from ember.fuzz.threads import run_threads
 
@@ -144,4 +164,4 @@ def _write(out, sub, name, text) -> str:
 
 
 _RUNNERS = {"programs": _programs, "tensors": _tensors, "passes": _passes,
-            "artifacts": _artifacts, "threads": _threads}
+            "artifacts": _artifacts, "threads": _threads, "torchscript": _torchscript}
