@@ -241,6 +241,9 @@ def _fold_one(module, bn) -> bool:
             not isinstance(eps, float) or w.dtype.kind != "f":
         return False
     mean, var, gamma, beta = stats
+    channels = (w.shape[0],) if w.ndim else None
+    if any(t is not None and t.shape != channels for t in (b, mean, var, gamma, beta)):
+        return False  # mismatched shapes: the batch norm raises torch's error at run time
     scale = 1.0 / np.sqrt(var.astype(np.float64) + eps)
     if gamma is not None:
         scale = scale * gamma

@@ -164,3 +164,13 @@ def test_batch_norm_folds_into_conv1d_and_conv3d(conv, bn, shape, tmp_path):
     np.testing.assert_allclose(sm(x), m(x), rtol=1e-5, atol=1e-5)
     sm.save(tmp_path / "m.ember")
     np.testing.assert_array_equal(mobile.load(tmp_path / "m.ember")(x), sm(x))
+
+
+def test_batch_norm_of_the_wrong_size_is_not_folded():
+    """Statistics that do not match the conv's channels (a corrupt import) stay a batch norm,
+    which raises at run time; freezing must not crash on them."""
+    m = ConvBN(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(4)).eval()
+    sm = ember.script(m)
+    assert "tensor.batch_norm" in _kernels(sm)
+    with pytest.raises((RuntimeError, ValueError)):
+        sm(_x(1, 1, 5, 5))
