@@ -169,6 +169,10 @@ class _Importer:
     def state_of(self, obj: Obj, code: _ClassCode) -> dict:
         state = obj.state
         if isinstance(state, dict) and "__setstate__" not in code.methods:
+            bad = next((k for k in state if not isinstance(k, str)), None)
+            if bad is not None:
+                raise ArtifactError(f"object of {obj.qualname[:100]} has an attribute named "
+                                    f"by a {type(bad).__name__}, not a string")
             return state
         setter = code.methods.get("__setstate__")
         if setter is None:
