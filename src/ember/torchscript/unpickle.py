@@ -24,10 +24,10 @@ STORAGE_DTYPES = {
     "FloatStorage": "float32", "DoubleStorage": "float64", "HalfStorage": "float16",
     "LongStorage": "int64", "IntStorage": "int32", "ShortStorage": "int16",
     "CharStorage": "int8", "ByteStorage": "uint8", "BoolStorage": "bool",
+    "ComplexFloatStorage": "complex64", "ComplexDoubleStorage": "complex128",
 }
 REFUSED_STORAGES = {
-    "BFloat16Storage": "bfloat16", "ComplexFloatStorage": "complex64",
-    "ComplexDoubleStorage": "complex128", "ComplexHalfStorage": "complex32",
+    "BFloat16Storage": "bfloat16", "ComplexHalfStorage": "complex32",
     "QInt8Storage": "qint8", "QUInt8Storage": "quint8", "QInt32Storage": "qint32",
     "QUInt4x2Storage": "quint4x2", "QUInt2x4Storage": "quint2x4",
     "Float8_e5m2Storage": "float8_e5m2", "Float8_e4m3fnStorage": "float8_e4m3fn",
@@ -450,7 +450,9 @@ def _call(m: _Machine, fn: _Global, args: tuple):
             m.checked.add(key)
         return args[0]
     if full == "builtins.complex":
-        m.fail("complex numbers are not supported")
+        if len(args) != 2 or not all(type(x) in (int, float) for x in args):
+            m.fail("complex() takes a real and an imaginary part")
+        return complex(args[0], args[1])
     m.fail(f"{full[:80]} cannot be called (it is a class, not a rebuild function)")
 
 

@@ -294,3 +294,19 @@ def test_unsupported_operator_is_a_compile_error_naming_it_and_its_line():
     d = e.value.diagnostics[0]
     assert d.span.filename.endswith(".py") and d.span.line >= 1
     assert "special_erfcx" in d.span.source.line(d.span.line)
+
+
+class ComplexBuffer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("z", torch.tensor([1 + 2j, 3 - 1j], dtype=torch.complex64))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return (self.z * x).real
+
+
+def test_complex_storages_import():
+    s = torch.jit.script(ComplexBuffer())
+    sm = ember.load_torchscript(_save(s, False))
+    x = torch.tensor([2.0, -3.0])
+    np.testing.assert_allclose(sm(x.numpy()), s(x).numpy())
