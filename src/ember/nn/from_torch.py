@@ -342,6 +342,16 @@ def _ao_linear(relu):
     return convert
 
 
+def _dynamic_rnn(cls):
+    def convert(m):
+        import torch
+        if m.dtype != torch.qint8:
+            raise UnsupportedError(f"dynamic quantized {m._get_name()} with {m.dtype} "
+                                   "weights: ember converts qint8 only")
+        return cls(m)
+    return convert
+
+
 def _ao_table() -> dict:
     try:
         import torch.ao.nn.intrinsic.quantized as nniq
@@ -351,6 +361,7 @@ def _ao_table() -> dict:
         return {}
     from ember.nn import quantized as eq
     return {nnqd.Linear: _dynamic_linear, nnq.Quantize: _ao_quantize,
+            nnqd.LSTM: _dynamic_rnn(eq.DynamicLSTM), nnqd.GRU: _dynamic_rnn(eq.DynamicGRU),
             nnq.DeQuantize: lambda m: eq.DeQuantize(),
             nnq.Conv2d: _ao_conv(False), nniq.ConvReLU2d: _ao_conv(True),
             nnq.Linear: _ao_linear(False), nniq.LinearReLU: _ao_linear(True),

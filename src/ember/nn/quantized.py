@@ -7,10 +7,12 @@ kept as int8 codes with their scales), which computes torch's fbgemm result bit 
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import numpy as np
 
+import ember.nn.functional as F
+import ember.nn.rnn as _rnn
 from ember import ops
 from ember.nn.eager import make_function
 from ember.nn.functional import Tensor
@@ -172,3 +174,81 @@ class QFunctional(Module):
 
     def cat(self, x: List[Tensor], dim: int = 0) -> Tensor:
         return ao_cat(x, dim, self.scale, self.zero_point)
+
+
+lstm_dynamic = _op("lstm_dynamic")
+gru_dynamic = _op("gru_dynamic")
+
+
+def _dynamic_params(m, gates):
+    """torch.ao dynamic LSTM / GRU weights as the kernel's list: per layer and direction
+    (w_ih codes, s_ih, b_ih, w_hh codes, s_hh, b_hh)."""
+    from ember.nn.from_torch import _bias, _qweight
+    wb = m._weight_bias()
+    out = []
+    for layer in range(m.num_layers):
+        for d in range(2 if m.bidirectional else 1):
+            suffix = f"_l{layer}" + ("_reverse" if d else "")
+            for kind in ("ih", "hh"):
+                w, s = _qweight(wb["weight"][f"weight_{kind}{suffix}"],
+                                f"dynamic quantized {m._get_name()}")
+                b = _bias(wb["bias"].get(f"bias_{kind}{suffix}"))
+                out += [w, s, np.zeros(w.shape[0], np.float32) if b is None else b]
+    return out
+
+
+def _drop_float_weights(layer):
+    """The float weights _RNNBase made are not the layer's (its int8 list is): forget them,
+    so the artifact does not carry them."""
+    for name in layer._flat_weights_names:
+        del layer._tensors[name]
+    object.__setattr__(layer, "_flat_weights_names", [])
+    object.__setattr__(layer, "_flat_weights", [])
+
+
+class DynamicLSTM(_rnn.LSTM):
+    """torch.ao.nn.quantized.dynamic.LSTM: int8 products, float32 cell math."""
+
+    def __init__(self, m):
+        super().__init__(m.input_size, m.hidden_size, m.num_layers, True, m.batch_first, 0.0,
+                         m.bidirectional)
+        _drop_float_weights(self)
+        self._qweights = _dynamic_params(m, 4)
+
+    def forward(self, input: Tensor, hx: Optional[Tuple[Tensor, Tensor]] = None
+                ) -> Tuple[Tensor, Tuple[Tensor, Tensor]]:
+        self._check_input(input)
+        batched = len(input.shape) == 3
+        x = self._sequence(input)
+        h0: Optional[Tensor] = None
+        c0: Optional[Tensor] = None
+        if hx is not None:
+            h0 = hx[0]
+            c0 = hx[1]
+        out, h, c = lstm_dynamic(x, [self._state(h0, x, batched), self._state(c0, x, batched)],
+                                 self._qweights, self.num_layers, self.bidirectional,
+                                 self._batch_first(batched))
+        if not batched:
+            h = F.squeeze(h, 1)
+            c = F.squeeze(c, 1)
+        return self._output(out, batched), (h, c)
+
+
+class DynamicGRU(_rnn.GRU):
+    """torch.ao.nn.quantized.dynamic.GRU: int8 products, float32 cell math."""
+
+    def __init__(self, m):
+        super().__init__(m.input_size, m.hidden_size, m.num_layers, True, m.batch_first, 0.0,
+                         m.bidirectional)
+        _drop_float_weights(self)
+        self._qweights = _dynamic_params(m, 3)
+
+    def forward(self, input: Tensor, hx: Optional[Tensor] = None) -> Tuple[Tensor, Tensor]:
+        self._check_input(input)
+        batched = len(input.shape) == 3
+        x = self._sequence(input)
+        out, h = gru_dynamic(x, [self._state(hx, x, batched)], self._qweights,
+                             self.num_layers, self.bidirectional, self._batch_first(batched))
+        if not batched:
+            h = F.squeeze(h, 1)
+        return self._output(out, batched), h

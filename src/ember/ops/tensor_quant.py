@@ -590,10 +590,12 @@ reg("tensor.quantized_mul",
 reg("tensor.quantized_lstm_dynamic",
     "(Tensor input, Tensor[] hx, Tensor[] params, int num_layers, bool bidirectional, "
     "bool batch_first) -> Tuple[Tensor, Tensor, Tensor]", _qrecurrent("lstm"),
+    ("ember.quantized.lstm_dynamic",),
     shape=_unknown("float32", 3), may_raise=True)
 reg("tensor.quantized_gru_dynamic",
     "(Tensor input, Tensor[] hx, Tensor[] params, int num_layers, bool bidirectional, "
     "bool batch_first) -> Tuple[Tensor, Tensor]", _qrecurrent("gru"),
+    ("ember.quantized.gru_dynamic",),
     shape=_unknown("float32", 2), may_raise=True)
 reg("tensor.dequantize_weight", "(Tensor codes, Tensor scales) -> Tensor", dequantize_weight,
     shape=lambda args: TensorInfo("float32", args[0].shape), may_raise=True)

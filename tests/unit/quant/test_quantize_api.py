@@ -191,3 +191,19 @@ def test_static_linear_model_with_each_observer(observer):
     x = rng.standard_normal((6, 20)).astype(np.float32)
     ref = net(x)
     assert np.abs(q(x) - ref).max() < 0.05 * np.abs(ref).max() + 0.02
+
+
+def test_torch_ao_dynamic_lstm_and_gru_convert_through_script(tmp_path):
+    torch.manual_seed(0)
+    model = bench_models.LSTMHead().eval()
+    tq = torch_dynamic(model, False)
+    x = torch.randn(5, 32, 64)
+    s = ember.script(tq)
+    assert np.count_nonzero(s(x.numpy()) != tq(x).numpy()) == 0
+    f32, i8 = str(tmp_path / "f.ember"), str(tmp_path / "q.ember")
+    ember.script(model).save(f32)
+    s.save(i8)
+    assert os.path.getsize(f32) / os.path.getsize(i8) > 3.5  # no float weights kept
+    tg = torch_dynamic(GRUHead().eval(), True)
+    x = torch.randn(7, 3, 12)
+    assert np.abs(ember.script(tg)(x.numpy()) - tg(x).numpy()).max() < 1e-5
