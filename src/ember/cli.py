@@ -9,6 +9,9 @@
     ember fuzz --seconds N [--seed S]         differential, pass-order, artifact and thread
                                               fuzzers (see docs/fuzzing.md)
     ember cache [--clear]                     where the compiler's disk cache is, its size
+    ember quantize FILE.py:NAME|MODEL.pt -o OUT.ember [--calibration BATCHES.npz]
+                   [--mode dynamic|static|weight_only] [--report]
+                                              an int8 artifact (ember.quantize)
     ember-opt FILE.ir -p PIPELINE             run IR passes (see ember.passes.opt)
 
 `run` and `inspect` use only the lite runtime (ember.mobile).
@@ -53,6 +56,18 @@ def main(argv=None) -> int:
     f.add_argument("--out", default=None, help="directory for reproducers")
     f.add_argument("--corpus", default=None,
                    help="corpus programs for pass-order fuzzing (tests/corpus/programs)")
+    q = sub.add_parser("quantize", help="quantize a model to int8 and save an artifact")
+    q.add_argument("target", help="FILE.py:NAME (a module) or a TorchScript archive "
+                                  "(.pt/.ptl)")
+    q.add_argument("-o", "--output", required=True)
+    q.add_argument("--calibration", default=None,
+                   help=".npz of calibration batches, one array per batch (implies static)")
+    q.add_argument("--mode", default=None, choices=("dynamic", "static", "weight_only"))
+    q.add_argument("--observer", default="histogram",
+                   choices=("histogram", "minmax", "moving_average"))
+    q.add_argument("--per-tensor", action="store_true", help="one weight scale per tensor")
+    q.add_argument("--report", action="store_true",
+                   help="list what runs in int8 and what stays float")
     k = sub.add_parser("cache", help="show (or --clear) the compiler's disk cache")
     k.add_argument("--clear", action="store_true", help="delete its entries")
     args = ap.parse_args(argv)
@@ -76,6 +91,46 @@ def _compile(args) -> int:
     size = os.path.getsize(args.output)
     print(f"wrote {args.output} ({size:,} bytes, entry {fn.entry})")
     return 0
+
+
+def _quantize(args) -> int:
+    import ember
+    from ember.errors import UnsupportedError
+
+    target = args.target
+    if target.endswith(".ember"):
+        raise UnsupportedError(
+            f"{target} is an artifact: it holds bytecode, not the IR ember.quantize rewrites; "
+            "quantize the model it was made from (FILE.py:NAME) or its TorchScript archive")
+    if target.endswith((".pt", ".ptl")):
+        from ember.torchscript.load import load_torchscript
+        model = load_torchscript(target)
+    else:
+        model = _load_target(target)
+    mode = args.mode or ("static" if args.calibration else "dynamic")
+    calib = _batches(args.calibration) if args.calibration else None
+    q = ember.quantize(model, mode, calibration=calib, observer=args.observer,
+                       per_channel=not args.per_tensor, report=args.report)
+    q.save(args.output)
+    print(f"wrote {args.output} ({os.path.getsize(args.output):,} bytes, mode {mode})")
+    return 0
+
+
+def _batches(path):
+    """The arrays of an .npz, in the order they were saved: one batch each."""
+    import zipfile
+
+    import numpy as np
+
+    from ember.errors import UnsupportedError
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            batches = [z[name] for name in z.files]
+    except (OSError, ValueError, zipfile.BadZipFile) as e:
+        raise UnsupportedError(f"cannot read calibration batches from {path}: {e}") from None
+    if not batches:
+        raise UnsupportedError(f"{path} holds no arrays")
+    return batches
 
 
 def _convert(args) -> int:
@@ -223,8 +278,8 @@ def _cache(args) -> int:
     return 0
 
 
-_COMMANDS = {"compile": _compile, "convert": _convert, "run": _run, "inspect": _inspect, "demo": _demo,
-             "fuzz": _fuzz, "cache": _cache}
+_COMMANDS = {"compile": _compile, "convert": _convert, "run": _run, "inspect": _inspect,
+             "demo": _demo, "fuzz": _fuzz, "cache": _cache, "quantize": _quantize}
 
 
 def opt_main(argv=None) -> int:
