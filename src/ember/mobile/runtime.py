@@ -19,6 +19,7 @@ from ember.errors import ArtifactError
 from ember.mobile import types as RT
 from ember.mobile.boundary import LoadedModule
 from ember.mobile.program import SPECIAL_METHODS
+from ember.mobile.quant_check import check_quantized
 from ember.mobile.translate import FunctionTranslator, compile_function
 from ember.mobile.verify import verify_program
 from ember.ops.int64 import overflow_error
@@ -291,6 +292,7 @@ def build(program) -> LoadedModule:
     settle_tensors(program)
     check_types(program)
     trees = verify_program(program, ops.EXCEPTION_CLASSES)
+    check_quantized(program)
     env = ProgramEnv(program, kernels)
     fns = []
     for i, (f, tree) in enumerate(zip(program.functions, trees)):
@@ -311,6 +313,7 @@ def translated_source(program) -> str:
     Never compiled: build() compiles the trees themselves."""
     kernels = bind_kernels(program)
     trees = verify_program(program, ops.EXCEPTION_CLASSES)
+    check_quantized(program)
     env = ProgramEnv(program, kernels)
     out = []
     for i, tree in enumerate(trees):
