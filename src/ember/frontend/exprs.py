@@ -38,6 +38,9 @@ _NAMES = {"+": "add", "-": "sub", "*": "mul", "/": "truediv", "//": "floordiv", 
 _CMP_NAMES = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 _SWAP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
 _MATH_CONSTS = {"pi", "e", "tau", "inf", "nan"}
+_PARTS = {T.C128: ("complex", T.F64), T.F64: ("float", T.F64), T.I64: ("int", T.I64),
+          T.BOOL: ("int", T.I64)}
+"""Numbers with .real / .imag: the operator prefix and the parts' type."""
 _TENSOR_PROPERTIES = {"shape", "dtype", "T", "ndim", "mT", "data", "device", "is_cuda", "real",
                       "imag"}
 
@@ -209,8 +212,11 @@ class ExprMixin:
             return self.b.const(False, T.BOOL, self.loc(node))  # no autograd: never
         if isinstance(t, T.TensorType) and node.attr in _TENSOR_PROPERTIES:
             return self.call_python_op(f"Tensor.{node.attr}", [obj], node)
-        if t == T.C128 and node.attr in ("real", "imag"):
-            return self.b.kernel(f"complex.{node.attr}", [obj], T.F64, self.loc(node))
+        if t in _PARTS and node.attr in ("real", "imag"):
+            if t == T.BOOL:  # True.real is the int 1
+                t, obj = T.I64, self.b.kernel("bool.to_int", [obj], T.I64, self.loc(node))
+            kind, part = _PARTS[t]
+            return self.b.kernel(f"{kind}.{node.attr}", [obj], part, self.loc(node))
         if t == T.STR and node.attr == "type":  # a torch.device's (str has no .type)
             return self.b.kernel("device.type", [obj], T.STR, self.loc(node))
         if isinstance(t, (T.OptionalType, T.UnionType)):

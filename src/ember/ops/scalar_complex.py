@@ -68,6 +68,11 @@ def _conjugate(z):
 _reg("complex.real", "(complex self) -> float", _real, ())
 _reg("complex.imag", "(complex self) -> float", _imag, ())
 _reg("complex.conjugate", "(complex self) -> complex", _conjugate, ("complex.conjugate",))
+# Python's real numbers have the same three (x.real is x, x.imag is 0).
+for _t in ("int", "float"):
+    _reg(f"{_t}.real", f"({_t} self) -> {_t}", _real, ())
+    _reg(f"{_t}.imag", f"({_t} self) -> {_t}", _imag, ())
+    _reg(f"{_t}.conjugate", f"({_t} self) -> {_t}", _conjugate, (f"{_t}.conjugate",))
 
 # ----------------------------------------------------------------------------- conversions
 
