@@ -27,11 +27,13 @@ def _size(size):
 
 
 def _dtype_of_value(v):
+    if isinstance(v, complex):
+        return np.complex64
     return np.bool_ if isinstance(v, bool) else (np.int64 if isinstance(v, int) else np.float32)
 
 
 def _kind_dtype(kind):
-    return {"bool": "bool", "int": "int64"}.get(kind, "float32")
+    return {"bool": "bool", "int": "int64", "complex": "complex64"}.get(kind, "float32")
 
 
 # ----------------------------------------------------------------------------- shape functions

@@ -69,6 +69,20 @@ def test_complex_of_tensors_and_complex_item_assignment():
     check(scalars, np.array(1.5, np.float32), crand(3), 1)
 
 
+def shaping(x: torch.Tensor, m: torch.Tensor) -> List[torch.Tensor]:
+    return [torch.full((2,), 1j), torch.full((2,), 1 + 0j, dtype=torch.complex128),
+            torch.zeros_like(x), torch.ones_like(x), torch.where(m, x, 0j), torch.cat([x, x]),
+            torch.stack([x, x]), x.reshape(2, 2).t(), x[0], x[1:3], x.flip(0), x * m,
+            x.clone().fill_(2j), x.to(torch.complex128), x.sum(0, keepdim=True),
+            x.unsqueeze(0), x.expand(2, 4), torch.exp(1j * x.real), x.pow(2),
+            torch.pow(x, 0.5), x.square(), x.neg(), x.reciprocal(), x.conj() * x,
+            torch.sgn(x), x.add(x, alpha=2)]
+
+
+def test_creation_shaping_and_indexing_of_complex_tensors():
+    check(shaping, crand(4), np.array([True, False, True, False]))
+
+
 def test_arithmetic_and_comparisons_match_torch():
     check(arithmetic, crand(3, 4), crand(3, 4), RNG.standard_normal((4,)).astype(np.float32))
     check(arithmetic, crand(2, dtype=np.complex128), crand(2, dtype=np.complex128),
