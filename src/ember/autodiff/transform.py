@@ -67,6 +67,11 @@ def differentiable(t: T.Type) -> bool:
     return adj_type(t) != T.NONE
 
 
+def is_complex(t: T.Type) -> bool:
+    """t is a complex number or a complex tensor (no gradients through those)."""
+    return t == T.C128 or isinstance(t, T.TensorType) and t.dtype in ("c64", "c128")
+
+
 def carries(t: T.Type) -> bool:
     """t is differentiable or holds differentiable values (a list of floats)."""
     if differentiable(t):
@@ -326,6 +331,12 @@ class Differentiator:
         rule = R.VJP.get(name)
         diff_in = [differentiable(v.type) for v in c.operands]
         if rule is None:
+            if any(is_complex(v.type) for v in c.operands):
+                # A complex value carries no adjoint: returning here would drop the gradient
+                # of whatever made it (abs(complex(x, 1)) would have gradient 0).
+                raise error(f"grad: operator '{name}' has no derivative rule (gradients do "
+                            "not flow through complex numbers)", op.loc, self.m,
+                            UnsupportedError)
             if not any(carries(v.type) for v in c.operands):
                 return
             raise error(f"grad: operator '{name}' has no derivative rule", op.loc, self.m)
