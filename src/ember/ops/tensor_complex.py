@@ -35,7 +35,7 @@ def _same_info(args):
 
 
 def _is_complex(x) -> bool:
-    return x.dtype.kind == "c"
+    return bool(x.dtype.kind == "c")
 
 
 def _real(x):
@@ -150,3 +150,19 @@ reg("tensor.view_as_complex", "(Tensor self) -> Tensor", _view_as_complex,
     doc="A float tensor whose last dim is 2 as a complex tensor.")
 reg("tensor.complex", "(Tensor real, Tensor imag) -> Tensor", _complex, ("torch.complex",),
     _complex_info, may_raise=True, doc="A complex tensor from real and imaginary parts.")
+
+
+
+def _polar(r, theta):
+    """torch.polar(abs, angle): abs * (cos(angle) + i sin(angle)), both of one float dtype."""
+    out = _complex(r, theta)  # torch.complex's dtype checks and broadcast; values replaced
+    with quiet():
+        out.real, out.imag = r * np.cos(theta), r * np.sin(theta)
+    return out
+
+
+reg("tensor.polar", "(Tensor abs, Tensor angle) -> Tensor", _polar, ("torch.polar",),
+    _complex_info, may_raise=True, doc="A complex tensor from magnitudes and angles.")
+reg("tensor.is_complex", "(Tensor self) -> bool", _is_complex,
+    ("torch.is_complex", "Tensor.is_complex"), pure=True,
+    doc="True for complex64 / complex128 tensors.")

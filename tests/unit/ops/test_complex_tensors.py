@@ -56,7 +56,9 @@ def make(re: torch.Tensor, im: torch.Tensor) -> List[torch.Tensor]:
             torch.zeros(2, dtype=torch.complex64), torch.ones(2, dtype=torch.cdouble),
             torch.tensor([1, 2], dtype=torch.cfloat), torch.zeros(3, dtype=torch.complex128),
             re * 1j, re.double() * 1j, re.to(torch.complex128), re.long() * 1j,
-            torch.angle(re), torch.angle(re.long()), torch.conj(re), torch.real(re)]
+            torch.angle(re), torch.angle(re.long()), torch.conj(re), torch.real(re),
+            torch.polar(re.abs(), im), torch.tensor([torch.is_complex(re),
+                                                     re.to(torch.cfloat).is_complex()])]
 
 
 def scalars(x: torch.Tensor, c: torch.Tensor, i: int) -> List[complex]:
