@@ -136,6 +136,9 @@ class CallMixin:
         if isinstance(t, T.TensorType) and m.name == "tolist" and not node.args and \
                 not node.keywords:
             return self.tensor_tolist(recv, node, expected)
+        if isinstance(t, T.TensorType) and m.name == "item" and t.dtype in ("c64", "c128") \
+                and not node.args and not node.keywords:  # a complex tensor's element
+            return self.b.kernel("tensor.complex_value", [recv], T.C128, self.loc(node))
         qual = f"{prefix}.{m.name}"
         if not ops.by_python_name(qual):
             return self.error(f"{show(t)} has no method '{m.name}'", m.span, NameResolutionError)
@@ -152,11 +155,12 @@ class CallMixin:
         elem, ndim = _tolist_shape(expected)
         t = recv.type
         if elem is None and t.dtype is not None:
-            elem = "bool" if t.dtype == "bool" else "float" if t.dtype[0] == "f" else "int"
+            elem = {"bool": "bool", "f": "float", "c": "complex"}.get(
+                t.dtype if t.dtype == "bool" else t.dtype[0], "int")
             ndim = 1 if t.rank is None else t.rank
         if elem is None:
             return self.call_python_op("Tensor.tolist", [recv], node, {}, receiver=True)
-        ret = {"int": T.I64, "float": T.F64, "bool": T.BOOL}[elem]
+        ret = {"int": T.I64, "float": T.F64, "bool": T.BOOL, "complex": T.C128}[elem]
         for _ in range(ndim):
             ret = T.ListType(ret)
         return self.b.kernel(f"tensor.tolist_{elem}_{ndim}", [recv], ret, self.loc(node))
@@ -499,7 +503,7 @@ def _promotes(bound) -> bool:
                for v, t in zip(slots, targets))
 
 
-_TOLIST_ELEMS = {T.I64: "int", T.F64: "float", T.BOOL: "bool"}
+_TOLIST_ELEMS = {T.I64: "int", T.F64: "float", T.BOOL: "bool", T.C128: "complex"}
 
 
 def _tolist_shape(expected):

@@ -454,7 +454,7 @@ reg("tensor.bool_value", "(Tensor self) -> bool", _bool_value, ("Tensor.__bool__
 reg("tensor.tolist_float", "(Tensor self) -> float[]", _tolist, ("Tensor.tolist",),
     may_raise=True)
 
-_TOLIST_KINDS = {"int": "iu", "float": "f", "bool": "b"}
+_TOLIST_KINDS = {"int": "iu", "float": "f", "bool": "b", "complex": "c"}
 
 
 def _tolist_as(elem: str, ndim: int):

@@ -56,7 +56,12 @@ def loop_sum(zs: List[complex]) -> Tuple[complex, int]:
     return total, count
 
 
+def hashes(z: complex, x: float) -> List[int]:
+    return [hash(z), hash(1j), hash(complex(x, 0.0)) - hash(x), hash(-0j) - hash(0j)]
+
+
 CASES = [
+    ("hashes", (1 + 2j, 2.5)), ("hashes", (complex(float("inf"), -1.0), -0.0)),
     ("printed", (1 + 2j,)), ("printed", (complex(-0.0, float("nan")),)),
     ("maybe", (None, 2)), ("maybe", (1j, 3)),
     ("either", (3,)), ("either", (2 - 5j,)),

@@ -67,6 +67,25 @@ def scalars(x: torch.Tensor, c: torch.Tensor, i: int) -> List[complex]:
     return [complex(x), complex(x, 2.0), complex(1.5, x), complex(c[i]), complex(y)]
 
 
+def elements(x: torch.Tensor, i: int) -> List[complex]:
+    xs: List[complex] = x.tolist()  # typed by the annotation
+    y = x.to(torch.complex128)  # a known dtype: tolist() and item() are complex
+    return xs + y.tolist() + [y[i].item(), y.sum().item()]
+
+
+def nested(x: torch.Tensor) -> List[List[complex]]:
+    return x.tolist()
+
+
+def test_tolist_and_item_of_complex_tensors_are_complex():
+    got = ember.script(elements)(crand(3), 1)
+    assert all(type(z) is complex for z in got) and len(got) == 8
+    x = crand(2, 3, dtype=np.complex128)
+    assert ember.script(nested)(x) == x.tolist()
+    want, got = elements(to_torch(x[0]), 2), ember.script(elements)(x[0], 2)
+    assert want[:7] == got[:7] and abs(want[7] - got[7]) < 1e-12  # a sum: order may differ
+
+
 def test_complex_of_tensors_and_complex_item_assignment():
     check(scalars, np.array(1.5, np.float32), crand(3), 1)
 
