@@ -45,8 +45,12 @@ def _const_value(v):
     if name == "widen" and op.operands:
         return _const_value(op.operands[0])
     if name == "tuple.get" and op.operands:  # an item of a tuple literal (x.view((2, -1)))
-        whole = _const_value(op.operands[0])
         i = op.attrs.get("index")
+        src = op.operands[0]
+        if isinstance(src, OpResult) and src.op.name == "tuple.new" and isinstance(i, int) \
+                and 0 <= i < len(src.op.operands):  # a, b = "const", x: a is known
+            return _const_value(src.op.operands[i])
+        whole = _const_value(op.operands[0])
         return whole[i] if isinstance(whole, tuple) and isinstance(i, int) and \
             0 <= i < len(whole) else None
     return _folded(op)

@@ -89,3 +89,23 @@ def test_a_dead_branch_of_returns_is_not_compiled():
     assert ember.script(_DeadCall("zeros"))(2) == 3
     with pytest.raises(errors.NameResolutionError, match="no method 'upper'"):
         ember.script(_DeadCall("reflect"))
+
+
+STRING_DECIDED = '''
+def f(n: int) -> int:
+    reason, m = "fast path disabled", n
+    if not reason:
+        m = m * 1000
+    if len(reason) > 0:
+        return m + 1
+    return m - 1
+'''
+
+
+def test_a_test_of_a_constant_string_is_decided_at_compile_time():
+    """`a, b = "const", x` keeps `a` a constant, and `if not a:` / `len(a) > 0` on it compile
+    only the live branch (how TorchScript archives spell their fast-path checks)."""
+    unit = ember.CompilationUnit(STRING_DECIDED, optimize=False)
+    assert unit.f(4) == 5
+    text = str(unit.f.graph)
+    assert " if " not in text and "1000" not in text
