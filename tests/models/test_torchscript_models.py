@@ -28,16 +28,11 @@ MODELS = [("bench", n) for n in B.MODELS] + [("zoo", n) for n in Z.ZOO]
 CASES = [(kind, name, how, ext) for kind, name in MODELS for how in ("scripted", "traced")
          for ext in ("pt", "ptl")]
 
-REFUSED = {
-    # torch.nn's MultiheadAttention / TransformerEncoderLayer fast paths call fused kernels
-    # ember does not have (the general path, which ember runs, computes the same thing; but
-    # scripted code keeps both, and which one runs is decided at run time).
-    ("bench", "transformer", "scripted"): "aten::_transformer_encoder_layer_fwd",
-    ("zoo", "attention_classifier", "scripted"): "aten::_native_multi_head_attention",
-    ("zoo", "transformer_encoder", "scripted"): "aten::_nested_tensor_from_mask",
-    # F.interpolate's antialiased modes (scripted code keeps every mode's branch)
-    ("zoo", "tiny_unet", "scripted"): "aten::_upsample_bilinear2d_aa",
-}
+REFUSED: dict = {}
+"""(kind, name, how) -> the operator a refusal must name. None today: scripted torch.nn code
+keeps MultiheadAttention's and TransformerEncoderLayer's fast paths and every
+F.interpolate mode, and the prelude's constants (fast path off, no grad, no autocast) decide
+those branches at compile time."""
 TORCH_CANNOT = {("zoo", "siamese", "scripted"): "torch.jit.script fails on this model"}
 
 _RUNNER = textwrap.dedent("""

@@ -512,6 +512,10 @@ reg("tensor.scalar_type", "(Tensor self) -> int", lambda x: SCALAR_TYPE_CODES[_d
 reg("tensor.dtype_of_code", "(int code) -> ScalarType", _dtype_of_code,
     ("ember.dtype_of_scalar_type",), pure=True, may_raise=True,
     doc="The dtype of a TorchScript ScalarType code (6 is float32).")
+reg("tensor.dtype_of_optional_code", "(int? code) -> ScalarType?",
+    lambda code: None if code is None else _dtype_of_code(code),
+    ("ember.dtype_of_optional_scalar_type",), pure=True, may_raise=True,
+    doc="The dtype of a TorchScript ScalarType code, or None.")
 reg("tensor.device", "(Tensor self) -> str", lambda x: "cpu", ("Tensor.device",), pure=True,
     doc="The device: always 'cpu'.")
 reg("tensor.is_cuda", "(Tensor self) -> bool", lambda x: False, ("Tensor.is_cuda",),

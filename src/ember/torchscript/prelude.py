@@ -248,7 +248,8 @@ class ConstantCall(_Hook):
 
     ANSWERS = {"torch.is_grad_enabled": False, "torch.is_autocast_enabled": False,
                "torch.is_autocast_cpu_enabled": False,
-               "__torch__.torch.backends.mha.get_fastpath_enabled": False}
+               "__torch__.torch.backends.mha.get_fastpath_enabled": False,
+               "__torch__.torch.nn.modules.activation._is_make_fx_tracing": False}
 
     def call(self, em, node, expected):
         for a in node.args:
@@ -397,6 +398,8 @@ def dtype_value(em, node):
     v = em.value(node)
     if v.type == T.I64:
         return em.call_python_op("ember.dtype_of_scalar_type", [v], node)
+    if v.type == T.OptionalType(T.I64):
+        return em.call_python_op("ember.dtype_of_optional_scalar_type", [v], node)
     return v
 
 
@@ -701,7 +704,15 @@ _UPSAMPLE = {"upsample_nearest1d": ("nearest", False), "upsample_nearest2d": ("n
              "_upsample_nearest_exact3d": ("nearest-exact", False),
              "upsample_linear1d": ("linear", True), "upsample_bilinear2d": ("bilinear", True),
              "upsample_trilinear3d": ("trilinear", True),
-             "upsample_bicubic2d": ("bicubic", True)}
+             "upsample_bicubic2d": ("bicubic", True),
+             "_upsample_bilinear2d_aa": ("bilinear", True),
+             "_upsample_bicubic2d_aa": ("bicubic", True),
+             "_upsample_lanczos2d_aa": ("lanczos", True)}
+"""aten's resampling operators as F.interpolate modes (and whether they take align_corners).
+The antialiased ones (`_aa`, lanczos among them) are F.interpolate(antialias=True), which
+ember's operator refuses when it runs (NotImplementedError), as for a script calling it
+directly: scripted F.interpolate keeps every mode's branch, and only the modes a model
+uses must run."""
 
 
 def _h_upsample(hook, em, node, args, kws):
@@ -715,6 +726,8 @@ def _h_upsample(hook, em, node, args, kws):
     extra = [A.Keyword(span, "mode", A.Constant(span, mode))]
     if aligns:
         extra.append(A.Keyword(span, "align_corners", args[2]))
+    if hook.name.endswith("_aa"):
+        extra.append(A.Keyword(span, "antialias", A.Constant(span, True)))
     fn = torch_node(node.func.span, "nn.functional.interpolate")
     return em.expr(A.Call(span, fn, [args[0], args[1], args[-1]], extra))
 
