@@ -310,6 +310,15 @@ class Aten(_Hook):
 
     def call(self, em, node, expected):
         op, args, kws, span = self.name, list(node.args), list(node.keywords), node.span
+        out = next((k for k in kws if k.arg == "out"), None)
+        if out is not None:  # op(..., out=o): o.copy_(op(...)), which is o
+            target = em.value(out.value)
+            inner = A.Call(span, node.func, args, [k for k in kws if k is not out])
+            result = self.call(em, inner, expected)
+            if isinstance(getattr(result, "type", None), T.TensorType) and \
+                    isinstance(target.type, T.TensorType):
+                return em.call_python_op("Tensor.copy_", [target, result], node, receiver=True)
+            return self.scope.refuse(em, f"aten::{op} with out= of this type", out.span)
         if (op in _MATH or op in _LIST_BUILTINS) and args and not kws:
             r = _scalar_math(self, em, node, args, expected)
             if r is not None:
@@ -507,13 +516,18 @@ def _h_slice(hook, em, node, args, kws):
     try:
         if isinstance(first.type, T.TensorType):
             dim = _int_const(args[1]) if len(args) > 1 else 0
-            if dim is None or dim < 0:
+            if dim is None:
                 return hook.scope.refuse(em, "aten::slice with a dimension that is not a "
-                                         "constant non-negative int", node.func.span)
+                                         "constant int", node.func.span)
             rest = args[2:] + [None] * (3 - len(args[2:]))
             sl = A.Slice(span, bound(rest[0]), bound(rest[1]), bound(rest[2]))
-            items = [A.Slice(span, None, None, None)] * dim + [sl]
-            return em.expr(A.Subscript(span, tmp, A.Tuple(span, items) if dim else sl))
+            full = A.Slice(span, None, None, None)
+            if dim >= 0:  # x[:, :, a:b]
+                items = [full] * dim + [sl]
+            else:  # x[..., a:b, :]
+                items = [A.Constant(span, ...), sl] + [full] * (-dim - 1)
+            return em.expr(A.Subscript(span, tmp, A.Tuple(span, items)
+                                       if len(items) > 1 else sl))
         rest = args[1:] + [None] * (3 - len(args[1:]))
         sl = A.Slice(span, bound(rest[0]), bound(rest[1]), bound(rest[2]))
         return em.expr(A.Subscript(span, tmp, sl))
