@@ -58,8 +58,13 @@ def make(family: str, spec):
             mods += [torch.nn.Linear(width, width), torch.nn.ReLU()]
         return torch.nn.Sequential(*mods).eval(), (1, width)
     layers, d, heads = spec
-    layer = torch.nn.TransformerEncoderLayer(d, heads, 4 * d, dropout=0.0, batch_first=True)
-    enc = torch.nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+
+    def layer():
+        return torch.nn.TransformerEncoderLayer(d, heads, 4 * d, dropout=0.0,
+                                                batch_first=True)
+    enc = torch.nn.TransformerEncoder(layer(), layers, enable_nested_tensor=False)
+    for i in range(layers):  # the stack deep-copies one layer: give each its own weights,
+        enc.layers[i] = layer()  # or savers that share equal tensors store one layer
     return enc.eval(), (1, SEQ, d)
 
 
