@@ -284,6 +284,8 @@ def settle_tensors(program) -> None:
             a = seal(a)
         settled.append((name, a))
     program.tensors = settled
+    if program.mutable_tensors:  # every tensor is a copy now: the file mapping can go
+        program.mapping = None
 
 
 def build(program) -> LoadedModule:

@@ -188,3 +188,25 @@ def test_write_is_atomic_on_error(tmp_path, model):
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["keep.ember"]
     assert zipfile.ZipFile(io.BytesIO(before)).namelist() == ["tensors.bin", "manifest.json"]
+
+
+def test_a_mutable_program_copies_its_tensors_and_lets_the_mapping_go(tmp_path):
+    class Acc(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.total = np.zeros(300_000, np.float32)
+
+        def forward(self, x):
+            self.total.add_(x)
+            return self.total.sum()
+
+    path = tmp_path / "acc.ember"
+    ember.script(Acc()).save(path)
+    assert os.path.getsize(path) >= MAP_MIN_BYTES
+    m = mobile.load(path)
+    assert m.program.manifest["mutable_tensors"] is True
+    assert m.program.mapping is None
+    assert all(t.flags.writeable and t.base is None for _, t in m.program.tensors)
+    os.truncate(path, 100)
+    x = np.ones(300_000, np.float32)
+    assert m(x) == 300_000.0 and m(x) == 600_000.0
