@@ -550,6 +550,53 @@ class VarSetOp(Op):
             fail(self, "operands must be var<T> and a T")
 
 
+# ----------------------------------------------------------------------------- fusion
+
+
+@register
+class FusedOp(Op):
+    """`%r0, %r1 = tensor.fused %a, %b : T0, T1 { ^(%x: tensor, %y: f64): … yield %u, %v }`.
+
+    One fused group of tensor ops (passes/fuse.py). The region is isolated from above: its
+    block arguments are the group's inputs (the op's operands, same types), its ops are
+    scalar constants and the group's kernel ops, in their original order, and its `yield`
+    gives the group's outputs (the op's results). Read per element: a tensor block argument
+    stands for one element of its input (broadcast to the group's iteration space) and
+    each kernel op applies its operator's element function, with its dtype promotion; a
+    last-dim reduction (softmax, log_softmax, layer_norm) may end the group, and a
+    producer (linear, conv2d) may start it. ember.ops.fusion lists which operators may
+    appear.
+    """
+
+    name = "tensor.fused"
+    traits = frozenset({MAY_RAISE})
+
+    @property
+    def body(self) -> Block:
+        return self.regions[0].block
+
+    def verify_(self):
+        _expect(self, None, None, 1)
+        body = self.body
+        if [a.type for a in body.args] != [v.type for v in self.operands]:
+            fail(self, "block arguments must match the operands' types")
+        term = body.ops[-1] if body.ops else None
+        if not isinstance(term, YieldOp):
+            fail(self, "region must end in yield")
+        if [v.type for v in term.operands] != [r.type for r in self.results]:
+            fail(self, "yielded values must match the result types")
+        inside = set(body.args)
+        from ember.ops.fusion import region_op_problem
+        for op in body.ops:
+            if any(v not in inside for v in op.operands):
+                fail(self, f"region op '{op.name}' uses a value from outside the region")
+            if op is not term:
+                problem = "has regions" if op.regions else region_op_problem(op)
+                if problem:
+                    fail(self, f"region op '{op.name}' {problem}")
+            inside.update(op.results)
+
+
 # ----------------------------------------------------------------------------- kernel ops
 
 

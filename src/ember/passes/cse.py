@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ember.ir import types as T
 from ember.ir.core import ALLOC, PURE
-from ember.ir.ops import IfOp
+from ember.ir.ops import FusedOp, IfOp
 from ember.passes.registry import Pass
 from ember.passes.util import funcs
 
@@ -63,6 +63,10 @@ def cse_block(block, table: dict, reads: dict | None = None) -> bool:
     added = []
     mem = dict(reads or {})
     for op in list(block.ops):
+        if isinstance(op, FusedOp):  # isolated from above: nothing outside is visible
+            changed |= cse_block(op.body, {}, None)
+            mem = {}
+            continue
         if op.regions:
             for r in op.regions:
                 changed |= cse_block(r.block, table, mem if isinstance(op, IfOp) else None)

@@ -37,6 +37,7 @@ PASSES = {
     "freeze": ("ember.passes.freeze", "Freeze"),
     "ranges": ("ember.passes.ranges", "Ranges"),
     "version-loops": ("ember.passes.version_loops", "VersionLoops"),
+    "fuse": ("ember.passes.fuse", "Fuse"),
 }
 
 

@@ -1,0 +1,188 @@
+"""fuse: group connected elementwise tensor ops into `tensor.fused` ops.
+
+In each block, in order, an op the fusion vocabulary holds (ember.ops.fusion: elementwise
+and broadcasting operators, a last-dim reduction, a producer) joins the groups of the ops
+whose results it uses, when the whole merged group can move to it:
+
+* a producer (linear, conv2d) only starts a group; a reduction (softmax, log_softmax,
+  layer_norm) ends one: nothing joins a group after its reduction;
+* every value a member defines and a non-member uses is used only after the joining op
+  (the group is placed at its last member, so those uses must come later);
+* no op between a member and the joining op may write a tensor or call a function
+  (moving a member down past it could change what the member reads).
+
+Groups of two ops or more, with at least `min_elementwise` elementwise ones, become one `tensor.fused`
+op at the place of their last member. Its operands are the values the members use from
+outside (scalar constants are copied into the region instead), its results the values used
+outside it. The members keep their order in the region, so every element is computed by
+the same operations in the same order: the VM's results are bit-identical to the unfused
+ops' (mobile/fused.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ember.interpreter.mutation import _writes
+from ember.ir.core import Block, Region
+from ember.ir.ops import CallIndirectOp, CallOp, ConstOp, FusedOp, KernelOp, YieldOp
+from ember.ops.fusion import kind, region_op_problem
+from ember.passes.registry import Pass
+from ember.passes.util import funcs
+
+
+@dataclass
+class Fuse(Pass):
+    """Option min_elementwise: the fewest elementwise ops a group needs (besides a
+    producer and a reduction). The default, 2, suits the VM: there a group of a producer
+    and one activation saves one allocation and costs about 2 us of Python per call (the
+    MLP at batch 1 ran 20% slower with it), so only groups that chain elementwise ops
+    fuse. A native backend, which makes each group one loop, wants 1 (epilogues)."""
+
+    name = "fuse"
+    min_elementwise: int = 2
+
+    def run(self, module) -> bool:
+        changed = False
+        for f in funcs(module):
+            changed |= _fuse_block(f.body, self.min_elementwise)
+        return changed
+
+
+class _Group:
+    __slots__ = ("members", "closed")
+
+    def __init__(self, op):
+        self.members = [op]
+        self.closed = kind(op.name) == "reduction"
+
+
+def _member_kind(op) -> str | None:
+    if not isinstance(op, KernelOp) or len(op.results) != 1:
+        return None
+    k = kind(op.name)
+    if k is None or region_op_problem(op):
+        return None
+    if op.name == "tensor.layer_norm" and not _one_dim_shape(op.operands[1]):
+        return None
+    return k
+
+
+def _one_dim_shape(v) -> bool:
+    """normalized_shape given as a one-element list literal (a last-dim layer norm)."""
+    op = getattr(v, "op", None)
+    return op is not None and op.name == "list.new" and len(op.operands) == 1
+
+
+def _barrier(op) -> bool:
+    """op may write a tensor a member reads, or run code that does."""
+    return any(isinstance(o, (CallOp, CallIndirectOp)) or
+               isinstance(o, KernelOp) and _writes(o) for o in op.walk())
+
+
+def _fuse_block(block, min_elementwise) -> bool:
+    changed = False
+    for op in list(block.ops):
+        if not isinstance(op, FusedOp):
+            for r in op.regions:
+                changed |= _fuse_block(r.block, min_elementwise)
+    pos = {op: i for i, op in enumerate(block.ops)}
+    group_of: dict = {}
+    groups: list[_Group] = []
+    for op in list(block.ops):
+        k = _member_kind(op)
+        if k is None:
+            continue
+        group = _Group(op)
+        if k != "producer":
+            for g in _producer_groups(op, group_of):
+                if not g.closed and _can_join(g.members + group.members, op, block, pos):
+                    merged = _Group(op)
+                    merged.members = sorted(g.members + group.members, key=pos.__getitem__)
+                    merged.closed = group.closed
+                    if group in groups:
+                        groups.remove(group)
+                    groups.remove(g)
+                    group = merged
+                    for m in group.members:
+                        group_of[m] = group
+        group_of[op] = group
+        if group not in groups:
+            groups.append(group)
+    for g in groups:
+        if _worth_fusing(g, min_elementwise):
+            _build(g, block)
+            changed = True
+    return changed
+
+
+def _producer_groups(op, group_of) -> list:
+    seen = []
+    for v in op.operands:
+        g = group_of.get(getattr(v, "op", None))
+        if g is not None and g not in seen:
+            seen.append(g)
+    return seen
+
+
+def _can_join(members, last, block, pos) -> bool:
+    """Can all of `members` move down to `last` (a member)?"""
+    inside = set(members)
+    at = pos[last]
+    for m in members:
+        for r in m.results:
+            for u in r.uses:
+                user = _in_block(u.op, block)
+                if user in inside:
+                    continue
+                if user is None or pos[user] <= at:
+                    return False
+    first = min(pos[m] for m in members)
+    return not any(_barrier(o) for o in block.ops[first:at] if o not in inside)
+
+
+def _in_block(op, block):
+    """The op of `block` that is op or holds it (None if op is elsewhere)."""
+    while op is not None and op.parent is not block:
+        op = op.parent_op()
+    return op
+
+
+def _worth_fusing(g, min_elementwise) -> bool:
+    n = sum(kind(m.name) == "elementwise" for m in g.members)
+    return len(g.members) >= 2 and n >= max(min_elementwise, 1)
+
+
+def _build(g, block) -> None:
+    members = g.members
+    inside = set(members)
+    inputs, const_ops = [], []
+    for m in members:
+        for v in m.operands:
+            d = getattr(v, "op", None)
+            if d in inside or v in inputs or d in const_ops:
+                continue
+            if isinstance(d, ConstOp) and region_op_problem(d) is None:
+                const_ops.append(d)
+            else:
+                inputs.append(v)
+    outputs = [r for m in members for r in m.results
+               if any(u.op not in inside for u in r.uses)]
+    body = Block([v.type for v in inputs], [v.name for v in inputs])
+    mapping = dict(zip(inputs, body.args))
+    for c in const_ops:
+        body.append(c.clone(mapping))
+    for m in members:
+        body.append(m.clone(mapping))
+    last = members[-1]
+    body.append(YieldOp([mapping[r] for r in outputs], (), None, (), last.loc))
+    fused = FusedOp(inputs, [r.type for r in outputs], None, [Region(body)], last.loc,
+                    [r.name for r in outputs])
+    block.insert_before(last, fused)
+    for r, new in zip(outputs, fused.results):
+        r.replace_all_uses_with(new)
+    for m in reversed(members):
+        m.erase()
+    for c in const_ops:
+        if not c.result.uses:
+            c.erase()
