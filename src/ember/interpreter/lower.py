@@ -18,7 +18,7 @@ from ember.ir import types as T
 from ember.ir.core import SymbolRef
 from ember.ir.ops import (
     BreakOp, CallIndirectOp, CallOp, ClosureOp, ConditionOp, ConstOp, ContinueOp, DictNewOp,
-    ForOp, FuncOp, IfOp, IsInstanceOp, KernelOp, ListNewOp, NarrowOp, ObjGetOp, ObjNewOp,
+    ForOp, FuncOp, FusedOp, IfOp, IsInstanceOp, KernelOp, ListNewOp, NarrowOp, ObjGetOp, ObjNewOp,
     ObjSetOp, RaiseOp, ReturnOp, TryOp, TupleGetOp, TupleNewOp, UnreachableOp, VarGetOp,
     VarNewOp, VarSetOp,
     WhileOp, WidenOp, YieldOp,
@@ -183,6 +183,19 @@ class FunctionLowering:
     def lower_kernel(self, op: KernelOp) -> None:
         args = [self.reg(v) for v in op.operands]
         self.emit_var(OPC.Op.KCALL, (self.reg(op.result), self.ctx.operator(op.name)), args)
+
+    def lower_fused(self, op: FusedOp) -> None:
+        """FUSED with the group's constant (its region as steps: mobile/fused.py); a group
+        with several outputs returns a tuple, taken apart by TGETs."""
+        args = [self.reg(v) for v in op.operands]
+        k = self.const_index(fused_spec(op))
+        if len(op.results) == 1:
+            self.emit_var(OPC.Op.FUSED, (self.reg(op.result), k), args)
+            return
+        tmp = self.scratch()
+        self.emit_var(OPC.Op.FUSED, (tmp, k), args)
+        for i, r in enumerate(op.results):
+            self.emit(OPC.Op.TGET, self.reg(r), tmp, i)
 
     def lower_call(self, op: CallOp) -> None:
         args = [self.reg(v) for v in op.operands]
@@ -377,7 +390,26 @@ _HANDLERS = {
     ContinueOp: FunctionLowering.lower_continue, IfOp: FunctionLowering.lower_if,
     ForOp: FunctionLowering.lower_for, WhileOp: FunctionLowering.lower_while,
     TryOp: FunctionLowering.lower_try, UnreachableOp: FunctionLowering.lower_unreachable,
+    FusedOp: FunctionLowering.lower_fused,
 }
+
+
+def fused_spec(op: FusedOp) -> tuple:
+    """The FUSED constant of a fused op: ("fused", input count, region constants, steps
+    (operator name, value indices), output value indices); values are numbered inputs
+    first, then constants, then steps."""
+    body = op.body
+    index = {a: i for i, a in enumerate(body.args)}
+    consts = [o for o in body.ops if isinstance(o, ConstOp)]
+    for o in consts:
+        index[o.result] = len(index)
+    steps = []
+    for o in body.ops[:-1]:
+        if isinstance(o, KernelOp):
+            steps.append((o.name, tuple(index[v] for v in o.operands)))
+            index[o.result] = len(index)
+    outputs = tuple(index[v] for v in body.ops[-1].operands)
+    return ("fused", len(body.args), tuple(o.value for o in consts), tuple(steps), outputs)
 
 
 def lower_module(module):

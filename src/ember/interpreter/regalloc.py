@@ -27,9 +27,20 @@ from dataclasses import dataclass, field
 from ember.ir.core import Op, OpResult, Value
 from ember.ir import types as T
 from ember.ir.ops import (
-    BreakOp, ConditionOp, ConstOp, ContinueOp, ForOp, FuncOp, IfOp, TryOp, YieldOp,
+    BreakOp, ConditionOp, ConstOp, ContinueOp, ForOp, FuncOp, FusedOp, IfOp, TryOp, YieldOp,
     _LoopOp,
 )
+
+
+def walk_lowered(op):
+    """op and the ops nested in it that lower to instructions of their own: a fused
+    group's region lowers to the group's constant, not to instructions."""
+    yield op
+    if isinstance(op, FusedOp):
+        return
+    for r in op.regions:
+        for inner in list(r.block.ops):
+            yield from walk_lowered(inner)
 
 
 @dataclass
@@ -49,6 +60,10 @@ class Allocation:
 
 def allocate(f: FuncOp) -> Allocation:
     return _Allocator(f).run()
+
+
+def _lowered_regions(op) -> list:
+    return [] if isinstance(op, FusedOp) else op.regions
 
 
 def _is_branch_condition(v) -> bool:
@@ -90,7 +105,7 @@ class _Allocator:
             self.counter += 1
             self.loops_of[op] = loops
             inner = loops + [op] if isinstance(op, _LoopOp) else loops
-            for r in op.regions:
+            for r in _lowered_regions(op):
                 self._number(r.block, inner)
             self.a.pos[op] = (start, self.counter)
             self.counter += 1
@@ -114,7 +129,7 @@ class _Allocator:
         return p
 
     def _liveness(self) -> None:
-        for op in self.f.walk():
+        for op in walk_lowered(self.f):
             for v in op.operands:
                 p = self._use_pos(v, op)
                 if p > self.a.last_use.get(v, -2):
@@ -137,7 +152,7 @@ class _Allocator:
     def _hoist_consts(self) -> None:
         seen = {}
         end = self.counter
-        for op in self.f.walk():
+        for op in walk_lowered(self.f):
             if isinstance(op, ConstOp):
                 key = const_key(op)
                 if key not in seen:
@@ -195,11 +210,11 @@ class _Allocator:
                     self._take(r, end)
                 if isinstance(op, IfOp):
                     self._coalesce_yields(op)
-            for region in op.regions:
+            for region in _lowered_regions(op):
                 for arg in region.block.args:
                     self._take(arg, start)
                 self._walk(region.block)
-            if not op.regions and not isinstance(op, ConstOp):
+            if not _lowered_regions(op) and not isinstance(op, ConstOp):
                 # Operands dying here may donate their register to the result:
                 # every instruction reads its operands before writing its result.
                 self._expire(start + 1)

@@ -92,6 +92,8 @@ def literal(c) -> str:
         return "type:" + json.dumps(c[1])
     if type(c) is str:
         return json.dumps(c)
+    if type(c) is tuple and c and c[0] == "fused":
+        return "fused(" + ", ".join(name.removeprefix("tensor.") for name, _ in c[3]) + ")"
     return repr(c)  # int, bool, None; float reprs are exact (and nan, inf, -inf)
 
 

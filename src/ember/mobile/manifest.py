@@ -203,6 +203,8 @@ def decode_const(c, ntensors: int, nobjects: int = 0):
         return ("object", v)
     if tag == "y" and type(v) is str:
         return ("type", v)
+    if tag == "g":
+        return _decode_group(v)
     raise ArtifactError(f"bad constant {c!r:.60}")
 
 
@@ -237,7 +239,30 @@ def encode_const(v):
         return ["y", v[1]]
     if type(v) is tuple and len(v) == 2 and v[0] == "object":
         return ["o", v[1]]
+    if type(v) is tuple and len(v) == 5 and v[0] == "fused":
+        _, n_in, consts, steps, outputs = v
+        return ["g", {"inputs": n_in, "consts": [encode_const(c) for c in consts],
+                      "steps": [[name, list(refs)] for name, refs in steps],
+                      "outputs": list(outputs)}]
     raise TypeError(f"cannot encode constant {v!r:.60}")
+
+
+def _decode_group(v):
+    """A fused group constant (format 6): {"inputs": n, "consts": [tagged scalars],
+    "steps": [[operator, [refs]], ...], "outputs": [refs]}, checked by
+    mobile/fused.check_spec."""
+    from ember.mobile.fused import check_spec
+
+    need(type(v) is dict, "bad fused group constant")
+    consts, steps = field(v, "consts", list, "g."), field(v, "steps", list, "g.")
+    outputs = field(v, "outputs", list, "g.")
+    need(all(type(s) is list and len(s) == 2 and type(s[1]) is list for s in steps),
+         "bad fused group step")
+    spec = ("fused", field(v, "inputs", int, "g."),
+            tuple(decode_const(c, 0) for c in consts),
+            tuple((s[0], tuple(s[1])) for s in steps), tuple(outputs))
+    check_spec(spec)
+    return spec
 
 
 # ----------------------------------------------------------------------------- object values

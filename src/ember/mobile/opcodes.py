@@ -27,7 +27,7 @@ from enum import IntEnum
 FORMAT_NAME = "ember-artifact"
 """The `format` field of every artifact manifest."""
 
-FORMAT_VERSION = 6
+FORMAT_VERSION = 7
 # Artifact format versions. Bump with an entry here, in the same commit as the change:
 #   1  zip of manifest.json, code.bin (int32 words), lines.bin (int32 (pc, source, line)
 #      triples where the location changes), consts.json (tagged constants),
@@ -45,7 +45,9 @@ FORMAT_VERSION = 6
 #   6  complex numbers: ["c", [real, imag]] constants (each part as a float constant), the
 #      type c128 in signatures and field types, complex64 / complex128 tensors (an older
 #      runtime would reject them as a corrupt artifact rather than name the version).
-READS = (1, 6)
+#   7  adds the FUSED opcode and its constants, tagged "g": a fused group of tensor ops
+#      (mobile/fused.py). A runtime reading at most 6 refuses such an artifact.
+READS = (1, 7)
 """The [min, max] artifact format versions this runtime reads."""
 
 
@@ -85,6 +87,9 @@ class Op(IntEnum):
     TRYELSE = 29    #                runs if the try body raised nothing
     FINALLY = 30    #                runs however the try statement is left
     UNREACHABLE = 31  #              control never gets here (after `while True` with no break)
+    FUSED = 32      # A K ...N       R[A] := group K[K](R[r1], ..., R[rN]): a fused group of
+    #                                tensor ops (mobile/fused.py); a tuple if it has several
+    #                                outputs. N = the group's input count.
 
 
 # Operand kinds: r register, k constant, f operator, n function, c class, i immediate,
@@ -100,12 +105,13 @@ LAYOUT: dict[Op, tuple[str, ...]] = {
     Op.TEST: ("r",), Op.FOR: ("r", "r", "r", "r", "j"), Op.LOOPELSE: ("j",),
     Op.BREAK: (), Op.CONTINUE: (), Op.RETURN: ("r",), Op.RAISE: ("r",), Op.TRY: ("j",),
     Op.EXCEPT: ("r", "*k", "j"), Op.TRYELSE: (), Op.FINALLY: (), Op.UNREACHABLE: (),
+    Op.FUSED: ("r", "k", "*r"),
 }
 """Operand kinds of each opcode, in encoding order (used by verify, disasm, assembler)."""
 
 WRITES_A = frozenset({Op.MOVE, Op.LOADK, Op.KCALL, Op.CALL, Op.CLOSURE, Op.CALLI, Op.TUPLE,
                       Op.TGET, Op.LIST, Op.DICT, Op.NEWOBJ, Op.GETF, Op.ISINST, Op.NARROW,
-                      Op.FREE, Op.FOR, Op.EXCEPT})
+                      Op.FREE, Op.FOR, Op.EXCEPT, Op.FUSED})
 """Opcodes whose first operand is the register they write; their other registers are read.
 SETF reads both of its registers; FREE reads none."""
 

@@ -18,6 +18,7 @@ from ember import ops
 from ember.errors import ArtifactError
 from ember.mobile import types as RT
 from ember.mobile.boundary import LoadedModule
+from ember.mobile.fused import FusedGroup
 from ember.mobile.program import SPECIAL_METHODS
 from ember.mobile.quant_check import check_quantized
 from ember.mobile.translate import FunctionTranslator, compile_function
@@ -62,11 +63,15 @@ class ProgramEnv:
         return f"_k{i}"
 
     def constant(self, fi: int, k: int, c) -> str:
-        """The global name holding constant k of function fi (a tensor or an object)."""
+        """The global name holding constant k of function fi (a tensor, an object, or a
+        fused group, bound to its kernels: mobile/fused.py)."""
         name = f"_c{fi}_{k}"
         if name not in self.globals:
-            self.globals[name] = self.program.tensors[c[1]][1] if c[0] == "tensor" else \
-                self.objects[c[1]]
+            if c[0] == "fused":
+                self.globals[name] = FusedGroup(c)
+            else:
+                self.globals[name] = self.program.tensors[c[1]][1] if c[0] == "tensor" \
+                    else self.objects[c[1]]
         return name
 
     def type_helper(self, prefix: str, type_text: str) -> str:

@@ -201,6 +201,10 @@ class FunctionTranslator:
             return inline(self, a, args, kernel)
         return [self.assign(a, call(kernel, self.regs(args)))]
 
+    def i_fused(self, a, k, args):
+        group = self.env.constant(self.index, k, self.f.consts[k])
+        return [self.assign(a, call(group, self.regs(args)))]
+
     def i_call(self, a, fn, args):
         return [self.assign(a, call(f"_fn{fn}", self.regs(args)))]
 
@@ -272,7 +276,7 @@ _INS = {
     Op.NARROW: FunctionTranslator.i_narrow, Op.FREE: FunctionTranslator.i_free,
     Op.RETURN: FunctionTranslator.i_return, Op.RAISE: FunctionTranslator.i_raise,
     Op.BREAK: FunctionTranslator.i_break, Op.CONTINUE: FunctionTranslator.i_continue,
-    Op.UNREACHABLE: FunctionTranslator.i_unreachable,
+    Op.UNREACHABLE: FunctionTranslator.i_unreachable, Op.FUSED: FunctionTranslator.i_fused,
 }
 """Statement template per straight-line opcode (structured ones are FunctionTranslator.node)."""
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ember.errors import ArtifactError
 from ember.mobile import opcodes as O
+from ember.mobile.fused import check_spec
 from ember.mobile.opcodes import Op
 from ember.mobile.program import SPECIAL_METHODS
 from ember.mobile.tree import For, Handler, If, Ins, Try, While, block_costs, children, \
@@ -306,6 +307,16 @@ class _FunctionVerifier:
             self.type_const(pc, args[2])
         elif op is Op.LOADK:
             self.plain_const(pc, args[1])
+        elif op is Op.FUSED:
+            c = self.f.consts[args[1]]
+            if not (type(c) is tuple and c and c[0] == "fused"):
+                self.fail(pc, f"FUSED names constant {args[1]}, which is not a fused group")
+            try:
+                check_spec(c)
+            except ArtifactError as e:
+                self.fail(pc, str(e))
+            if len(args[2]) != c[1]:
+                self.fail(pc, f"FUSED passes {len(args[2])} inputs to a group of {c[1]}")
 
     def type_const(self, pc, k):
         c = self.f.consts[k]

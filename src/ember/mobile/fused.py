@@ -1,0 +1,230 @@
+"""Fused groups on the lite runtime: a `tensor.fused` op's steps as a planned numpy sequence.
+
+A group (the FUSED instruction's constant, see `check_spec`) is a list of steps, each an
+operator of ember.ops.fusion applied to earlier values (the group's inputs, its scalar
+constants, earlier steps). `FusedGroup` runs it:
+
+* The first call with a given signature (each input's shape, dtype and strides, or a
+  scalar's type) runs the steps' own kernels, unfused, and returns their results; it records each
+  step's result shape and dtype and whether the kernel returned a view of an operand.
+  From that it makes a plan: every step that has an `out=` twin (ember.ops.fusion.TWINS)
+  writes into a buffer; an intermediate's buffer is reused by a later step once the
+  intermediate is dead, in place when the twin allows it (INPLACE_SAFE), so a chain of
+  ufuncs over one shape runs in one or two buffers.
+* Later calls with that signature run the plan. Buffers belong to the calling thread
+  (threading.local) and are allocated on its first planned call; a group's outputs are
+  fresh arrays, except that an output array the caller has let go of (nothing but this
+  group refers to it) is written again instead of allocating a new one.
+
+Twins compute what the kernels compute, bit for bit, so a fused group's results equal the
+unfused ops' whatever the plan. Steps without a twin, 0-d results and results that are
+views of an operand run their kernel, exactly as unfused.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import weakref
+
+import numpy as np
+
+from ember.errors import ArtifactError
+from ember.ops import fusion, get
+
+_ND = np.ndarray
+_getrefcount = sys.getrefcount
+_weakcount = weakref.getweakrefcount
+_DTYPES = frozenset(np.dtype(d) for d in ("bool", "uint8", "int8", "int16", "int32", "int64",
+                                          "float16", "float32", "float64"))
+
+MAX_STEPS = 4096
+"""Steps one group may hold."""
+
+
+# ----------------------------------------------------------------------------- the spec
+
+
+def check_spec(spec) -> None:
+    """ArtifactError unless `spec` is a well-formed group: ("fused", ninputs, consts,
+    steps, outputs), consts scalars, each step (operator name, refs) naming an operator a
+    group may hold with its full arity, refs indexing earlier values (inputs, then
+    consts, then steps), at least one output, each a ref to a value."""
+    def need(cond, msg):
+        if not cond:
+            raise ArtifactError(f"bad fused group: {msg}")
+
+    need(type(spec) is tuple and len(spec) == 5 and spec[0] == "fused", "wrong shape")
+    _, n_in, consts, steps, outputs = spec
+    need(type(n_in) is int and 0 <= n_in <= 1 << 16, "bad input count")
+    need(type(consts) is tuple and all(c is None or type(c) in (bool, int, float, str)
+                                       for c in consts), "constants must be scalars")
+    need(type(steps) is tuple and 0 < len(steps) <= MAX_STEPS, "bad step list")
+    n = n_in + len(consts)
+    for step in steps:
+        need(type(step) is tuple and len(step) == 2 and type(step[0]) is str and
+             type(step[1]) is tuple, "bad step")
+        name, refs = step
+        need(fusion.kind(name) is not None, f"operator {name!r:.60} cannot be fused")
+        d = get(name)
+        need(d is not None and len(d.schema.params) == len(refs),
+             f"step {name} has {len(refs)} operands")
+        need(all(type(r) is int and 0 <= r < n for r in refs), "a step refers ahead")
+        n += 1
+    need(type(outputs) is tuple and outputs and
+         all(type(r) is int and n_in + len(consts) <= r < n for r in outputs),
+         "outputs must be steps")
+
+
+def spec_outputs(spec) -> int:
+    return len(spec[4])
+
+
+# ----------------------------------------------------------------------------- plans
+
+_KERNEL, _TWIN_FRESH, _TWIN_SLOT, _TWIN_OVER = range(4)
+"""Step modes: run the kernel; write a twin's result into a fresh (or recycled) output
+array, into a thread-local buffer slot, or over a dead operand's array."""
+
+
+class _Plan:
+    """What the reference run learned for one call signature, and buffer assignments."""
+
+    __slots__ = ("steps", "slots")
+
+    def __init__(self, steps, slots):
+        self.steps = steps
+        """(mode, fn, refs, where, shape, dtype) per step; `where` is a slot number, the
+        index of the value to write over, or an output number."""
+        self.slots = slots
+        """(shape, dtype) per buffer slot."""
+
+
+def _make_plan(group, vals, results, aliases) -> _Plan:
+    """Assign buffers, given the reference run's values (inputs, consts, then results)."""
+    n0 = group.n_in + len(group.consts)
+    last_use: dict[int, int] = {}
+    for j, (_, refs) in enumerate(group.specs):
+        for r in refs:
+            last_use[r] = j
+    outputs = set(group.outputs)
+    owned: dict[int, int | None] = {}
+    """value index -> buffer slot holding it (None: an array a kernel made for us)."""
+    slots: list = []
+    busy: dict[int, int] = {}
+    """slot -> value index currently held."""
+    steps, out_no = [], {v: i for i, v in enumerate(group.outputs)}
+    for j, (name, refs) in enumerate(group.specs):
+        vi = n0 + j
+        r = results[j]
+        twin = fusion.TWINS.get(name)
+        plannable = twin is not None and type(r) is _ND and r.ndim > 0 and \
+            r.dtype in _DTYPES and r.flags.c_contiguous and not aliases[j]
+        if not plannable:
+            steps.append((_KERNEL, group.kernels[j], refs, -1, None, None))
+            if type(r) is _ND and not aliases[j] and vi not in outputs:
+                owned[vi] = None
+            continue
+        shape, dtype = r.shape, r.dtype
+        if vi in outputs:
+            steps.append((_TWIN_FRESH, twin, refs, out_no[vi], shape, dtype))
+            continue
+        for k in [s for s, v in busy.items() if last_use.get(v, -1) < j]:
+            del busy[k]
+        over = None
+        if name in fusion.INPLACE_SAFE:
+            over = next((v for v in refs if v in owned and last_use.get(v) == j and
+                         vals[v].shape == shape and vals[v].dtype == dtype), None)
+        if over is not None:
+            steps.append((_TWIN_OVER, twin, refs, over, shape, dtype))
+            owned[vi] = owned[over]
+            if owned[vi] is not None:
+                busy[owned[vi]] = vi
+            continue
+        slot = next((s for s, (sh, dt) in enumerate(slots)
+                     if s not in busy and sh == shape and dt == dtype), None)
+        if slot is None:
+            slot = len(slots)
+            slots.append((shape, dtype))
+        busy[slot] = vi
+        owned[vi] = slot
+        steps.append((_TWIN_SLOT, twin, refs, slot, shape, dtype))
+    return _Plan(tuple(steps), tuple(slots))
+
+
+class _ThreadState:
+    __slots__ = ("plan", "bufs", "prev")
+
+    def __init__(self, plan: _Plan, n_outputs: int):
+        self.plan = plan
+        self.bufs = [np.empty(shape, dtype) for shape, dtype in plan.slots]
+        self.prev = [None] * n_outputs
+
+
+def _shares(r, operands) -> bool:
+    return any(type(v) is _ND and np.may_share_memory(r, v) for v in operands)
+
+
+class FusedGroup:
+    """A verified group spec bound to its kernels; calling it runs the group."""
+
+    def __init__(self, spec):
+        _, self.n_in, self.consts, self.specs, self.outputs = spec
+        self.kernels = tuple(get(name).kernel for name, _ in self.specs)
+        self.single = len(self.outputs) == 1
+        self.plans: dict = {}
+        self._local = threading.local()
+
+    def __repr__(self) -> str:
+        names = ", ".join(name.removeprefix("tensor.") for name, _ in self.specs)
+        return f"<fused group of {len(self.specs)}: {names}>"
+
+    def __call__(self, *args):
+        key = tuple((a.shape, a.dtype, a.strides) if type(a) is _ND else type(a) for a in args)
+        state = getattr(self._local, "state", None)
+        if state is None or state[0] != key:
+            plan = self.plans.get(key)
+            if plan is None:
+                return self._reference(key, args)
+            state = self._local.state = (key, _ThreadState(plan, len(self.outputs)))
+        return self._run(state[1], args)
+
+    def _reference(self, key, args):
+        """Run the kernels unfused (the results are the call's), then plan this signature."""
+        vals = list(args)
+        vals.extend(self.consts)
+        aliases = []
+        for kernel, (_, refs) in zip(self.kernels, self.specs):
+            operands = [vals[i] for i in refs]
+            r = kernel(*operands)
+            aliases.append(type(r) is _ND and _shares(r, operands))
+            vals.append(r)
+        n0 = self.n_in + len(self.consts)
+        if len(self.plans) < 64:
+            self.plans[key] = _make_plan(self, vals, vals[n0:], aliases)
+        outs = tuple(vals[i] for i in self.outputs)
+        return outs[0] if self.single else outs
+
+    def _run(self, st: _ThreadState, args):
+        vals = list(args)
+        vals.extend(self.consts)
+        bufs, prev = st.bufs, st.prev
+        for mode, fn, refs, where, shape, dtype in st.plan.steps:
+            operands = [vals[i] for i in refs]
+            if mode == _KERNEL:
+                vals.append(fn(*operands))
+                continue
+            if mode == _TWIN_SLOT:
+                out = bufs[where]
+            elif mode == _TWIN_OVER:
+                out = vals[where]
+            else:
+                out = prev[where]
+                # Recycle the previous call's output only if nothing else refers to it:
+                # the prev list and this local are its only references.
+                if out is None or _getrefcount(out) > 3 or _weakcount(out):
+                    out = np.empty(shape, dtype)
+                    prev[where] = out
+            vals.append(fn(out, *operands))
+        outs = tuple(vals[i] for i in self.outputs)
+        return outs[0] if self.single else outs
