@@ -11,7 +11,7 @@ from ember.passes.registry import Pass, parse_pipeline
 from ember.passes.util import forget_unchanged, kept_snapshot, reset_analyses
 
 DEFAULT_PIPELINE = ("canonicalize,fold-constants,cse,dce,inline,"
-                    "canonicalize,fold-constants,cse,dce,version-loops,ranges")
+                    "canonicalize,fold-constants,cse,dce,version-loops,ranges,fuse")
 
 
 def default_pipeline() -> str:

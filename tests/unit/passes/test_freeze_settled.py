@@ -15,7 +15,7 @@ from ..api import modules_src as M
 
 def test_only_passes_cleanup_has_are_skipped():
     names = [p.name for p in after_settled(default_pipeline())]
-    assert names == ["version-loops", "ranges"]
+    assert names == ["version-loops", "ranges", "fuse"]
     assert [p.name for p in after_settled("cse,inline{max-ops=1000},dce")] == ["inline", "dce"]
     assert [p.name for p in after_settled("inline,ranges,cse")] == ["ranges", "cse"]
     assert after_settled("canonicalize,inline{cross-file=true}") == []
