@@ -45,8 +45,40 @@ def torch_executor(source: str, filename: str):
     return entry
 
 
+def unfused_executor(source: str, filename: str):
+    """ember without the fuse pass: the oracle for fused groups, which must match it bit
+    for bit (fused_executor)."""
+    from ember import mobile
+    from ember.api.core import compile_source
+    from ember.interpreter.pipeline import compile_to_program, run_passes
+    from ember.passes.manager import default_pipeline
+
+    module = compile_source(source, filename)
+    run_passes(module, default_pipeline().replace(",fuse", ""))
+    loaded = mobile.build(compile_to_program(module, optimize=False))
+    return lambda entry: getattr(loaded, entry)
+
+
+def fused_executor(source: str, filename: str):
+    """ember (fused groups on) called twice per case, the second result kept: the first
+    call of a signature runs a group's kernels unfused, the second its planned sequence."""
+    cu = oracle.compile_unit(source, filename)
+
+    def entry(name):
+        fn = getattr(cu, name)
+
+        def run(*args):
+            fn(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+            return fn(*args)
+        return run
+    return entry
+
+
 EXECUTORS = {"torch": torch_executor, "ember": oracle.ember_executor,
-             "loaded": oracle.loaded_executor}
+             "loaded": oracle.loaded_executor, "unfused": unfused_executor,
+             "planned": fused_executor}
+BIT_EXACT = ("unfused", "planned")
+"""Executors whose results must be identical bit for bit."""
 
 
 def same_tensor_outcome(a, b) -> bool:
@@ -69,8 +101,27 @@ def same_tensor_outcome(a, b) -> bool:
 
 
 def check_tensor(prog) -> oracle.Verdict:
-    return oracle.check(prog.source, prog.cases, EXECUTORS, filename="tensor.py",
-                        compare=same_tensor_outcome)
+    verdict = oracle.check(prog.source, prog.cases, EXECUTORS, filename="tensor.py",
+                           compare=same_tensor_outcome)
+    if verdict.failed:
+        return verdict
+    a, b = (verdict.outcomes[n] for n in BIT_EXACT)
+    for i, (x, y) in enumerate(zip(a, b)):
+        if not _bit_identical(x, y):
+            return oracle.Verdict("mismatch", f"case {i}: fused groups differ from the "
+                                  "unfused ops", ("mismatch", "planned", "fused"),
+                                  verdict.outcomes)
+    return verdict
+
+
+def _bit_identical(a, b) -> bool:
+    if a[0] != b[0] or a[0] == "raise":
+        return a[0] == b[0] and a[1] == b[1]
+    x, y = a[1], b[1]
+    if isinstance(x, np.ndarray):
+        return isinstance(y, np.ndarray) and x.dtype == y.dtype and x.shape == y.shape and \
+            np.ascontiguousarray(x).tobytes() == np.ascontiguousarray(y).tobytes()
+    return oracle.same(x, y)
 
 
 def describe(verdict) -> str:

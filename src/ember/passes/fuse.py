@@ -168,6 +168,8 @@ def _build(g, block) -> None:
                 inputs.append(v)
     outputs = [r for m in members for r in m.results
                if any(u.op not in inside for u in r.uses)]
+    if not outputs:  # unused, but it still runs (and may raise) as the unfused ops would
+        outputs = list(members[-1].results)
     body = Block([v.type for v in inputs], [v.name for v in inputs])
     mapping = dict(zip(inputs, body.args))
     for c in const_ops:
