@@ -50,9 +50,29 @@ def describe(path) -> str:
     lines.append(f"tensors: {len(program.tensors)} ({nbytes:,} bytes)")
     words = sum(len(f.code) for f in program.functions)
     lines.append(f"functions: {len(program.functions)}, {words} code words")
+    lines.extend(fused_groups(program))
     lines.append("")
     lines.append(disassemble(program))
     return "\n".join(lines)
+
+
+def fused_groups(program) -> list[str]:
+    """One line per FUSED instruction: where it is and the operators of its group."""
+    from ember.mobile.opcodes import Op, decode
+
+    rows = []
+    for f in program.functions:
+        pc = 0
+        while pc < len(f.code):
+            op, args, nxt = decode(f.code, pc)
+            if op is Op.FUSED:
+                _, n_in, consts, steps, outputs = f.consts[args[1]]
+                line = f.location(pc)[1]
+                names = ", ".join(name.removeprefix("tensor.") for name, _ in steps)
+                rows.append(f"  {f.display_name} line {line}: {names} ({n_in} inputs, "
+                            f"{len(outputs)} output{'s' * (len(outputs) != 1)})")
+            pc = nxt
+    return [f"fused groups ({len(rows)}):"] + rows if rows else []
 
 
 __all__ = ["load", "loads", "build", "describe", "disassemble", "load_program", "read_program",

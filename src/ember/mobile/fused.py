@@ -90,30 +90,40 @@ array, into a thread-local buffer slot, or over a dead operand's array."""
 class _Plan:
     """What the reference run learned for one call signature, and buffer assignments."""
 
-    __slots__ = ("steps", "slots")
+    __slots__ = ("steps", "slots", "n_fresh")
 
-    def __init__(self, steps, slots):
+    def __init__(self, steps, slots, n_fresh):
+        self.n_fresh = n_fresh
+        """Values given a fresh (or recycled) array each call: outputs, then pinned."""
         self.steps = steps
         """(mode, fn, refs, where, shape, dtype) per step; `where` is a slot number, the
-        index of the value to write over, or an output number."""
+        index of the value to write over, or a fresh-array number."""
         self.slots = slots
         """(shape, dtype) per buffer slot."""
 
 
 def _make_plan(group, vals, results, aliases) -> _Plan:
-    """Assign buffers, given the reference run's values (inputs, consts, then results)."""
+    """Assign buffers, given the reference run's values (inputs, consts, then results)
+    and, per step, the operands its kernel's result shares memory with."""
     n0 = group.n_in + len(group.consts)
     last_use: dict[int, int] = {}
     for j, (_, refs) in enumerate(group.specs):
         for r in refs:
             last_use[r] = j
-    outputs = set(group.outputs)
+    # A value another step's result views (x.float() of a float x is x itself) must be a
+    # fresh array each call, and neither may be written over.
+    pinned = {v for shared in aliases for v in shared}
+    pinned.update(n0 + j for j, shared in enumerate(aliases) if shared)
+    fresh = {v: i for i, v in enumerate(group.outputs)}
+    for v in sorted(pinned):
+        if v >= n0 and v not in fresh:
+            fresh[v] = len(fresh)
     owned: dict[int, int | None] = {}
     """value index -> buffer slot holding it (None: an array a kernel made for us)."""
     slots: list = []
     busy: dict[int, int] = {}
     """slot -> value index currently held."""
-    steps, out_no = [], {v: i for i, v in enumerate(group.outputs)}
+    steps = []
     for j, (name, refs) in enumerate(group.specs):
         vi = n0 + j
         r = results[j]
@@ -122,12 +132,12 @@ def _make_plan(group, vals, results, aliases) -> _Plan:
             r.dtype in _DTYPES and r.flags.c_contiguous and not aliases[j]
         if not plannable:
             steps.append((_KERNEL, group.kernels[j], refs, -1, None, None))
-            if type(r) is _ND and not aliases[j] and vi not in outputs:
+            if type(r) is _ND and vi not in pinned and vi not in fresh:
                 owned[vi] = None
             continue
         shape, dtype = r.shape, r.dtype
-        if vi in outputs:
-            steps.append((_TWIN_FRESH, twin, refs, out_no[vi], shape, dtype))
+        if vi in fresh:
+            steps.append((_TWIN_FRESH, twin, refs, fresh[vi], shape, dtype))
             continue
         for k in [s for s, v in busy.items() if last_use.get(v, -1) < j]:
             del busy[k]
@@ -149,20 +159,23 @@ def _make_plan(group, vals, results, aliases) -> _Plan:
         busy[slot] = vi
         owned[vi] = slot
         steps.append((_TWIN_SLOT, twin, refs, slot, shape, dtype))
-    return _Plan(tuple(steps), tuple(slots))
+    return _Plan(tuple(steps), tuple(slots), len(fresh))
 
 
 class _ThreadState:
     __slots__ = ("plan", "bufs", "prev")
 
-    def __init__(self, plan: _Plan, n_outputs: int):
+    def __init__(self, plan: _Plan):
         self.plan = plan
         self.bufs = [np.empty(shape, dtype) for shape, dtype in plan.slots]
-        self.prev = [None] * n_outputs
+        self.prev = [None] * plan.n_fresh
 
 
-def _shares(r, operands) -> bool:
-    return any(type(v) is _ND and np.may_share_memory(r, v) for v in operands)
+def _shared(r, refs, vals) -> tuple:
+    """The refs whose values r may share memory with."""
+    if type(r) is not _ND:
+        return ()
+    return tuple(i for i in refs if type(vals[i]) is _ND and np.may_share_memory(r, vals[i]))
 
 
 class FusedGroup:
@@ -186,7 +199,7 @@ class FusedGroup:
             plan = self.plans.get(key)
             if plan is None:
                 return self._reference(key, args)
-            state = self._local.state = (key, _ThreadState(plan, len(self.outputs)))
+            state = self._local.state = (key, _ThreadState(plan))
         return self._run(state[1], args)
 
     def _reference(self, key, args):
@@ -195,9 +208,8 @@ class FusedGroup:
         vals.extend(self.consts)
         aliases = []
         for kernel, (_, refs) in zip(self.kernels, self.specs):
-            operands = [vals[i] for i in refs]
-            r = kernel(*operands)
-            aliases.append(type(r) is _ND and _shares(r, operands))
+            r = kernel(*[vals[i] for i in refs])
+            aliases.append(_shared(r, refs, vals))
             vals.append(r)
         n0 = self.n_in + len(self.consts)
         if len(self.plans) < 64:

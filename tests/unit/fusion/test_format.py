@@ -1,4 +1,4 @@
-"""The artifact format carries fused groups (version 6); older runtimes and bad groups
+"""The artifact format carries fused groups (version 7); older runtimes and bad groups
 are refused with ArtifactError."""
 
 import io
@@ -41,9 +41,9 @@ def _fused_artifact(tmp_path):
     return artifact_bytes(fused, "f")
 
 
-def test_version_6_holds_a_group(tmp_path):
+def test_version_7_holds_a_group(tmp_path):
     m = _manifest(_fused_artifact(tmp_path))
-    assert m["version"] == 6
+    assert m["version"] == 7
     groups = [c for cs in m["consts"] for c in cs if c[0] == "g"]
     assert [s[0] for s in groups[0][1]["steps"]] == [
         "tensor.mul_scalar", "tensor.add_scalar", "tensor.tanh"]
@@ -52,9 +52,9 @@ def test_version_6_holds_a_group(tmp_path):
 def test_an_older_runtime_refuses_it_naming_both_versions(tmp_path, monkeypatch):
     path = tmp_path / "f.ember"
     path.write_bytes(_fused_artifact(tmp_path))
-    monkeypatch.setattr(MF, "READS", (1, 5))
-    with pytest.raises(ArtifactError, match=r"version 6 is newer than this runtime reads "
-                                            r"\(1-5\)"):
+    monkeypatch.setattr(MF, "READS", (1, 6))
+    with pytest.raises(ArtifactError, match=r"version 7 is newer than this runtime reads "
+                                            r"\(1-6\)"):
         mobile.load(path)
 
 
@@ -77,3 +77,12 @@ def test_a_bad_group_is_refused(tmp_path, change, message):
     path.write_bytes(_rewrite(_fused_artifact(tmp_path), edit))
     with pytest.raises(ArtifactError, match=message):
         mobile.load(path)
+
+
+def test_inspect_lists_the_groups(tmp_path):
+    path = tmp_path / "f.ember"
+    path.write_bytes(_fused_artifact(tmp_path))
+    text = mobile.describe(path)
+    assert "fused groups (1):\n  f line 4: mul_scalar, add_scalar, tanh (1 inputs, 1 output)" \
+        in text
+    assert "FUSED" in text
