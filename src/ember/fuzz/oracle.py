@@ -74,6 +74,8 @@ def same(a, b) -> bool:
         if math.isnan(a) or math.isnan(b):
             return math.isnan(a) and math.isnan(b)
         return a == b and math.copysign(1, a) == math.copysign(1, b)
+    if isinstance(a, complex):
+        return same(a.real, b.real) and same(a.imag, b.imag)
     if isinstance(a, (list, tuple)):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if isinstance(a, dict):
