@@ -42,6 +42,10 @@ def _compile(fn):
     """(IR module, entry name) of a Python function or a ScriptFunction made by grad."""
     if isinstance(fn, ScriptFunction):
         from ember.api.modules import _copy
-        return _copy(fn.module), fn.entry
+        from ember.passes.fuse import unfuse
+
+        module = _copy(fn.module)
+        unfuse(module)  # optimized code holds fused groups; derivative rules are per op
+        return module, fn.entry
     from ember.frontend import compile_function
     return compile_function(fn)

@@ -188,3 +188,17 @@ def _build(g, block) -> None:
     for c in const_ops:
         if not c.result.uses:
             c.erase()
+
+
+def unfuse(module) -> bool:
+    """Put every fused group's ops back in place of its `tensor.fused` op (the inverse of
+    the pass: the region holds the original ops in order). For transformations that work
+    on kernel ops, such as differentiating an optimized function again."""
+    fused = [op for f in funcs(module) for op in f.walk() if isinstance(op, FusedOp)]
+    for op in fused:
+        block = op.parent
+        mapping = dict(zip(op.body.args, op.operands))
+        for inner in op.body.ops[:-1]:
+            block.insert_before(op, inner.clone(mapping))
+        op.replace_with([mapping[v] for v in op.body.ops[-1].operands])
+    return bool(fused)
