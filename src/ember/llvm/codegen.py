@@ -659,6 +659,11 @@ class FunctionGen:
             b.store(I32(0), nf)
             self.emit_region(region, [Static("caught", None)], store_results)
 
+    def op_dict_new(self, op) -> None:
+        from ember.llvm.ops_dict import dict_new
+
+        dict_new(self, op)
+
     def op_isinstance(self, op) -> None:
         src, want = op.operands[0].type, op.attrs["type"]
         if isinstance(src, T.OptionalType) and want in (T.NONE, src.elem):
@@ -726,6 +731,7 @@ STRUCTURAL = {
     "widen": FunctionGen.op_widen, "narrow": FunctionGen.op_narrow,
     "isinstance": FunctionGen.op_isinstance, "obj.new": FunctionGen.op_obj_new,
     "obj.get": FunctionGen.op_obj_get, "obj.set": FunctionGen.op_obj_set,
+    "dict.new": FunctionGen.op_dict_new,
     "try": FunctionGen.op_try, "var.new": FunctionGen.op_var_new,
     "var.get": FunctionGen.op_var_get, "var.set": FunctionGen.op_var_set,
 }

@@ -63,6 +63,11 @@ def lltype(t: T.Type) -> ir.Type:
         if isinstance(t.elem, T.OptionalType):
             raise NotNative(f"type {t}")
         return ir.LiteralStructType([I8, lltype(t.elem)])
+    if isinstance(t, T.DictType):
+        if t.key not in (T.I64, T.BOOL):
+            raise NotNative(f"type {t} (dict keys other than int and bool)")
+        lltype(t.value)
+        return PTR  # ops_dict.py
     if isinstance(t, T.ClassType):
         return PTR  # {i64 refcount, fields…} (object_struct); the class kind is checked by
         # the ops that touch one
@@ -87,7 +92,7 @@ def crosses_boundary(t: T.Type) -> bool:
 
 def is_refcounted(t: T.Type) -> bool:
     """Values of t hold heap references (a retain/release touches them)."""
-    if isinstance(t, (T.ListType, T.ClassType)):
+    if isinstance(t, (T.ListType, T.ClassType, T.DictType)):
         return True
     if isinstance(t, T.TupleType):
         return any(is_refcounted(e) for e in t.elems)

@@ -109,7 +109,7 @@ class Runtime:
     # -- reference counts ---------------------------------------------------------------
     def retain(self, b: ir.IRBuilder, v, t: T.Type) -> None:
         """+1 on every heap reference v holds."""
-        if isinstance(t, (T.ListType, T.ClassType)):  # the count is the first word of both
+        if isinstance(t, (T.ListType, T.ClassType, T.DictType)):  # the count comes first
             p = field_ptr(b, v, RC)
             b.store(b.add(b.load(p, typ=I64), I64(1)), p)
         elif is_refcounted(t):
@@ -135,7 +135,7 @@ class Runtime:
             return self._fns[name]
         fn, b = self._new(name, ir.VoidType(), [lltype(t)])
         v = fn.args[0]
-        if isinstance(t, (T.ListType, T.ClassType)):  # a field not yet set is null
+        if isinstance(t, (T.ListType, T.ClassType, T.DictType)):  # an unset field is null
             live, null = fn.append_basic_block("live"), fn.append_basic_block("null")
             b.cbranch(b.icmp_unsigned("==", v, ir.Constant(PTR, None)), null, live)
             b.position_at_end(null)
@@ -153,6 +153,14 @@ class Runtime:
                 b.call(self.free, [v])
         elif isinstance(t, T.ClassType):
             self._release_object(b, v, t)
+        elif isinstance(t, T.DictType):
+            from ember.llvm.ops_dict import release_dict
+
+            p = field_ptr(b, v, RC)
+            rc = b.sub(b.load(p, typ=I64), I64(1))
+            b.store(rc, p)
+            with b.if_then(b.icmp_signed("==", rc, I64(0)), likely=False):
+                release_dict(self, b, v, t)
         else:
             self._each_member(b, v, t, self.release)
         b.ret_void()
