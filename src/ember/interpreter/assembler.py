@@ -280,6 +280,11 @@ def parse_literal(tok: str):
         return named[tok]
     if _INT.match(tok):
         return int(tok)
+    if tok[-1:] in ("j", "J"):
+        try:
+            return complex(tok)
+        except ValueError:
+            raise ValueError(f"{tok!r} is not a constant") from None
     try:
         return float(tok)
     except ValueError:

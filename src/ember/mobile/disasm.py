@@ -94,6 +94,8 @@ def literal(c) -> str:
         return json.dumps(c)
     if type(c) is tuple and c and c[0] == "fused":
         return "fused(" + ", ".join(name.removeprefix("tensor.") for name, _ in c[3]) + ")"
+    if type(c) is complex:
+        return repr(c).strip("()")  # one token: 1j, -0-0j, nan+infj (exact, as floats)
     return repr(c)  # int, bool, None; float reprs are exact (and nan, inf, -inf)
 
 

@@ -21,6 +21,23 @@ def test_compiled_program_round_trips(unit):
     assert mobile.build(again).fib(15) == 610
 
 
+def test_complex_constants_round_trip_exactly():
+    from ember.interpreter.assembler import parse_literal
+    from ember.mobile.disasm import literal
+    for z in (1j, complex(-0.0, -0.0), complex(float("nan"), float("inf")), 1e300 - 5e-324j,
+              complex(-0.0, 2.5)):
+        back = parse_literal(literal(z))
+        assert type(back) is complex and repr(back) == repr(z)
+        assert str(back.real) == str(z.real) and str(back.imag) == str(z.imag)
+    import ember
+    cu = ember.CompilationUnit("def f(z: complex) -> complex:\n    return z * (1 - 0j) + -0j\n")
+    program = cu.f.program
+    again = assemble(mobile.disassemble(program), sources=program.sources)
+    assert [repr(c) for c in again.functions[0].consts] == \
+        [repr(c) for c in program.functions[0].consts]
+    assert mobile.build(again).f(2j) == cu.f(2j)
+
+
 def test_tokenizer_keeps_strings_whole():
     toks, comment = tokenize('  LOADK r1 "a ; (b), [c]" ; 4: x = 1')
     assert toks == ["LOADK", "r1", '"a ; (b), [c]"'] and comment == "; 4: x = 1"
