@@ -14,6 +14,9 @@ which float BLAS computes exactly (see `int_matmul`).
 
 from __future__ import annotations
 
+import math
+import struct
+
 import numpy as np
 
 from ember.ops.tensor_common import frozen, prepared, reg
@@ -42,27 +45,43 @@ def _qrange(dtype, reduce_range=False):
 # ----------------------------------------------------------------------------- parameters
 
 
+_PACK = struct.Struct("<f")
+_SMALL = float(_SMALL_SCALE)
+
+
+def _f32(v: float) -> float:
+    """v rounded to float32, as a Python float (infinite past float32's range)."""
+    try:
+        return _PACK.unpack(_PACK.pack(v))[0]
+    except OverflowError:
+        return math.copysign(math.inf, v)
+
+
 def choose_qparams(mn, mx, qmin, qmax, preserve_sparsity=False):
     """fbgemm's / torch's ChooseQuantizationParams for the float32 range [mn, mx]:
-    (scale as a Python float holding a float32, zero point as an int)."""
-    mn, mx = _F32(min(_F32(mn), _F32(0.0))), _F32(max(_F32(mx), _F32(0.0)))
-    scale = (float(mx) - float(mn)) / (qmax - qmin)
-    if _F32(scale) == 0 or np.isinf(_F32(1.0) / _F32(scale)):
+    (scale as a Python float holding a float32, zero point as an int). A NaN bound counts
+    as 0."""
+    mn, mx = float(mn), float(mx)
+    mn = 0.0 if math.isnan(mn) else min(mn, 0.0)
+    mx = 0.0 if math.isnan(mx) else max(mx, 0.0)
+    scale = (mx - mn) / (qmax - qmin)
+    s32 = _f32(scale)
+    if s32 == 0 or math.isinf(_f32(1.0 / s32)):
         scale = 0.1
-    if scale < _SMALL_SCALE:
+    if scale < _SMALL:
         org = scale
-        scale = float(_SMALL_SCALE)
+        scale = _SMALL
         if mn == 0:
-            mx = _F32(_SMALL_SCALE * _F32(qmax - qmin))
+            mx = _f32(_SMALL * (qmax - qmin))
         elif mx == 0:
-            mn = _F32(-_SMALL_SCALE * _F32(qmax - qmin))
+            mn = _f32(-_SMALL * (qmax - qmin))
         else:
-            amp = _F32(_SMALL_SCALE / _F32(org))
-            mn, mx = _F32(mn * amp), _F32(mx * amp)
-    from_min = qmin - float(mn) / scale
-    from_max = qmax - float(mx) / scale
-    err_min = abs(qmin) - abs(float(mn) / scale)
-    err_max = abs(qmax) - abs(float(mx) / scale)
+            amp = _f32(_SMALL / _f32(org))
+            mn, mx = _f32(mn * amp), _f32(mx * amp)
+    from_min = qmin - mn / scale
+    from_max = qmax - mx / scale
+    err_min = abs(qmin) - abs(mn / scale)
+    err_max = abs(qmax) - abs(mx / scale)
     zp = from_min if err_min < err_max else from_max
     if mn < 0 and mx > 0 and preserve_sparsity:
         zp = (qmin + qmax) / 2
@@ -71,17 +90,14 @@ def choose_qparams(mn, mx, qmin, qmax, preserve_sparsity=False):
     elif zp > qmax:
         nudged = qmax
     else:
-        nudged = int(np.rint(zp))
-    return float(_F32(scale)), nudged
+        nudged = int(round(zp))
+    return _f32(scale), nudged
 
 
 def dynamic_qparams(x, reduce_range=True):
     """The activation (scale, zero point) quantized dynamic linear picks for x: one
     min/max over the whole input, quint8, [0, 127] with reduce_range."""
-    if x.size:
-        mn, mx = _F32(x.min()), _F32(x.max())
-    else:
-        mn = mx = _F32(0.0)
+    mn, mx = (float(x.min()), float(x.max())) if x.size else (0.0, 0.0)
     lo, hi = _qrange("quint8", reduce_range)
     return choose_qparams(mn, mx, lo, hi)
 
@@ -169,23 +185,41 @@ def _check_qparams(scale, zp, dtype):
 
 EXACT_K32 = 514
 """Longest dot product of codes (|a| <= 255, |b| <= 128) whose partial sums all stay
-exact in float32 (|sum| <= 2**24)."""
+exact in float32 (|sum| <= 2**24) whatever the codes."""
+_EXACT = 1 << 24
 
 
-def int_matmul(a, b):
-    """The exact integer product a (M, K) @ b (K, N) of small integers held in float arrays,
-    as float64. K within EXACT_K32 runs as one float32 GEMM; longer products run as float32
-    GEMMs over K blocks of EXACT_K32 whose exact partial results are summed in float64."""
+def exact_block(amax, bmax):
+    """The longest dot product of integers |a| <= amax, |b| <= bmax that float32 computes
+    exactly in any order of summation (every partial sum within 2**24)."""
+    return max(_EXACT // max(int(amax) * int(bmax), 1), 1)
+
+
+def int_matmul(a, b, amax=255, bmax=128):
+    """The exact integer product a (M, K) @ b (K, N) of small integers (|a| <= amax,
+    |b| <= bmax) held in float arrays: one float32 GEMM when K is within exact_block
+    (the result, exact, as float32), else float32 GEMMs over K blocks of that length whose
+    exact results are summed in float64."""
     k = a.shape[-1]
     a32 = a.astype(np.float32, copy=False)
     b32 = b.astype(np.float32, copy=False)
-    if k <= EXACT_K32:
-        return np.matmul(a32, b32).astype(np.float64)
+    block = exact_block(amax, bmax)
+    if k <= block:
+        return np.matmul(a32, b32)
     acc = None
-    for lo in range(0, k, EXACT_K32):
-        part = np.matmul(a32[..., lo:lo + EXACT_K32], b32[lo:lo + EXACT_K32])
+    for lo in range(0, k, block):
+        part = np.matmul(a32[..., lo:lo + block], b32[lo:lo + block])
         acc = part.astype(np.float64) if acc is None else acc + part
     return acc
+
+
+def _centred_max(c):
+    """max |c| of centred codes (0 for an empty array)."""
+    return max(-float(c.min()), float(c.max())) if c.size else 0
+
+
+def _weight_max(w):
+    return _weight_prep(w)[1]
 
 
 def _fma32(a, b, c):
@@ -201,8 +235,23 @@ def _fma32(a, b, c):
 
 def _weight_t32(w):
     """The int8 weight (N, K) as a float32 (K, N) matrix (cached for a frozen weight)."""
-    build = lambda w: np.ascontiguousarray(w.T.astype(np.float32))  # noqa: E731
-    return prepared("qT", (w,), build) if frozen(w) else w.T.astype(np.float32)
+    return _weight_prep(w)[0]
+
+
+def _prep(w):
+    return np.ascontiguousarray(w.T.astype(np.float32)), \
+        (int(np.abs(w.astype(np.int16)).max()) if w.size else 0)
+
+
+def _weight_prep(w):
+    """(the int8 weight (N, K) as a float32 (K, N) matrix, max |code|), made once for a
+    frozen weight."""
+    return prepared("qT", (w,), _prep) if frozen(w) else _prep(w)
+
+
+def _code_of(v, inv, zp):
+    """The code fbgemm's Quantize gives the float32 value v (unclamped)."""
+    return round(_f32(v * inv + zp))
 
 
 def linear_dynamic(x, w, w_scale, bias, reduce_range=True):
@@ -213,29 +262,39 @@ def linear_dynamic(x, w, w_scale, bias, reduce_range=True):
     if x.shape[-1] != w.shape[1]:
         raise RuntimeError(f"quantized linear: input with {x.shape[-1]} features, weight "
                            f"expects {w.shape[1]}")
-    s_x, z_x = dynamic_qparams(x, reduce_range)
+    lo, hi = _qrange("quint8", reduce_range)
+    mn, mx = (float(x.min()), float(x.max())) if x.size else (0.0, 0.0)
+    s_x, z_x = choose_qparams(mn, mx, lo, hi)
+    inv = _f32(1.0 / s_x)
     rows = x.reshape(-1, x.shape[-1])
-    acc = int_matmul(_centred_codes(rows, s_x, z_x), _weight_t32(w))
+    c = _centred_codes(rows, inv, z_x)
+    wt, wmax = _weight_prep(w)
+    if math.isnan(mn) or math.isnan(mx):
+        amax = 255
+    else:  # quantization is monotonic: the extremes' codes bound every code
+        amax = max(z_x - min(max(_code_of(mn, inv, z_x), 0), 255),
+                   min(max(_code_of(mx, inv, z_x), 0), 255) - z_x)
+    acc = int_matmul(c, wt, amax, wmax)
     m = (_F32(s_x) * np.asarray(w_scale, np.float32)).astype(np.float64)
-    acc = acc.astype(np.float32).astype(np.float64)
+    acc = acc.astype(np.float32).astype(np.float64) if acc.dtype != np.float32 else \
+        acc.astype(np.float64)
     acc *= m
     if bias is not None:
         acc += np.asarray(bias, np.float32)
     return acc.astype(np.float32).reshape(x.shape[:-1] + (w.shape[0],))
 
 
-def _centred_codes(rows, scale, zp):
-    """quantize_codes(rows, scale, zp, 0, 255) - zp as float32, in place on one buffer."""
+def _centred_codes(rows, inv, zp):
+    """quantize_codes(rows, 1 / inv, zp, 0, 255) - zp as float32 (NaN gives code 0), in
+    place on one buffer."""
     t = rows.astype(np.float64)
-    t *= float(inv_scale(scale))
+    t *= inv
     t += zp
     v = t.astype(np.float32)
     np.rint(v, out=v)
     np.clip(v, 0, 255, out=v)
-    if np.isnan(v).any():
-        v[np.isnan(v)] = 0
     v -= _F32(zp)
-    return v
+    return np.nan_to_num(v, copy=False, nan=-zp)
 
 
 def _check_scales(s, what):
@@ -258,21 +317,24 @@ def _linear_dynamic_op(x, w, w_scale, bias, reduce_range):
 
 
 def requantize(acc, s_in, w_scale, bias, s_out, zp_out, relu=False, axis=-1):
-    """fbgemm's requantization of exact int32 sums `acc` (float64 holding integers) with
-    per-output-channel weight scales along `axis`:
+    """fbgemm's requantization of exact int32 sums `acc` (float32 or float64 holding
+    integers) with per-output-channel weight scales along `axis`:
     atw = f32(s_in * s_w); M = f32(atw / s_out); v = f32(f32(f32(acc) + f32(bias / atw)) * M);
-    q = clamp(rne(v) + zp_out, lo, 255), lo = zp_out with a fused ReLU, else 0."""
+    q = clamp(rne(v) + zp_out, lo, 255), lo = zp_out with a fused ReLU, else 0.
+    Works in place on one float32 buffer (acc itself when it is a float32 array)."""
     shape = [1] * acc.ndim
     shape[axis] = -1
     atw = (_F32(s_in) * np.asarray(w_scale, np.float32)).astype(np.float32).reshape(shape)
     m = (atw / _F32(s_out)).astype(np.float32)
-    v = acc.astype(np.float32)
-    if bias is not None:
-        v = (v + (np.asarray(bias, np.float32).reshape(shape) / atw).astype(np.float32))
-    v = (v * m).astype(np.float32)
+    v = acc if acc.dtype == np.float32 and acc.flags.writeable else acc.astype(np.float32)
     with np.errstate(invalid="ignore", over="ignore"):
-        q = np.rint(v) + zp_out
-    return np.clip(q, zp_out if relu else 0, 255).astype(np.uint8)
+        if bias is not None:
+            v += (np.asarray(bias, np.float32).reshape(shape) / atw).astype(np.float32)
+        v *= m
+        np.rint(v, out=v)
+        v += _F32(zp_out)
+        np.clip(v, zp_out if relu else 0, 255, out=v)
+    return v.astype(np.uint8)
 
 
 def _centred(q, zp):
@@ -286,7 +348,7 @@ def linear_static(q, s_in, zp_in, w, w_scale, bias, s_out, zp_out, relu):
                            f"expects {w.shape[1]}")
     ws = np.broadcast_to(np.asarray(w_scale, np.float32).reshape(-1), (w.shape[0],))
     rows = _centred(q.reshape(-1, q.shape[-1]), zp_in)
-    acc = int_matmul(rows, _weight_t32(w))
+    acc = int_matmul(rows, _weight_t32(w), _centred_max(rows), _weight_max(w))
     out = requantize(acc, s_in, ws, bias, s_out, zp_out, relu)
     return out.reshape(q.shape[:-1] + (w.shape[0],))
 
@@ -308,8 +370,15 @@ def conv2d_static(q, s_in, zp_in, w, w_scale, bias, s_out, zp_out, stride, paddi
     if c != cg * groups or o % groups:
         raise RuntimeError(f"quantized conv2d: input with {c} channels, weight {list(w.shape)}"
                            f" and groups={groups}")
+    xc = _centred(q, zp_in)
+    ws = np.broadcast_to(np.asarray(w_scale, np.float32).reshape(-1), (o,))
+    if cg * kh * kw <= exact_block(_centred_max(xc), _weight_max(w)):
+        # every partial sum is an integer within 2**24: float32's convolution is exact
+        from ember.ops.tensor_conv import conv2d
+        acc = conv2d(xc, _conv_weight_f32(w), None, [sh, sw], [ph, pw], [dh, dw], groups)
+        return requantize(acc, s_in, ws, bias, s_out, zp_out, relu, axis=1)
     x = np.zeros((n, c, h + 2 * ph, wd + 2 * pw), np.float32)
-    x[:, :, ph:ph + h, pw:pw + wd] = _centred(q, zp_in)
+    x[:, :, ph:ph + h, pw:pw + wd] = xc
     oh = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
     ow = (wd + 2 * pw - dw * (kw - 1) - 1) // sw + 1
     if oh <= 0 or ow <= 0:
@@ -326,8 +395,14 @@ def conv2d_static(q, s_in, zp_in, w, w_scale, bias, s_out, zp_out, stride, paddi
         acc[g] = int_matmul(a[g], wg[g])
     acc = acc.reshape(groups, n, oh * ow, o // groups).transpose(1, 0, 3, 2)
     acc = acc.reshape(n, o, oh, ow)
-    ws = np.broadcast_to(np.asarray(w_scale, np.float32).reshape(-1), (o,))
     return requantize(acc, s_in, ws, bias, s_out, zp_out, relu, axis=1)
+
+
+def _conv_weight_f32(w):
+    """The int8 weight as float32, frozen when w is (so the float kernel's caches hold)."""
+    if frozen(w):
+        return prepared("qconvf", (w,), lambda w: _frozen_copy(w.astype(np.float32)))
+    return w.astype(np.float32)
 
 
 def _conv_weight32(w, groups):
