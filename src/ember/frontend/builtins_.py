@@ -19,7 +19,7 @@ _BY_OPS = {"len", "abs", "min", "max", "sum", "sorted", "round", "divmod", "ord"
 _UNSUPPORTED = {"id", "iter", "next", "map", "filter", "set", "frozenset", "type",
                 "getattr", "setattr", "hasattr", "super", "open", "input", "eval", "exec",
                 "compile", "globals", "locals", "vars", "callable", "ascii", "bytes",
-                "bytearray", "complex", "object", "slice", "memoryview", "property", "staticmethod", "classmethod", "issubclass"}
+                "bytearray", "complex", "object", "memoryview", "property", "staticmethod", "classmethod", "issubclass"}
 
 
 def call_builtin(em, name, node, expected):
@@ -338,6 +338,31 @@ _REAL_ONLY = {"int": "a string, a bytes-like object or a real number",
 """CPython's words for int(z) and float(z) of a complex z (a TypeError)."""
 
 
+def b_slice(em, node, expected):
+    """slice(stop), slice(start, stop[, step]): an MSlice whose bounds are evaluated now,
+    into hidden variables."""
+    from ember.frontend.env import Var
+    from ember.frontend.meta import MSlice
+    if node.keywords or not 1 <= len(node.args) <= 3:
+        return em.error(f"slice expected 1 to 3 arguments, got {len(node.args)}", node.span)
+    args = list(node.args)
+    bounds = [None, args[0], None] if len(args) == 1 else (args + [None])[:3]
+    parts = []
+    for b in bounds:
+        if b is None or isinstance(b, A.Constant) and b.value is None:
+            parts.append(None)
+            continue
+        v = em.value(b)
+        if isinstance(v.type, ErrorType):
+            return v
+        if v.type not in (T.I64, T.BOOL, T.NONE, T.OptionalType(T.I64)):
+            return em.error(f"slice bounds must be ints or None, not {show(v.type)}", b.span)
+        name = hidden_name("slice")
+        em.env.set(name, Var(v.type, v, True))
+        parts.append(A.Name(b.span, name))
+    return MSlice(A.Slice(node.span, *parts))
+
+
 def b_range(em, node, expected):
     return em.unsupported("range() is only supported as what a for loop or comprehension "
                           "iterates over (also inside zip(), enumerate(), reversed()) and in "
@@ -374,6 +399,9 @@ def b_dict(em, node, expected):
 def _dict_of(em, arg, expected, node):
     """The new dict of dict(arg)."""
     from ember.frontend.env import Var
+    if isinstance(arg, (A.List, A.Tuple, A.Dict)) and not getattr(arg, "elts", None) and \
+            not getattr(arg, "keys", None):
+        return em.value(A.Dict(node.span, [], []), expected)  # dict([]), dict(())
     if isinstance(arg, (A.GeneratorExp, A.Call)) and _iter_call(em, arg):
         return _dictcomp_over(em, arg, expected)
     v = em.value(arg)
@@ -575,6 +603,7 @@ _HANDLERS = {
     "print": b_print, "isinstance": b_isinstance, "int": b_int, "float": b_float,
     "complex": b_complex,
     "bool": b_bool, "str": b_str, "range": b_range, "list": b_list, "dict": b_dict,
+    "slice": b_slice,
     "tuple": b_tuple, "pow": b_pow, "enumerate": b_enumerate, "zip": b_enumerate,
     "reversed": b_enumerate,
 }

@@ -168,6 +168,11 @@ class ExprMixin:
         if isinstance(base, MClass):
             from ember.frontend.classes import class_attribute
             return class_attribute(self, base, node)
+        from ember.frontend.meta import MSlice
+        if isinstance(base, MSlice) and attr in ("start", "stop", "step"):
+            part = getattr(base.node, {"start": "lower", "stop": "upper"}.get(attr, attr))
+            return self.value(part) if part is not None else \
+                self.b.const(None, T.NONE, self.loc(node))
         return self.error(f"{base.describe()} has no attribute '{attr}'", node.span)
 
     def module_attribute(self, mod, attr, node):
@@ -523,7 +528,8 @@ class ExprMixin:
             if isinstance(j, T.ClassType):
                 return self.b.kernel("obj.is" if op == "==" else "obj.isnot", [a, b], T.BOOL, loc)
             a, b = self.coerce(a, j, node.span), self.coerce(b, j, node.span)
-            return self.b.kernel(f"any.{name}", [a, b], T.BOOL, loc)
+            kind = f"any.{name}_tensors" if _holds_tensors(j) else f"any.{name}"
+            return self.b.kernel(kind, [a, b], T.BOOL, loc)
         return self.error(f"cannot compare {show(ta)} and {show(tb)} with '{op}'"
                           f"{self.unrefined_hint([(a, nodes[0]), (b, nodes[1])])}", node.span)
 
@@ -660,7 +666,20 @@ class ExprMixin:
         index = self.index_value(node.slice, base)
         return self.subscript_get(base, index, node)
 
+    def slice_object(self, node):
+        """The A.Slice of an index that is a slice object (slice(a, b) or a local bound
+        to one), else None (nothing emitted for a local)."""
+        from ember.frontend.meta import MBuiltin, MSlice
+        if isinstance(node, A.Name) and isinstance(self.local_metas.get(node.id), MSlice):
+            return self.local_metas[node.id].node
+        if isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
+                node.func.id == "slice" and isinstance(self.global_meta("slice"), MBuiltin):
+            m = self.expr(node)
+            return m.node if isinstance(m, MSlice) else A.Slice(node.span, None, None, None)
+        return None
+
     def index_value(self, sl, base):
+        sl = self.slice_object(sl) or sl
         if isinstance(base.type, T.TensorType):  # x[a:b] too: a tensor index spec
             return ("tensor", sl)
         if isinstance(sl, A.Slice):
@@ -922,3 +941,18 @@ class ExprMixin:
         for p in parts[1:]:
             out = self.b.kernel("str.add", [out, p], T.STR, loc)
         return out
+
+
+def _holds_tensors(t) -> bool:
+    """Whether values of t may hold tensors (compared by their truth, as torch does)."""
+    if isinstance(t, T.TensorType):
+        return True
+    if isinstance(t, (T.ListType, T.OptionalType)):
+        return _holds_tensors(t.elem)
+    if isinstance(t, T.TupleType):
+        return any(_holds_tensors(e) for e in t.elems)
+    if isinstance(t, T.DictType):
+        return _holds_tensors(t.value)
+    if isinstance(t, T.UnionType):
+        return any(_holds_tensors(m) for m in T.members(t))
+    return False

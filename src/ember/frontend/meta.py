@@ -23,6 +23,18 @@ class Meta:
         return type(self).__name__[1:].lower()
 
 
+class MSlice(Meta):
+    """A slice object, `slice(a, b, c)`: its bounds as an A.Slice whose parts read hidden
+    variables (or None), evaluated once where the slice is made. It indexes lists, strings,
+    tuples and tensors, and has .start, .stop, .step."""
+
+    def __init__(self, node):
+        self.node = node
+
+    def describe(self):
+        return "a slice object"
+
+
 class MModule(Meta):
     def __init__(self, name: str, pyobj=None):
         self.name, self.pyobj = name, pyobj

@@ -131,6 +131,7 @@ def _index_parts(em, index_node):
     items = index_node.elts if isinstance(index_node, A.Tuple) else [index_node]
     spec, ints, tensors = [], [], []
     for item in items:
+        item = em.slice_object(item) or item  # x[slice(1, n)], x[s, 0]
         if isinstance(item, A.Constant) and item.value is None:
             spec.append("n")
         elif isinstance(item, A.Constant) and item.value is ...:
@@ -164,8 +165,15 @@ def _index_parts(em, index_node):
             elif isinstance(v.type, T.TensorType):
                 spec.append("t")
                 tensors.append(v)
+            elif isinstance(v.type, T.ListType) and v.type.elem in (T.I64, T.BOOL):
+                spec.append("t")  # x[[0, 2]], x[mask_list]: as torch, an index tensor
+                kind = "ints" if v.type.elem == T.I64 else "bools"
+                dt = "i64" if kind == "ints" else "bool"
+                tensors.append(em.b.kernel(f"tensor.index_{kind}", [v],
+                                           T.TensorType(dt, (None,)), em.loc(item)))
             else:
-                em.error(f"a tensor index must be an int, a slice, None, ..., or a tensor, "
+                em.error(f"a tensor index must be an int, a slice, None, ..., a tensor or a "
+                         f"list of ints or bools, "
                          f"not {show(v.type)}", item.span)
                 return None
     return ",".join(spec), ints, tensors

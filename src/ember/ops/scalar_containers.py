@@ -146,10 +146,28 @@ for _n, _schema, _k, _py, _raises, _pure in _DICT:
 
 # Generic comparisons for values without a dedicated operator (tuples, lists, None, ...):
 # both operands have the same type t; the kernel is Python's operator.
+def _tensor_truth(fn):
+    """fn, with numpy's error for the truth of a many-element array (a list of tensors
+    compared elementwise) as torch's RuntimeError."""
+    def kernel(a, b):
+        try:
+            return fn(a, b)
+        except ValueError as e:
+            if str(e).startswith("The truth value of an array"):
+                raise RuntimeError("Boolean value of Tensor with more than one value is "
+                                   "ambiguous") from None
+            raise
+    kernel.__name__ = fn.__name__
+    return kernel
+
+
 for _n, _k in [("eq", operator.eq), ("ne", operator.ne), ("lt", operator.lt),
                ("le", operator.le), ("gt", operator.gt), ("ge", operator.ge)]:
     _reg(f"any.{_n}", "(t a, t b) -> bool", _k, (), may_raise=_n not in ("eq", "ne"),
          pure=False)
+    _reg(f"any.{_n}_tensors", "(t a, t b) -> bool", _tensor_truth(_k), (), may_raise=True,
+         pure=False, doc=f"any.{_n} of containers holding tensors (a tensor's truth is "
+                         "torch's).")
 _reg("obj.is", "(Any a, Any b) -> bool", operator.is_, ())
 _reg("obj.isnot", "(Any a, Any b) -> bool", operator.is_not, ())
 _reg("any.contains", "(Any container, Any x) -> bool", operator.contains, (), pure=False)

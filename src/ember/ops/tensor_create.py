@@ -307,6 +307,12 @@ for _n, _t, _d in _TENSOR_FROM:
     reg(f"tensor.from_{_n}", f"({_t} data, {_KW}) -> Tensor", _from_data(_d),
         ("torch.tensor", "torch.as_tensor"),
         _data_info(np.dtype(_d).name), fold=False)
+reg("tensor.index_ints", "(int[] data) -> Tensor", lambda d: np.array(d, dtype=np.int64),
+    (), lambda a: TensorInfo("int64", (None,)), fold=False,
+    doc="The index tensor of x[[i, j, ...]] (int64).")
+reg("tensor.index_bools", "(bool[] data) -> Tensor", lambda d: np.array(d, dtype=np.bool_),
+    (), lambda a: TensorInfo("bool", (None,)), fold=False,
+    doc="The mask tensor of x[[True, False, ...]].")
 reg("tensor.as_tensor", f"(Tensor data, {_KW}) -> Tensor",
     lambda x, d, *_: x.astype(d, copy=False) if d else x, ("torch.as_tensor",),
     _like_info(1), doc="data itself (or converted to dtype).")
@@ -429,6 +435,8 @@ reg("tensor.contains", "(Tensor self, Scalar element) -> bool", _contains,
 reg("tensor.contains_tensor", "(Tensor self, Tensor element) -> bool", _contains,
     ("Tensor.__contains__",), pure=True, may_raise=True,
     doc="`y in x` for a tensor y: any element of y == x (broadcast) holds.")
+reg("tensor.hash", "(Tensor self) -> int", id, ("Tensor.__hash__",), fold=False,
+    doc="hash(x): by identity, as torch hashes tensors.")
 reg("tensor.iter_len", "(Tensor self) -> int", _iter_len, (), pure=True, may_raise=True,
     doc="How many times `for r in x` runs: the size of dim 0.")
 reg("tensor.len", "(Tensor self) -> int", _len, ("builtins.len",), pure=True, may_raise=True,
