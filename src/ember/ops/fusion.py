@@ -26,7 +26,9 @@ from ember.ops import tensor_math as M
 from ember.ops.tensor_common import (
     fit_scalar, float_dtype, operands_dtype, quiet, scalar_dtype, tensors_dtype,
 )
-from ember.ops.tensor_elementwise import _no_bool_sub
+from ember.ops.tensor_elementwise import (
+    _multiply, _no_bool_sub, _no_complex_extremum, _not_complex,
+)
 
 # ----------------------------------------------------------------------------- vocabulary
 
@@ -151,18 +153,26 @@ def _rtruediv_scalar(out, a, s):
         return np.true_divide(s, a, out=out, dtype=out.dtype, casting="unsafe")
 
 
-def _compare(ufunc):
+def _compare(ufunc, name):
+    ordering = name not in ("eq", "ne")
+
     def twin(out, a, b):
         if a.dtype != b.dtype:
             rt = tensors_dtype(a, b)
             a, b = a.astype(rt, copy=False), b.astype(rt, copy=False)
+        if ordering:
+            _not_complex(a.dtype, f"{name}_cpu")
         return ufunc(a, b, out=out)
     return twin
 
 
-def _compare_scalar(ufunc):
+def _compare_scalar(ufunc, name):
+    ordering = name not in ("eq", "ne")
+
     def twin(out, a, s):
         rt = scalar_dtype(a, s)
+        if ordering:
+            _not_complex(rt, f"{name}_cpu")
         if rt != a.dtype:
             a = a.astype(rt)
         return ufunc(a, fit_scalar(s, rt), out=out)
@@ -173,7 +183,7 @@ def _float_unary(fn):
     """tensor_math._float_kernel with out=."""
     def twin(out, x):
         with quiet():
-            if x.dtype.kind != "f":
+            if x.dtype.kind not in "fc":
                 x = x.astype(np.float32)
             return fn(x, out=out)
     return twin
@@ -267,11 +277,12 @@ def _same_dtype(ufunc):
 def _twins() -> dict:
     t = {}
     for n, uf, check in (("add", np.add, None), ("sub", np.subtract, _no_bool_sub),
-                         ("mul", np.multiply, None), ("maximum", np.maximum, None),
-                         ("minimum", np.minimum, None)):
+                         ("mul", _multiply, None),
+                         ("maximum", np.maximum, _no_complex_extremum("maximum")),
+                         ("minimum", np.minimum, _no_complex_extremum("minimum"))):
         t[f"tensor.{n}"] = _binary(uf, check)
     for n, uf, check in (("add", np.add, None), ("sub", np.subtract, _no_bool_sub),
-                         ("mul", np.multiply, None)):
+                         ("mul", _multiply, None)):
         t[f"tensor.{n}_scalar"] = _scalar(uf, check)
         t[f"tensor.r{n}_scalar"] = _scalar(uf, check, reflected=True)
     t["tensor.truediv"] = _truediv
@@ -279,12 +290,12 @@ def _twins() -> dict:
     t["tensor.rtruediv_scalar"] = _rtruediv_scalar
     for n, uf in (("eq", np.equal), ("ne", np.not_equal), ("lt", np.less),
                   ("le", np.less_equal), ("gt", np.greater), ("ge", np.greater_equal)):
-        t[f"tensor.{n}"] = _compare(uf)
-        t[f"tensor.{n}_scalar"] = _compare_scalar(uf)
+        t[f"tensor.{n}"] = _compare(uf, n)
+        t[f"tensor.{n}_scalar"] = _compare_scalar(uf, n)
     for n in ("exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "sin", "cos", "tan",
               "sinh", "cosh", "tanh", "reciprocal"):
         t[f"tensor.{n}"] = _float_unary(M._FLOATING[n])
-    t["tensor.abs"] = _same_dtype(np.abs)
+    t["tensor.abs"] = _same_dtype(M._abs)
     t["tensor.square"] = _same_dtype(np.square)
     t.update({"tensor.relu": _relu, "tensor.relu6": _relu6, "tensor.hardtanh": _hardtanh,
               "tensor.sigmoid": _sigmoid, "tensor.silu": _silu,

@@ -8,7 +8,8 @@ import pytest
 from ember import ops
 from ember.ops import fusion
 
-DTYPES = ("float32", "float64", "float16", "int32", "int64", "uint8", "bool")
+DTYPES = ("float32", "float64", "float16", "int32", "int64", "uint8", "bool", "complex64",
+          "complex128")
 _RNG = np.random.default_rng(3)
 
 
@@ -17,6 +18,11 @@ def _tensor(shape, dtype):
     if np.dtype(dtype).kind == "f":
         a = a.astype(dtype)
         a.flat[:4] = [np.nan, np.inf, -0.0, -np.inf]
+        return a
+    if np.dtype(dtype).kind == "c":
+        a = (a + 1j * _RNG.standard_normal(shape)).astype(dtype)
+        a.flat[:4] = [complex(np.nan, 1), complex(1, np.inf), complex(-0.0, -0.0),
+                      complex(-np.inf, 0.5)]
         return a
     if dtype == "bool":
         return a > 0
@@ -29,7 +35,7 @@ def _args(name, x, y):
     n = len(params)
     kinds = [p.type.name for p in params]
     if name.endswith("_scalar"):
-        return [[x, s] for s in (0.5, 3, -2, True, 300)]
+        return [[x, s] for s in (0.5, 3, -2, True, 300, 1.5j - 0.5)]
     if name in ("tensor.clamp",):
         return [[x, -0.5, 0.5], [x, None, 2], [x, -1, None]]
     if name == "tensor.hardtanh":
