@@ -455,6 +455,50 @@ def cat_static(qs, scales, zps, dim, s_out, zp_out):
     return np.concatenate(parts, axis=dim)
 
 
+def _out_size(output_size, h, w):
+    size = [output_size, output_size] if isinstance(output_size, int) else list(output_size)
+    if len(size) != 2:
+        raise RuntimeError(f"adaptive_avg_pool2d: output_size must have 2 elements, got "
+                           f"{len(size)}")
+    oh = h if size[0] is None or size[0] < 0 else int(size[0])
+    ow = w if size[1] is None or size[1] < 0 else int(size[1])
+    if oh <= 0 or ow <= 0:
+        raise RuntimeError(f"adaptive_avg_pool2d: output size {[oh, ow]} must be positive")
+    return oh, ow
+
+
+def adaptive_avg_pool2d_static(q, output_size, zp, channels_last):
+    """torch's quantized adaptive_avg_pool2d (the output keeps the input's qparams): the sum
+    of each window's codes, then, as torch's kernels for each memory layout do,
+    channels_last: acc = sum - zp * size, code = rne(f32(acc * f32(1 / f32(1 / f32(1 /
+    size))) + zp)); contiguous: code = rne(f32(f32(sum) * f32(1 / size)))."""
+    if q.ndim not in (3, 4):
+        raise RuntimeError(f"quantized adaptive_avg_pool2d expects a 3-d or 4-d input, got "
+                           f"{q.ndim}-d")
+    if q.ndim == 3:
+        return adaptive_avg_pool2d_static(q[None], output_size, zp, channels_last)[0]
+    n, c, h, w = q.shape
+    oh, ow = _out_size(output_size, h, w)
+    out = np.empty((n, c, oh, ow), np.float32)
+    qi = q.astype(np.int64)
+    for i in range(oh):
+        h0, h1 = (i * h) // oh, -((-(i + 1) * h) // oh)
+        for j in range(ow):
+            w0, w1 = (j * w) // ow, -((-(j + 1) * w) // ow)
+            size = (h1 - h0) * (w1 - w0)
+            total = qi[:, :, h0:h1, w0:w1].sum(axis=(2, 3))
+            m = _F32(_F32(1.0) / _F32(size))
+            if channels_last:
+                inv = _F32(_F32(1.0) / _F32(_F32(1.0) / m))
+                out[:, :, i, j] = ((total - zp * size).astype(np.float64) * float(inv)
+                                   + zp).astype(np.float32)
+            else:
+                out[:, :, i, j] = (total.astype(np.float32) * m).astype(np.float32)
+    np.rint(out, out=out)
+    np.clip(out, 0, 255, out=out)
+    return out.astype(np.uint8)
+
+
 # ----------------------------------------------------------------------------- dynamic RNNs
 
 
@@ -695,3 +739,6 @@ for _name, _sig in [
 reg("tensor.quantized_cat",
     "(Tensor[] codes, float[] scales, int[] zero_points, int dim, float out_scale, "
     "int out_zero_point) -> Tensor", cat_static, shape=_unknown("uint8"), may_raise=True)
+reg("tensor.quantized_adaptive_avg_pool2d",
+    "(Tensor codes, Any output_size, int zero_point, bool channels_last) -> Tensor",
+    adaptive_avg_pool2d_static, shape=_unknown("uint8"), may_raise=True)

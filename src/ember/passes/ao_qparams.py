@@ -34,6 +34,9 @@ _KEEP = frozenset({
     "tensor.detach", "tensor.permute", "tensor.permute_seq", "tensor.transpose",
     "tensor.dropout", "tensor.dropout_fn", "tensor.dropout_channels", "widen", "narrow"})
 """Ops whose result (from operand 0) has the same scale and zero point as their input."""
+_CONTIGUOUS = frozenset({"tensor.flatten", "tensor.reshape", "tensor.view",
+                         "tensor.view_seq"})
+"""Of _KEEP, the ops whose result torch makes contiguous (a channels_last input is copied)."""
 _PASS = frozenset({"list.new", "tuple.new", "yield", "return"}) | _SHAPE_USES
 
 
@@ -62,6 +65,7 @@ class _Binder:
     def __init__(self, module):
         self.module = module
         self.q: dict = {}  # id(value) -> (scale, zero_point)
+        self.cl: set = set()  # ids of codes values torch holds channels_last
         self.todo: list = []  # (op, input qparams)
         self.callees: dict = {}  # callee name -> qparams of its arguments
 
@@ -95,11 +99,14 @@ class _Binder:
             return self.ao(op, ins)
         if name in ("tensor.relu", "tensor.relu_") and ins[0] is not None:
             self.todo.append((op, ins[0]))
-            self.q[id(op.result)] = ins[0]
+            self.keep(op)
+            return
+        if name == "tensor.adaptive_avg_pool2d" and ins[0] is not None:
+            self.todo.append((op, (ins[0], id(op.operands[0]) in self.cl)))
+            self.keep(op)
             return
         if name in _KEEP and ins and ins[0] is not None:
-            for r in op.results:
-                self.q[id(r)] = ins[0]
+            self.keep(op, name not in _CONTIGUOUS)
             return
         if isinstance(op, IfOp):
             return self.merge_if(op)
@@ -131,6 +138,18 @@ class _Binder:
         if name != "tensor.ao_dequantize":
             k = _OUT[name]
             self.q[id(op.result)] = (_const(op.operands[k]), _const(op.operands[k + 1]))
+            first = op.operands[0]
+            if name == "tensor.ao_conv2d" or (name in ("tensor.ao_add", "tensor.ao_mul") and
+                                              id(first) in self.cl):
+                self.cl.add(id(op.result))  # fbgemm's convolutions write channels_last
+
+    def keep(self, op, layout=True):
+        """op's results have its first operand's qparams (and layout, unless it makes a
+        contiguous tensor)."""
+        for r in op.results:
+            self.q[id(r)] = self.q[id(op.operands[0])]
+            if layout and id(op.operands[0]) in self.cl:
+                self.cl.add(id(r))
 
     def merge_if(self, op):
         for i, r in enumerate(op.results):
@@ -193,6 +212,11 @@ def _rewrite(op, qp):
     if name in ("tensor.relu", "tensor.relu_"):
         new = KernelOp("tensor.quantized_relu", [ops_[0], i64(qp[1])], [op.result.type],
                        None, loc)
+    elif name == "tensor.adaptive_avg_pool2d":
+        (s, z), channels_last = qp
+        new = KernelOp("tensor.quantized_adaptive_avg_pool2d",
+                       [ops_[0], ops_[1], i64(z), const(channels_last, T.BOOL)],
+                       [op.result.type], None, loc)
     elif name == "tensor.ao_dequantize":
         (s, z), = qp
         new = KernelOp("tensor.dequantize_codes", [ops_[0], f64(s), i64(z)],

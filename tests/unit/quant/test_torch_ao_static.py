@@ -141,3 +141,43 @@ def test_unfrozen_scripting_is_refused():
     with pytest.raises(UnsupportedError, match="optimize=True"):
         ember.script(ptq(Stubbed(nn.Linear(3, 2)), None, [torch.randn(2, 3)]),
                      optimize=False)
+
+
+class ResBlock(nn.Module):
+    """A ResNet basic block, global average pooling and a classifier (as torchvision's
+    quantizable ResNet): add_relu of the skip, adaptive_avg_pool2d on quantized tensors."""
+
+    def __init__(self, pool_first=False):
+        super().__init__()
+        self.quant = tq.QuantStub()
+        self.conv1 = nn.Conv2d(8, 8, 3, padding=1)
+        self.relu = nn.ReLU()
+        self.conv2 = nn.Conv2d(8, 8, 3, padding=1)
+        self.skip = nn.quantized.FloatFunctional()
+        self.avg = nn.AdaptiveAvgPool2d((1, 1))
+        self.avg2 = nn.AdaptiveAvgPool2d((3, 2))
+        self.cat = nn.quantized.FloatFunctional()
+        self.fc = nn.Linear(8 + 8 * 6, 4)
+        self.dequant = tq.DeQuantStub()
+        self.pool_first = pool_first
+
+    def forward(self, x):
+        x = self.quant(x)
+        if self.pool_first:  # a contiguous (NCHW) quantized tensor
+            x = self.avg2(x)
+        y = self.skip.add_relu(self.relu(self.conv1(x)), self.conv2(x))
+        a = torch.flatten(self.avg(y), 1)
+        b = torch.flatten(self.avg2(y), 1)
+        return self.dequant(self.fc(self.cat.cat([a, b], 1)))
+
+
+def test_resnet_block_with_average_pooling_is_bit_exact(tmp_path):
+    for pool_first in (False, True):
+        torch.manual_seed(0)
+        model = ResBlock(pool_first)
+        gen = torch.Generator().manual_seed(3)
+        size = 7 if pool_first else 9
+        calib = [torch.randn(4, 8, size, size, generator=gen) for _ in range(3)]
+        q = ptq(model, [["conv1", "relu"]], calib)
+        s = check(q, torch.randn(4, 8, size, size, generator=gen), tmp_path)
+        assert "tensor.quantized_adaptive_avg_pool2d" in s.graph
