@@ -548,18 +548,153 @@ def _sort(g, lst, elem, reverse_v):
     b.call(qsort, [RT.load_field(b, lst, RT.DATA), _len(g, lst), I64(elem_size(elem)), cmp])
 
 
+# ----------------------------------------------------------------------------- stable sorts
+
+def _merge_sort(g, keys, key_t, n, reverse: bool):
+    """A native list of the indices 0..n-1 ordered stably by keys (Python's order of ints,
+    bools and tuples of them; descending for reverse, equal keys keeping their order).
+    Bottom-up merge sort: the same result as CPython's timsort, which is stable too."""
+    from ember.llvm.ops_more import _order
+
+    b = g.b
+    perm, tmp = g.rt.new_list(b, n, T.I64), g.rt.new_list(b, n, T.I64)
+    _loop(g, n, lambda i: store_elem(g, perm, i, i, T.I64))
+    width = g.slot(T.I64)
+    bufs = [g.alloca_b.alloca(PTR), g.alloca_b.alloca(PTR)]
+    b.store(perm, bufs[0])
+    b.store(tmp, bufs[1])
+    b.store(I64(1), width)
+    whead, wbody, wdone = (b.append_basic_block(s) for s in ("ms.w", "ms.wb", "ms.wd"))
+    b.branch(whead)
+    b.position_at_end(whead)
+    w = b.load(width, typ=I64)
+    b.cbranch(b.icmp_signed("<", w, n), wbody, wdone)
+    b.position_at_end(wbody)
+    a, out = b.load(bufs[0], typ=PTR), b.load(bufs[1], typ=PTR)
+
+    def run(start):
+        mid = _min(b, b.add(start, w), n)
+        end = _min(b, b.add(start, b.mul(w, I64(2))), n)
+        i, j = g.slot(T.I64), g.slot(T.I64)
+        b.store(start, i)
+        b.store(mid, j)
+
+        def put(k):
+            iv, jv = b.load(i, typ=I64), b.load(j, typ=I64)
+            left_ok = b.icmp_signed("<", iv, mid)
+            right_ok = b.icmp_signed("<", jv, end)
+            li = load_elem(g, a, _min(b, iv, b.sub(n, I64(1))), T.I64)
+            rj = load_elem(g, a, _min(b, jv, b.sub(n, I64(1))), T.I64)
+            kl, kr = load_elem(g, keys, li, key_t), load_elem(g, keys, rj, key_t)
+            c = _order(g, kr, kl, key_t) if not reverse else _order(g, kl, kr, key_t)
+            right_first = b.icmp_signed("<", c, I64(0))  # strictly before: stable
+            take_right = b.or_(b.not_(left_ok), b.and_(right_ok, right_first))
+            store_elem(g, out, k, b.select(take_right, rj, li), T.I64)
+            b.store(b.select(take_right, iv, b.add(iv, I64(1))), i)
+            b.store(b.select(take_right, b.add(jv, I64(1)), jv), j)
+        _loop(g, end, put, start=start)
+    step = b.mul(w, I64(2))
+    runs = b.sdiv(b.add(n, b.sub(step, I64(1))), step)
+    _loop(g, runs, lambda r: run(b.mul(r, step)))
+    b.store(out, bufs[0])
+    b.store(a, bufs[1])
+    b.store(b.mul(w, I64(2)), width)
+    b.branch(whead)
+    b.position_at_end(wdone)
+    result, other = b.load(bufs[0], typ=PTR), b.load(bufs[1], typ=PTR)
+    g.rt.release(b, other, T.ListType(T.I64))
+    return result
+
+
+def _min(b, x, y):
+    return b.select(b.icmp_signed("<", x, y), x, y)
+
+
+def _sorted_by(g, op, lst, keys, key_t, elem, reverse_v):
+    """A new list of lst's elements ordered by keys (a native list of key_t)."""
+    from ember.llvm.ops_more import _order  # noqa: F401  (NotNative for unordered keys)
+
+    b = g.b
+    n = _len(g, lst)
+    out = g.slot(T.ListType(elem))
+    rev = b.icmp_unsigned("!=", reverse_v, I8(0))
+    yes, no, done = (b.append_basic_block(s) for s in ("srt.rev", "srt.fwd", "srt.done"))
+    b.cbranch(rev, yes, no)
+    for bb, reverse in ((yes, True), (no, False)):
+        b.position_at_end(bb)
+        perm = _merge_sort(g, keys, key_t, n, reverse)
+        res = g.rt.new_list(b, n, elem)
+
+        def place(k, perm=perm, res=res):
+            v = load_elem(g, lst, load_elem(g, perm, k, T.I64), elem)
+            g.retain(v, elem)
+            store_elem(g, res, k, v, elem)
+        _loop(g, n, place)
+        g.rt.release(b, perm, T.ListType(T.I64))
+        b.store(res, out)
+        b.branch(done)
+    b.position_at_end(done)
+    return b.load(out, typ=PTR)
+
+
+@emitter("builtins.sorted_key")
+def _sorted_key(g, op):
+    """sorted(xs, key=f, reverse=r): every key computed first (f's errors propagate, as in
+    CPython), then a stable sort of the elements by their keys."""
+    from ember.llvm.codegen import Static
+
+    lst = g.native(op.operands[0])
+    f = g.get(op.operands[1])
+    rev = g.native(op.operands[2])
+    if not (isinstance(f, Static) and f.kind == "closure"):
+        raise NotNative("a sort key that is not a closure made in this function")
+    key_t = op.operands[1].type.ret
+    elem = _elem(op)
+    b = g.b
+    n = _len(g, lst)
+    keys = g.rt.new_list(b, n, key_t)
+    _set_len(g, keys, I64(0))
+    g.scopes[-1].append(("val", keys, T.ListType(key_t)))  # released with the block
+    name, caps = f.value
+
+    def compute(k):
+        v = g._direct_call(name, list(caps) + [load_elem(g, lst, k, elem)], op.loc)
+        store_elem(g, keys, k, v, key_t)
+        _set_len(g, keys, b.add(k, I64(1)))
+    _loop(g, n, compute)
+    return _sorted_by(g, op, lst, keys, key_t, elem, rev)
+
+
+def _sortable(t) -> bool:
+    return t in (T.I64, T.BOOL) or (isinstance(t, T.TupleType) and all(_sortable(e)
+                                                                        for e in t.elems))
+
+
 @emitter("list.sort")
 def _list_sort(g, op):
     lst, rev = args(g, op)
-    _sort(g, lst, _elem(op), rev)
+    elem = _elem(op)
+    if elem in (T.I64, T.BOOL):
+        _sort(g, lst, elem, rev)
+        return
+    if not _sortable(elem):
+        raise NotNative(f"sorting a list of {elem}")
+    srt = _sorted_by(g, op, lst, lst, elem, elem, rev)
+    n = _len(g, lst)
+    _copy_into(g, lst, I64(0), srt, I64(0), n, elem)  # retains: release the old ones
+    g.rt.release(g.b, srt, op.operands[0].type)
 
 
 @emitter("builtins.sorted")
 def _sorted(g, op):
     lst, rev = args(g, op)
     elem = _elem(op)
-    n = _len(g, lst)
-    out = g.rt.new_list(g.b, n, elem)
-    _copy_into(g, out, I64(0), lst, I64(0), n, elem)
-    _sort(g, out, elem, rev)
-    return out
+    if elem in (T.I64, T.BOOL):
+        n = _len(g, lst)
+        out = g.rt.new_list(g.b, n, elem)
+        _copy_into(g, out, I64(0), lst, I64(0), n, elem)
+        _sort(g, out, elem, rev)
+        return out
+    if not _sortable(elem):
+        raise NotNative(f"sorting a list of {elem}")
+    return _sorted_by(g, op, lst, lst, elem, elem, rev)
