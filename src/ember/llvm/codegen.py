@@ -85,6 +85,9 @@ class FunctionGen:
         self.loops: list[_Loop] = []
         self.on_yield: list = []
         self.unwind: list[_Unwind] = []
+        self.finallies: list = []
+        """(finally region, len(unwind), len(loops)) of each try whose body or handlers
+        are being emitted: a return, break or continue that leaves one runs it first."""
         self._exits: dict = {}
         self._keep: list = []
 
@@ -248,8 +251,23 @@ class FunctionGen:
         else:
             raise NotNative(f"a constant of type {t}")
 
+    def _run_finallies(self, loop_depth: int) -> None:
+        """Run, innermost first, the finally regions a jump out to loop depth leaves
+        (an exception inside one propagates from where that try stands)."""
+        saved_f, saved_u = self.finallies, self.unwind
+        for k in reversed(range(len(saved_f))):
+            region, n_unwind, n_loops = saved_f[k]
+            if n_loops < loop_depth:
+                break
+            self.finallies, self.unwind = saved_f[:k], saved_u[:n_unwind]
+            cont = self.fn.append_basic_block("finally.cont")
+            self.emit_region(region, [], lambda vals: self.b.branch(cont))
+            self.b.position_at_end(cont)
+        self.finallies, self.unwind = saved_f, saved_u
+
     def op_return(self, op) -> None:
         (v,) = self.transfer(op.operands)
+        self._run_finallies(0)
         self.release_scopes(0)
         self._leave()
         self.ret(v)
@@ -411,12 +429,14 @@ class FunctionGen:
     def op_break(self, op) -> None:
         loop = self.loops[-1]
         vals = self.transfer(op.operands)
+        self._run_finallies(len(self.loops))
         self.release_scopes(loop.depth)
         self._finish(loop, vals)
 
     def op_continue(self, op) -> None:
         loop = self.loops[-1]
         vals = self.transfer(op.operands)
+        self._run_finallies(len(self.loops))
         self.release_scopes(loop.depth)
         self._set_carried(loop, vals)
         self.b.branch(loop.latch)
@@ -587,8 +607,8 @@ class FunctionGen:
     def op_try(self, op) -> None:
         b = self.b
         fin = op.finally_region
-        if fin is not None and _exits(op):
-            raise NotNative("return, break or continue through a finally")
+        if fin is not None:
+            self.finallies.append((fin, len(self.unwind), len(self.loops)))
         results = [self.slot(r.type) for r in op.results]
         depth = len(self.scopes)
         dispatch, after, merge = (b.append_basic_block(n) for n in
@@ -615,6 +635,7 @@ class FunctionGen:
             b.branch(merge)
         if fin is not None:
             self.unwind.pop()
+            self.finallies.pop()
             b.position_at_end(reraise)
             self.emit_region(fin, [], lambda vals: self.error_exit())
         b.position_at_end(merge)
@@ -685,19 +706,6 @@ def _catches(names, cls, matches) -> bool:
         return not names or "Exception" in names or "BaseException" in names
     from ember.ops.scalar_builtins import EXCEPTION_CLASSES
     return matches(EXCEPTION_CLASSES[cls](), names)
-
-
-def _exits(op) -> bool:
-    """op's regions hold a return, or a break/continue of a loop outside op."""
-    def walk(region, loops):
-        for inner in region.block.ops:
-            if inner.name == "return" or (inner.name in ("break", "continue") and loops == 0):
-                return True
-            nested = loops + (1 if inner.name in ("for", "while") else 0)
-            if any(walk(r, nested) for r in inner.regions):
-                return True
-        return False
-    return any(walk(r, 0) for r in op.regions)
 
 
 def _const_int(v):

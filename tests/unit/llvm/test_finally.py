@@ -1,0 +1,73 @@
+"""finally regions natively: return, break and continue that leave a try run its finally
+first, nested trys included; arguments and results compared with the VM."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+import ember
+
+pytest.importorskip("llvmlite")
+src = '''
+from typing import List
+def f1(xs: List[int], n: int) -> int:
+    try:
+        if n > 2:
+            return n * 10
+        xs.append(n)
+    finally:
+        xs.append(-1)
+    return len(xs)
+def f2(xs: List[int], n: int) -> List[int]:
+    for i in range(n):
+        try:
+            if i == 3:
+                break
+            if i % 2 == 0:
+                continue
+            xs.append(i)
+        finally:
+            xs.append(100 + i)
+    return xs
+def f3(xs: List[int], n: int) -> int:
+    try:
+        try:
+            if n == 0:
+                return 1 // n
+            return n
+        finally:
+            xs.append(7)
+    except ZeroDivisionError:
+        return -5
+    finally:
+        xs.append(8)
+def f4(xs: List[int], n: int) -> int:
+    i = 0
+    while True:
+        try:
+            i += 1
+            if i > n:
+                return i
+        finally:
+            xs.append(i)
+'''
+
+
+def _outcome(f, args):
+    args = copy.deepcopy(args)
+    try:
+        return ("ok", f(*args), args)
+    except Exception as e:  # noqa: BLE001 - the exception is the result being compared
+        return ("err", type(e).__name__, str(e), args)
+
+
+def test_jumps_through_finally_agree_with_the_vm():
+    cu = ember.CompilationUnit(src, backend="llvm")
+    vm = ember.CompilationUnit(src)
+    for name in ("f1", "f2", "f3", "f4"):
+        assert getattr(cu, name).backend == "llvm", getattr(cu, name).fallback_reason
+        for n in range(-1, 7):
+            want, got = _outcome(getattr(vm, name), ([0], n)), _outcome(getattr(cu, name), ([0], n))
+            assert repr(want) == repr(got), (name, n, want, got)
