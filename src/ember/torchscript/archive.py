@@ -15,7 +15,11 @@ from ember.torchscript.zipread import ArchiveZip, need
 
 MAX_PICKLE_BYTES = 256 << 20
 MAX_CODE_BYTES = 16 << 20
-"""Per code file; real generated files are kilobytes."""
+"""Per code file, and for all of them together; real generated files are kilobytes (a
+transformer's code is ~100 KB)."""
+MAX_EXPANDED = 1 << 24
+"""Elements a view may have beyond its storage's (stride-0 expansions are copied when the
+model is compiled: a tiny file must not ask for gigabytes)."""
 VERSIONS = range(1, 11)
 """File format versions torch writes (measured: torch 2.13 writes 3 for torch.jit.save of
 plain models and up to 10)."""
@@ -98,10 +102,13 @@ def _version(z: ArchiveZip) -> int:
 
 
 def _code(z: ArchiveZip) -> dict:
-    out = {}
+    out, total = {}, 0
     for name in z.names():
         if not (name.startswith("code/") and name.endswith(".py")):
             continue
+        total += z.size_of(name)
+        need(total <= MAX_CODE_BYTES, f"the archive's code is larger than {MAX_CODE_BYTES} "
+                                      "bytes")
         parts = name[len("code/"):-len(".py")].split("/")
         need(parts[0] == "__torch__" and all(p.isidentifier() for p in parts),
              f"code entry {name[:80]!r} is not a __torch__ module path")
@@ -183,6 +190,9 @@ class _Tensors:
         numel = 1
         for d in t.size:
             numel *= d
+        need(numel <= max(n, MAX_EXPANDED), f"tensor view of {numel} elements over a "
+                                             f"{n}-element storage (a stride-0 expansion "
+                                             f"larger than {MAX_EXPANDED} elements)")
         if numel == 0:
             need(t.offset <= n, f"tensor offset {t.offset} is outside its storage of {n}")
         else:

@@ -148,3 +148,37 @@ def test_encrypted_entry_is_refused(views_archive):
         i = raw.find(b"PK\x01\x02", i + 4)
     with pytest.raises(ArtifactError, match="encrypted"):
         read_archive(bytes(raw))
+
+
+def _crafted(size: bytes, stride: bytes) -> bytes:
+    """A minimal archive whose module holds one tensor view of a 1-element storage."""
+    import struct
+
+    def t(text):
+        raw = text.encode()
+        return b"X" + struct.pack("<I", len(raw)) + raw
+
+    def g(module, name):
+        return b"c" + module.encode() + b"\n" + name.encode() + b"\n"
+    pkl = (b"\x80\x02" + g("__torch__.m", "M") + b")\x81}(" + t("w") +
+           g("torch._utils", "_rebuild_tensor_v2") + b"((" + t("storage") +
+           g("torch", "FloatStorage") + t("0") + t("cpu") + b"K\x01tQ" + b"K\x00" +
+           size + stride + b"\x89" + g("collections", "OrderedDict") + b")RtR" + b"ub.")
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("m/version", "3")
+        z.writestr("m/code/__torch__/m.py", "class M(Module):\n  w : Tensor\n")
+        z.writestr("m/data.pkl", pkl)
+        z.writestr("m/data/0", b"\x00" * 4)
+    return out.getvalue()
+
+
+def test_crafted_archive_reads():
+    a = read_archive(_crafted(b"K\x03\x85", b"K\x00\x85"))  # size (3,), stride (0,)
+    assert a.root.state["w"].shape == (3,)
+
+
+def test_stride_zero_expansion_bomb_is_refused():
+    huge = b"\x8a\x06\x00\x00\x00\x00\x00\x01\x85"  # (2**40,)
+    with pytest.raises(ArtifactError, match="stride-0 expansion"):
+        read_archive(_crafted(huge, b"K\x00\x85"))
