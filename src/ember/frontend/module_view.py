@@ -95,7 +95,7 @@ def _torch_view(obj, cache) -> ModuleView:
         view.container = "dict" if cls.__name__ == "ModuleDict" else "list"
         view.submodules = dict(obj._modules)
         return view
-    if mod.startswith("torch."):
+    if mod.startswith("torch.") and f"{mod}.{cls.__qualname__}" not in _TORCH_COMPILED:
         return _converted_view(obj, cache)
     view = ModuleView(obj, cls, cls.__qualname__)
     view.container = _torch_container_kind(cls)
@@ -111,6 +111,10 @@ def _torch_view(obj, cache) -> ModuleView:
             view.attrs[k] = v
     _split_constants(view)
     return view
+
+
+_TORCH_COMPILED = frozenset({"torch.ao.quantization.stubs.QuantWrapper"})
+"""torch classes whose forward ember compiles from torch's source, like a user module's."""
 
 
 def _torch_container_kind(cls) -> str | None:

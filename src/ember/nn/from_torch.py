@@ -359,8 +359,13 @@ def _ao_table() -> dict:
         import torch.ao.nn.quantized.dynamic as nnqd
     except ImportError:
         return {}
+    import torch.ao.quantization.stubs as stubs
+
     from ember.nn import quantized as eq
-    return {nnqd.Linear: _dynamic_linear, nnq.Quantize: _ao_quantize,
+    return {stubs.QuantStub: lambda m: enn.Identity(),
+            stubs.DeQuantStub: lambda m: enn.Identity(),
+            nnq.FloatFunctional: lambda m: eq.FloatFunctional(),
+            nnqd.Linear: _dynamic_linear, nnq.Quantize: _ao_quantize,
             nnqd.LSTM: _dynamic_rnn(eq.DynamicLSTM), nnqd.GRU: _dynamic_rnn(eq.DynamicGRU),
             nnq.DeQuantize: lambda m: eq.DeQuantize(),
             nnq.Conv2d: _ao_conv(False), nniq.ConvReLU2d: _ao_conv(True),

@@ -252,3 +252,29 @@ class DynamicGRU(_rnn.GRU):
         if not batched:
             h = F.squeeze(h, 1)
         return self._output(out, batched), h
+
+
+class FloatFunctional(Module):
+    """torch.ao.nn.quantized.FloatFunctional before conversion: float add / mul / cat."""
+
+    def forward(self, x: Tensor) -> Tensor:
+        raise RuntimeError("FloatFunctional is not intended to use the 'forward'. Please use "
+                           "the underlying operation")
+
+    def add(self, x: Tensor, y: Tensor) -> Tensor:
+        return F.add(x, y)
+
+    def add_relu(self, x: Tensor, y: Tensor) -> Tensor:
+        return F.relu(F.add(x, y))
+
+    def mul(self, x: Tensor, y: Tensor) -> Tensor:
+        return F.mul(x, y)
+
+    def add_scalar(self, x: Tensor, y: float) -> Tensor:
+        return F.add(x, y)
+
+    def mul_scalar(self, x: Tensor, y: float) -> Tensor:
+        return F.mul(x, y)
+
+    def cat(self, x: List[Tensor], dim: int = 0) -> Tensor:
+        return F.cat(x, dim)

@@ -181,3 +181,28 @@ def test_resnet_block_with_average_pooling_is_bit_exact(tmp_path):
         q = ptq(model, [["conv1", "relu"]], calib)
         s = check(q, torch.randn(4, 8, size, size, generator=gen), tmp_path)
         assert "tensor.quantized_adaptive_avg_pool2d" in s.graph
+
+
+def test_float_models_with_stubs_script_and_quantize():
+    """Before torch.ao converts it, a model with QuantStub / DeQuantStub / FloatFunctional
+    is a float model: ember scripts it as one, and ember.quantize quantizes it."""
+    torch.manual_seed(0)
+    model = Branchy().eval()
+    x = torch.randn(4, 3, 8, 8)
+    ref = model(x).detach().numpy()
+    s = ember.script(model)
+    assert np.abs(s(x.numpy()) - ref).max() < 1e-5
+    gen = torch.Generator().manual_seed(1)
+    calib = [torch.randn(4, 3, 8, 8, generator=gen).numpy() for _ in range(3)]
+    q = ember.quantize(model, "static", calibration=calib)
+    assert "tensor.quantized_conv2d" in q.graph
+    assert np.abs(q(x.numpy()) - ref).max() < 0.1 * np.abs(ref).max()
+
+
+def test_quant_wrapper_models_are_bit_exact(tmp_path):
+    torch.manual_seed(0)
+    inner = nn.Sequential(nn.Conv2d(3, 6, 3), nn.ReLU(), nn.Flatten(), nn.Linear(6 * 6 * 6, 5))
+    gen = torch.Generator().manual_seed(4)
+    calib = [torch.randn(2, 3, 8, 8, generator=gen) for _ in range(3)]
+    q = ptq(tq.QuantWrapper(inner), None, calib)
+    check(q, torch.randn(3, 3, 8, 8, generator=gen), tmp_path)
