@@ -289,9 +289,16 @@ def is_unused(info) -> bool:
 
 
 def _scope_fn(cls):
-    for v in vars(cls).values():
-        f = getattr(v, "__func__", v)
-        if hasattr(f, "__globals__"):
+    """A function whose globals (and closure) are the class body's: one of its methods, but
+    not one made elsewhere (a NamedTuple's __new__ comes from collections' own namespace,
+    where the module's imports, such as Optional, are not defined)."""
+    funcs = [f for f in (getattr(v, "__func__", v) for v in vars(cls).values())
+             if hasattr(f, "__globals__")]
+    for f in funcs:
+        if f.__globals__.get("__name__") == cls.__module__:
+            return f
+    for f in funcs:  # e.g. a class made by exec() in globals without a __name__
+        if not str(f.__globals__.get("__name__")).startswith(("namedtuple_", "collections")):
             return f
     import sys
 
