@@ -19,9 +19,12 @@ of the IR module (`@self.fc1.weight`). The step's IR:
 * `forward(inputs…)` infers with the current parameters; `state_dict()` returns copies of
   the parameters and buffers under torch's names.
 
-Training mode (batch norm batch statistics, dropout) is not built yet: a model holding a
-batch norm or dropout layer is an UnsupportedError rather than silently training in eval
-mode.
+The step runs the model in training mode: every batch norm uses the batch's statistics
+and updates its running statistics in place (torch's momentum, which must be the same for
+all of the model's batch norms; `num_batches_tracked` is not kept), while `forward` infers
+in eval mode with the running statistics. Dropout in training mode is not built yet: a
+model holding a dropout layer is an UnsupportedError rather than silently training
+without it.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from __future__ import annotations
 from ember.api.core import ScriptFunction, _Compiled, no_gc
 from ember.errors import UnsupportedError
 
-_TRAINING_ONLY = ("BatchNorm", "Dropout", "AlphaDropout", "FeatureAlphaDropout", "SyncBatchNorm",
+_TRAINING_ONLY = ("Dropout", "AlphaDropout", "FeatureAlphaDropout", "SyncBatchNorm",
                   "InstanceNorm")
 
 _LOSSES = {
@@ -72,6 +75,21 @@ def _check_layers(model) -> None:
                 "not compile yet (batch statistics, dropout masks)")
 
 
+def _bn_momentum(model) -> float | None:
+    """The momentum all of the model's batch norms share (None without batch norms)."""
+    found = set()
+    for m in (model.modules() if hasattr(model, "modules") else []):
+        if type(m).__name__.startswith("BatchNorm"):
+            if m.momentum is None or not getattr(m, "track_running_stats", True):
+                raise UnsupportedError(f"train_step: {type(m).__name__} without running "
+                                       "statistics or with momentum=None is not supported yet")
+            found.add(float(m.momentum))
+    if len(found) > 1:
+        raise UnsupportedError("train_step: batch norms with different momenta are not "
+                               "supported yet")
+    return found.pop() if found else None
+
+
 def _frozen(model):
     """(frozen IR module, parameter symbols, their state_dict names)."""
     from ember.frontend.modules import compile_module
@@ -79,6 +97,8 @@ def _frozen(model):
     module, entries = compile_module(model)
     if entries[0] != "forward":
         raise UnsupportedError("train_step needs a model with a forward method")
+    from ember.autodiff.train import batch_norms_train
+    batch_norms_train(module, _bn_momentum(model))
     freeze_module(module)
     module.entries = ["forward"]
     wanted = [n for n, _ in model.named_parameters()] if hasattr(model, "named_parameters") \

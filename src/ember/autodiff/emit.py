@@ -60,6 +60,14 @@ class Emitter:
     def is_none(self, v) -> bool:
         return not isinstance(v, Value) or v.type == T.NONE
 
+    def list_items(self, v):
+        """The elements of a list literal (`list.new`), or None for any other list."""
+        while isinstance(v, OpResult) and v.op.name == "widen":
+            v = v.op.operands[0]
+        if isinstance(v, OpResult) and v.op.name == "list.new":
+            return list(v.op.operands)
+        return None
+
     def value_of(self, v):
         """The compile-time value of a constant operand (None if not constant)."""
         return const_value(v)

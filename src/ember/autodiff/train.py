@@ -25,11 +25,36 @@ def build_step(module, params: list[str], names: list[str], loss_name: str, opti
     in_types = list(fwd.type.params)
     target_type = loss.type.params[1]
     _model(module, fwd, params, ptypes)
+    batch_norms_eval(fwd)
     _objective(module, fwd, loss, ptypes, in_types, target_type)
     vjp = Differentiator(module).vjp("__objective")
     _step(module, fwd, vjp, params, names, ptypes, in_types, target_type, optimizer)
     _state_dict(module, fwd)
     module.entries = ["step", "forward", "state_dict"]
+
+
+def batch_norms_train(module, momentum) -> None:
+    """Every batch norm of the module in training mode with `momentum` (before freezing,
+    so that no batch norm folds into a convolution)."""
+    if momentum is None:
+        return
+    for op in list(module.walk()):
+        if op.name == "tensor.batch_norm":
+            _set_const(op, 5, True)
+            _set_const(op, 6, float(momentum))
+
+
+def batch_norms_eval(fwd) -> None:
+    """fwd's batch norms back in eval mode (the inference entry)."""
+    for op in list(fwd.walk()):
+        if op.name == "tensor.batch_norm":
+            _set_const(op, 5, False)
+
+
+def _set_const(op, i: int, value) -> None:
+    b = IRBuilder(op.parent, op.loc)
+    b.set_insertion_before(op)
+    op.set_operand(i, b.const(value, T.BOOL if isinstance(value, bool) else T.F64))
 
 
 def _model(module, fwd, params, ptypes) -> None:
@@ -48,12 +73,23 @@ def _model(module, fwd, params, ptypes) -> None:
 
 
 def _objective(module, fwd, loss, ptypes, in_types, target_type) -> None:
+    """loss(__model(params, inputs), target). The model's body is copied in rather than
+    called: the adjoint of a call recomputes the callee, which would update batch norms'
+    running statistics twice."""
     params = tuple(ptypes) + tuple(in_types) + (target_type,)
     f = FuncOp("__objective", T.FunctionType(params, loss.type.ret), fwd.loc)
     b = IRBuilder(f.body, fwd.loc)
     e = Emitter(b)
-    out = b.create("call", list(f.args[:-1]), [fwd.type.ret],
-                   {"callee": SymbolRef("__model")}).result
+    model = module.funcs["__model"]
+    ops = model.body.ops
+    if all(op.name != "return" for op in ops[:-1] for op in op.walk()):
+        mapping = {a: v for a, v in zip(model.args, f.args[:-1])}
+        for op in ops[:-1]:
+            b.insert(op.clone(mapping))
+        out = mapping.get(ops[-1].operands[0], ops[-1].operands[0])
+    else:
+        out = b.create("call", list(f.args[:-1]), [fwd.type.ret],
+                       {"callee": SymbolRef("__model")}).result
     out = coerce(e, out, loss.type.params[0])
     r = b.create("call", [out, f.args[-1]], [loss.type.ret],
                  {"callee": SymbolRef(loss.sym_name)}).result

@@ -346,7 +346,11 @@ class Differentiator:
         except NotImplementedError as ex:
             raise error(f"grad: {name}: {ex}", op.loc, self.m, UnsupportedError) from None
         for v, gv, d in zip(c.operands, grads, diff_in):
-            if d and gv is not None:
+            if isinstance(gv, list):  # a list literal's elements (cat, stack)
+                for item, gi in zip(Emitter(b_of(e)).list_items(v) or [], gv):
+                    if gi is not None and differentiable(item.type):
+                        adj.add(item, gi)
+            elif d and gv is not None:
                 adj.add(v, gv)
 
     def _reverse_call(self, st, outs, adj, b) -> None:
@@ -492,6 +496,10 @@ class Differentiator:
         self.reverse(steps, adj, b)
         vals = extra(adj) + [adj.value(v) for v in free]
         return rb_block, b, vals
+
+
+def b_of(e: Emitter):
+    return e.b
 
 
 def _fresh(module, name: str) -> str:

@@ -107,7 +107,8 @@ def conv2d_input_backward(g, x, w, stride, padding, dilation, groups):
 
 
 def conv2d_weight_backward(g, x, w, stride, padding, dilation, groups):
-    """d(conv2d)/d(weight): correlation of the padded input with g."""
+    """d(conv2d)/d(weight): correlation of the padded input with g (one GEMM per group
+    over the input's windows)."""
     g, x = arr(g), arr(x)
     sh, sw = _pair(stride)
     ph, pw = _pair(padding)
@@ -115,17 +116,17 @@ def conv2d_weight_backward(g, x, w, stride, padding, dilation, groups):
     cout, cpg, kh, kw = w.shape
     xp = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
     oh, ow = g.shape[2], g.shape[3]
+    win = np.lib.stride_tricks.sliding_window_view(
+        xp, ((kh - 1) * dh + 1, (kw - 1) * dw + 1), axis=(2, 3))
+    win = win[:, :, :sh * (oh - 1) + 1:sh, :sw * (ow - 1) + 1:sw, ::dh, ::dw]
     opg = cout // groups
-    out = np.zeros(w.shape, dtype=np.result_type(g.dtype, x.dtype))
+    out = np.empty(w.shape, dtype=np.result_type(g.dtype, x.dtype))
     for gi in range(groups):
         gg = g[:, gi * opg:(gi + 1) * opg]
-        xs = xp[:, gi * cpg:(gi + 1) * cpg]
-        for i in range(kh):
-            for j in range(kw):
-                hs, ws = i * dh, j * dw
-                patch = xs[:, :, hs:hs + sh * (oh - 1) + 1:sh, ws:ws + sw * (ow - 1) + 1:sw]
-                out[gi * opg:(gi + 1) * opg, :, i, j] = np.tensordot(
-                    gg, patch, axes=([0, 2, 3], [0, 2, 3]))
+        ws = win[:, gi * cpg:(gi + 1) * cpg]
+        cols = np.ascontiguousarray(ws.transpose(0, 2, 3, 1, 4, 5)).reshape(-1, cpg * kh * kw)
+        rows = np.ascontiguousarray(gg.transpose(1, 0, 2, 3)).reshape(opg, -1)
+        out[gi * opg:(gi + 1) * opg] = (rows @ cols).reshape(opg, cpg, kh, kw)
     return out.astype(w.dtype, copy=False)
 
 
@@ -242,3 +243,118 @@ def _mm_info(args):
 
 reg("tensor.matmul_backward", "(Tensor grad, Tensor self, Tensor other) -> Tuple[Tensor, Tensor]",
     matmul_backward, shape=_mm_info)
+
+
+# ----------------------------------------------------------------------------- indexing
+
+
+def _zeros_like_float(x, g):
+    return np.zeros(x.shape, dtype=np.result_type(x.dtype, arr(g).dtype)
+                    if x.dtype.kind != "f" else x.dtype)
+
+
+def index_backward(g, x, spec, ints, tensors):
+    """d x[index]: g added into zeros at the indexed places (repeats accumulate)."""
+    from ember.ops.tensor_index import build_index
+    out = _zeros_like_float(x, g)
+    idx = build_index(spec, ints, tensors)
+    np.add.at(out, idx, np.broadcast_to(arr(g), out[idx].shape))
+    return out
+
+
+reg("tensor.index_backward",
+    "(Tensor grad, Tensor self, str spec, int[] ints, Tensor[] tensors) -> Tensor",
+    index_backward, shape=_like_second)
+
+
+def select_backward(g, x, dim, index):
+    """d x.select(dim, index): g placed into zeros at index along dim."""
+    out = _zeros_like_float(x, g)
+    key = [slice(None)] * x.ndim
+    key[dim % x.ndim] = index
+    out[tuple(key)] = g
+    return out
+
+
+reg("tensor.select_backward", "(Tensor grad, Tensor self, int dim, int index) -> Tensor",
+    select_backward, shape=_like_second)
+
+
+def narrow_backward(g, x, dim, start):
+    """d x.narrow(dim, start, n): g placed into zeros from start along dim."""
+    out = _zeros_like_float(x, g)
+    d = dim % x.ndim
+    start = start % x.shape[d] if start < 0 else start
+    key = [slice(None)] * x.ndim
+    key[d] = slice(start, start + arr(g).shape[d])
+    out[tuple(key)] = g
+    return out
+
+
+reg("tensor.narrow_backward", "(Tensor grad, Tensor self, int dim, int start) -> Tensor",
+    narrow_backward, shape=_like_second)
+
+
+def gather_backward(g, x, dim, idx):
+    """d gather(x, dim, idx): g added at idx along dim (repeats accumulate)."""
+    out = _zeros_like_float(x, g)
+    d = dim % max(x.ndim, 1)
+    grid = list(np.indices(idx.shape, sparse=True))
+    grid[d] = idx.astype(np.int64)
+    np.add.at(out, tuple(grid), arr(g))
+    return out
+
+
+reg("tensor.gather_backward", "(Tensor grad, Tensor self, int dim, Tensor index) -> Tensor",
+    gather_backward, shape=_like_second)
+
+
+# ----------------------------------------------------------------------------- layer norm, pools
+
+
+def layer_norm_backward(g, x, normalized_shape, weight, bias, eps):
+    """(d input, d weight, d bias) of layer_norm over the trailing normalized_shape dims."""
+    g, x = arr(g).astype(x.dtype, copy=False), arr(x)
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    axes = tuple(range(x.ndim - len(shape), x.ndim))
+    n = x.dtype.type(int(np.prod(shape)))
+    mean = x.mean(axis=axes, keepdims=True, dtype=x.dtype)
+    var = x.var(axis=axes, keepdims=True, dtype=x.dtype)
+    invstd = 1 / np.sqrt(var + x.dtype.type(eps))
+    xhat = (x - mean) * invstd
+    lead = tuple(range(x.ndim - len(shape)))
+    gw = (g * xhat).sum(axis=lead, dtype=x.dtype) if weight is not None else np.zeros(shape, x.dtype)
+    gb = g.sum(axis=lead, dtype=x.dtype) if bias is not None else np.zeros(shape, x.dtype)
+    gh = g * weight.astype(x.dtype) if weight is not None else g
+    gx = invstd / n * (n * gh - gh.sum(axis=axes, keepdims=True)
+                       - xhat * (gh * xhat).sum(axis=axes, keepdims=True))
+    return arr(gx.astype(x.dtype)), arr(gw.astype(x.dtype)), arr(gb.astype(x.dtype))
+
+
+def _ln_info(args):
+    a = args[1]
+    return (TensorInfo(a.dtype, a.shape), TensorInfo(a.dtype, None), TensorInfo(a.dtype, None))
+
+
+reg("tensor.layer_norm_backward",
+    "(Tensor grad, Tensor input, Any normalized_shape, Tensor? weight, Tensor? bias, "
+    "float eps) -> Tuple[Tensor, Tensor, Tensor]", layer_norm_backward, shape=_ln_info)
+
+
+def adaptive_avg_pool2d_backward(g, x):
+    """d adaptive_avg_pool2d: each output cell's g spread evenly over its input window."""
+    g = arr(g)
+    h, w = x.shape[-2:]
+    oh, ow = g.shape[-2:]
+    out = np.zeros(x.shape, dtype=x.dtype)
+    for i in range(oh):
+        h0, h1 = (i * h) // oh, -((-(i + 1) * h) // oh)
+        for j in range(ow):
+            w0, w1 = (j * w) // ow, -((-(j + 1) * w) // ow)
+            out[..., h0:h1, w0:w1] += (g[..., i:i + 1, j:j + 1] /
+                                       x.dtype.type((h1 - h0) * (w1 - w0)))
+    return out
+
+
+reg("tensor.adaptive_avg_pool2d_backward", "(Tensor grad, Tensor self) -> Tensor",
+    adaptive_avg_pool2d_backward, shape=_like_second)

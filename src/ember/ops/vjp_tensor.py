@@ -543,3 +543,89 @@ nondiff(
     "tensor.numel", "tensor.dim", "tensor.int_value", "tensor.bool_value",
     "tensor.item_float", "tensor.float_value", "tensor.from_float",
 )
+
+
+# ----------------------------------------------------------------------------- indexing, joins
+
+
+@vjp("tensor.index")
+def _index(e, a, out, g):
+    x, spec, ints, tensors = a
+    return [e.op("tensor.index_backward", g, x, spec, ints, tensors), None, None, None]
+
+
+@vjp("tensor.select")
+def _select(e, a, out, g):
+    return [e.op("tensor.select_backward", g, a[0], a[1], a[2]), None, None]
+
+
+@vjp("tensor.narrow")
+def _narrow(e, a, out, g):
+    return [e.op("tensor.narrow_backward", g, a[0], a[1], a[2]), None, None, None]
+
+
+@vjp("tensor.gather")
+def _gather(e, a, out, g):
+    return [e.op("tensor.gather_backward", g, a[0], a[1], a[2]), None, None]
+
+
+def _items(e, v, what):
+    items = e.list_items(v)
+    if items is None:
+        raise NotImplementedError(f"{what} of a list that is not a literal [a, b, ...]")
+    return items
+
+
+@vjp("tensor.cat")
+def _cat(e, a, out, g):
+    """Each operand's slice of g (a list of adjoints for the list literal)."""
+    items = _items(e, a[0], "cat")
+    dim = a[1]
+    start = e.const(0)
+    grads = []
+    for x in items:
+        n = e.op("tensor.size_dim", x, dim)
+        grads.append(e.op("tensor.narrow", g, dim, start, n))
+        start = e.op("int.add", start, n)
+    return [grads, None]
+
+
+@vjp("tensor.stack")
+def _stack(e, a, out, g):
+    items = _items(e, a[0], "stack")
+    return [[e.op("tensor.select", g, a[1], i) for i in range(len(items))], None]
+
+
+@vjp("tensor.layer_norm")
+def _layer_norm(e, a, out, g):
+    x, shape, w, b, eps = a
+    r = e.op("tensor.layer_norm_backward", g, x, shape, w, b, eps)
+    return [e.tuple_get(r, 0), None, e.tuple_get(r, 1) if e.is_tensor(w) else None,
+            e.tuple_get(r, 2) if e.is_tensor(b) else None, None]
+
+
+@vjp("tensor.adaptive_avg_pool2d")
+def _adaptive_avg_pool2d(e, a, out, g):
+    return [e.op("tensor.adaptive_avg_pool2d_backward", g, a[0]), None]
+
+
+@vjp("tensor.max_all", "tensor.min_all")
+def _max_all(e, a, out, g):
+    x = a[0]
+    hit = e.op("tensor.eq", x, out)
+    share = e.op("tensor.truediv", g, e.op("tensor.sum", hit))
+    return [e.op("tensor.mul", hit, share)]
+
+
+@vjp("tensor.var")
+def _var(e, a, out, g):
+    x, dim, unbiased, keepdim = a
+    dims = _dims(e, dim, None)
+    n = e.op("int.floordiv", e.op("tensor.numel", x), e.op("tensor.numel", out))
+    if _const(e, unbiased, "unbiased"):
+        n = e.op("int.sub", n, 1)
+    mean = e.op("tensor.mean", x, dims, True) if dims is not None else e.op("tensor.mean", x)
+    d = e.op("tensor.sub", x, mean)
+    gx = e.op("tensor.mul", _unreduce(e, g, x, dim, keepdim), d)
+    return [e.op("tensor.mul_scalar", gx, e.op("float.truediv", 2.0, e.op("int.to_float", n))),
+            None, None, None]

@@ -186,3 +186,37 @@ def nll(x: Tensor, t: Tensor) -> Tensor:
 @pytest.mark.parametrize("fn", [ce, ce_plain, nll])
 def test_class_losses(fn):
     check(fn, [A(6, 4)], [0], extra=(np.array([0, 1, 2, 3, 1, 2]),))
+
+
+def indexing(x: Tensor, y: Tensor) -> Tensor:
+    a = x[1:, ::2] * 2.0 + x[0].sum() + x[:, 1].sum()
+    b = torch.select(y, 1, 2) * torch.narrow(y, 0, 1, 2).sum()
+    return (a * a).sum() + (b * b).sum() + (x[1, 2] * y[-1, 0]).sum()
+
+
+def joins(x: Tensor, y: Tensor) -> Tensor:
+    c = torch.cat([x, y * 2.0], 0)
+    s = torch.stack([x, y], 1)
+    return (c * c).sum() + (s * s * s).sum()
+
+
+def gathers(x: Tensor, y: Tensor) -> Tensor:
+    idx = torch.argmax(y, 1, True)
+    return (torch.gather(x, 1, idx) ** 2).sum() + (x[torch.argmax(x, 0)] * 3.0).sum()
+
+
+def norms(x: Tensor, w: Tensor) -> Tensor:
+    return (F.layer_norm(x, [4], w, w * 0.5) ** 2).sum() + torch.var(x, 1).sum() + \
+        torch.var(x).sum() + torch.max(x).sum()
+
+
+def pools(x: Tensor, w: Tensor) -> Tensor:
+    return (F.adaptive_avg_pool2d(x, 1) ** 2).sum() + (F.adaptive_avg_pool2d(x, [2, 3]) *
+                                                       w).sum()
+
+
+@pytest.mark.parametrize("fn,shapes_", [
+    (indexing, [(3, 4), (4, 3)]), (joins, [(2, 3), (2, 3)]), (gathers, [(3, 4), (3, 4)]),
+    (norms, [(3, 4), (4,)]), (pools, [(2, 2, 4, 5), (2, 3)])])
+def test_index_join_norm_pool_rules(fn, shapes_):
+    check(fn, [A(*s) for s in shapes_], [0] if fn is gathers else range(len(shapes_)))
