@@ -455,6 +455,9 @@ def _from_import(module: str, name: str):
     if module in ("math", "cmath", "torch", "torch.nn.functional"):
         from ember.frontend.meta import MOpFunc
         return MOpFunc(f"{module}.{name}")
+    if module == "collections" and name == "OrderedDict":
+        from ember.frontend.meta import MBuiltin
+        return MBuiltin("dict")  # as in TorchScript: dicts keep their insertion order
     if module == "builtins" and name in MException.__dict__:
         return MException(name)
     return MModule(f"{module}.{name}")

@@ -760,8 +760,19 @@ class ExprMixin:
 
     def namedtuple_subscript(self, base, node):
         decl = self.c.module.classes[base.type.name]
-        i = self.static_int(node.slice)
         n = len(decl.fields)
+        loc = self.loc(node)
+        if isinstance(node.slice, A.Slice):  # a plain tuple of the fields sliced
+            bounds = [self.static_int(x) for x in (node.slice.lower, node.slice.upper,
+                                                    node.slice.step)]
+            if any(b is False for b in bounds):
+                return self.error("tuple slices need constant bounds", node.slice.span)
+            picked = [decl.fields[i] for i in list(range(n))[slice(*bounds)]]
+            items = [self.b.create("obj.get", [base], [t], {"field": f}, loc=loc).result
+                     for f, t in picked]
+            return self.b.create("tuple.new", items, [T.TupleType(tuple(t for _, t in picked))],
+                                 loc=loc).result
+        i = self.static_int(node.slice)
         if i is False or i is None or not -n <= i < n:
             return self.error(f"a {decl.name} index must be a constant in range(-{n}, {n})",
                               node.slice.span)

@@ -236,6 +236,8 @@ def classify(obj, name: str, compiler) -> Meta | None:
 
 
 def _classify_type(obj, compiler):
+    if obj.__module__ == "collections" and obj.__name__ == "OrderedDict":
+        return MBuiltin("dict")  # as in TorchScript: dicts keep their insertion order
     if obj.__module__ == "builtins":
         if issubclass(obj, BaseException) and obj.__name__ in ops.EXCEPTION_CLASSES:
             return MException(obj.__name__)
