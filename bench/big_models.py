@@ -1,5 +1,5 @@
 """Big-model benchmark (not a test): `python bench/big_models.py [--sizes 1M,10M,100M,512MiB,300M]
-[--families mlp,transformer]`.
+[--families mlp,transformer] [--warm] [--json rows.jsonl]`.
 
 For MLPs (Linear + ReLU stacks) and transformer encoder stacks (torch.nn.TransformerEncoder)
 of about 1M, 10M, 100M and 300M parameters, plus the 512 MiB MLP of issue 18 (8 layers of
@@ -19,7 +19,10 @@ Load and first call run in a fresh process each (imports excluded from times; th
 in the page cache, just written). Script runs after a warm-up that scripts a small model of
 the same family with both compilers, so both times are the weight-dependent part plus one
 compile. Each row also shows time per byte of weights (ns/B): flat from 10M on means the
-cost grows with the bytes and nothing else.
+cost grows with the bytes and nothing else. --warm touches and frees the weights' size of
+memory and page cache before each timed script and save: without it, whichever step first
+touches memory new to the process pays for it (a copy into fresh memory, a write into
+fresh page cache), which on a VM can cost more than the copy itself.
 
 Memory: the parent holds the torch model, ember's frozen copy and torch's frozen module at
 once (about 3x the weights); the 300M models need about 4 GB. Run them once.
@@ -163,7 +166,22 @@ def _save_without_fsync(s, path) -> float:
     return t
 
 
-def measure(family: str, size: str, spec, tmp: str) -> dict:
+def warm_memory(nbytes: int, tmp: str) -> None:
+    """Touch and free nbytes of memory and of page cache, so the step timed next does not
+    pay for memory the machine touches for the first time (on the VM this was measured on,
+    first-touched memory cost 5-20 ns/B, several times a copy: whichever step came first,
+    a copy into fresh memory or a write into fresh page cache, paid it)."""
+    import numpy as np
+
+    a = np.ones(nbytes // 8 + 1, np.float64)
+    path = os.path.join(tmp, "warm")
+    with open(path, "wb") as fh:
+        fh.write(memoryview(a).cast("B"))
+    del a
+    os.unlink(path)
+
+
+def measure(family: str, size: str, spec, tmp: str, warm: bool = False) -> dict:
     import numpy as np
     import torch
 
@@ -177,8 +195,14 @@ def measure(family: str, size: str, spec, tmp: str) -> dict:
     warm_up(family)
     gc.collect()
 
+    def prepare():
+        if warm:
+            warm_memory(nbytes, tmp)
+    prepare()
     s, row["ember script"] = timed(lambda: ember.script(model))
+    prepare()
     _, row["ember save"] = timed(lambda: s.save(paths["ember"]))
+    prepare()
     row["ember save, no fsync"] = _save_without_fsync(s, paths["ember"] + ".nosync")
     x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
     want = s(x)
@@ -188,7 +212,9 @@ def measure(family: str, size: str, spec, tmp: str) -> dict:
     def jit():
         sm = torch.jit.script(model)
         return sm, torch.jit.freeze(sm)
+    prepare()
     (sm, fm), row["torch script"] = timed(jit)
+    prepare()
     _, row["torch save"] = timed(lambda: torch.jit.save(sm, paths["torch"]))
     with torch.no_grad():
         got = fm(torch.from_numpy(x)).numpy()
@@ -197,6 +223,7 @@ def measure(family: str, size: str, spec, tmp: str) -> dict:
     gc.collect()
 
     state = {k: v.detach().numpy() for k, v in model.state_dict().items()}
+    prepare()
     _, row["npz save"] = timed(lambda: np.savez(paths["npz"], **state))
     del state, model
     gc.collect()
@@ -244,6 +271,9 @@ def main() -> int:
     ap.add_argument("--sizes", default="1M,10M,100M,512MiB")
     ap.add_argument("--families", default="mlp,transformer")
     ap.add_argument("--json", help="append the rows to this file")
+    ap.add_argument("--warm", action="store_true",
+                    help="touch and free the weights' size of memory and page cache before "
+                         "each timed script and save (see warm_memory)")
     args = ap.parse_args()
     try:
         import torch
@@ -259,7 +289,7 @@ def main() -> int:
                 spec = SIZES[size][0 if family == "mlp" else 1]
                 if spec is None:
                     continue
-                row = measure(family, size, spec, tmp)
+                row = measure(family, size, spec, tmp, args.warm)
                 rows.append(row)
                 print(json.dumps(row), flush=True)
                 if args.json:
