@@ -33,6 +33,8 @@ _SPECS = {
     "tensor.quantized_mul": {1: "scale", 2: "zp", 4: "scale", 5: "zp", 6: "scale", 7: "zp"},
     "tensor.quantized_relu": {1: "zp"},
     "tensor.quantized_adaptive_avg_pool2d": {2: "zp"},
+    "tensor.quantized_relu6": {1: "scale", 2: "zp"},
+    "tensor.quantized_hardswish": {1: "scale", 2: "zp", 3: "scale", 4: "zp"},
     "tensor.quantized_cat": {4: "scale", 5: "zp"},
     "tensor.quantized_lstm_dynamic": {2: ("params", 6)},
     "tensor.quantized_gru_dynamic": {2: ("params", 6)},

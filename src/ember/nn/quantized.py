@@ -60,6 +60,7 @@ ao_linear = _op("ao_linear")
 ao_add = _op("ao_add")
 ao_mul = _op("ao_mul")
 ao_cat = _op("ao_cat")
+ao_hardswish = _op("ao_hardswish")
 
 # torch.ao's static modules. A quantized activation is its uint8 codes; the scale and zero
 # point of a layer's input are bound when the scripted module freezes
@@ -278,3 +279,19 @@ class FloatFunctional(Module):
 
     def cat(self, x: List[Tensor], dim: int = 0) -> Tensor:
         return F.cat(x, dim)
+
+
+class QuantizedHardswish(Module):
+    """torch.ao.nn.quantized.Hardswish: its output has its own scale and zero point."""
+
+    __constants__ = ("scale", "zero_point")
+    scale: float
+    zero_point: int
+
+    def __init__(self, scale: float, zero_point: int):
+        super().__init__()
+        self.scale = scale
+        self.zero_point = zero_point
+
+    def forward(self, input: Tensor) -> Tensor:
+        return ao_hardswish(input, self.scale, self.zero_point)

@@ -499,6 +499,26 @@ def adaptive_avg_pool2d_static(q, output_size, zp, channels_last):
     return out.astype(np.uint8)
 
 
+def _code_val(scale, zp, value):
+    """torch's quantize_val for quint8: clamp(zp + rne(f32(value * f32(1 / scale))))."""
+    return min(max(zp + round(_f32(value * _f32(1.0 / _f32(scale)))), 0), 255)
+
+
+def relu6_static(q, scale, zp):
+    """quantized::relu6: clamp(q, zp, quantize_val(6.0)); the qparams stay."""
+    return np.clip(q, zp, _code_val(scale, zp, 6.0)).astype(np.uint8)
+
+
+def hardswish_static(q, s_in, z_in, s_out, z_out):
+    """quantized::hardswish (torch's vectorized loop): d = fma(q, s, -zp * s);
+    y = f32(f32(d * min(max(d + 3, 0), 6)) / 6); code = clamp(rne(f32(y * f32(1 / s_out)))
+    + zp_out, 0, 255)."""
+    d = _deq_fma(q, s_in, z_in)
+    y = ((d * np.minimum(np.maximum(d + _F32(3), _F32(0)), _F32(6))).astype(np.float32)
+         / _F32(6)).astype(np.float32)
+    return _requant_float(y, s_out, z_out, False)
+
+
 # ----------------------------------------------------------------------------- dynamic RNNs
 
 
@@ -742,3 +762,11 @@ reg("tensor.quantized_cat",
 reg("tensor.quantized_adaptive_avg_pool2d",
     "(Tensor codes, Any output_size, int zero_point, bool channels_last) -> Tensor",
     adaptive_avg_pool2d_static, shape=_unknown("uint8"), may_raise=True)
+reg("tensor.quantized_relu6", "(Tensor codes, float scale, int zero_point) -> Tensor",
+    relu6_static, shape=_same_shape("uint8"))
+reg("tensor.quantized_hardswish", "(Tensor codes, float scale, int zero_point, "
+    "float out_scale, int out_zero_point) -> Tensor", hardswish_static,
+    shape=_same_shape("uint8"))
+reg("tensor.ao_hardswish", "(Tensor codes, float out_scale, int out_zero_point) -> Tensor",
+    _unbound, ("ember.quantized.ao_hardswish",), shape=_unknown("uint8"), may_raise=True,
+    doc="torch.ao's quantized hardswish, before its input qparams are bound.")

@@ -25,7 +25,7 @@ from ember.passes.quantize import _SHAPE_USES, _drop_if_dead
 from ember.passes.util import funcs
 
 AO_OPS = frozenset({"tensor.ao_dequantize", "tensor.ao_conv2d", "tensor.ao_linear",
-                    "tensor.ao_add", "tensor.ao_mul", "tensor.ao_cat"})
+                    "tensor.ao_add", "tensor.ao_mul", "tensor.ao_cat", "tensor.ao_hardswish"})
 _KEEP = frozenset({
     "tensor.max_pool1d", "tensor.max_pool2d", "tensor.max_pool3d",
     "tensor.adaptive_max_pool1d", "tensor.adaptive_max_pool2d", "tensor.adaptive_max_pool3d",
@@ -101,6 +101,10 @@ class _Binder:
             self.todo.append((op, ins[0]))
             self.keep(op)
             return
+        if name in ("tensor.relu6", "tensor.relu6_") and ins[0] is not None:
+            self.todo.append((op, ins[0]))
+            self.keep(op)
+            return
         if name == "tensor.adaptive_avg_pool2d" and ins[0] is not None:
             self.todo.append((op, (ins[0], id(op.operands[0]) in self.cl)))
             self.keep(op)
@@ -139,7 +143,8 @@ class _Binder:
             k = _OUT[name]
             self.q[id(op.result)] = (_const(op.operands[k]), _const(op.operands[k + 1]))
             first = op.operands[0]
-            if name == "tensor.ao_conv2d" or (name in ("tensor.ao_add", "tensor.ao_mul") and
+            if name == "tensor.ao_conv2d" or (name in ("tensor.ao_add", "tensor.ao_mul",
+                                                       "tensor.ao_hardswish") and
                                               id(first) in self.cl):
                 self.cl.add(id(op.result))  # fbgemm's convolutions write channels_last
 
@@ -189,6 +194,7 @@ class _Binder:
 
 
 _OUT = {"tensor.ao_conv2d": 4, "tensor.ao_linear": 4, "tensor.ao_cat": 2,
+        "tensor.ao_hardswish": 1,
         "tensor.ao_add": 2, "tensor.ao_mul": 2}
 """Operand index of each ao op's output scale (the zero point follows it)."""
 
@@ -212,6 +218,13 @@ def _rewrite(op, qp):
     if name in ("tensor.relu", "tensor.relu_"):
         new = KernelOp("tensor.quantized_relu", [ops_[0], i64(qp[1])], [op.result.type],
                        None, loc)
+    elif name in ("tensor.relu6", "tensor.relu6_"):
+        new = KernelOp("tensor.quantized_relu6", [ops_[0], f64(qp[0]), i64(qp[1])],
+                       [op.result.type], None, loc)
+    elif name == "tensor.ao_hardswish":
+        (s, z), = qp
+        new = KernelOp("tensor.quantized_hardswish", [ops_[0], f64(s), i64(z)] +
+                       list(ops_[1:]), [u8], None, loc)
     elif name == "tensor.adaptive_avg_pool2d":
         (s, z), channels_last = qp
         new = KernelOp("tensor.quantized_adaptive_avg_pool2d",

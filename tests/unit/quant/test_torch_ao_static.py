@@ -206,3 +206,32 @@ def test_quant_wrapper_models_are_bit_exact(tmp_path):
     calib = [torch.randn(2, 3, 8, 8, generator=gen) for _ in range(3)]
     q = ptq(tq.QuantWrapper(inner), None, calib)
     check(q, torch.randn(3, 3, 8, 8, generator=gen), tmp_path)
+
+
+class MobileHead(nn.Module):
+    """Hardswish (its own qparams), an unfused ReLU6 and dropout on quantized tensors."""
+
+    def __init__(self):
+        super().__init__()
+        self.quant = tq.QuantStub()
+        self.conv1 = nn.Conv2d(3, 16, 3, padding=1)
+        self.hs = nn.Hardswish()
+        self.conv2 = nn.Conv2d(16, 16, 3, padding=1, groups=16)
+        self.relu6 = nn.ReLU6()
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.drop = nn.Dropout(0.2)
+        self.fc = nn.Linear(16, 3)
+        self.dequant = tq.DeQuantStub()
+
+    def forward(self, x):
+        x = self.relu6(self.conv2(self.hs(self.conv1(self.quant(x)))))
+        return self.dequant(self.fc(self.drop(torch.flatten(self.pool(x), 1))))
+
+
+def test_hardswish_relu6_and_dropout_are_bit_exact(tmp_path):
+    torch.manual_seed(0)
+    gen = torch.Generator().manual_seed(5)
+    calib = [torch.randn(4, 3, 8, 8, generator=gen) * 3 for _ in range(3)]
+    q = ptq(MobileHead(), None, calib)
+    s = check(q, torch.randn(4, 3, 8, 8, generator=gen) * 3, tmp_path)
+    assert "tensor.quantized_hardswish" in s.graph and "tensor.quantized_relu6" in s.graph
