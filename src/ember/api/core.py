@@ -58,12 +58,7 @@ def script(obj, backend: str = "vm", optimize: bool = True):
     from ember.api.modules import is_scriptable_module, script_module
 
     if is_scriptable_module(obj):
-        sm = script_module(obj, optimize=optimize)
-        if backend == "llvm":
-            sm.backend = "vm"
-            sm.fallback_reason = "tensor code runs on the VM's numpy kernels (the native " \
-                                 "tier compiles scalar and list code)"
-        return sm
+        return script_module(obj, optimize=optimize, backend=backend)
     if inspect.isclass(obj):
         raise UnsupportedError(
             f"ember.script got the class {obj.__name__}; script an instance of a module "
@@ -94,12 +89,15 @@ class _Compiled:
             _run_after_freeze(module)
             optimize = False  # optimized: what is left is verifying and lowering
         self.program = compile_to_program(module, optimize=optimize)
-        self.loaded = mobile.build(self.program)
         self.native = None
         if backend == "llvm":
             from ember.llvm import NativeModule
+            from ember.llvm.fused import NativeFusedGroup
 
+            self.loaded = mobile.build(self.program, fused_group=NativeFusedGroup)
             self.native = NativeModule(module, list(module.entries))
+        else:
+            self.loaded = mobile.build(self.program)
 
     def entry(self, name: str):
         """(callable, backend, fallback reason) for entry `name`."""

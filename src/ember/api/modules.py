@@ -45,7 +45,7 @@ class ScriptModule(ScriptFunction):
         return f"<ember.ScriptModule {kind}{', '.join(self.entries)}>"
 
 
-def script_module(obj, optimize: bool = True, methods=None) -> ScriptModule:
+def script_module(obj, optimize: bool = True, methods=None, backend: str = "vm") -> ScriptModule:
     """Compile a module instance. With `optimize` (the default) the module is also frozen:
     its state was copied at script time and only its compiled methods can change it, so
     attributes no method assigns are constants, and batch norms fold into convolutions
@@ -58,7 +58,8 @@ def script_module(obj, optimize: bool = True, methods=None) -> ScriptModule:
         from ember.passes.freeze import freeze_module
         settled = freeze_module(module)
     _bind_quantized(module, optimize)
-    return ScriptModule(_Compiled(module, optimize, settled), entries, frozen=optimize)
+    return ScriptModule(_Compiled(module, optimize, settled, backend=backend), entries,
+                        frozen=optimize)
 
 
 def _bind_quantized(module, frozen: bool) -> None:

@@ -34,8 +34,10 @@ class ProgramEnv:
     from the artifact appear only as values, never as names.
     """
 
-    def __init__(self, program, kernels):
+    def __init__(self, program, kernels, fused_group=FusedGroup):
         self.program = program
+        self.fused_group = fused_group
+        """What a fused group constant becomes (the LLVM backend passes its native twin)."""
         self.globals = {
             "__builtins__": {}, "_range": range, "_len": len, "_float": float,
             "_partial": functools.partial, "_ovf": overflow_error,
@@ -68,7 +70,7 @@ class ProgramEnv:
         name = f"_c{fi}_{k}"
         if name not in self.globals:
             if c[0] == "fused":
-                self.globals[name] = FusedGroup(c)
+                self.globals[name] = self.fused_group(c)
             else:
                 self.globals[name] = self.program.tensors[c[1]][1] if c[0] == "tensor" \
                     else self.objects[c[1]]
@@ -293,14 +295,16 @@ def settle_tensors(program) -> None:
         program.mapping = None
 
 
-def build(program) -> LoadedModule:
-    """Verify, bind and translate a Program; the result runs its entry points."""
+def build(program, fused_group=FusedGroup) -> LoadedModule:
+    """Verify, bind and translate a Program; the result runs its entry points.
+    fused_group: the class fused groups are bound to (in process, the LLVM backend passes
+    a subclass that runs groups natively; a loaded artifact always gets FusedGroup)."""
     kernels = bind_kernels(program)
     settle_tensors(program)
     check_types(program)
     trees = verify_program(program, ops.EXCEPTION_CLASSES)
     check_quantized(program)
-    env = ProgramEnv(program, kernels)
+    env = ProgramEnv(program, kernels, fused_group)
     fns = []
     for i, (f, tree) in enumerate(zip(program.functions, trees)):
         try:

@@ -1,0 +1,287 @@
+"""Fused groups natively: a `tensor.fused` group (mobile/fused.py's spec) as one LLVM loop.
+
+With `backend="llvm"` the VM still runs the program, but each fused group is a
+`NativeFusedGroup`: a call whose tensors are float32, C-contiguous and all of one shape
+(scalars are Python numbers, weak as in numpy and torch: cast to float32) runs one
+vectorized loop over the elements, compiled once per group and input kinds, with the GIL
+released; any other call runs the planned numpy sequence (mobile/fused.py), so results
+never depend on what the native tier covers.
+
+Arithmetic is float32, operation by operation in the group's order, with no fast-math and
+no contraction into FMAs: bit-identical to numpy's float32 ufuncs. tanh (and so sigmoid,
+which ember computes as 0.5 * tanh(x / 2) + 0.5) and exp are ember's own, evaluated in
+double precision and rounded once: at most 1 ulp from the correctly rounded float32 value
+(measured in tests/unit/llvm/test_fused_native.py); numpy's own float32 tanh is within
+its own bound, so native and VM results of these steps may differ by a few ulp — the
+documented bound the differential tests use.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import threading
+
+import numpy as np
+from llvmlite import ir
+
+from ember.llvm.layout import I64, PTR
+from ember.mobile.fused import FusedGroup
+
+F32 = ir.FloatType()
+F64 = ir.DoubleType()
+_KERNEL = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                           ctypes.c_int64)
+_LOCK = threading.Lock()
+
+
+# ----------------------------------------------------------------------------- math
+
+def _poly(b, x, coeffs):
+    acc = ir.Constant(F64, coeffs[-1])
+    for c in reversed(coeffs[:-1]):
+        acc = b.fadd(b.fmul(acc, x), ir.Constant(F64, c))
+    return acc
+
+
+_EXP_TAYLOR = [1.0 / math.factorial(k) for k in range(11)]
+
+
+def exp_f64(b, y):
+    """e**y for y in [-745, 709] (clamped), double: 2**k * e**r, |r| <= ln2 / 2, Taylor to
+    degree 10 (relative error below 1e-11: enough for a float32 result)."""
+    y = b.select(b.fcmp_ordered(">", y, ir.Constant(F64, 709.0)), ir.Constant(F64, 709.0), y)
+    y = b.select(b.fcmp_ordered("<", y, ir.Constant(F64, -745.0)), ir.Constant(F64, -745.0), y)
+    k = b.call(_intr(b, "llvm.roundeven.f64", F64), [b.fmul(y, ir.Constant(F64, 1 / math.log(2)))])
+    r = b.fsub(b.fsub(y, b.fmul(k, ir.Constant(F64, 0.6931471803691238))),
+               b.fmul(k, ir.Constant(F64, 1.9082149292705877e-10)))
+    p = _poly(b, r, _EXP_TAYLOR)
+    ki = b.fptosi(k, I64)
+    # 2**k in two steps, so that k down to -1074 stays representable
+    half = b.ashr(ki, I64(1))
+    s1 = b.bitcast(b.shl(b.add(half, I64(1023)), I64(52)), F64)
+    s2 = b.bitcast(b.shl(b.add(b.sub(ki, half), I64(1023)), I64(52)), F64)
+    return b.fmul(b.fmul(p, s1), s2)
+
+
+def tanh_f32(b, x):
+    """tanh of a float32, in double: x itself below 2**-13 (the cubic term is under a
+    hundredth of an ulp), else copysign((1 - e) / (1 + e), x) with e = e**-2|x| (relative
+    error near 1e-12 at worst: the result rounds to float32 within 1 ulp)."""
+    d = b.fpext(x, F64)
+    ad = b.call(_intr(b, "llvm.fabs.f64", F64), [d])
+    clamped = b.select(b.fcmp_ordered(">", ad, ir.Constant(F64, 20.0)),
+                       ir.Constant(F64, 20.0), ad)
+    e = exp_f64(b, b.fmul(ir.Constant(F64, -2.0), clamped))
+    one = ir.Constant(F64, 1.0)
+    t = b.fdiv(b.fsub(one, e), b.fadd(one, e))
+    t = b.call(_intr(b, "llvm.copysign.f64", F64, 2), [t, d])
+    r = b.select(b.fcmp_ordered("<", ad, ir.Constant(F64, 2.0 ** -13)), d, t)
+    r = b.select(b.fcmp_unordered("uno", d, d), d, r)  # NaN stays NaN
+    return b.fptrunc(r, F32)
+
+
+def exp_f32(b, x):
+    d = b.fpext(x, F64)
+    r = exp_f64(b, d)
+    r = b.select(b.fcmp_ordered(">", d, ir.Constant(F64, 709.0)),
+                 ir.Constant(F64, float("inf")), r)
+    r = b.select(b.fcmp_unordered("uno", d, d), d, r)
+    return b.fptrunc(r, F32)
+
+
+def _intr(b, name, t, nargs=1):
+    m = b.module
+    fn = m.globals.get(name)
+    if fn is None:
+        fn = ir.Function(m, ir.FunctionType(t, [t] * nargs), name)
+    return fn
+
+
+# ----------------------------------------------------------------------------- steps
+
+def _relu(b, x):
+    """np.clip(x, 0, inf): NaN stays NaN, -0.0 becomes 0.0."""
+    zero = ir.Constant(F32, 0.0)
+    pos = b.select(b.fcmp_ordered(">", x, zero), x, zero)
+    return b.select(b.fcmp_unordered("uno", x, x), x, pos)
+
+
+def _sigmoid(b, x):
+    h = ir.Constant(F32, 0.5)
+    return b.fadd(b.fmul(tanh_f32(b, b.fmul(x, h)), h), h)
+
+
+STEPS = {
+    "tensor.add": ("tt", lambda b, x, y: b.fadd(x, y)),
+    "tensor.sub": ("tt", lambda b, x, y: b.fsub(x, y)),
+    "tensor.mul": ("tt", lambda b, x, y: b.fmul(x, y)),
+    "tensor.truediv": ("tt", lambda b, x, y: b.fdiv(x, y)),
+    "tensor.add_scalar": ("ts", lambda b, x, s: b.fadd(x, s)),
+    "tensor.sub_scalar": ("ts", lambda b, x, s: b.fsub(x, s)),
+    "tensor.mul_scalar": ("ts", lambda b, x, s: b.fmul(x, s)),
+    "tensor.truediv_scalar": ("ts", lambda b, x, s: b.fdiv(x, s)),
+    "tensor.radd_scalar": ("ts", lambda b, x, s: b.fadd(s, x)),
+    "tensor.rsub_scalar": ("ts", lambda b, x, s: b.fsub(s, x)),
+    "tensor.rmul_scalar": ("ts", lambda b, x, s: b.fmul(s, x)),
+    "tensor.rtruediv_scalar": ("ts", lambda b, x, s: b.fdiv(s, x)),
+    "tensor.neg": ("t", lambda b, x: b.fneg(x)),
+    "tensor.relu": ("tf", lambda b, x: _relu(b, x)),
+    "tensor.sigmoid": ("t", _sigmoid),
+    "tensor.tanh": ("t", tanh_f32),
+    "tensor.exp": ("t", exp_f32),
+}
+"""Operator → (operand kinds: t float32 element, s scalar as float32, f a False flag;
+emitter of the per-element float32 value)."""
+
+
+def plan_native(spec, arg_kinds) -> bool:
+    """Whether the group runs natively for inputs of these kinds ("t" / "s")."""
+    _, n_in, consts, steps, outputs = spec
+    kinds = list(arg_kinds) + ["c"] * len(consts)
+    for name, refs in steps:
+        entry = STEPS.get(name)
+        if entry is None or len(entry[0]) != len(refs):
+            return False
+        for want, ref in zip(entry[0], refs):
+            k = kinds[ref]
+            if want == "t" and k != "t":
+                return False
+            if want == "s" and k not in ("s", "c"):
+                return False
+            if want == "s" and k == "c" and not _scalar_const(consts[ref - n_in]):
+                return False
+            if want == "f" and not (k == "c" and consts[ref - n_in] is False):
+                return False
+        kinds.append("t")
+    n0 = n_in + len(consts)
+    return all(o >= n0 for o in outputs)
+
+
+def _scalar_const(c) -> bool:
+    return type(c) is float or (type(c) is int and abs(c) <= 1 << 24)
+
+
+def build_kernel(module: ir.Module, name: str, spec, arg_kinds) -> None:
+    """`void name(ptr tensors, ptr scalars, ptr outs, i64 n)`: tensors and scalars are
+    arrays indexed by input number (float* / double), outs one float* per output."""
+    _, n_in, consts, steps, outputs = spec
+    fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [PTR, PTR, PTR, I64]), name)
+    tens, scal, outs, n = fn.args
+    entry, head, body, done = (fn.append_basic_block(s) for s in ("e", "h", "b", "d"))
+    b = ir.IRBuilder(entry)
+    bases, scalars = {}, {}
+    for i, k in enumerate(arg_kinds):
+        if k == "t":
+            bases[i] = b.load(b.gep(tens, [I64(i)], source_etype=PTR), typ=PTR)
+        else:
+            d = b.load(b.gep(scal, [I64(i)], source_etype=F64), typ=F64)
+            scalars[i] = b.fptrunc(d, F32)
+    out_ptrs = [b.load(b.gep(outs, [I64(k)], source_etype=PTR), typ=PTR)
+                for k in range(len(outputs))]
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.phi(I64)
+    i.add_incoming(I64(0), entry)
+    b.cbranch(b.icmp_signed("<", i, n), body, done)
+    b.position_at_end(body)
+    vals = []
+    for k in range(n_in):
+        vals.append(b.load(b.gep(bases[k], [i], source_etype=F32), typ=F32)
+                    if k in bases else scalars[k])
+    for c in consts:
+        vals.append(ir.Constant(F32, float(c)) if _scalar_const(c) else None)
+    for op_name, refs in steps:
+        kinds, emit = STEPS[op_name]
+        operands = [vals[r] for r, kd in zip(refs, kinds) if kd != "f"]
+        vals.append(emit(b, *operands))
+    for k, o in enumerate(outputs):
+        b.store(vals[o], b.gep(out_ptrs[k], [i], source_etype=F32))
+    nxt = b.add(i, I64(1))
+    i.add_incoming(nxt, b.block)
+    b.branch(head)
+    b.position_at_end(done)
+    b.ret_void()
+
+
+class NativeFusedGroup(FusedGroup):
+    """A fused group that runs one native loop when its inputs allow (see the module)."""
+
+    def __init__(self, spec):
+        super().__init__(spec)
+        self.spec = spec
+        self._native: dict = {}
+
+    def __call__(self, *args):
+        kinds = _kinds(args)
+        if kinds is not None:
+            fn = self._kernel(kinds)
+            if fn is not None:
+                return self._run_native(fn, args, kinds)
+        return super().__call__(*args)
+
+    def _kernel(self, kinds):
+        fn = self._native.get(kinds, False)
+        if fn is False:
+            with _LOCK:
+                fn = self._native.get(kinds, False)
+                if fn is False:
+                    fn = self._native[kinds] = _compile(self.spec, kinds) \
+                        if plan_native(self.spec, kinds) else None
+        return fn
+
+    def _run_native(self, fn, args, kinds):
+        shape = next(a.shape for a in args if type(a) is np.ndarray)
+        n = int(np.prod(shape))
+        outs = [np.empty(shape, np.float32) for _ in self.outputs]
+        tens = (ctypes.c_void_p * len(args))(*[a.ctypes.data if k == "t" else 0
+                                               for a, k in zip(args, kinds)])
+        scal = (ctypes.c_double * len(args))(*[float(a) if k == "s" else 0.0
+                                                for a, k in zip(args, kinds)])
+        optr = (ctypes.c_void_p * len(outs))(*[o.ctypes.data for o in outs])
+        fn(ctypes.addressof(tens), ctypes.addressof(scal), ctypes.addressof(optr), n)
+        return outs[0] if self.single else tuple(outs)
+
+
+def _kinds(args):
+    """("t" | "s", …) when every tensor is float32, C-contiguous and of one shape and every
+    other argument a Python float or small int; else None."""
+    shape, out = None, []
+    for a in args:
+        if type(a) is np.ndarray:
+            if a.dtype != np.float32 or not a.flags.c_contiguous or \
+                    (shape is not None and a.shape != shape):
+                return None
+            shape = a.shape
+            out.append("t")
+        elif type(a) is float or (type(a) is int and abs(a) <= 1 << 24):
+            out.append("s")
+        else:
+            return None
+    return tuple(out) if shape is not None else None
+
+
+def _compile(spec, kinds):
+    from ember.llvm import cache, jit
+
+    key = cache.key("fused", repr(spec), kinds, jit.target_key(), _source_digest())
+    name = f"ember_fused_{key[:16]}"
+    hit = cache.load(key)
+    if hit is not None:
+        obj = hit[1]
+    else:
+        m = ir.Module(name=name)
+        m.triple, m.data_layout = jit.target_triple_layout()
+        build_kernel(m, name, spec, kinds)
+        obj = jit.compile_ir(str(m))
+        cache.store(key, {"kind": "fused"}, obj)
+    loaded = jit.Loaded(obj)
+    fn = _KERNEL(loaded.address(name))
+    fn._loaded = loaded  # keep the engine (and its code) alive with the function
+    return fn
+
+
+def _source_digest() -> str:
+    import hashlib
+    with open(__file__, "rb") as fh:
+        return hashlib.sha256(fh.read()).hexdigest()[:16]

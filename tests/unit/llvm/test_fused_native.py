@@ -1,0 +1,96 @@
+"""Fused groups natively (ember/llvm/fused.py): the math functions' accuracy against
+correctly rounded float32 values, and whole groups against the VM's planned numpy groups."""
+
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+import pytest
+
+import ember
+
+pytest.importorskip("llvmlite")
+
+from ember.llvm import fused  # noqa: E402
+
+
+def _ulps(a, b):
+    def ordered(v):
+        i = v.view(np.int32).astype(np.int64)
+        return np.where(i < 0, -(i & 0x7FFFFFFF), i)
+    return np.abs(ordered(a) - ordered(b))
+
+
+def _run_one(opname, x):
+    fn = fused._compile(("fused", 1, (), ((opname, (0,)),), (1,)), ("t",))
+    out = np.empty_like(x)
+    tens = (ctypes.c_void_p * 1)(x.ctypes.data)
+    scal = (ctypes.c_double * 1)(0.0)
+    outs = (ctypes.c_void_p * 1)(out.ctypes.data)
+    fn(ctypes.addressof(tens), ctypes.addressof(scal), ctypes.addressof(outs), x.size)
+    return out
+
+
+@pytest.mark.parametrize("opname, ref, lo, hi, bound", [
+    ("tensor.tanh", np.tanh, -12.0, 12.0, 1), ("tensor.exp", np.exp, -104.0, 89.0, 1)])
+def test_math_within_its_documented_bound(opname, ref, lo, hi, bound):
+    rng = np.random.default_rng(5)
+    x = rng.uniform(lo, hi, 200_000).astype(np.float32)
+    x[:2000] = rng.uniform(-1e-3, 1e-3, 2000).astype(np.float32)
+    x[2000:2006] = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-30]
+    got = _run_one(opname, x)
+    with np.errstate(over="ignore"):
+        want = ref(x.astype(np.float64)).astype(np.float32)
+    finite = np.isfinite(want)
+    assert _ulps(got[finite], want[finite]).max() <= bound
+    assert np.array_equal(np.isnan(got), np.isnan(want))
+    assert np.array_equal(got[~finite & ~np.isnan(want)], want[~finite & ~np.isnan(want)])
+
+
+SRC = '''
+def k(x: Tensor, a: float, b: float) -> Tensor:
+    return torch.relu(x * a + b) * torch.sigmoid(x) - x / 2
+
+def exact(x: Tensor, y: Tensor, a: float) -> Tensor:
+    return torch.relu((x + y) * a - y / 3) - x * y
+'''
+
+
+def test_groups_run_natively_and_agree_with_the_vm():
+    cu = ember.CompilationUnit(SRC, "fused_test.py", backend="llvm")
+    vm = ember.CompilationUnit(SRC, "fused_test.py")
+    rng = np.random.default_rng(6)
+    x = (rng.standard_normal((64, 33)) * 3).astype(np.float32)
+    y = rng.standard_normal((64, 33)).astype(np.float32)
+    x[0, :4] = [np.nan, np.inf, -0.0, -np.inf]
+    # arithmetic and relu only: bit for bit
+    assert np.array_equal(cu.exact(x, y, 0.7), vm.exact(x, y, 0.7), equal_nan=True)
+    got, want = cu.k(x, 1.5, -0.25), vm.k(x, 1.5, -0.25)
+    assert got.dtype == np.float32 and got.shape == want.shape
+    # sigmoid differs from numpy's float32 tanh by a few ulp at most, then the products
+    # and differences carry it: compare against the magnitude of the terms
+    scale = np.abs(x) + np.abs(x * 1.5 - 0.25) + 1e-30
+    ok = np.isfinite(want)
+    with np.errstate(invalid="ignore"):
+        assert np.all(np.abs(got - want)[ok] <= 4e-7 * scale[ok])
+    assert np.array_equal(np.isnan(got), np.isnan(want))
+    # other dtypes, broadcasting or strides run the planned numpy group: the VM's bits
+    xd = x.astype(np.float64)
+    assert np.array_equal(cu.k(xd, 1.5, -0.25), vm.k(xd, 1.5, -0.25), equal_nan=True)
+    xt = x.T
+    assert np.array_equal(cu.k(xt, 1.5, -0.25), vm.k(xt, 1.5, -0.25), equal_nan=True)
+
+
+def test_native_groups_are_used():
+    cu = ember.CompilationUnit(SRC, "fused_test.py", backend="llvm")
+    x = np.ones((8, 8), np.float32)
+    cu.k(x, 1.0, 0.0)
+    env_groups = [g for g in _groups(cu) if isinstance(g, fused.NativeFusedGroup)]
+    assert env_groups and any(fn is not None for g in env_groups for fn in g._native.values())
+
+
+def _groups(cu):
+    fns = cu._functions["k"]._compiled.loaded._fns
+    return [v for fn in fns for v in fn.__globals__.values()
+            if isinstance(v, fused.FusedGroup)]
