@@ -107,6 +107,34 @@ def _relu(b, x):
     return b.select(b.fcmp_unordered("uno", x, x), x, pos)
 
 
+def _clip(b, x, lo: float, hi: float):
+    """np.clip(x, lo, hi) of a float32: NaN stays NaN; max(x, lo) then min(·, hi)."""
+    lo_c, hi_c = ir.Constant(F32, lo), ir.Constant(F32, hi)
+    m = b.select(b.fcmp_ordered(">", x, lo_c), x, lo_c)
+    m = b.select(b.fcmp_ordered("<", m, hi_c), m, hi_c)
+    return b.select(b.fcmp_unordered("uno", x, x), x, m)
+
+
+def _f32(v: float):
+    return ir.Constant(F32, float(np.float32(v)))
+
+
+def _hardswish(b, x):
+    t = _clip(b, b.fadd(x, _f32(3.0)), 0.0, 6.0)
+    return b.fmul(x, b.fmul(t, _f32(1.0 / 6.0)))
+
+
+def _hardsigmoid(b, x):
+    return _clip(b, b.fadd(b.fmul(x, _f32(1.0 / 6.0)), _f32(0.5)), 0.0, 1.0)
+
+
+def _gelu_tanh(b, x):
+    inner = b.fmul(b.fmul(x, x), _f32(0.044715))
+    inner = b.fmul(b.fmul(b.fadd(inner, _f32(1.0)), x), _f32(math.sqrt(2.0 / math.pi)))
+    t = b.fadd(tanh_f32(b, inner), _f32(1.0))
+    return b.fmul(b.fmul(t, x), _f32(0.5))
+
+
 def _sigmoid(b, x):
     h = ir.Constant(F32, 0.5)
     return b.fadd(b.fmul(tanh_f32(b, b.fmul(x, h)), h), h)
@@ -130,6 +158,10 @@ STEPS = {
     "tensor.sigmoid": ("t", _sigmoid),
     "tensor.tanh": ("t", tanh_f32),
     "tensor.exp": ("t", exp_f32),
+    "tensor.hardswish": ("tf", _hardswish),
+    "tensor.hardsigmoid": ("tf", _hardsigmoid),
+    "tensor.relu6": ("tf", lambda b, x: _clip(b, x, 0.0, 6.0)),
+    "tensor.silu": ("tf", lambda b, x: b.fmul(x, _sigmoid(b, x))),
 }
 """Operator → (operand kinds: t float32 element, s scalar as float32, f a False flag;
 emitter of the per-element float32 value)."""

@@ -94,3 +94,25 @@ def _groups(cu):
     fns = cu._functions["k"]._compiled.loaded._fns
     return [v for fn in fns for v in fn.__globals__.values()
             if isinstance(v, fused.FusedGroup)]
+
+
+ACT_SRC = '''
+import torch
+import torch.nn.functional as F
+from torch import Tensor
+
+def a(x: Tensor, y: Tensor) -> Tensor:
+    return F.hardswish(x * y) + F.hardsigmoid(x - y) + F.relu6(x + y)
+'''
+
+
+def test_piecewise_activations_are_bit_exact():
+    cu = ember.CompilationUnit(ACT_SRC, backend="llvm")
+    vm = ember.CompilationUnit(ACT_SRC)
+    rng = np.random.default_rng(1)
+    x = (rng.standard_normal(10000) * 5).astype(np.float32)
+    y = rng.standard_normal(10000).astype(np.float32)
+    x[:8] = [np.nan, -0.0, 0.0, np.inf, -np.inf, -3.0, 3.0, 6.0]
+    y[:8] = [1, 1, -0.0, 1, 1, 1, 1, 1]
+    with np.errstate(invalid="ignore"):
+        assert np.array_equal(cu.a(x, y), vm.a(x, y), equal_nan=True)
