@@ -42,10 +42,34 @@ _FROZEN = contextvars.ContextVar("ember_convert_frozen", default=False)
 def _copy_tensors(layer, m):
     """Load m's state_dict into the ember layer: one copy per tensor, into the layer's
     arrays (or, under convert_layer(frozen=True), into frozen arrays that replace them);
-    names match by design, and strict loading fills every tensor."""
-    layer.load_state_dict({k: v.detach().cpu().numpy() for k, v in m.state_dict().items()},
-                          frozen=_FROZEN.get())
+    names match by design, and strict loading fills every tensor. Sublayers torch.ao
+    quantized (a TransformerEncoderLayer's dynamic Linears) are converted on their own and
+    replace the ember layer's float ones."""
+    quantized = _quantized_sublayers(m)
+    state = {k: v for k, v in m.state_dict().items()
+             if not any(k.startswith(name + ".") for name in quantized)}
+    for name, sub in quantized.items():
+        *path, last = name.split(".")
+        owner = layer
+        for part in path:
+            owner = getattr(owner, part)
+        if not hasattr(owner, last):
+            raise UnsupportedError(f"{type(m).__name__}.{name} is a torch.ao quantized layer "
+                                   "where ember's layer has none")
+        setattr(owner, last, convert_layer(sub))
+    layer.load_state_dict({k: v.detach().cpu().numpy() for k, v in state.items()},
+                          strict=not quantized, frozen=_FROZEN.get())
     return layer
+
+
+def _quantized_sublayers(m) -> dict:
+    """name -> sublayer of m that torch.ao quantized (outermost ones only)."""
+    out: dict = {}
+    for name, sub in m.named_modules():
+        if name and type(sub) in _AO_TYPES.get() and \
+                not any(name.startswith(n + ".") for n in out):
+            out[name] = sub
+    return out
 
 
 def _require(m, option: str, ok: bool, advice: str = "") -> None:
@@ -350,6 +374,22 @@ def _dynamic_rnn(cls):
                                    "weights: ember converts qint8 only")
         return cls(m)
     return convert
+
+
+class _AoTypes:
+    """The torch.ao quantized layer classes ember converts (built on first use)."""
+
+    def __init__(self):
+        self._types = None
+
+    def get(self) -> frozenset:
+        if self._types is None:
+            self._types = frozenset(t for t in _ao_table()
+                                    if t.__module__.startswith("torch.ao.nn.quantized"))
+        return self._types
+
+
+_AO_TYPES = _AoTypes()
 
 
 def _ao_table() -> dict:

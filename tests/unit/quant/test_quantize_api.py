@@ -209,3 +209,22 @@ def test_torch_ao_dynamic_lstm_and_gru_convert_through_script(tmp_path):
     tg = torch_dynamic(GRUHead().eval(), True)
     x = torch.randn(7, 3, 12)
     assert np.abs(ember.script(tg)(x.numpy()) - tg(x).numpy()).max() < 1e-5
+
+
+def test_torch_ao_dynamic_transformer_layer_converts():
+    """Sublayers torch.ao quantized inside a converted layer are converted on their own
+    (the attention and norms stay float, so outputs agree to float rounding)."""
+    torch.manual_seed(0)
+    layer = torch.nn.TransformerEncoderLayer(d_model=32, nhead=4, dim_feedforward=64,
+                                             dropout=0.0, batch_first=True).eval()
+    tq = torch_dynamic(layer, False)
+    s = ember.script(tq)
+    assert "tensor.quantized_linear_dynamic" in s.graph
+    x = torch.randn(2, 5, 32)
+    old = torch.backends.mha.get_fastpath_enabled()
+    torch.backends.mha.set_fastpath_enabled(False)  # torch's fast path cannot run it
+    try:
+        ref = tq(x).detach().numpy()
+    finally:
+        torch.backends.mha.set_fastpath_enabled(old)
+    assert np.abs(s(x.numpy()) - ref).max() < 1e-5
