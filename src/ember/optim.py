@@ -53,17 +53,19 @@ class SGD(Optimizer):
             d = e.op("tensor.add", d, e.op("tensor.mul_scalar", p, self.weight_decay))
         if self.momentum:
             buf = state["momentum_buffer"]
-            damp = 1.0 - self.dampening
-            scaled = d if damp == 1.0 else e.op("tensor.mul_scalar", d, damp)
-            nb = e.op("tensor.add", e.op("tensor.mul_scalar", buf, self.momentum), scaled)
             if self.dampening:  # the first step copies d (torch)
+                scaled = e.op("tensor.mul_scalar", d, 1.0 - self.dampening)
+                nb = e.op("tensor.add", e.op("tensor.mul_scalar", buf, self.momentum), scaled)
                 first = e.op("float.eq", step, 1.0)
                 nb = e.op("tensor.where", e.op("tensor.full_like", buf, first, e.dtype("bool")),
                           d, nb)
-            self._assign(e, buf, nb)
-            d = e.op("tensor.add", d, e.op("tensor.mul_scalar", nb, self.momentum)) \
-                if self.nesterov else nb
-        self._assign(e, p, e.op("tensor.sub", p, e.op("tensor.mul_scalar", d, self.lr)))
+                self._assign(e, buf, nb)
+            else:  # torch: buf.mul_(momentum).add_(d) (zeros at first: buf = d)
+                e.op("tensor.mul_scalar_", buf, self.momentum)
+                e.op("tensor.add_", buf, d)
+            d = e.op("tensor.add", d, e.op("tensor.mul_scalar", buf, self.momentum)) \
+                if self.nesterov else buf
+        e.op("tensor.sub_", p, e.op("tensor.mul_scalar", d, self.lr))
 
 
 class Adam(Optimizer):
@@ -85,23 +87,21 @@ class Adam(Optimizer):
 
     def emit(self, e, p, g, state, step) -> None:
         if self.weight_decay and self.decoupled:
-            self._assign(e, p, e.op("tensor.mul_scalar", p, 1.0 - self.lr * self.weight_decay))
+            e.op("tensor.mul_scalar_", p, 1.0 - self.lr * self.weight_decay)
         elif self.weight_decay:
             g = e.op("tensor.add", g, e.op("tensor.mul_scalar", p, self.weight_decay))
         m, v = state["exp_avg"], state["exp_avg_sq"]
-        nm = e.op("tensor.add", m, e.op("tensor.mul_scalar", e.op("tensor.sub", g, m),
-                                        1.0 - self.b1))
-        nv = e.op("tensor.add", e.op("tensor.mul_scalar", v, self.b2),
-                  e.op("tensor.mul_scalar", e.op("tensor.mul", g, g), 1.0 - self.b2))
-        self._assign(e, m, nm)
-        self._assign(e, v, nv)
+        e.op("tensor.add_", m, e.op("tensor.mul_scalar", e.op("tensor.sub", g, m), 1.0 - self.b1))
+        e.op("tensor.mul_scalar_", v, self.b2)
+        e.op("tensor.add_", v, e.op("tensor.mul_scalar", e.op("tensor.mul", g, g), 1.0 - self.b2))
+        nm, nv = m, v
         bc1 = e.op("float.sub", 1.0, e.op("float.pow", self.b1, step))
         bc2 = e.op("float.sub", 1.0, e.op("float.pow", self.b2, step))
         step_size = e.op("float.truediv", self.lr, bc1)
         denom = e.op("tensor.add_scalar", e.op("tensor.truediv_scalar", e.op("tensor.sqrt", nv),
                                                e.op("math.sqrt", bc2)), self.eps)
         upd = e.op("tensor.mul_scalar", e.op("tensor.truediv", nm, denom), step_size)
-        self._assign(e, p, e.op("tensor.sub", p, upd))
+        e.op("tensor.sub_", p, upd)
 
 
 class AdamW(Adam):

@@ -23,6 +23,12 @@ class Emitter:
 
     def __init__(self, builder):
         self.b = builder
+        self.needs = None
+        """Per operand of the op whose rule runs: does it need an adjoint? (None: all do.)"""
+
+    def need(self, i: int) -> bool:
+        """Rules skip the adjoints no one needs (tensor ops are not removed when unused)."""
+        return self.needs is None or self.needs[i]
 
     # -- values -------------------------------------------------------------------------
     def const(self, v, type=None):

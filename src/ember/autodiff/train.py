@@ -27,7 +27,7 @@ def build_step(module, params: list[str], names: list[str], loss_name: str, opti
     _model(module, fwd, params, ptypes)
     batch_norms_eval(fwd)
     _objective(module, fwd, loss, ptypes, in_types, target_type)
-    vjp = Differentiator(module).vjp("__objective")
+    vjp = Differentiator(module).vjp("__objective", wrt=range(len(params)))
     _step(module, fwd, vjp, params, names, ptypes, in_types, target_type, optimizer)
     _state_dict(module, fwd)
     module.entries = ["step", "forward", "state_dict"]

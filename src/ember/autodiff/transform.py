@@ -111,15 +111,21 @@ class TupleAdj:
 class Adjoints:
     """Value -> its accumulated adjoint (a Value, or TupleAdj for tuples)."""
 
-    def __init__(self, e: Emitter):
+    def __init__(self, e: Emitter, active=None):
         self.e = e
         self.map: dict = {}
+        self.active = active
+        """The values that depend on a differentiated argument (None: all do); others get
+        no adjoint."""
+
+    def needed(self, v) -> bool:
+        return differentiable(v.type) and (self.active is None or v in self.active)
 
     def get(self, v):
         return self.map.get(v)
 
     def add(self, v, g) -> None:
-        if g is None or not differentiable(v.type):
+        if g is None or not self.needed(v):
             return
         old = self.map.get(v)
         self.map[v] = g if old is None else self._sum(v.type, old, g)
@@ -196,9 +202,11 @@ class Differentiator:
         self.made: dict[str, str] = {}
 
     # -- functions ------------------------------------------------------------------------
-    def vjp(self, fname: str) -> FuncOp:
-        """The adjoint function of `fname` (made once)."""
-        name = self.made.get(fname)
+    def vjp(self, fname: str, wrt=None) -> FuncOp:
+        """The adjoint function of `fname` (made once); with `wrt` (parameter indices) only
+        those parameters' adjoints are computed (the others are returned as zeros)."""
+        key = fname if wrt is None else (fname, tuple(wrt))
+        name = self.made.get(key)
         if name is not None:
             return self.m.funcs[name]
         f = self.m.funcs[fname]
@@ -210,7 +218,7 @@ class Differentiator:
         names = [a.name for a in f.args] + ["seed"]
         g = FuncOp(name, ftype, f.loc, names)
         g.attrs["qualname"] = f.attrs.get("qualname", fname) + SUFFIX
-        self.made[fname] = name
+        self.made[key] = name
         self.m.add_func(g)
         b = IRBuilder(g.body, f.loc)
         e = Emitter(b)
@@ -219,7 +227,8 @@ class Differentiator:
         ret_op = body.ops[-1]
         steps = self.forward(body.ops[:-1], mapping, b)
         result = mapping.get(ret_op.operands[0], ret_op.operands[0])
-        adj = Adjoints(e)
+        active = None if wrt is None else _activity([g.args[i] for i in wrt], steps)
+        adj = Adjoints(e, active)
         with b.at_loc(ret_op.loc):
             seed = g.args[-1]
             if isinstance(ret, T.TensorType):  # a seed that broadcasts (the 0-d one of grad)
@@ -341,6 +350,7 @@ class Differentiator:
                 return
             raise error(f"grad: operator '{name}' has no derivative rule", op.loc, self.m)
         g = adj.value(c.result, outs[0])
+        e.needs = [adj.needed(v) for v in c.operands]
         try:
             grads = rule(e, list(c.operands), c.result, g)
         except NotImplementedError as ex:
@@ -496,6 +506,18 @@ class Differentiator:
         self.reverse(steps, adj, b)
         vals = extra(adj) + [adj.value(v) for v in free]
         return rb_block, b, vals
+
+
+def _activity(seeds, steps) -> set:
+    """The values (of the adjoint function's forward sweep) that depend on `seeds`: an op's
+    results do when any operand, or any value its regions read, does."""
+    active = set(seeds)
+    for st in steps:
+        op = st.clone
+        reads = [v for sub in op.walk() for v in sub.operands]
+        if any(v in active for v in reads):
+            active.update(op.results)
+    return active
 
 
 def b_of(e: Emitter):

@@ -340,7 +340,8 @@ def _t(e, x):
 @vjp("tensor.mm")
 def _mm(e, a, out, g):
     x, y = a
-    return [e.op("tensor.mm", g, e.op("tensor.t", y)), e.op("tensor.mm", e.op("tensor.t", x), g)]
+    return [e.op("tensor.mm", g, e.op("tensor.t", y)) if e.need(0) else None,
+            e.op("tensor.mm", e.op("tensor.t", x), g) if e.need(1) else None]
 
 
 @vjp("tensor.bmm")
@@ -395,13 +396,15 @@ def _dot(e, a, out, g):
 @vjp("tensor.linear")
 def _linear(e, a, out, g):
     x, w, b = a
-    gx = e.op("tensor.matmul", g, w)
-    if x.type.rank == 1:
-        gw = e.op("tensor.outer", g, x)
-    else:
-        gw = e.op("tensor.mm", e.op("tensor.t", e.op("tensor.flatten", g, 0, -2)),
-                  e.op("tensor.flatten", x, 0, -2))
-    gb = None if e.is_none(b) or not e.is_tensor(b) else e.sum_to(g, b)
+    gx = e.op("tensor.matmul", g, w) if e.need(0) else None
+    gw = None
+    if e.need(1):
+        if x.type.rank == 1:
+            gw = e.op("tensor.outer", g, x)
+        else:
+            gw = e.op("tensor.mm", e.op("tensor.t", e.op("tensor.flatten", g, 0, -2)),
+                      e.op("tensor.flatten", x, 0, -2))
+    gb = e.sum_to(g, b) if e.is_tensor(b) and e.need(2) else None
     return [gx, gw, gb]
 
 
@@ -463,9 +466,9 @@ def _conv2d(e, a, out, g):
     if isinstance(e.value_of(padding), str):
         raise NotImplementedError("conv2d with a string padding has no derivative rule yet")
     rest = (stride, padding, dilation, groups)
-    gx = e.op("tensor.conv2d_input_backward", g, x, w, *rest)
-    gw = e.op("tensor.conv2d_weight_backward", g, x, w, *rest)
-    gb = None if not e.is_tensor(b) else e.op("tensor.sum", g, [0, 2, 3])
+    gx = e.op("tensor.conv2d_input_backward", g, x, w, *rest) if e.need(0) else None
+    gw = e.op("tensor.conv2d_weight_backward", g, x, w, *rest) if e.need(1) else None
+    gb = None if not e.is_tensor(b) or not e.need(2) else e.op("tensor.sum", g, [0, 2, 3])
     return [gx, gw, gb, None, None, None, None]
 
 
