@@ -38,6 +38,17 @@ _weakcount = weakref.getweakrefcount
 _DTYPES = frozenset(np.dtype(d) for d in ("bool", "uint8", "int8", "int16", "int32", "int64",
                                           "float16", "float32", "float64"))
 
+def _free_refs() -> int:
+    """sys.getrefcount of an array held only by a list slot and one local, as _run holds a
+    previous output (measured, not assumed: interpreters count borrowed references
+    differently)."""
+    held = [np.empty(1)]
+    out = held[0]
+    return _getrefcount(out)
+
+
+_FREE_REFS = _free_refs()
+
 MAX_STEPS = 4096
 """Steps one group may hold."""
 
@@ -234,7 +245,7 @@ class FusedGroup:
                 out = prev[where]
                 # Recycle the previous call's output only if nothing else refers to it:
                 # the prev list and this local are its only references.
-                if out is None or _getrefcount(out) > 3 or _weakcount(out):
+                if out is None or _getrefcount(out) != _FREE_REFS or _weakcount(out):
                     out = np.empty(shape, dtype)
                     prev[where] = out
             vals.append(fn(out, *operands))

@@ -274,6 +274,16 @@ def _same_dtype(ufunc):
     return twin
 
 
+def _int_identity(ufunc):
+    """tensor_math._same_dtype(ufunc, int_identity=True): ints are copied unchanged."""
+    def twin(out, x):
+        if x.dtype.kind in "biu":
+            np.copyto(out, x)
+            return out
+        return ufunc(x, out=out)
+    return twin
+
+
 def _twins() -> dict:
     t = {}
     for n, uf, check in (("add", np.add, None), ("sub", np.subtract, _no_bool_sub),
@@ -295,7 +305,12 @@ def _twins() -> dict:
     for n in ("exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "sin", "cos", "tan",
               "sinh", "cosh", "tanh", "reciprocal"):
         t[f"tensor.{n}"] = _float_unary(M._FLOATING[n])
+    t["tensor.exp2"] = _float_unary(M._exp2)
+    t["tensor.rsqrt"] = _float_unary(M._rsqrt)
     t["tensor.abs"] = _same_dtype(M._abs)
+    t["tensor.neg"] = _same_dtype(M._neg)
+    for n, uf in (("floor", np.floor), ("ceil", np.ceil), ("trunc", np.trunc)):
+        t[f"tensor.{n}"] = _int_identity(uf)
     t["tensor.square"] = _same_dtype(np.square)
     t.update({"tensor.relu": _relu, "tensor.relu6": _relu6, "tensor.hardtanh": _hardtanh,
               "tensor.sigmoid": _sigmoid, "tensor.silu": _silu,
@@ -314,8 +329,9 @@ INPLACE_SAFE = frozenset(
     [f"tensor.r{n}_scalar" for n in ("add", "sub", "mul", "truediv")] +
     [f"tensor.{n}" for n in ("exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "sin",
                              "cos", "tan", "sinh", "cosh", "tanh", "reciprocal", "abs",
-                             "square", "relu", "relu6", "hardtanh", "sigmoid",
-                             "hardsigmoid", "clamp")])
+                             "square", "neg", "exp2", "rsqrt", "floor", "ceil", "trunc",
+                             "relu", "relu6", "hardtanh", "sigmoid", "hardsigmoid",
+                             "clamp")])
 """Twins that may write over their first tensor operand (one ufunc pass, or every pass
 after the first reads only `out`). A comparison's bool result never shares a buffer
 with its float operand, so comparisons need not be listed."""

@@ -133,6 +133,9 @@ def test_outputs_are_fresh_unless_released(tmp_path):
     view = fused(x)[1:]
     fused(x * 0)
     assert same(view, want[1:])
+    # An output nobody holds any more is written again rather than allocated anew.
+    first = id(fused(x))
+    assert id(fused(x)) == first
 
 
 def test_an_output_viewing_an_intermediate_is_never_overwritten(tmp_path):
