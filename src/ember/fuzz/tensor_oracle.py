@@ -61,15 +61,23 @@ def unfused_executor(source: str, filename: str):
 
 def fused_executor(source: str, filename: str):
     """ember (fused groups on) called twice per case, the second result kept: the first
-    call of a signature runs a group's kernels unfused, the second its planned sequence."""
-    cu = oracle.compile_unit(source, filename)
+    call of a signature runs a group's kernels unfused, the second its planned sequence
+    (with buffers even for the fuzzer's small tensors)."""
+    import ember
+    from ember.mobile import fused
+
+    cu = ember.CompilationUnit(source, filename=filename)  # its own groups and plans
 
     def entry(name):
         fn = getattr(cu, name)
 
         def run(*args):
-            fn(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
-            return fn(*args)
+            old = fused.small_size(0)
+            try:
+                fn(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+                return fn(*args)
+            finally:
+                fused.small_size(old)
         return run
     return entry
 

@@ -11,6 +11,11 @@ constants, earlier steps). `FusedGroup` runs it:
   writes into a buffer; an intermediate's buffer is reused by a later step once the
   intermediate is dead, in place when the twin allows it (INPLACE_SAFE), so a chain of
   ufuncs over one shape runs in one or two buffers.
+* The plan is compiled to one straight-line Python function (an `ast` tree built from
+  the verified group, as the translator builds functions: never text), so a planned call
+  costs about what the unfused instructions cost. A group whose largest result has fewer
+  than SMALL elements plans its kernels only: there an `out=` call costs more than the
+  allocation it saves.
 * Later calls with that signature run the plan. Buffers belong to the calling thread
   (threading.local) and are allocated on its first planned call; a group's outputs are
   fresh arrays, except that an output array the caller has let go of (nothing but this
@@ -23,6 +28,7 @@ views of an operand run their kernel, exactly as unfused.
 
 from __future__ import annotations
 
+import ast
 import sys
 import threading
 import weakref
@@ -48,6 +54,23 @@ def _free_refs() -> int:
 
 
 _FREE_REFS = _free_refs()
+
+SMALL = 16384
+"""Groups whose largest result has fewer elements run their kernels: below this, an
+`out=` ufunc call costs more than the allocation it saves (numpy's small-array cache),
+and the plan's gain is the generated code's straight-line calls alone."""
+
+_SMALL = [SMALL]
+
+
+def small_size(n: int | None = None) -> int:
+    """The SMALL threshold plans use; with n, set it (tests and the fuzzer set 0, so that
+    small tensors exercise the buffers) and return the previous one."""
+    old = _SMALL[0]
+    if n is not None:
+        _SMALL[0] = n
+    return old
+
 
 MAX_STEPS = 4096
 """Steps one group may hold."""
@@ -101,9 +124,11 @@ array, into a thread-local buffer slot, or over a dead operand's array."""
 class _Plan:
     """What the reference run learned for one call signature, and buffer assignments."""
 
-    __slots__ = ("steps", "slots", "n_fresh")
+    __slots__ = ("steps", "slots", "n_fresh", "run")
 
     def __init__(self, steps, slots, n_fresh):
+        self.run = None
+        """The compiled plan (_compile_plan), made when it is first run."""
         self.n_fresh = n_fresh
         """Values given a fresh (or recycled) array each call: outputs, then pinned."""
         self.steps = steps
@@ -129,6 +154,7 @@ def _make_plan(group, vals, results, aliases) -> _Plan:
     for v in sorted(pinned):
         if v >= n0 and v not in fresh:
             fresh[v] = len(fresh)
+    big = max((r.size for r in results if type(r) is _ND), default=0) >= small_size()
     owned: dict[int, int | None] = {}
     """value index -> buffer slot holding it (None: an array a kernel made for us)."""
     slots: list = []
@@ -139,7 +165,7 @@ def _make_plan(group, vals, results, aliases) -> _Plan:
         vi = n0 + j
         r = results[j]
         twin = fusion.TWINS.get(name)
-        plannable = twin is not None and type(r) is _ND and r.ndim > 0 and \
+        plannable = twin is not None and type(r) is _ND and r.ndim > 0 and big and \
             r.dtype in _DTYPES and r.flags.c_contiguous and not aliases[j]
         if not plannable:
             steps.append((_KERNEL, group.kernels[j], refs, -1, None, None))
@@ -182,6 +208,73 @@ class _ThreadState:
         self.prev = [None] * plan.n_fresh
 
 
+# ----------------------------------------------------------------------------- code
+
+
+def _compile_plan(group, plan: _Plan):
+    """The plan as one straight-line Python function `run(args, bufs, prev)`, built as an
+    `ast` tree (never text) from the verified group, as the translator builds functions:
+    values are locals, scalar constants literals, kernels and twins globals."""
+    from ember.mobile.inline import assign, call, name
+    from ember.mobile.translate import compile_function
+
+    g = {"__builtins__": {}, "_empty": np.empty, "_rc": _getrefcount, "_wc": _weakcount,
+         "_FREE": _FREE_REFS}
+    n_in, consts = group.n_in, group.consts
+
+    def value(i):
+        if n_in <= i < n_in + len(consts):
+            return ast.Constant(consts[i - n_in])
+        return name(f"v{i}")
+
+    def sub(base, i):
+        return ast.Subscript(value=name(base), slice=ast.Constant(i), ctx=ast.Load())
+
+    body = []
+    if n_in:
+        body.append(ast.Assign(targets=[ast.Tuple(elts=[name(f"v{i}", True)
+                                                        for i in range(n_in)],
+                                                  ctx=ast.Store())], value=name("a")))
+    n0 = n_in + len(consts)
+    for j, (mode, fn, refs, where, shape, dtype) in enumerate(plan.steps):
+        f = f"_f{j}"
+        g[f] = fn
+        args = [value(i) for i in refs]
+        target = f"v{n0 + j}"
+        if mode == _KERNEL:
+            body.append(assign(target, call(f, args)))
+            continue
+        if mode == _TWIN_SLOT:
+            out = sub("b", where)
+        elif mode == _TWIN_OVER:
+            out = value(where)
+        else:
+            # Recycle the previous call's output only if nothing else refers to it.
+            g[f"_s{j}"], g[f"_d{j}"] = shape, dtype
+            fresh = ast.Assign(targets=[name("o", True),
+                                        ast.Subscript(value=name("p"),
+                                                      slice=ast.Constant(where),
+                                                      ctx=ast.Store())],
+                               value=call("_empty", [name(f"_s{j}"), name(f"_d{j}")]))
+            test = ast.BoolOp(op=ast.Or(), values=[
+                ast.Compare(left=name("o"), ops=[ast.Is()], comparators=[ast.Constant(None)]),
+                ast.Compare(left=call("_rc", [name("o")]), ops=[ast.NotEq()],
+                            comparators=[name("_FREE")]),
+                call("_wc", [name("o")])])
+            body.append(assign("o", sub("p", where)))
+            body.append(ast.If(test=test, body=[fresh], orelse=[]))
+            out = name("o")
+        body.append(assign(target, call(f, [out] + args)))
+    outs = [value(i) for i in group.outputs]
+    body.append(ast.Return(value=outs[0] if group.single else
+                           ast.Tuple(elts=outs, ctx=ast.Load())))
+    params = [ast.arg(arg=a) for a in ("a", "b", "p")]
+    fdef = ast.FunctionDef(name="_fused", args=ast.arguments(
+        posonlyargs=[], args=params, vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+        defaults=[]), body=body, decorator_list=[], returns=None, lineno=1, col_offset=0)
+    return compile_function(fdef, "<fused group>", "_fused", g)
+
+
 def _shared(r, refs, vals) -> tuple:
     """The refs whose values r may share memory with."""
     if type(r) is not _ND:
@@ -211,7 +304,8 @@ class FusedGroup:
             if plan is None:
                 return self._reference(key, args)
             state = self._local.state = (key, _ThreadState(plan))
-        return self._run(state[1], args)
+        st = state[1]
+        return st.plan.run(args, st.bufs, st.prev)
 
     def _reference(self, key, args):
         """Run the kernels unfused (the results are the call's), then plan this signature."""
@@ -224,30 +318,8 @@ class FusedGroup:
             vals.append(r)
         n0 = self.n_in + len(self.consts)
         if len(self.plans) < 64:
-            self.plans[key] = _make_plan(self, vals, vals[n0:], aliases)
-        outs = tuple(vals[i] for i in self.outputs)
-        return outs[0] if self.single else outs
-
-    def _run(self, st: _ThreadState, args):
-        vals = list(args)
-        vals.extend(self.consts)
-        bufs, prev = st.bufs, st.prev
-        for mode, fn, refs, where, shape, dtype in st.plan.steps:
-            operands = [vals[i] for i in refs]
-            if mode == _KERNEL:
-                vals.append(fn(*operands))
-                continue
-            if mode == _TWIN_SLOT:
-                out = bufs[where]
-            elif mode == _TWIN_OVER:
-                out = vals[where]
-            else:
-                out = prev[where]
-                # Recycle the previous call's output only if nothing else refers to it:
-                # the prev list and this local are its only references.
-                if out is None or _getrefcount(out) != _FREE_REFS or _weakcount(out):
-                    out = np.empty(shape, dtype)
-                    prev[where] = out
-            vals.append(fn(out, *operands))
+            plan = _make_plan(self, vals, vals[n0:], aliases)
+            plan.run = _compile_plan(self, plan)
+            self.plans[key] = plan
         outs = tuple(vals[i] for i in self.outputs)
         return outs[0] if self.single else outs

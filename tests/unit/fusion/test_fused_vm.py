@@ -174,6 +174,22 @@ def test_eight_threads_agree(tmp_path):
     assert not errors
 
 
+def test_default_threshold_small_runs_kernels_large_plans(tmp_path):
+    from ember.mobile import fused as F
+
+    F.small_size(F.SMALL)
+    src, _ = PATTERNS["suite_c"]
+    plain, fused, loaded = engines(HEAD + src, "f", tmp_path)
+    for n in (100, F.SMALL + 5):
+        x = _special((n,), "float32")
+        want = plain(x, 0.75, -0.25)
+        results = [fused(x, 0.75, -0.25) for _ in range(3)]
+        assert all(same(r, want) for r in results)
+    group = next(v for v in fused._fn.__globals__.values() if isinstance(v, F.FusedGroup))
+    # the small signature runs its kernels (no buffers), the large one plans two
+    assert sorted(len(p.slots) for p in group.plans.values()) == [0, 2]
+
+
 def test_a_broadcast_error_is_torchs(tmp_path):
     src, kinds = PATTERNS["broadcast"]
     _, fused, loaded = engines(HEAD + src, "f", tmp_path)
