@@ -267,9 +267,10 @@ def linear_dynamic(x, w, w_scale, bias, reduce_range=True):
     s_x, z_x = choose_qparams(mn, mx, lo, hi)
     inv = _f32(1.0 / s_x)
     rows = x.reshape(-1, x.shape[-1])
-    c = _centred_codes(rows, inv, z_x)
+    nan = math.isnan(mn) or math.isnan(mx)
+    c = _centred_codes(rows, inv, z_x, nan)
     wt, wmax = _weight_prep(w)
-    if math.isnan(mn) or math.isnan(mx):
+    if nan:
         amax = 255
     else:  # quantization is monotonic: the extremes' codes bound every code
         amax = max(z_x - min(max(_code_of(mn, inv, z_x), 0), 255),
@@ -284,9 +285,9 @@ def linear_dynamic(x, w, w_scale, bias, reduce_range=True):
     return acc.astype(np.float32).reshape(x.shape[:-1] + (w.shape[0],))
 
 
-def _centred_codes(rows, inv, zp):
-    """quantize_codes(rows, 1 / inv, zp, 0, 255) - zp as float32 (NaN gives code 0), in
-    place on one buffer."""
+def _centred_codes(rows, inv, zp, nan=True):
+    """quantize_codes(rows, 1 / inv, zp, 0, 255) - zp as float32 (NaN gives code 0; nan=False
+    says rows hold none), in place on one buffer."""
     t = rows.astype(np.float64)
     t *= inv
     t += zp
@@ -294,7 +295,7 @@ def _centred_codes(rows, inv, zp):
     np.rint(v, out=v)
     np.clip(v, 0, 255, out=v)
     v -= _F32(zp)
-    return np.nan_to_num(v, copy=False, nan=-zp)
+    return np.nan_to_num(v, copy=False, nan=-zp) if nan else v
 
 
 def _check_scales(s, what):
@@ -302,10 +303,19 @@ def _check_scales(s, what):
         raise RuntimeError(f"{what}: quantization scales must be finite and positive")
 
 
-def _tensor_scale(w_scale):
+def _scale_value(w_scale):
     s = np.asarray(w_scale, np.float32)
     _check_scales(s, "quantized linear")
     return s if s.size > 1 else float(s.reshape(-1)[0])
+
+
+def _tensor_scale(w_scale):
+    """The weight scales as a float (one) or a float32 array, checked (once for a loaded
+    artifact's frozen scales; a float passes through)."""
+    if isinstance(w_scale, float):
+        return w_scale
+    return prepared("qs", (w_scale,), _scale_value) if frozen(w_scale) else \
+        _scale_value(w_scale)
 
 
 def _linear_dynamic_op(x, w, w_scale, bias, reduce_range):
@@ -523,8 +533,8 @@ def hardswish_static(q, s_in, z_in, s_out, z_out):
 
 
 def _sigmoid32(x):
-    with np.errstate(over="ignore"):
-        return (_F32(1.0) / (_F32(1.0) + np.exp(-x))).astype(np.float32)
+    """1 / (1 + exp(-x)) in float32 (callers silence exp's overflow to inf, which gives 0)."""
+    return (_F32(1.0) / (_F32(1.0) + np.exp(-x))).astype(np.float32)
 
 
 def _rnn_layers(params, count):
@@ -585,7 +595,8 @@ def _qrecurrent(kind):
             raise RuntimeError(f"input must have 2 or 3 dimensions, got {x.ndim}")
         seq = x.transpose(1, 0, 2) if batch_first else x  # (T, N, F)
         dirs = 2 if bidirectional else 1
-        layers = _rnn_layers(params, num_layers * dirs)
+        layers = [[p if i % 3 != 1 else _tensor_scale(p) for i, p in enumerate(group)]
+                  for group in _rnn_layers(params, num_layers * dirs)]
         hid = layers[0][3].shape[1]
         n = seq.shape[1]
         states = [np.asarray(s, np.float32) for s in hx]
@@ -598,27 +609,34 @@ def _qrecurrent(kind):
             raise RuntimeError(f"quantized dynamic {kind}: expected {nstates} initial states of "
                                f"shape {[num_layers * dirs, n, hid]}")
         hs, cs = [], []
-        for layer in range(num_layers):
-            outs = []
-            for d in range(dirs):
-                k = layer * dirs + d
-                if kind == "lstm":
-                    o, h, c = _qlstm_direction(seq, layers[k], states[0][k], states[1][k], d == 1)
-                    cs.append(c)
-                else:
-                    o, h = _qgru_direction(seq, layers[k], states[0][k], d == 1)
-                outs.append(o)
-                hs.append(h)
-            seq = outs[0] if dirs == 1 else np.concatenate(outs, axis=2)
-        out = seq.transpose(1, 0, 2) if batch_first else seq
-        fin = [np.stack(hs)] + ([np.stack(cs)] if kind == "lstm" else [])
-        if unbatched:
-            out = out[0] if batch_first else out[:, 0]
-            fin = [f[:, 0] for f in fin]
-        return (np.ascontiguousarray(out),) + tuple(fin)
+        with np.errstate(over="ignore"):
+            return _run_layers(kind, seq, layers, states, num_layers, dirs, batch_first,
+                               unbatched, hs, cs)
     kernel.__doc__ = (f"torch's quantized dynamic {kind} (fbgemm): int8 input and recurrent "
                       "products, float32 cell math.")
     return kernel
+
+
+def _run_layers(kind, seq, layers, states, num_layers, dirs, batch_first, unbatched, hs, cs):
+    """Every layer and direction over seq (T, N, F); (output, h_n[, c_n])."""
+    for layer in range(num_layers):
+        outs = []
+        for d in range(dirs):
+            k = layer * dirs + d
+            if kind == "lstm":
+                o, h, c = _qlstm_direction(seq, layers[k], states[0][k], states[1][k], d == 1)
+                cs.append(c)
+            else:
+                o, h = _qgru_direction(seq, layers[k], states[0][k], d == 1)
+            outs.append(o)
+            hs.append(h)
+        seq = outs[0] if dirs == 1 else np.concatenate(outs, axis=2)
+    out = seq.transpose(1, 0, 2) if batch_first else seq
+    fin = [np.stack(hs)] + ([np.stack(cs)] if kind == "lstm" else [])
+    if unbatched:
+        out = out[0] if batch_first else out[:, 0]
+        fin = [f[:, 0] for f in fin]
+    return (np.ascontiguousarray(out),) + tuple(fin)
 
 
 # ----------------------------------------------------------------------------- weight only
