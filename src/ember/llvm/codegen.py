@@ -104,9 +104,6 @@ class FunctionGen:
         self.fail_if(self.b.icmp_signed(">", self.depth, limit),
                      self.site("recursion", self.func.loc), [])
 
-    def _leave(self):
-        pass
-
     # -- values ----------------------------------------------------------------------------
     def get(self, v):
         try:
@@ -181,7 +178,7 @@ class FunctionGen:
         agg = self.b.insert_value(ir.Constant(rt, None), I8(0), 0)
         self.b.ret(self.b.insert_value(agg, value, 1))
 
-    def error_exit(self, leave: bool = True) -> None:
+    def error_exit(self) -> None:
         """Propagate the exception recorded in ctx: to the innermost try or finally of this
         function, or out of it. Exits that release the same values share one block (each
         failing operation only records its site and branches), which keeps code small."""
@@ -208,12 +205,12 @@ class FunctionGen:
                                      inlined=tuple(tuple(x) for x in (loc.inlined or ())),
                                      func_file=self.func.loc.file, **kw))
 
-    def fail_if(self, cond, site: int, payload, leave: bool = True) -> None:
+    def fail_if(self, cond, site: int, payload) -> None:
         """If cond: record site and payload in the context and propagate the error."""
         b = self.b
         with b.if_then(cond, likely=False):
             self.record(site, payload)
-            self.error_exit(leave)
+            self.error_exit()
 
     def record(self, site: int, payload) -> None:
         b = self.b
@@ -269,7 +266,6 @@ class FunctionGen:
         (v,) = self.transfer(op.operands)
         self._run_finallies(0)
         self.release_scopes(0)
-        self._leave()
         self.ret(v)
 
     def op_yield(self, op) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from ember.ir import types as T
+from ember.llvm import rt as RT
 from ember.llvm.layout import I8, I32, I64, PTR, NotNative, is_refcounted, lltype, type_key
 from ember.llvm.ops_table import args, emitter, fail, to_i8
 
@@ -86,18 +87,8 @@ class DictRuntime:
         return b.call(fn, [])
 
     def _fill(self, b, idx, n):
-        k = b.alloca(I64)
-        b.store(I64(0), k)
-        head, body, done = (b.append_basic_block(s) for s in ("f.h", "f.b", "f.d"))
-        b.branch(head)
-        b.position_at_end(head)
-        i = b.load(k, typ=I64)
-        b.cbranch(b.icmp_signed("<", i, n), body, done)
-        b.position_at_end(body)
-        b.store(I64(-1), b.gep(idx, [i], source_etype=I64))
-        b.store(b.add(i, I64(1)), k)
-        b.branch(head)
-        b.position_at_end(done)
+        RT.count_loop(b, b.alloca(I64), n,
+                      lambda i: b.store(I64(-1), b.gep(idx, [i], source_etype=I64)))
 
     def lookup(self, b, d, key):
         """{i64 entry (-1 if absent), i64 slot where it is or would go}."""
@@ -226,21 +217,11 @@ def release_dict(rt, b, d, t: T.DictType) -> None:
     """The body of a dict's release (rt.py calls it when the count reaches 0)."""
     et = entry_type(t)
     if is_refcounted(t.value):
-        used = _get(b, d, USED)
-        k = b.alloca(I64)
-        b.store(I64(0), k)
-        head, body, done = (b.append_basic_block(s) for s in ("d.h", "d.b", "d.d"))
-        b.branch(head)
-        b.position_at_end(head)
-        i = b.load(k, typ=I64)
-        b.cbranch(b.icmp_signed("<", i, used), body, done)
-        b.position_at_end(body)
-        rec = b.load(b.gep(_get(b, d, ENTRIES), [i], source_etype=et), typ=et)
-        with b.if_then(b.icmp_unsigned("!=", b.extract_value(rec, 2), I8(0))):
-            rt.release(b, b.extract_value(rec, 1), t.value)
-        b.store(b.add(i, I64(1)), k)
-        b.branch(head)
-        b.position_at_end(done)
+        def body(i):
+            rec = b.load(b.gep(_get(b, d, ENTRIES), [i], source_etype=et), typ=et)
+            with b.if_then(b.icmp_unsigned("!=", b.extract_value(rec, 2), I8(0))):
+                rt.release(b, b.extract_value(rec, 1), t.value)
+        RT.count_loop(b, b.alloca(I64), _get(b, d, USED), body)
     b.call(rt.free, [_get(b, d, ENTRIES)])
     b.call(rt.free, [_get(b, d, INDEX)])
     b.call(rt.free, [d])
@@ -469,20 +450,11 @@ def _dict_clear(g, op):
     d = args(g, op)[0]
     t = _check(op.operands[0].type)
     b = g.b
-    used = _get(b, d, USED)
-    k = g.slot(T.I64)
-    b.store(I64(0), k)
-    head, body, done = (b.append_basic_block(s) for s in ("cl.h", "cl.b", "cl.d"))
-    b.branch(head)
-    b.position_at_end(head)
-    i = b.load(k, typ=I64)
-    b.cbranch(b.icmp_signed("<", i, used), body, done)
-    b.position_at_end(body)
-    with b.if_then(b.icmp_unsigned("!=", b.load(_ep(b, d, t, i, 2), typ=I8), I8(0))):
-        g.rt.release(b, b.load(_ep(b, d, t, i, 1), typ=lltype(t.value)), t.value)
-        b.store(I8(0), _ep(b, d, t, i, 2))
-    b.store(b.add(i, I64(1)), k)
-    b.branch(head)
-    b.position_at_end(done)
+
+    def body(i):
+        with b.if_then(b.icmp_unsigned("!=", b.load(_ep(b, d, t, i, 2), typ=I8), I8(0))):
+            g.rt.release(b, b.load(_ep(b, d, t, i, 1), typ=lltype(t.value)), t.value)
+            b.store(I8(0), _ep(b, d, t, i, 2))
+    RT.count_loop(b, g.slot(T.I64), _get(b, d, USED), body)
     b.call(_rt(g, t).rebuild_fn(), [d, I64(8)])  # no live entries: an empty table
     _set(b, d, LEN, I64(0))

@@ -43,19 +43,7 @@ def _normalize(g, op, lst, i, kinds=None, values=None):
 
 def _loop(g, n, body, start=None):
     """for k in range(start or 0, n): body(k)."""
-    b = g.b
-    k = g.slot(T.I64)
-    b.store(start if start is not None else I64(0), k)
-    head, blk, done = (b.append_basic_block(x) for x in ("l.head", "l.body", "l.done"))
-    b.branch(head)
-    b.position_at_end(head)
-    i = b.load(k, typ=I64)
-    b.cbranch(b.icmp_signed("<", i, n), blk, done)
-    b.position_at_end(blk)
-    body(i)
-    b.store(b.add(b.load(k, typ=I64), I64(1)), k)
-    b.branch(head)
-    b.position_at_end(done)
+    RT.count_loop(g.b, g.slot(T.I64), n, body, start)
 
 
 def _move(g, lst, dst, src, count, elem):

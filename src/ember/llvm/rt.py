@@ -17,6 +17,23 @@ from ember.llvm.layout import I8, I32, I64, LIST_HEADER, PTR, elem_size, is_refc
 RC, LEN, CAP, DATA = 0, 1, 2, 3
 
 
+def count_loop(b: ir.IRBuilder, counter, n, body, start=None) -> None:
+    """for i in range(start or 0, n): body(i), with counter an i64 slot (alloca) to use.
+    The one shape of every counted loop the runtime and the emitters make."""
+    b.store(start if start is not None else I64(0), counter)
+    head, blk, done = (b.append_basic_block(x) for x in ("loop.head", "loop.body",
+                                                          "loop.done"))
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.load(counter, typ=I64)
+    b.cbranch(b.icmp_signed("<", i, n), blk, done)
+    b.position_at_end(blk)
+    body(i)
+    b.store(b.add(b.load(counter, typ=I64), I64(1)), counter)
+    b.branch(head)
+    b.position_at_end(done)
+
+
 def field_ptr(b: ir.IRBuilder, lst, index: int):
     return b.gep(lst, [I32(0), I32(index)], inbounds=True, source_etype=LIST_HEADER)
 
