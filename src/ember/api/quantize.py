@@ -47,7 +47,7 @@ def quantize(model, mode: str, calibration=None, observer: str = "histogram",
         rep = quantize_module(module, mode, per_channel)
     PassManager("dce", verify_each=False).run(module)  # the float weights' dead constants
     prune_symbols(module)
-    result = ScriptModule(_Compiled(module, True), entries, frozen=True)
+    result = ScriptModule(_Compiled(module, True, backend=backend), entries, frozen=True)
     result.__dict__["quantization_report"] = rep
     if report:
         print(rep)

@@ -228,3 +228,12 @@ def test_torch_ao_dynamic_transformer_layer_converts():
     finally:
         torch.backends.mha.set_fastpath_enabled(old)
     assert np.abs(s(x.numpy()) - ref).max() < 1e-5
+
+
+def test_the_llvm_backend_computes_the_same_bits():
+    pytest.importorskip("llvmlite")
+    torch.manual_seed(0)
+    model = bench_models.MLP().eval()
+    x = torch.randn(4, 784).numpy()
+    vm = ember.quantize(model, "dynamic")(x)
+    assert np.array_equal(ember.quantize(model, "dynamic", backend="llvm")(x), vm)
