@@ -226,7 +226,10 @@ def _class(t, classes):
 def converter(t: RType, classes: dict):
     """For values that cross the call boundary in another form: a function making the
     runtime's representation (a NamedTuple of the caller's class -> the script's class),
-    or None when values pass as they are."""
+    or None when values pass as they are. An int given for a float parameter (plain or
+    Optional) becomes a float, as TorchScript converts it (a bool stays refused)."""
+    if t.name == "f64" or (t.name == "optional" and t.args[0].name == "f64"):
+        return _int_to_float
     if t.name == "class":
         cls = classes.get(t.args[0])
         if cls is not None and issubclass(cls, tuple):
@@ -238,6 +241,10 @@ def converter(t: RType, classes: dict):
                 return v
             return convert
     return None
+
+
+def _int_to_float(v):
+    return float(v) if type(v) is int and -2 ** 63 <= v < 2 ** 63 else v
 
 
 _COMPOUND = {"tensor": _tensor, "list": _list, "dict": _dict, "tuple": _tuple,

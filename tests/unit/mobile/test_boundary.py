@@ -73,10 +73,12 @@ def test_tensor_arguments(m):
 
 def test_scalar_arguments(m):
     assert m.scalars(1, 1.0, True, "s", None) == 1
+    assert m.scalars(1, 1, True, "s", None) == 1  # an int for a float: converted (TorchScript)
     cases = [
         ((True, 1.0, True, "s", None), "argument 'i' must be int, got bool"),
         ((2 ** 63, 1.0, True, "s", None), "argument 'i' must be int, got int \\(outside int64\\)"),
-        ((1, 1, True, "s", None), "argument 'f' must be float, got int"),
+        ((1, True, True, "s", None), "argument 'f' must be float, got bool"),
+        ((1, 2 ** 70, True, "s", None), "argument 'f' must be float, got int"),
         ((1, np.float64(1.0), True, "s", None), "argument 'f' must be float, got numpy.float64"),
         ((1, 1.0, 1, "s", None), "argument 'b' must be bool, got int"),
         ((1, 1.0, True, b"s", None), "argument 's' must be str, got bytes"),
@@ -165,7 +167,7 @@ def test_keywords_and_defaults(m):
         (((1.0, 2.0, 3.0, 4.0), {}), "takes 3 argument\\(s\\) but 4 were given"),
         (((1.0,), {"x": 2.0}), "got multiple values for argument 'x'"),
         (((1.0,), {"scale": 2.0}), "unexpected keyword argument 'scale'"),
-        (((1.0,), {"by": 2}), "argument 'by' must be float, got int"),
+        (((1.0,), {"by": "2"}), "argument 'by' must be float, got str"),
     ]
     for (args, kwargs), match in cases:
         with pytest.raises(CallError, match=match):

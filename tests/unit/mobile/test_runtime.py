@@ -21,8 +21,9 @@ def test_wrong_argument_types(artifact):
         m(2 ** 70)
     with pytest.raises(CallError, match="must be List\\[float\\], got List\\[int\\]"):
         m.total([1, 2])
-    with pytest.raises(CallError, match="must be float, got int"):
-        m.total([1.0], 2)
+    with pytest.raises(CallError, match="must be float, got bool"):
+        m.total([1.0], True)
+    assert m.total([1.0], 2) == m.total([1.0], 2.0)  # an int for a float: converted
 
 
 def test_wrong_argument_counts(artifact):
