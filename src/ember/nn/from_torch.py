@@ -357,6 +357,20 @@ def _ao_conv(relu):
     return convert
 
 
+def _ao_conv1d(relu):
+    def convert(m):
+        from ember.nn.quantized import QuantizedConv1d
+        if m.padding_mode != "zeros" or isinstance(m.padding, str):
+            raise UnsupportedError(f"quantized Conv1d with padding={m.padding!r}, "
+                                   f"padding_mode={m.padding_mode!r}: ember converts zero "
+                                   "padding given as integers")
+        w, s = _qweight(m.weight(), "quantized Conv1d")
+        return QuantizedConv1d(w[:, :, None, :].copy(), s, _bias(m.bias()), float(m.scale),
+                               int(m.zero_point), (1, m.stride[0]), (0, m.padding[0]),
+                               (1, m.dilation[0]), int(m.groups), relu)
+    return convert
+
+
 def _ao_linear(relu):
     def convert(m):
         from ember.nn.quantized import QuantizedLinear
@@ -412,6 +426,7 @@ def _ao_table() -> dict:
             nnqd.LSTM: _dynamic_rnn(eq.DynamicLSTM), nnqd.GRU: _dynamic_rnn(eq.DynamicGRU),
             nnq.DeQuantize: lambda m: eq.DeQuantize(),
             nnq.Conv2d: _ao_conv(False), nniq.ConvReLU2d: _ao_conv(True),
+            nnq.Conv1d: _ao_conv1d(False), nniq.ConvReLU1d: _ao_conv1d(True),
             nnq.Linear: _ao_linear(False), nniq.LinearReLU: _ao_linear(True),
             nnq.QFunctional: lambda m: eq.QFunctional(float(m.scale), int(m.zero_point))}
 

@@ -295,3 +295,14 @@ class QuantizedHardswish(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         return ao_hardswish(input, self.scale, self.zero_point)
+
+
+class QuantizedConv1d(QuantizedConv2d):
+    """torch.ao.nn.quantized.Conv1d / intrinsic ConvReLU1d: a 2-d convolution of height 1
+    (as torch's fbgemm kernel runs it); the weight is stored (O, C/groups, 1, k)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        y = ao_conv2d(F.unsqueeze(input, 2), self.weight, self.weight_scale, self.bias,
+                      self.scale, self.zero_point, self.stride, self.padding, self.dilation,
+                      self.groups, self.relu)
+        return F.squeeze(y, 2)

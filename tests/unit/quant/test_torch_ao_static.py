@@ -235,3 +235,26 @@ def test_hardswish_relu6_and_dropout_are_bit_exact(tmp_path):
     q = ptq(MobileHead(), None, calib)
     s = check(q, torch.randn(4, 3, 8, 8, generator=gen) * 3, tmp_path)
     assert "tensor.quantized_hardswish" in s.graph and "tensor.quantized_relu6" in s.graph
+
+
+class Seq1d(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.quant = tq.QuantStub()
+        self.conv1 = nn.Conv1d(4, 8, 5, stride=2, padding=2)
+        self.relu = nn.ReLU()
+        self.conv2 = nn.Conv1d(8, 8, 3, padding=2, dilation=2, groups=4)
+        self.fc = nn.Linear(8 * 16, 3)
+        self.dequant = tq.DeQuantStub()
+
+    def forward(self, x):
+        y = self.conv2(self.relu(self.conv1(self.quant(x))))
+        return self.dequant(self.fc(torch.flatten(y, 1)))
+
+
+def test_conv1d_models_are_bit_exact(tmp_path):
+    torch.manual_seed(0)
+    gen = torch.Generator().manual_seed(6)
+    calib = [torch.randn(4, 4, 32, generator=gen) for _ in range(3)]
+    q = ptq(Seq1d(), [["conv1", "relu"]], calib)
+    check(q, torch.randn(5, 4, 32, generator=gen), tmp_path)
