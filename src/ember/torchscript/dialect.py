@@ -220,6 +220,7 @@ def _substitute_aliases(body: list) -> list:
             for n in _walk([node.target]):
                 if isinstance(n, A.Name):
                     counts[n.id] = counts.get(n.id, 2) + 2
+    body = _inline_index_lists(body, counts)
     aliases = {}
     kept = []
     for s in body:
@@ -230,7 +231,7 @@ def _substitute_aliases(body: list) -> list:
             continue
         kept.append(s)
     if not aliases:
-        return body
+        return kept
     return [_replace_names(s, aliases) for s in kept]
 
 
@@ -238,6 +239,35 @@ def _aliasable(value) -> bool:
     """A function name or a string literal (format strings must be literals for ember)."""
     return (isinstance(value, A.Name) and value.id.startswith("__torch__.")) or \
         (isinstance(value, A.Constant) and isinstance(value.value, str))
+
+
+_INDEX_CALLS = ("torch.index", "torch.index_put_", "torch.index_put")
+
+
+def _inline_index_lists(body: list, counts: dict) -> list:
+    """`_5 = annotate(List[Optional[Tensor]], [None, idx])` ... `torch.index(x, _5)`: the
+    list literal is written into the call (the assignment stays), so that the indexing
+    is a subscript ember can type."""
+    lists = {}
+    for node in _walk(body):
+        if isinstance(node, A.Assign) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], A.Name) and counts.get(node.targets[0].id) == 1 \
+                and isinstance(node.value, A.Call) and isinstance(node.value.func, A.Name) \
+                and node.value.func.id == "annotate" and len(node.value.args) == 2 and \
+                isinstance(node.value.args[1], A.List):
+            lists[node.targets[0].id] = node.value
+    if not lists:
+        return body
+
+    def fix(node):
+        if isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
+                node.func.id in _INDEX_CALLS and len(node.args) >= 2 and \
+                isinstance(node.args[1], A.Name) and node.args[1].id in lists:
+            out = _copy_with(node, fix)
+            out.args = [out.args[0], lists[node.args[1].id]] + out.args[2:]
+            return out
+        return _copy_with(node, fix)
+    return [fix(s) for s in body]
 
 
 def _replace_names(node, aliases):

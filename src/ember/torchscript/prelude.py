@@ -357,8 +357,19 @@ class Aten(_Hook):
         if args and ops.by_python_name(f"Tensor.{op}"):
             return em.expr(A.Call(span, A.Attribute(node.func.span, args[0], op), args[1:],
                                   kws), expected)
-        if op.endswith("_") and not op.endswith("__") and len(op) > 1:
-            return self.generic(em, node, op[:-1], args, kws, expected)
+        if op.endswith("_") and not op.endswith("__") and len(op) > 1 and args:
+            # An in-place operator ember lacks: the out-of-place one, copied into self.
+            target = em.value(args[0])
+            tmp = _bind(em, target, args[0].span)
+            try:
+                result = self.generic(em, node, op[:-1], [tmp] + args[1:], kws, expected)
+            finally:
+                _unbind(em, tmp)
+            if isinstance(getattr(result, "type", None), T.TensorType) and \
+                    isinstance(target.type, T.TensorType):
+                return em.call_python_op("Tensor.copy_", [target, result], node,
+                                         receiver=True)
+            return result
         return self.scope.refuse(em, f"aten::{self.name}", node.func.span,
                                  f"aten::{self.name} (torch.{self.name}) is not supported by "
                                  "ember: no operator implements it")
@@ -746,6 +757,46 @@ def _h_upsample(hook, em, node, args, kws):
     return em.expr(A.Call(span, fn, [args[0], args[1], args[-1]], extra))
 
 
+def _index_items(em, node):
+    """The items of an aten::index list literal (None: a whole dimension), else None."""
+    if isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
+            node.func.id == "annotate" and len(node.args) == 2:
+        node = node.args[1]
+    if not isinstance(node, A.List):
+        return None
+    return [A.Slice(x.span, None, None, None) if isinstance(x, A.Constant) and x.value is None
+            else x for x in node.elts]
+
+
+def _h_index(hook, em, node, args, kws):
+    """aten::index(self, [None, idx, ...]): x[:, idx, ...]."""
+    items = _index_items(em, args[1]) if len(args) == 2 and not kws else None
+    if not items:
+        return None
+    key = items[0] if len(items) == 1 else A.Tuple(node.span, items)
+    return em.expr(A.Subscript(node.span, args[0], key))
+
+
+def _h_index_put(hook, em, node, args, kws):
+    """aten::index_put_(self, [None, idx, ...], values, accumulate=False): x[...] = values,
+    then x."""
+    if kws or len(args) not in (3, 4):
+        return None
+    if len(args) == 4 and not (isinstance(args[3], A.Constant) and args[3].value is False):
+        return hook.scope.refuse(em, "aten::index_put_ with accumulate=True", node.func.span)
+    items = _index_items(em, args[1])
+    if not items:
+        return None
+    target = em.value(args[0])
+    tmp = _bind(em, target, args[0].span)
+    try:
+        key = items[0] if len(items) == 1 else A.Tuple(node.span, items)
+        em.stmt(A.Assign(node.span, [A.Subscript(node.span, tmp, key)], args[2]))
+    finally:
+        _unbind(em, tmp)
+    return target
+
+
 _HANDLERS = {
     "format": _h_format, "__getitem__": _h_getitem, "__contains__": _h_contains,
     "__not__": _h_not, "neg": _h_neg, "warn": _h_warn, "device": _h_device,
@@ -757,5 +808,6 @@ _HANDLERS = {
     "pad": _h_pad, "zeros": _h_ones_zeros, "ones": _h_ones_zeros, "full": _h_ones_zeros,
     "empty": _h_ones_zeros, "zeros_like": _h_ones_zeros, "ones_like": _h_ones_zeros,
     "tensor": _h_ones_zeros, "arange": _h_ones_zeros, "linalg_vector_norm": _h_vector_norm,
+    "index": _h_index, "index_put_": _h_index_put,
     **{name: _h_upsample for name in _UPSAMPLE},
 }

@@ -155,7 +155,25 @@ class Einsum(nn.Module):
         d = torch.bmm(a, b)
         return c - d, torch.sort(c.flatten(1), dim=1)[0], torch.clamp(c, -1.0, 1.0).abs().max()
 
+class InPlace(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        F.hardsigmoid(y, inplace=True)
+        y.square_()  # an in-place operator ember has only out of place: copied back
+        z = y.clone()
+        z.sigmoid_()
+        idx = torch.tensor([2, 0])
+        w = x[:, idx]
+        m = x > 0
+        v = x[m]
+        x2 = x.clone()
+        x2[:, idx] = 0.0
+        x2[m] += 1.0
+        return y, z, w, v, x2
+
+
 MODELS = {
+    "inplace_and_indexing": (InPlace, lambda: (torch.randn(3, 4),)),
     "resnetish": (ResNetish, lambda: (torch.randn(2, 3, 32, 32),)),
     "mobilenetish": (MobileNetish, lambda: (torch.randn(2, 3, 32, 32),)),
     "text_transformer": (TextTransformer,
