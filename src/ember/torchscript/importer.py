@@ -160,11 +160,21 @@ class _Importer:
         if code is None:
             raise ArtifactError(f"data.pkl holds an object of class {obj.qualname[:100]}, "
                                 "which the archive's code does not define")
-        if not code.is_module:
-            raise UnsupportedError(f"an attribute holds an object of the TorchScript class "
-                                   f"{obj.qualname[:100]}; ember imports module objects only",
-                                   code.node.span)
         return code
+
+    def script_class_decl(self, obj: Obj):
+        """The ClassDecl of an object of a TorchScript class (not a module)."""
+        meta = self.table.get(obj.qualname)
+        decl = self.c.declare_class(meta.info) if meta is not None else None
+        if decl is None:
+            self.c.raise_errors()
+            raise UnsupportedError(f"an attribute holds an object of the TorchScript class "
+                                   f"{obj.qualname[:100]}, which ember cannot declare",
+                                   self.classes[obj.qualname].node.span)
+        if not isinstance(obj.state, dict) or any(f not in obj.state for f, _ in decl.fields):
+            raise ArtifactError(f"object of {obj.qualname[:100]} does not hold the fields "
+                                f"its class declares ({', '.join(f for f, _ in decl.fields)})")
+        return decl
 
     def state_of(self, obj: Obj, code: _ClassCode) -> dict:
         state = obj.state
@@ -202,7 +212,9 @@ class _Importer:
                                     f"{name[:60]!r}, which its class declares")
             v = state[name]
             fname = field_name(name)
-            if isinstance(v, Obj):
+            if isinstance(v, Obj) and not self.class_code(v).is_module:
+                fields.append((fname, T.ClassType(self.script_class_decl(v).name)))
+            elif isinstance(v, Obj):
                 fields.append((fname, T.ClassType(self.class_info(v).decl.name)))
             elif isinstance(v, np.ndarray):
                 fields.append((fname, T.TENSOR if fname in mutable else tensor_type(v)))
@@ -249,6 +261,13 @@ class _Importer:
     def object_of(self, obj: Obj, path: str) -> str:
         sym = self.objects.get(id(obj))
         if sym is not None:
+            return sym
+        if not self.class_code(obj).is_module:
+            decl = self.script_class_decl(obj)
+            values = [self.value(obj.state[f], f"{path}.{f}") for f, _ in decl.fields]
+            sym = _unique(self.c.module, path)
+            self.c.module.add_object(sym, decl.name, values)
+            self.objects[id(obj)] = sym
             return sym
         info = self.class_info(obj)
         code = self.classes[obj.qualname]

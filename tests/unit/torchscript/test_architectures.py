@@ -7,7 +7,7 @@ torch within 1e-4."""
 import io
 import math
 import warnings
-from typing import Dict, List, Optional
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 import pytest
@@ -172,7 +172,43 @@ class InPlace(nn.Module):
         return y, z, w, v, x2
 
 
+class Cfg(NamedTuple):
+    scale: float
+    shift: int
+
+
+@torch.jit.script
+class Acc:
+    def __init__(self, k: float):
+        self.k = k
+        self.hist: List[int] = [1, 2]
+
+    def apply(self, x: torch.Tensor) -> torch.Tensor:
+        return x * self.k + len(self.hist)
+
+
+class Holder(nn.Module):
+    """Attributes holding a TorchScript class object, a NamedTuple, lists of tuples and a
+    dict of lists."""
+
+    def __init__(self):
+        super().__init__()
+        self.cfg = Cfg(2.0, 1)
+        self.acc = Acc(3.0)
+        self.pairs: List[Tuple[int, float]] = [(1, 0.5), (2, 1.5)]
+        self.maps: Dict[int, List[float]] = {1: [0.5], 2: [1.0, 2.0]}
+
+    def forward(self, x):
+        y = self.acc.apply(x) * self.cfg[0] + self.cfg[1]
+        for a, b in self.pairs:
+            y = y + a * b
+        for k, v in self.maps.items():
+            y = y + k * len(v)
+        return y
+
+
 MODELS = {
+    "attributes": (Holder, lambda: (torch.randn(3),)),
     "inplace_and_indexing": (InPlace, lambda: (torch.randn(3, 4),)),
     "resnetish": (ResNetish, lambda: (torch.randn(2, 3, 32, 32),)),
     "mobilenetish": (MobileNetish, lambda: (torch.randn(2, 3, 32, 32),)),
