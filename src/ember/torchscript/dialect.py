@@ -18,7 +18,6 @@ The input AST is never modified (the parser caches it): rewritten nodes are copi
 
 from __future__ import annotations
 
-import copy
 from dataclasses import fields
 
 from ember.frontend import ast as A
@@ -60,16 +59,41 @@ def rewrite_expr(node):
     return _copy_with(node, rewrite_expr)
 
 
+_FIELDS: dict = {}
+_ALL: dict = {}
+
+
+def _shallow(node):
+    """copy.copy of a node, without copy's generic protocol (nodes are slotted dataclasses)."""
+    cls = type(node)
+    names = _ALL.get(cls)
+    if names is None:
+        names = _ALL[cls] = tuple(f.name for f in fields(cls))
+    out = cls.__new__(cls)
+    for name in names:
+        setattr(out, name, getattr(node, name))
+    return out
+
+
+def _fields(node) -> tuple:
+    """The names of a node class's child-bearing fields (cached: dataclasses.fields is slow)."""
+    cls = type(node)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls) if f.name != "span")
+    return names
+
+
 def _copy_with(node, fn):
     if not isinstance(node, A.Node):
         return node
-    out = copy.copy(node)
-    for f in fields(node):
-        v = getattr(node, f.name)
+    out = _shallow(node)
+    for name in _fields(node):
+        v = getattr(node, name)
         if isinstance(v, A.Node):
-            setattr(out, f.name, fn(v))
+            setattr(out, name, fn(v))
         elif isinstance(v, list):
-            setattr(out, f.name, [_item(x, fn) for x in v])
+            setattr(out, name, [_item(x, fn) for x in v])
     return out
 
 
@@ -82,7 +106,7 @@ def _item(x, fn):
 
 
 def rewrite_function(fdef: A.FunctionDef) -> A.FunctionDef:
-    out = copy.copy(fdef)
+    out = _shallow(fdef)
     out.args = _drop_list_defaults([_copy_with(a, rewrite_expr) for a in fdef.args])
     out.returns = rewrite_expr(fdef.returns) if fdef.returns is not None else None
     body = rewrite_block(fdef.body)
@@ -134,13 +158,13 @@ def rewrite_stmt(s):
             return A.Expr(s.span, A.Call(call.span, A.Attribute(call.span, args[0], "append"),
                                          [args[1]], []))
     if isinstance(s, A.If):
-        out = copy.copy(s)
+        out = _shallow(s)
         out.test = rewrite_expr(s.test)
         out.body = rewrite_block(s.body)
         out.orelse = rewrite_block(s.orelse)
         return out
     if isinstance(s, (A.For, A.While)):
-        out = copy.copy(s)
+        out = _shallow(s)
         if isinstance(s, A.For):
             out.target = rewrite_expr(s.target)
             out.iter = rewrite_expr(s.iter)
@@ -150,12 +174,12 @@ def rewrite_stmt(s):
         out.orelse = rewrite_block(s.orelse)
         return out
     if isinstance(s, A.With):
-        out = copy.copy(s)
+        out = _shallow(s)
         out.items = [_item(x, rewrite_expr) for x in s.items]
         out.body = rewrite_block(s.body)
         return out
     if isinstance(s, A.Try):
-        out = copy.copy(s)
+        out = _shallow(s)
         out.body = rewrite_block(s.body)
         out.handlers = [_handler(h) for h in s.handlers]
         out.orelse = rewrite_block(s.orelse)
@@ -167,7 +191,7 @@ def rewrite_stmt(s):
 
 
 def _handler(h):
-    out = copy.copy(h)
+    out = _shallow(h)
     out.type = rewrite_expr(h.type) if h.type is not None else None
     out.body = rewrite_block(h.body)
     return out
@@ -272,7 +296,7 @@ def _inline_index_lists(body: list, counts: dict) -> list:
 
 def _replace_names(node, aliases):
     if isinstance(node, A.Name) and node.id in aliases:
-        value = copy.copy(aliases[node.id])
+        value = _shallow(aliases[node.id])
         value.span = node.span
         return value
     return _copy_with(node, lambda n: _replace_names(n, aliases))
@@ -285,8 +309,8 @@ def _walk(nodes):
         if not isinstance(n, A.Node):
             continue
         yield n
-        for f in fields(n):
-            v = getattr(n, f.name)
+        for name in _fields(n):
+            v = getattr(n, name)
             if isinstance(v, A.Node):
                 stack.append(v)
             elif isinstance(v, list):

@@ -45,17 +45,25 @@ class _ClassCode:
         self.fields: list = []  # (attribute name, annotation node)
         self.constants: dict = {}
         self.methods: dict = {}
+        """Method name -> its FunctionDef as printed (method() rewrites it, once)."""
+        self._rewritten: dict = {}
         for s in node.body:
             self._member(s)
 
+    def method(self, name: str) -> A.FunctionDef:
+        fdef = self._rewritten.get(name)
+        if fdef is None:
+            fdef = rewrite_function(self.methods[name])
+            if fdef.args and fdef.args[0].arg == "self":  # typed by its class already
+                from ember.torchscript.dialect import _shallow
+                fdef.args = [_shallow(fdef.args[0])] + fdef.args[1:]
+                fdef.args[0].annotation = None
+            self._rewritten[name] = fdef
+        return fdef
+
     def _member(self, s):
         if isinstance(s, A.FunctionDef):
-            fdef = rewrite_function(s)
-            if fdef.args and fdef.args[0].arg == "self":  # typed by its class already
-                import copy
-                fdef.args = [copy.copy(fdef.args[0])] + fdef.args[1:]
-                fdef.args[0].annotation = None
-            self.methods[s.name] = fdef
+            self.methods[s.name] = s
         elif isinstance(s, A.AnnAssign) and isinstance(s.target, A.Name):
             ann = s.annotation
             if s.value is not None:
@@ -86,6 +94,26 @@ class _ClassCode:
                             t.value.id == "self":
                         out.add(t.attr)
         return out
+
+
+class _LazyInfo(FuncInfo):
+    """A FuncInfo whose (rewritten) AST is made when the compiler first reads it: only the
+    functions a model reaches are rewritten."""
+
+    def __init__(self, name, make, source, scope, owner=None):
+        self._make, self._node = make, None
+        super().__init__(name, None, source, scope, None, owner)
+
+    @property
+    def node(self) -> A.FunctionDef:
+        if self._node is None:
+            self._node = self._make()
+        return self._node
+
+    @node.setter
+    def node(self, value) -> None:
+        if value is not None:
+            self._node = value
 
 
 class _Importer:
@@ -121,7 +149,8 @@ class _Importer:
                 self.table[qual] = MClass(self._script_class(code))
         elif isinstance(node, A.FunctionDef):
             qual = f"{modq}.{node.name}"
-            info = FuncInfo(qual, rewrite_function(node), source, self.scope)
+            info = _LazyInfo(qual, lambda node=node: rewrite_function(node), source,
+                             self.scope)
             self.table[qual] = MFunction(info)
         elif isinstance(node, A.Expr) and isinstance(node.value, A.Constant):
             pass
@@ -135,7 +164,7 @@ class _Importer:
         """A TorchScript class or NamedTuple: compiled as ember compiles a class statement."""
         node = A.ClassDef(code.node.span, code.qualname.rsplit(".", 1)[1],
                           [rewrite_expr(b) for b in code.node.bases], [],
-                          [s if not isinstance(s, A.FunctionDef) else code.methods[s.name]
+                          [s if not isinstance(s, A.FunctionDef) else code.method(s.name)
                            for s in code.node.body if not _skipped(s)])
         return ClassInfo(_short(code.qualname), node, code.source, self.scope)
 
@@ -251,11 +280,12 @@ class _Importer:
         info.items = []
         c.module.add_class(info.decl)
         c.class_by_decl[name] = info
-        for mname, fdef in code.methods.items():
+        for mname in code.methods:
             if mname in ("__setstate__", "__getstate__"):
                 continue
-            info.methods[mname] = FuncInfo(f"{name}.{mname}", fdef, code.source, self.scope,
-                                           None, info)
+            info.methods[mname] = _LazyInfo(f"{name}.{mname}",
+                                            lambda m=mname: code.method(m), code.source,
+                                            self.scope, info)
         return info
 
     def object_of(self, obj: Obj, path: str) -> str:
