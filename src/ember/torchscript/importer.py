@@ -186,6 +186,11 @@ class _Importer:
 
     def class_code(self, obj: Obj) -> _ClassCode:
         code = self.classes.get(obj.qualname)
+        if code is None and obj.qualname.startswith("__torch__.torch.classes."):
+            raise UnsupportedError(f"the archive holds an object of the C++ class "
+                                   f"{obj.qualname[len('__torch__.'):][:100]} (quantized "
+                                   "packed parameters or another torch.classes extension), "
+                                   "which ember cannot import")
         if code is None:
             raise ArtifactError(f"data.pkl holds an object of class {obj.qualname[:100]}, "
                                 "which the archive's code does not define")

@@ -310,3 +310,11 @@ def test_complex_storages_import():
     sm = ember.load_torchscript(_save(s, False))
     x = torch.tensor([2.0, -3.0])
     np.testing.assert_allclose(sm(x.numpy()), s(x).numpy())
+
+
+def test_quantized_archive_is_refused_by_name():
+    from ember.errors import ArtifactError
+    m = torch.ao.quantization.quantize_dynamic(nn.Sequential(nn.Linear(4, 4)), {nn.Linear},
+                                               dtype=torch.qint8)
+    with pytest.raises(ArtifactError, match="_rebuild_qtensor"):
+        ember.load_torchscript(_save(torch.jit.script(m), False))
