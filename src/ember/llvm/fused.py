@@ -243,6 +243,9 @@ class NativeFusedGroup(FusedGroup):
         super().__init__(spec)
         self.spec = spec
         self._native: dict = {}
+        self._ptrs = ctypes.c_void_p * self.n_in
+        self._dbls = ctypes.c_double * self.n_in
+        self._outs = ctypes.c_void_p * len(self.outputs)
 
     def __call__(self, *args):
         kinds = _kinds(args)
@@ -263,15 +266,12 @@ class NativeFusedGroup(FusedGroup):
         return fn
 
     def _run_native(self, fn, args, kinds):
-        shape = next(a.shape for a in args if type(a) is np.ndarray)
-        n = int(np.prod(shape))
-        outs = [np.empty(shape, np.float32) for _ in self.outputs]
-        tens = (ctypes.c_void_p * len(args))(*[a.ctypes.data if k == "t" else 0
-                                               for a, k in zip(args, kinds)])
-        scal = (ctypes.c_double * len(args))(*[float(a) if k == "s" else 0.0
-                                                for a, k in zip(args, kinds)])
-        optr = (ctypes.c_void_p * len(outs))(*[o.ctypes.data for o in outs])
-        fn(ctypes.addressof(tens), ctypes.addressof(scal), ctypes.addressof(optr), n)
+        first = args[kinds.index("t")]
+        outs = [np.empty(first.shape, np.float32) for _ in self.outputs]
+        tens = self._ptrs(*[a.ctypes.data if k == "t" else 0 for a, k in zip(args, kinds)])
+        scal = self._dbls(*[a if k == "s" else 0.0 for a, k in zip(args, kinds)])
+        optr = self._outs(*[o.ctypes.data for o in outs])
+        fn(ctypes.addressof(tens), ctypes.addressof(scal), ctypes.addressof(optr), first.size)
         return outs[0] if self.single else tuple(outs)
 
 
