@@ -42,7 +42,10 @@ def run(name, batch, repeat):
     shape = MODELS[name][1]
     rng = np.random.default_rng(0)
     x = rng.standard_normal((batch,) + shape).astype(np.float32)
-    t = rng.integers(0, 10, batch)
+    with torch.no_grad():
+        out = ref(torch.tensor(x))
+    # class indices for dim 1 of the output (per position for spatial outputs)
+    t = rng.integers(0, out.shape[1], (batch,) + tuple(out.shape[2:]))
     opt = torch.optim.SGD(ref.parameters(), lr=1e-4, momentum=0.9)
     tx, tt = torch.tensor(x), torch.tensor(t)
 

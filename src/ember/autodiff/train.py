@@ -69,7 +69,48 @@ def _model(module, fwd, params, ptypes) -> None:
                 op.attrs["value"].name in where:
             op.result.replace_all_uses_with(f.args[where[op.attrs["value"].name]])
             op.erase()
+    _check_no_hidden_params(module, f, set(params))
     module.add_func(f)
+
+
+def _check_no_hidden_params(module, f, params: set) -> None:
+    """A parameter the forward reads through a module object (a recurrent layer's weight
+    list) would get no gradient: refuse it rather than train it silently wrong."""
+    from ember.errors import UnsupportedError
+    for op in f.walk():
+        ref = op.attrs.get("value") if op.name == "const" else None
+        if isinstance(ref, SymbolRef) and ref.name in module.objects:
+            hidden = _object_tensors(module, ref.name, set()) & params
+            if hidden:
+                raise UnsupportedError(
+                    f"train_step: the forward reads {sorted(hidden)[0][len('self.'):]!r} "
+                    f"through the module object @{ref.name} ({module.objects[ref.name].cls}), "
+                    "which ember cannot differentiate yet")
+
+
+def _object_tensors(module, name: str, seen: set) -> set:
+    """The tensor symbols an object refers to, through its fields and nested objects."""
+    if name in seen:
+        return set()
+    seen.add(name)
+    out: set = set()
+
+    def visit(v):
+        if isinstance(v, SymbolRef):
+            if v.name in module.tensors:
+                out.add(v.name)
+            elif v.name in module.objects:
+                out.update(_object_tensors(module, v.name, seen))
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                visit(x)
+        elif isinstance(v, dict):
+            for x in v.values():
+                visit(x)
+
+    for v in module.objects[name].values:
+        visit(v)
+    return out
 
 
 def _objective(module, fwd, loss, ptypes, in_types, target_type) -> None:

@@ -632,3 +632,20 @@ def _var(e, a, out, g):
     gx = e.op("tensor.mul", _unreduce(e, g, x, dim, keepdim), d)
     return [e.op("tensor.mul_scalar", gx, e.op("float.truediv", 2.0, e.op("int.to_float", n))),
             None, None, None]
+
+
+@vjp("tensor.mul_conv2d")
+def _mul_conv2d(e, a, out, g):
+    """conv2d(self * other, weight, bias, ...): conv2d's rule, then the product's."""
+    x, y, w, b, stride, padding, dilation, groups = a
+    if isinstance(e.value_of(padding), str):
+        raise NotImplementedError("conv2d with a string padding has no derivative rule yet")
+    rest = (stride, padding, dilation, groups)
+    xy = e.op("tensor.mul", x, y)
+    gxy = e.op("tensor.conv2d_input_backward", g, xy, w, *rest) \
+        if e.need(0) or e.need(1) else None
+    gw = e.op("tensor.conv2d_weight_backward", g, xy, w, *rest) if e.need(2) else None
+    gb = e.op("tensor.sum", g, [0, 2, 3]) if e.is_tensor(b) and e.need(3) else None
+    gx = e.sum_to(e.op("tensor.mul", gxy, y), x) if e.need(0) else None
+    gy = e.sum_to(e.op("tensor.mul", gxy, x), y) if e.need(1) else None
+    return [gx, gy, gw, gb, None, None, None, None]

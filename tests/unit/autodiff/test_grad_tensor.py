@@ -220,3 +220,15 @@ def pools(x: Tensor, w: Tensor) -> Tensor:
     (norms, [(3, 4), (4,)]), (pools, [(2, 2, 4, 5), (2, 3)])])
 def test_index_join_norm_pool_rules(fn, shapes_):
     check(fn, [A(*s) for s in shapes_], [0] if fn is gathers else range(len(shapes_)))
+
+
+def test_mul_conv2d():
+    from ember.ops import get
+    k = get("tensor.mul_conv2d").kernel
+    # the fused operator of freeze (conv2d of a product with a 1x1 weight), through its rule
+    import ember.autodiff  # noqa: F401  (registers the rules)
+    from ember.ops.registry import VJP
+    assert "tensor.mul_conv2d" in VJP
+    x, s, w = A(2, 4, 3, 3), A(2, 4, 1, 1), A(5, 4, 1, 1)
+    want = F.conv2d(torch.tensor(x * s), torch.tensor(w))
+    np.testing.assert_allclose(k(x, s, w, None, 1, 0, 1, 1), want.numpy(), rtol=1e-12)

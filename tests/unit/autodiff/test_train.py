@@ -169,3 +169,31 @@ def test_loaded_step_saves_what_it_learned(tmp_path):
     assert all(np.array_equal(a[k], b[k]) for k in a)
     np.testing.assert_array_equal(m.forward(x), m2.forward(x))
     assert m.step(x, t) == m2.step(x, t)  # the optimizer's state was saved too
+
+
+def test_parameters_read_through_objects_are_refused():
+    # the LSTM kernel reads its weights from the layer object: no silent zero gradients
+    with pytest.raises(ember.errors.UnsupportedError, match="lstm.weight"):
+        ember.train_step(make_model("lstm"), torch.nn.CrossEntropyLoss(), ember.optim.SGD(0.1))
+
+
+def test_mbv3_block_trains_like_torch_in_float64():
+    # depthwise convolution, hardswish / hardsigmoid, squeeze-excite (freeze's mul_conv2d),
+    # batch norms in training mode, a residual add; MSE on the block's output
+    model = make_model("mbv3_block").double()
+    ref = copy.deepcopy(model).train()
+    step = ember.train_step(model, torch.nn.MSELoss(), ember.optim.SGD(0.01, momentum=0.9))
+    opt = torch.optim.SGD(ref.parameters(), lr=0.01, momentum=0.9)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        x, t = rng.standard_normal((2, 16, 56, 56)), rng.standard_normal((2, 16, 56, 56))
+        loss = step(x, t)
+        opt.zero_grad()
+        want = torch.nn.functional.mse_loss(ref(torch.tensor(x)), torch.tensor(t))
+        want.backward()
+        opt.step()
+        assert loss == pytest.approx(want.item(), rel=1e-12)
+    sd = step.state_dict()
+    for k, v in ref.state_dict().items():
+        if "num_batches" not in k:
+            np.testing.assert_allclose(sd[k], v.numpy(), rtol=0, atol=1e-9, err_msg=k)
