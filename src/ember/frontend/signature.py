@@ -41,7 +41,14 @@ def function_signature(em):
 
 
 def _bare_container(node) -> bool:
-    """`-> tuple`, `-> list`, `-> dict` without element types: infer the return type."""
+    """`-> tuple`, `-> list`, `-> dict` without element types, and `-> Tuple[T, ...]` (a
+    tuple of any length: the one returned has a fixed one): infer the return type."""
+    if isinstance(node, A.Subscript) and isinstance(node.slice, A.Tuple) and \
+            len(node.slice.elts) == 2 and isinstance(node.slice.elts[1], A.Constant) and \
+            node.slice.elts[1].value is ... and \
+            (getattr(node.value, "id", None) or getattr(node.value, "attr", None)) in \
+            ("Tuple", "tuple"):
+        return True
     return isinstance(node, A.Name) and node.id in ("tuple", "list", "dict")
 
 
