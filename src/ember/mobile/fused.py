@@ -211,6 +211,26 @@ class _ThreadState:
 # ----------------------------------------------------------------------------- code
 
 
+def _locals(group) -> dict:
+    """A local name per step result, reused once a value is dead, so intermediates are
+    freed (and their memory reused by numpy) as soon as the unfused code would free them."""
+    n0 = group.n_in + len(group.consts)
+    last: dict[int, int] = {}
+    for j, (_, refs) in enumerate(group.specs):
+        for r in refs:
+            last[r] = j
+    keep = set(group.outputs)
+    names, free, holder = {}, [], {}
+    for j, (_, refs) in enumerate(group.specs):
+        for r in set(refs):
+            if r >= n0 and last.get(r) == j and r not in keep:
+                free.append(names[r])
+        vi = n0 + j
+        names[vi] = free.pop() if free else f"t{len(holder)}"
+        holder[names[vi]] = vi
+    return names
+
+
 def _compile_plan(group, plan: _Plan):
     """The plan as one straight-line Python function `run(args, bufs, prev)`, built as an
     `ast` tree (never text) from the verified group, as the translator builds functions:
@@ -222,10 +242,12 @@ def _compile_plan(group, plan: _Plan):
          "_FREE": _FREE_REFS}
     n_in, consts = group.n_in, group.consts
 
+    local = _locals(group)
+
     def value(i):
         if n_in <= i < n_in + len(consts):
             return ast.Constant(consts[i - n_in])
-        return name(f"v{i}")
+        return name(local.get(i, f"v{i}"))
 
     def sub(base, i):
         return ast.Subscript(value=name(base), slice=ast.Constant(i), ctx=ast.Load())
@@ -240,7 +262,7 @@ def _compile_plan(group, plan: _Plan):
         f = f"_f{j}"
         g[f] = fn
         args = [value(i) for i in refs]
-        target = f"v{n0 + j}"
+        target = local[n0 + j]
         if mode == _KERNEL:
             body.append(assign(target, call(f, args)))
             continue
@@ -297,15 +319,16 @@ class FusedGroup:
         return f"<fused group of {len(self.specs)}: {names}>"
 
     def __call__(self, *args):
-        key = tuple((a.shape, a.dtype, a.strides) if type(a) is _ND else type(a) for a in args)
-        state = getattr(self._local, "state", None)
+        key = tuple([(a.shape, a.dtype, a.strides) if type(a) is _ND else type(a)
+                     for a in args])
+        state = self._local.__dict__.get("state")
         if state is None or state[0] != key:
             plan = self.plans.get(key)
             if plan is None:
                 return self._reference(key, args)
-            state = self._local.state = (key, _ThreadState(plan))
-        st = state[1]
-        return st.plan.run(args, st.bufs, st.prev)
+            st = _ThreadState(plan)
+            state = self._local.state = (key, plan.run, st.bufs, st.prev)
+        return state[1](args, state[2], state[3])
 
     def _reference(self, key, args):
         """Run the kernels unfused (the results are the call's), then plan this signature."""
