@@ -23,7 +23,7 @@ def quantize(model, mode: str, calibration=None, observer: str = "histogram",
     report=True prints what runs in int8 and what stays float (with source lines) and the
     weights' size; the report is also `result.quantization_report`."""
     from ember.api.core import _check_backend
-    from ember.api.modules import ScriptModule, _Compiled, _copy, script_module
+    from ember.api.modules import ScriptModule, _Compiled, _copy
     _check_backend(backend)
     _check_mode(mode, calibration)
     if isinstance(model, ScriptModule):
@@ -31,13 +31,18 @@ def quantize(model, mode: str, calibration=None, observer: str = "histogram",
             from ember.api.modules import freeze
             model = freeze(model)
         module, entries = _copy(model.module), list(model.entries)
+        from ember.passes.quantize import unfuse
+        unfuse(module)  # the default pipeline grouped elementwise ops with their producers
     else:
-        from ember.api.modules import is_scriptable_module
+        from ember.api.modules import _bind_quantized, is_scriptable_module
         if not is_scriptable_module(model):
             raise UnsupportedError(f"ember.quantize takes a torch.nn.Module, an ember.nn.Module "
                                    f"or a ScriptModule, not {type(model).__name__}")
-        sm = script_module(model)
-        module, entries = sm.module, list(sm.entries)
+        from ember.frontend.modules import compile_module
+        from ember.passes.freeze import freeze_module
+        module, entries = compile_module(model)  # frozen, not yet through the pipeline
+        freeze_module(module)
+        _bind_quantized(module, True)
     from ember.passes.freeze import prune_symbols
     from ember.passes.quantize import quantize_module
     from ember.passes.manager import PassManager

@@ -321,6 +321,28 @@ def _weight_only(module, op, per_channel, report):
     return True
 
 
+# ----------------------------------------------------------------------------- unfusing
+
+
+def unfuse(module) -> None:
+    """Inline every `tensor.fused` group (passes/fuse.py) back into the ops it holds, so the
+    rewrites see a scripted module's layers as they were written."""
+    for f in funcs(module):
+        for op in all_ops(f):
+            if op.name != "tensor.fused" or op.parent is None:
+                continue
+            block = op.regions[0].block
+            for arg, v in zip(block.args, op.operands):
+                arg.replace_all_uses_with(v)
+            term = block.ops[-1]
+            for inner in list(block.ops[:-1]):
+                inner.detach()
+                op.parent.insert_before(op, inner)
+            for r, v in zip(op.results, term.operands):
+                r.replace_all_uses_with(v)
+            op.erase()
+
+
 # ----------------------------------------------------------------------------- driver
 
 _FLOAT_NOTES = {

@@ -35,6 +35,8 @@ class Candidate:
     x: object
     y: object
     """The float output: the fused relu's result, or the op's."""
+    other: object = None
+    """An add's second operand (x is its first)."""
 
 
 def _int_list(v):
@@ -78,14 +80,29 @@ def find(module):
             relu = _fused_relu(op)
             found.append(Candidate(op, relu, op.operands[0],
                                    relu.result if relu is not None else op.result))
+    found += _adds(module, {id(c.y) for c in found})
     return found, refused
+
+
+def _adds(module, outputs):
+    """Adds of two quantized ops' outputs (a residual connection), each with its fused
+    ReLU: they run on codes too."""
+    adds = []
+    for f in funcs(module):
+        for op in all_ops(f):
+            if op.name == "tensor.add" and all(id(v) in outputs for v in op.operands):
+                relu = _fused_relu(op)
+                adds.append(Candidate(op, relu, op.operands[0],
+                                      relu.result if relu is not None else op.result,
+                                      op.operands[1]))
+    return adds
 
 
 def observed_values(cands):
     """The distinct values to observe (inputs and outputs), in order."""
     seen, out = set(), []
     for c in cands:
-        for v in (c.x, c.y):
+        for v in (c.x, c.other, c.y) if c.other is not None else (c.x, c.y):
             if id(v) not in seen:
                 seen.add(id(v))
                 out.append(v)
@@ -127,7 +144,11 @@ def rewrite(module, cands, qparams, per_channel, report):
     for c in cands:
         s_in, z_in = qparams[index[id(c.x)]]
         s_out, z_out = qparams[index[id(c.y)]]
-        _rewrite_one(module, c, s_in, z_in, s_out, z_out, per_channel, report)
+        if c.other is not None:
+            _rewrite_add(module, c, (s_in, z_in), qparams[index[id(c.other)]], s_out, z_out,
+                         report)
+        else:
+            _rewrite_one(module, c, s_in, z_in, s_out, z_out, per_channel, report)
     _drop_requantize_pairs(module)
 
 
@@ -177,6 +198,37 @@ def _rewrite_one(module, c, s_in, z_in, s_out, z_out, per_channel, report):
                q.nbytes + s.nbytes)
 
 
+def _rewrite_add(module, c, qa, qb, s_out, z_out, report):
+    op = c.op
+    k = _Consts(module, op, "quant")
+    f64 = lambda v: k.value(float(v), T.F64)  # noqa: E731
+    i64 = lambda v: k.value(int(v), T.I64)  # noqa: E731
+    u8 = T.TensorType("u8")
+    codes = []
+    for v, (s, z) in zip(op.operands, (qa, qb)):
+        q = KernelOp("tensor.quantize_per_tensor", [v, f64(s), i64(z),
+                                                    k.value("quint8", T.STR)], [u8], None,
+                     op.loc)
+        op.parent.insert_before(op, q)
+        codes += [q.result, f64(s), i64(z)]
+    new = KernelOp("tensor.quantized_add", codes + [f64(s_out), i64(z_out),
+                                                    k.value(c.relu is not None, T.BOOL)],
+                   [u8], None, op.loc)
+    op.parent.insert_before(op, new)
+    deq = KernelOp("tensor.dequantize_codes", [new.result, f64(s_out), i64(z_out)],
+                   [c.y.type], None, op.loc)
+    op.parent.insert_before(op, deq)
+    if c.relu is not None:
+        c.relu.result.replace_all_uses_with(deq.result)
+        c.relu.erase()
+        op.result.replace_all_uses_with(new.result)  # shape queries only
+    else:
+        op.result.replace_all_uses_with(deq.result)
+    op.erase()
+    report.add(op, True, f"static int8 add{' + relu' if c.relu is not None else ''}, "
+               f"out ({s_out:.3g}, {z_out})")
+
+
 def _const_of(v):
     op = getattr(v, "op", None)
     return op.value if isinstance(op, ConstOp) else None
@@ -199,3 +251,23 @@ def _drop_requantize_pairs(module):
                 op.erase()
                 for v in old:
                     _drop_if_dead(v)
+    _drop_dead_conversions(module)
+
+
+_CONVERSIONS = frozenset({"tensor.quantize_per_tensor", "tensor.dequantize_codes"})
+
+
+def _drop_dead_conversions(module):
+    """Erase the unused quantize / dequantize ops the rewrite made (tensor operators are
+    impure, so DCE keeps them)."""
+    changed = True
+    while changed:
+        changed = False
+        for f in funcs(module):
+            for op in all_ops(f):
+                if op.name in _CONVERSIONS and op.parent is not None and not op.result.uses:
+                    old = list(op.operands)
+                    op.erase()
+                    for v in old:
+                        _drop_if_dead(v)
+                    changed = True

@@ -237,3 +237,47 @@ def test_the_llvm_backend_computes_the_same_bits():
     x = torch.randn(4, 784).numpy()
     vm = ember.quantize(model, "dynamic")(x)
     assert np.array_equal(ember.quantize(model, "dynamic", backend="llvm")(x), vm)
+
+
+class Residual(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(8, 8, 3, padding=1)
+        self.conv2 = torch.nn.Conv2d(8, 8, 3, padding=1)
+        self.conv3 = torch.nn.Conv2d(8, 4, 1)
+
+    def forward(self, x):
+        y = self.conv1(x)
+        return self.conv3(torch.relu(y + self.conv2(torch.relu(y))))
+
+
+def test_static_residual_adds_run_on_codes():
+    torch.manual_seed(0)
+    model = Residual().eval()
+    gen = torch.Generator().manual_seed(2)
+    calib = [torch.randn(4, 8, 10, 10, generator=gen).numpy() for _ in range(4)]
+    q = ember.quantize(model, "static", calibration=calib)
+    assert "tensor.quantized_add" in q.graph
+    # conv1's output is dequantized once, for the float relu before conv2; the add takes
+    # both convolutions' codes; the other dequantize is the model's output
+    assert q.graph.count("tensor.dequantize_codes") == 2
+    x = torch.randn(3, 8, 10, 10, generator=gen)
+    ref = model(x).detach().numpy()
+    assert np.abs(q(x.numpy()) - ref).max() < 0.05 * np.abs(ref).max()
+
+
+def test_scripted_modules_are_unfused_before_quantizing():
+    """The default pipeline groups a conv with the add and relu after it (tensor.fused);
+    quantizing a ScriptModule takes the groups apart first, so the result is the same as
+    quantizing the module."""
+    torch.manual_seed(0)
+    model = Residual().eval()
+    scripted = ember.script(model)
+    gen = torch.Generator().manual_seed(2)
+    calib = [torch.randn(4, 8, 10, 10, generator=gen).numpy() for _ in range(3)]
+    a = ember.quantize(model, "static", calibration=calib)
+    b = ember.quantize(scripted, "static", calibration=calib)
+    x = torch.randn(2, 8, 10, 10, generator=gen).numpy()
+    assert "tensor.quantized_add" in b.graph
+    assert np.array_equal(a(x), b(x))
+    assert np.array_equal(scripted(x), ember.script(model)(x))  # the input is left alone
