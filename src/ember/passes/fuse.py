@@ -21,6 +21,8 @@ ops' (mobile/fused.py).
 
 from __future__ import annotations
 
+import heapq
+import itertools
 from dataclasses import dataclass
 
 from ember.interpreter.mutation import _writes
@@ -50,11 +52,22 @@ class Fuse(Pass):
 
 
 class _Group:
-    __slots__ = ("members", "closed")
+    """Members (in no order until built), whether a reduction closed it, its first
+    member's position, and a heap of (position, n, user) of the ops outside it that use
+    its members' results (user None: outside this block), purged lazily."""
 
-    def __init__(self, op):
+    __slots__ = ("members", "closed", "first", "uses")
+
+    def __init__(self, op, pos, block, counter):
         self.members = [op]
         self.closed = kind(op.name) == "reduction"
+        self.first = pos[op]
+        self.uses = []
+        for r in op.results:
+            for u in r.uses:
+                user = _in_block(u.op, block)
+                heapq.heappush(self.uses, (pos[user] if user is not None else -1,
+                                           next(counter), user))
 
 
 def _member_kind(op) -> str | None:
@@ -87,30 +100,27 @@ def _fuse_block(block, min_elementwise) -> bool:
             for r in op.regions:
                 changed |= _fuse_block(r.block, min_elementwise)
     pos = {op: i for i, op in enumerate(block.ops)}
+    barriers = [0]
+    for op in block.ops:
+        barriers.append(barriers[-1] + _barrier(op))
+    counter = itertools.count()
     group_of: dict = {}
-    groups: list[_Group] = []
     for op in list(block.ops):
         k = _member_kind(op)
         if k is None:
             continue
-        group = _Group(op)
-        if k != "producer":
-            for g in _producer_groups(op, group_of):
-                if not g.closed and _can_join(g.members + group.members, op, block, pos):
-                    merged = _Group(op)
-                    merged.members = sorted(g.members + group.members, key=pos.__getitem__)
-                    merged.closed = group.closed
-                    if group in groups:
-                        groups.remove(group)
-                    groups.remove(g)
-                    group = merged
-                    for m in group.members:
-                        group_of[m] = group
+        group = _Group(op, pos, block, counter)
         group_of[op] = group
-        if group not in groups:
-            groups.append(group)
-    for g in groups:
+        if k == "producer":
+            continue
+        for g in _producer_groups(op, group_of):
+            if g is not group and not g.closed and \
+                    _can_join(g, group, pos[op], group_of, barriers):
+                group = _merge(g, group, group_of)
+    groups = {id(g): g for g in group_of.values()}
+    for g in sorted(groups.values(), key=lambda g: g.first):
         if _worth_fusing(g, min_elementwise):
+            g.members.sort(key=pos.__getitem__)
             _build(g, block)
             changed = True
     return changed
@@ -125,20 +135,40 @@ def _producer_groups(op, group_of) -> list:
     return seen
 
 
-def _can_join(members, last, block, pos) -> bool:
-    """Can all of `members` move down to `last` (a member)?"""
-    inside = set(members)
-    at = pos[last]
-    for m in members:
-        for r in m.results:
-            for u in r.uses:
-                user = _in_block(u.op, block)
-                if user in inside:
-                    continue
-                if user is None or pos[user] <= at:
-                    return False
-    first = min(pos[m] for m in members)
-    return not any(_barrier(o) for o in block.ops[first:at] if o not in inside)
+def _can_join(g, new, at, group_of, barriers) -> bool:
+    """Can the members of g and of new (which holds `at`'s op, its last member) all move
+    down to position `at`? Every use of their results from outside must come later, and
+    no op between their first member and `at` may be a barrier."""
+    if barriers[at] - barriers[min(g.first, new.first)]:
+        return False
+    for grp in (g, new):  # uses from the group itself are gone for good
+        while grp.uses and group_of.get(grp.uses[0][2]) is grp:
+            heapq.heappop(grp.uses)
+    other = {id(g): new, id(new): g}
+    held = []
+    ok = True
+    for grp in (g, new):
+        while grp.uses and group_of.get(grp.uses[0][2]) is other[id(grp)]:
+            held.append((grp, heapq.heappop(grp.uses)))
+        if grp.uses and grp.uses[0][0] <= at:
+            ok = False
+    if not ok:  # the other group's uses stay outside uses if the two do not merge
+        for grp, e in held:
+            heapq.heappush(grp.uses, e)
+    return ok
+
+
+def _merge(a, b, group_of):
+    """One group of a and b (the larger absorbs the smaller)."""
+    big, small = (a, b) if len(a.members) >= len(b.members) else (b, a)
+    big.members.extend(small.members)
+    for e in small.uses:
+        heapq.heappush(big.uses, e)
+    for m in small.members:
+        group_of[m] = big
+    big.closed = big.closed or small.closed
+    big.first = min(big.first, small.first)
+    return big
 
 
 def _in_block(op, block):
