@@ -40,21 +40,9 @@ def load_module(path: Path):
 
 def prelude(text: str) -> dict:
     """CPython's values of the names a CompilationUnit resolves without imports."""
-    import typing
+    from ember.fuzz.oracle import string_frontend_values
 
-    from ember.frontend.compiler import string_frontend_names
-
-    out = {}
-    for name in string_frontend_names():
-        if name in ("torch", "Tensor"):
-            if re.search(r"\b(torch|Tensor)\b", text):
-                import torch
-                out[name] = torch if name == "torch" else torch.Tensor
-        elif name in ("math", "cmath"):
-            out[name] = importlib.import_module(name)
-        else:
-            out[name] = getattr(typing, name)
-    return out
+    return string_frontend_values(text)
 
 
 def outcome(fn, args):

@@ -111,12 +111,38 @@ def same_outcome(a, b) -> bool:
 
 def cpython_executor(source: str, filename: str):
     """Entry name -> the function CPython defines for the generated source."""
-    ns: dict = {"__name__": "fuzz_program"}
+    ns: dict = {"__name__": "fuzz_program", **string_frontend_values(source)}
     with warnings.catch_warnings():  # e.g. `x is 0` in a shrinker's candidate
         warnings.simplefilter("ignore", SyntaxWarning)
         code = compile(source, filename, "exec")
     exec(code, ns)  # noqa: S102 - generated text, not artifacts
     return lambda entry: ns[entry]
+
+
+def string_frontend_values(source: str) -> dict:
+    """CPython's values of the names a CompilationUnit resolves without imports (typing's
+    constructs, Tensor, torch, math), for sources written that way (the corpus's); torch
+    only when the source names it and torch is installed."""
+    import math
+    import re
+    import typing
+
+    from ember.frontend.compiler import string_frontend_names
+
+    out: dict = {}
+    for name in string_frontend_names():
+        if name in ("torch", "Tensor"):
+            if re.search(r"\b(torch|Tensor)\b", source):
+                try:
+                    import torch
+                except ImportError:
+                    continue
+                out[name] = torch if name == "torch" else torch.Tensor
+        elif name in ("math", "cmath"):
+            out[name] = __import__(name)
+        elif hasattr(typing, name):
+            out[name] = getattr(typing, name)
+    return out
 
 
 _LAST: list = [None, None]

@@ -58,7 +58,7 @@ def corpus_programs(root) -> list:
     out = []
     for path in sorted(Path(root).glob("*.py")):
         source = path.read_text()
-        ns: dict = {}
+        ns: dict = oracle.string_frontend_values(source)
         exec(compile(source, str(path), "exec"), ns)  # noqa: S102 - the project's corpus
         if ns.get("CASES"):
             out.append((path.stem, source, list(ns["CASES"])))
