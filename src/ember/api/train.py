@@ -22,9 +22,11 @@ of the IR module (`@self.fc1.weight`). The step's IR:
 The step runs the model in training mode: every batch norm uses the batch's statistics
 and updates its running statistics in place (torch's momentum, which must be the same for
 all of the model's batch norms; `num_batches_tracked` is not kept), while `forward` infers
-in eval mode with the running statistics. Dropout in training mode is not built yet: a
-model holding a dropout layer is an UnsupportedError rather than silently training
-without it.
+in eval mode with the running statistics. Dropout layers drop in the step (not in
+`forward`) with masks from numpy's PCG64 seeded with (seed, step count, dropout site) —
+`tensor.dropout_seeded` — so a run is reproducible and the backward reuses the forward's
+mask; they must share one probability. Dropout1d/2d/3d, alpha dropout and instance norms
+are refused rather than trained in eval mode.
 """
 
 from __future__ import annotations
@@ -32,8 +34,8 @@ from __future__ import annotations
 from ember.api.core import ScriptFunction, _Compiled, no_gc
 from ember.errors import UnsupportedError
 
-_TRAINING_ONLY = ("Dropout", "AlphaDropout", "FeatureAlphaDropout", "SyncBatchNorm",
-                  "InstanceNorm")
+_TRAINING_ONLY = ("Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
+                  "SyncBatchNorm", "InstanceNorm")
 
 _LOSSES = {
     # torch loss module -> (functional, attributes passed as keywords)
@@ -50,14 +52,15 @@ _LOSSES = {
 
 
 @no_gc
-def train_step(model, loss_fn, optimizer) -> "TrainStep":
-    """Compile one training step of `model` under `loss_fn` and `optimizer` (see above)."""
+def train_step(model, loss_fn, optimizer, seed: int = 0) -> "TrainStep":
+    """Compile one training step of `model` under `loss_fn` and `optimizer` (see above);
+    `seed` seeds the dropout masks."""
     from ember.optim import Optimizer
     if not isinstance(optimizer, Optimizer):
         raise UnsupportedError("train_step needs an ember.optim optimizer (SGD, Adam, AdamW), "
                                f"not {type(optimizer).__name__}")
     _check_layers(model)
-    module, params, names = _frozen(model)
+    module, params, names = _frozen(model, seed)
     loss_name = _add_loss(module, loss_fn)
     from ember.autodiff.train import build_step
     build_step(module, params, names, loss_name, optimizer)
@@ -90,22 +93,39 @@ def _bn_momentum(model) -> float | None:
     return found.pop() if found else None
 
 
-def _frozen(model):
+def _dropout_p(model) -> float | None:
+    """The probability all of the model's Dropout layers share (None without any)."""
+    found = set()
+    for m in (model.modules() if hasattr(model, "modules") else []):
+        if type(m).__name__ == "Dropout":
+            if getattr(m, "inplace", False):
+                raise UnsupportedError("train_step: Dropout(inplace=True) is not supported yet")
+            found.add(float(m.p))
+    if len(found) > 1:
+        raise UnsupportedError("train_step: dropout layers with different probabilities are "
+                               "not supported yet")
+    return found.pop() if found else None
+
+
+def _frozen(model, seed: int = 0):
     """(frozen IR module, parameter symbols, their state_dict names)."""
     from ember.frontend.modules import compile_module
     from ember.passes.freeze import freeze_module
     module, entries = compile_module(model)
     if entries[0] != "forward":
         raise UnsupportedError("train_step needs a model with a forward method")
-    from ember.autodiff.train import batch_norms_train
+    from ember.autodiff.train import batch_norms_train, dropouts_train
     batch_norms_train(module, _bn_momentum(model))
+    p = _dropout_p(model)
+    if p is not None:
+        dropouts_train(module, p, seed)
     freeze_module(module)
     module.entries = ["forward"]
     wanted = [n for n, _ in model.named_parameters()] if hasattr(model, "named_parameters") \
         else None
     params, names = [], []
     for sym, t in module.tensors.items():
-        name = sym[len("self."):] if sym.startswith("self.") else sym
+        name = torch_name(sym)
         if t.data.dtype.kind != "f":
             continue
         if wanted is not None and name not in wanted:
@@ -115,6 +135,15 @@ def _frozen(model):
     if not params:
         raise UnsupportedError("train_step: the model's forward uses no float parameters")
     return module, params, names
+
+
+def torch_name(sym: str) -> str:
+    """torch's state_dict name of a tensor symbol: `self._0.weight` -> `0.weight` (ember
+    names a numbered child `_N`)."""
+    parts = sym.split(".")
+    if parts and parts[0] == "self":
+        parts = parts[1:]
+    return ".".join(p[1:] if p[:1] == "_" and p[1:].isdigit() else p for p in parts)
 
 
 def _add_loss(module, loss_fn) -> str:

@@ -16,6 +16,8 @@ from ember.ir.ops import FuncOp, create_op
 
 STEP = "optim.step"
 """The step count tensor (float64, 0-d) of optimizers that need it."""
+DROPOUT_COUNTER = "train.dropout_step"
+"""The int64 0-d tensor counting steps for dropout masks (tensor.dropout_seeded)."""
 
 
 def build_step(module, params: list[str], names: list[str], loss_name: str, optimizer) -> None:
@@ -25,7 +27,9 @@ def build_step(module, params: list[str], names: list[str], loss_name: str, opti
     in_types = list(fwd.type.params)
     target_type = loss.type.params[1]
     _model(module, fwd, params, ptypes)
+    number_dropouts(module.funcs["__model"])
     batch_norms_eval(fwd)
+    dropouts_eval(fwd)
     _objective(module, fwd, loss, ptypes, in_types, target_type)
     vjp = Differentiator(module).vjp("__objective", wrt=range(len(params)))
     _step(module, fwd, vjp, params, names, ptypes, in_types, target_type, optimizer)
@@ -44,6 +48,40 @@ def batch_norms_train(module, momentum) -> None:
             _set_const(op, 6, float(momentum))
 
 
+def dropouts_train(module, p, seed: int) -> bool:
+    """ember.nn's Dropout layers (identity in eval) drop with probability p in training: each
+    Dropout.forward returns tensor.dropout_seeded of its input. True if there were any."""
+    found = False
+    for name, f in module.funcs.items():
+        if name.split(".")[0] != "Dropout" or not name.endswith(".forward"):
+            continue
+        ret = f.body.ops[-1]
+        b = IRBuilder(f.body, ret.loc)
+        b.set_insertion_before(ret)
+        e = Emitter(b)
+        if DROPOUT_COUNTER not in module.tensors:
+            module.add_tensor(DROPOUT_COUNTER, np.zeros((), np.int64))
+        counter = b.const(SymbolRef(DROPOUT_COUNTER), module.tensors[DROPOUT_COUNTER].type)
+        y = e.op("tensor.dropout_seeded", ret.operands[0], float(p), int(seed), counter, 0)
+        ret.set_operand(0, coerce(e, y, ret.operands[0].type))
+        found = True
+    return found
+
+
+def number_dropouts(f) -> None:
+    """Each dropout of f (after inlining) draws from its own stream: site = its position."""
+    for i, op in enumerate(o for o in f.walk() if o.name == "tensor.dropout_seeded"):
+        _set_const(op, 4, i)
+
+
+def dropouts_eval(fwd) -> None:
+    """fwd's dropouts back to the identity (the inference entry)."""
+    for op in list(fwd.walk()):
+        if op.name == "tensor.dropout_seeded":
+            op.result.replace_all_uses_with(op.operands[0])
+            op.erase()
+
+
 def batch_norms_eval(fwd) -> None:
     """fwd's batch norms back in eval mode (the inference entry)."""
     for op in list(fwd.walk()):
@@ -54,7 +92,8 @@ def batch_norms_eval(fwd) -> None:
 def _set_const(op, i: int, value) -> None:
     b = IRBuilder(op.parent, op.loc)
     b.set_insertion_before(op)
-    op.set_operand(i, b.const(value, T.BOOL if isinstance(value, bool) else T.F64))
+    t = T.BOOL if isinstance(value, bool) else T.I64 if isinstance(value, int) else T.F64
+    op.set_operand(i, b.const(value, t))
 
 
 def _model(module, fwd, params, ptypes) -> None:
@@ -148,6 +187,9 @@ def _step(module, fwd, vjp, params, names, ptypes, in_types, target_type, optimi
     seed = coerce(e, e.op("tensor.from_float", 1.0), T.TENSOR)
     r = b.create("call", pv + list(f.args) + [seed], [vjp.type.ret],
                  {"callee": SymbolRef(vjp.sym_name)}).result
+    if DROPOUT_COUNTER in module.tensors:
+        dc = b.const(SymbolRef(DROPOUT_COUNTER), module.tensors[DROPOUT_COUNTER].type)
+        e.op("tensor.add_scalar_", dc, 1)
     step = None
     if optimizer.counts_steps:
         sym = _state_tensor(module, STEP, np.zeros((), np.float64))
@@ -163,6 +205,11 @@ def _step(module, fwd, vjp, params, names, ptypes, in_types, target_type, optimi
     value = e.op("tensor.item_float", e.tuple_get(r, 0))
     b.insert(create_op("return", [value], [], {}, [], fwd.loc))
     module.add_func(f)
+
+
+def _torch_name(sym: str) -> str:
+    parts = sym.split(".")[1:]
+    return ".".join(p[1:] if p[:1] == "_" and p[1:].isdigit() else p for p in parts)
 
 
 def _state_tensor(module, name: str, data) -> str:
@@ -182,7 +229,7 @@ def _state_dict(module, fwd) -> None:
     for sym, t in module.tensors.items():
         if not sym.startswith("self."):
             continue
-        items.append(e.const(sym[len("self."):]))
+        items.append(e.const(_torch_name(sym)))
         items.append(coerce(e, e.op("tensor.clone", b.const(SymbolRef(sym), t.type)), T.TENSOR))
     d = b.create("dict.new", items, [dtype]).result
     b.insert(create_op("return", [d], [], {}, [], fwd.loc))

@@ -358,3 +358,47 @@ def adaptive_avg_pool2d_backward(g, x):
 
 reg("tensor.adaptive_avg_pool2d_backward", "(Tensor grad, Tensor self) -> Tensor",
     adaptive_avg_pool2d_backward, shape=_like_second)
+
+
+# ----------------------------------------------------------------------------- dropout
+
+
+def _dropout_mask(shape, p, seed, counter, site):
+    """Keep-mask of a training step's dropout: numpy's PCG64 seeded with (seed, step counter,
+    dropout site), so a run is reproducible and the backward sees the forward's mask."""
+    rng = np.random.default_rng([int(seed) & 0xFFFFFFFF, int(counter), int(site)])
+    return rng.random(shape) >= p
+
+
+def dropout_seeded(x, p, seed, counter, site):
+    """Training-mode dropout with a reproducible mask (see _dropout_mask)."""
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0.0:
+        return x
+    keep = _dropout_mask(x.shape, p, seed, counter, site)
+    scale = x.dtype.type(0.0) if p == 1.0 else x.dtype.type(1 / (1 - p))
+    return arr(x * (keep.astype(x.dtype) * scale))
+
+
+def dropout_seeded_backward(g, x, p, seed, counter, site):
+    """The gradient of dropout_seeded: g through the same mask, scaled."""
+    g = arr(g)
+    if p == 0.0:
+        return g
+    keep = _dropout_mask(x.shape, p, seed, counter, site)
+    scale = x.dtype.type(0.0) if p == 1.0 else x.dtype.type(1 / (1 - p))
+    return arr(g * (keep.astype(x.dtype) * scale))
+
+
+def _like_first(args):
+    a = args[0]
+    return TensorInfo(a.dtype, a.shape) if a.is_tensor else UNKNOWN
+
+
+reg("tensor.dropout_seeded",
+    "(Tensor input, float p, int seed, Tensor counter, int site) -> Tensor", dropout_seeded,
+    shape=_like_first)
+reg("tensor.dropout_seeded_backward",
+    "(Tensor grad, Tensor input, float p, int seed, Tensor counter, int site) -> Tensor",
+    dropout_seeded_backward, shape=_like_second)

@@ -649,3 +649,9 @@ def _mul_conv2d(e, a, out, g):
     gx = e.sum_to(e.op("tensor.mul", gxy, y), x) if e.need(0) else None
     gy = e.sum_to(e.op("tensor.mul", gxy, x), y) if e.need(1) else None
     return [gx, gy, gw, gb, None, None, None, None]
+
+
+@vjp("tensor.dropout_seeded")
+def _dropout_seeded(e, a, out, g):
+    x, p, seed, counter, site = a
+    return [e.op("tensor.dropout_seeded_backward", g, x, p, seed, counter, site)] + [None] * 4

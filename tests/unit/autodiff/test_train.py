@@ -130,8 +130,8 @@ def test_in_process_step_forward_and_state_dict():
 
 
 def test_layers_needing_training_mode_are_refused():
-    model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Dropout(0.5))
-    with pytest.raises(ember.errors.UnsupportedError, match="Dropout"):
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 1), torch.nn.Dropout2d(0.5))
+    with pytest.raises(ember.errors.UnsupportedError, match="Dropout2d"):
         ember.train_step(model, torch.nn.CrossEntropyLoss(), ember.optim.SGD(0.1))
 
 
@@ -197,3 +197,50 @@ def test_mbv3_block_trains_like_torch_in_float64():
     for k, v in ref.state_dict().items():
         if "num_batches" not in k:
             np.testing.assert_allclose(sd[k], v.numpy(), rtol=0, atol=1e-9, err_msg=k)
+
+
+class _Mask(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mask = None
+
+    def forward(self, x):
+        return x * self.mask
+
+
+def test_dropout_masks_are_seeded_and_reused_by_the_backward():
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(6, 8), torch.nn.Dropout(0.4), torch.nn.ReLU(),
+                              torch.nn.Linear(8, 8), torch.nn.Dropout(0.4),
+                              torch.nn.Linear(8, 3)).double()
+    ref = copy.deepcopy(net)
+    masks = [_Mask(), _Mask()]
+    ref[1], ref[4] = masks
+    step = ember.train_step(net, torch.nn.CrossEntropyLoss(), ember.optim.SGD(0.1, 0.9), seed=7)
+    again = ember.train_step(net, torch.nn.CrossEntropyLoss(), ember.optim.SGD(0.1, 0.9), seed=7)
+    other = ember.train_step(net, torch.nn.CrossEntropyLoss(), ember.optim.SGD(0.1, 0.9), seed=8)
+    opt = torch.optim.SGD(ref.parameters(), lr=0.1, momentum=0.9)
+    rng = np.random.default_rng(0)
+    differ = False
+    for k in range(5):
+        x, t = rng.standard_normal((5, 6)), rng.integers(0, 3, 5)
+        # the documented mask: PCG64 seeded with (seed, step count from 0, dropout site)
+        for site, m in enumerate(masks):
+            m.mask = torch.tensor((np.random.default_rng([7, k, site]).random((5, 8)) >= 0.4)
+                                  / 0.6)
+        loss = step(x, t)
+        assert again(x, t) == loss
+        differ |= other(x, t) != loss
+        opt.zero_grad()
+        want = torch.nn.functional.cross_entropy(ref(torch.tensor(x)), torch.tensor(t))
+        want.backward()
+        opt.step()
+        assert loss == pytest.approx(want.item(), rel=1e-12)
+    assert differ
+    sd = step.state_dict()
+    for k, v in ref.state_dict().items():
+        np.testing.assert_allclose(sd[k], v.numpy(), rtol=0, atol=1e-12, err_msg=k)
+    # forward infers without dropout
+    plain = torch.nn.Sequential(ref[0], torch.nn.ReLU(), ref[3], ref[5])
+    np.testing.assert_allclose(step.forward(x), plain(torch.tensor(x)).detach().numpy(),
+                               rtol=1e-12)
