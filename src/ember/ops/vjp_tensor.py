@@ -655,3 +655,31 @@ def _mul_conv2d(e, a, out, g):
 def _dropout_seeded(e, a, out, g):
     x, p, seed, counter, site = a
     return [e.op("tensor.dropout_seeded_backward", g, x, p, seed, counter, site)] + [None] * 4
+
+
+def _as_1d_param(e, v, what):
+    c = _const(e, v, what)
+    if isinstance(c, (list, tuple)):
+        if len(c) != 1:
+            raise NotImplementedError(f"conv1d's {what} must have one element")
+        c = c[0]
+    if not isinstance(c, int):
+        raise NotImplementedError(f"conv1d's {what} must be a constant int")
+    return c
+
+
+@vjp("tensor.conv1d")
+def _conv1d(e, a, out, g):
+    """conv1d as conv2d over a height of 1 (the 2-d backward kernels)."""
+    x, w, b, stride, padding, dilation, groups = a
+    s = _as_1d_param(e, stride, "stride")
+    p = _as_1d_param(e, padding, "padding")
+    d = _as_1d_param(e, dilation, "dilation")
+    x2, w2, g2 = (e.op("tensor.unsqueeze", v, 2) for v in (x, w, g))
+    rest = ([1, s], [0, p], [1, d], groups)
+    gx = e.op("tensor.squeeze_dims", e.op("tensor.conv2d_input_backward", g2, x2, w2, *rest),
+              2) if e.need(0) else None
+    gw = e.op("tensor.squeeze_dims", e.op("tensor.conv2d_weight_backward", g2, x2, w2, *rest),
+              2) if e.need(1) else None
+    gb = e.op("tensor.sum", g, [0, 2]) if e.is_tensor(b) and e.need(2) else None
+    return [gx, gw, gb, None, None, None, None]

@@ -232,3 +232,11 @@ def test_mul_conv2d():
     x, s, w = A(2, 4, 3, 3), A(2, 4, 1, 1), A(5, 4, 1, 1)
     want = F.conv2d(torch.tensor(x * s), torch.tensor(w))
     np.testing.assert_allclose(k(x, s, w, None, 1, 0, 1, 1), want.numpy(), rtol=1e-12)
+
+
+def conv1(x: Tensor, w: Tensor, b: Tensor) -> Tensor:
+    return (F.conv1d(x, w, b, 2, 1, 1, 2) ** 2).sum() + (F.conv1d(x, w[:, :, :2], None, 1, 0, 1, 2) ** 2).sum()
+
+
+def test_conv1d():
+    check(conv1, [A(2, 4, 9), A(6, 2, 3), A(6)], [0, 1, 2])
