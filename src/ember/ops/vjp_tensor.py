@@ -683,3 +683,90 @@ def _conv1d(e, a, out, g):
               2) if e.need(1) else None
     gb = e.op("tensor.sum", g, [0, 2]) if e.is_tensor(b) and e.need(2) else None
     return [gx, gw, gb, None, None, None, None]
+
+
+# ----------------------------------------------------------------------------- more pointwise
+
+
+def _rsqrt1m(e, x):
+    """1 / sqrt(1 - x^2)."""
+    return e.op("tensor.rsqrt", e.op("tensor.rsub_scalar", e.op("tensor.mul", x, x), 1.0))
+
+
+_unary("tensor.tan", lambda e, x, y: e.op("tensor.add_scalar", e.op("tensor.mul", y, y), 1.0))
+_unary("tensor.asin", lambda e, x, y: _rsqrt1m(e, x))
+_unary("tensor.acos", lambda e, x, y: e.op("tensor.neg", _rsqrt1m(e, x)))
+_unary("tensor.erfc", lambda e, x, y: e.op("tensor.mul_scalar", e.op(
+    "tensor.exp", e.op("tensor.neg", e.op("tensor.mul", x, x))), -1.1283791670955126))
+_unary("tensor.logsigmoid", lambda e, x, y: e.op("tensor.sigmoid", e.op("tensor.neg", x)))
+_unary("tensor.softsign", lambda e, x, y: e.op("tensor.reciprocal", e.op(
+    "tensor.square", e.op("tensor.add_scalar", e.op("tensor.abs", x), 1.0))))
+
+
+@vjp("tensor.clamp_min", "tensor.clamp_max")
+def _clamp_one(e, a, out, g):
+    return [e.op("tensor.mul", g, e.op("tensor.eq", out, a[0])), None]
+
+
+@vjp("tensor.elu")
+def _elu(e, a, out, g):
+    x, alpha, inplace = a
+    _false(e, inplace, "elu")
+    neg = e.op("tensor.add_scalar", out, alpha)  # alpha * exp(x) where x <= 0
+    d = e.op("tensor.where", e.op("tensor.gt_scalar", x, 0.0), e.op("tensor.ones_like", x), neg)
+    return [e.op("tensor.mul", g, d), None, None]
+
+
+@vjp("tensor.masked_fill")
+def _masked_fill(e, a, out, g):
+    x, mask, value = a
+    z = e.op("tensor.zeros_like", g)
+    gv = e.to_float(e.op("tensor.where", mask, g, z)) if e.is_float(value) else None
+    return [_sum_to(e, e.op("tensor.where", mask, z, g), x), None, gv]
+
+
+@vjp("tensor.T")
+def _tT(e, a, out, g):
+    return [e.op("tensor.T", g)]  # reversing the dims is its own inverse
+
+
+@vjp("tensor.mT")
+def _mT(e, a, out, g):
+    return [e.op("tensor.transpose", g, -1, -2)]
+
+
+@vjp("tensor.movedim")
+def _movedim(e, a, out, g):
+    return [e.op("tensor.movedim", g, a[2], a[1]), None, None]
+
+
+@vjp("tensor.flip")
+def _flip(e, a, out, g):
+    return [e.op("tensor.flip", g, a[1]), None]
+
+
+@vjp("tensor.cumsum")
+def _cumsum(e, a, out, g):
+    x, dim, _ = a
+    d = [_const(e, dim, "cumsum's dim")]
+    r = e.op("tensor.flip", e.op("tensor.cumsum", e.op("tensor.flip", g, d), dim), d)
+    return [e.op("tensor.type_as", r, x), None, None]
+
+
+@vjp("tensor.amax", "tensor.amin")
+def _amax(e, a, out, g):
+    x, dim, keepdim = a
+    if _const(e, dim, "amax's dim") == []:
+        dim = None
+    hit = e.op("tensor.eq", x, _unreduce(e, out, x, dim, keepdim))
+    n = _unreduce(e, e.op("tensor.sum", hit, dim if dim is not None else None, keepdim)
+                  if dim is not None else e.op("tensor.sum", hit), x, dim, keepdim)
+    return [e.op("tensor.mul", e.op("tensor.truediv", _unreduce(e, g, x, dim, keepdim), n),
+                 hit), None, None]
+
+
+@vjp("tensor.std")
+def _std(e, a, out, g):
+    x, dim, unbiased, keepdim = a
+    gvar = e.op("tensor.truediv", g, e.op("tensor.mul_scalar", out, 2.0))
+    return _var(e, a, e.op("tensor.mul", out, out), gvar)

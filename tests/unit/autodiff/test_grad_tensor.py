@@ -240,3 +240,22 @@ def conv1(x: Tensor, w: Tensor, b: Tensor) -> Tensor:
 
 def test_conv1d():
     check(conv1, [A(2, 4, 9), A(6, 2, 3), A(6)], [0, 1, 2])
+
+
+def more_pointwise(x: Tensor, y: Tensor) -> Tensor:
+    z = x * 0.5
+    return (torch.tan(z) + torch.asin(z) + torch.acos(z) + torch.erfc(x) + F.logsigmoid(x) +
+            F.softsign(x) + torch.clamp_min(x, 0.1) + torch.clamp_max(x, -0.1) + F.elu(x) +
+            x.masked_fill(y > 0.0, 2.0)).sum()
+
+
+def more_shapes(x: Tensor, y: Tensor) -> Tensor:
+    return (x.T * y).sum() + (x * y.mT).sum() + (torch.flip(x, [0]) * y.T).sum() + \
+        (torch.movedim(x, 0, 1) * torch.cumsum(y, 1)).sum() + torch.amax(x, 1).sum() + \
+        torch.std(y, 0).sum() + torch.amax(x).sum()
+
+
+@pytest.mark.parametrize("fn", [more_pointwise, more_shapes])
+def test_more_rules(fn):
+    check(fn, [A(3, 4), A(4, 3) if fn is more_shapes else A(3, 4)],
+          [0, 1] if fn is more_shapes else [0])
