@@ -56,6 +56,11 @@ def main(argv=None) -> int:
     f.add_argument("--out", default=None, help="directory for reproducers")
     f.add_argument("--corpus", default=None,
                    help="corpus programs for pass-order fuzzing (tests/corpus/programs)")
+    f.add_argument("--llvm", action=argparse.BooleanOptionalAction, default=None,
+                   help="compare the LLVM backend too (default: when llvmlite is installed)")
+    f.add_argument("--profile", default=None, choices=("full", "native", "mixed"),
+                   help="generated programs: every construct (full), the native tier's "
+                        "subset (native), or half each (mixed, the default with --llvm)")
     q = sub.add_parser("quantize", help="quantize a model to int8 and save an artifact")
     q.add_argument("target", help="FILE.py:NAME (a module) or a TorchScript archive "
                                   "(.pt/.ptl)")
@@ -253,7 +258,7 @@ def _fuzz(args) -> int:
 
     return run_fuzz(seconds=args.seconds, seed=args.seed, programs=args.programs,
                     mode=args.mode, mutations=args.mutations, out=args.out,
-                    corpus=args.corpus)
+                    corpus=args.corpus, llvm=args.llvm, profile=args.profile)
 
 
 def _cache(args) -> int:

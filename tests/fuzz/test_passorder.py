@@ -6,12 +6,15 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from ember.fuzz import oracle
 from ember.fuzz.passorder import corpus_programs, pipeline_executor, random_pipeline, run_passorder
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "programs"
 CI_SEED = 11
 CI_RUNS = 250
+CI_LLVM_RUNS = 80
 
 
 def test_fixed_seed_pipelines_agree():
@@ -56,9 +59,19 @@ def test_a_failing_run_keeps_a_corpus_format_reproducer(monkeypatch):
         verdict = real(source, cases, executors, filename=filename)
         return type(verdict)("mismatch", verdict.detail, ("mismatch",))
     monkeypatch.setattr(passorder.oracle, "check", failing)
-    stats = run_passorder(3, (), count=1)
+    stats = run_passorder(3, (), count=1, llvm=False)
     (name, pipeline, status, detail, text) = stats.failures[0]
     assert text.startswith(f"# pipeline: {pipeline}\n")
     ns: dict = {}
     exec(compile(text, name, "exec"), ns)  # noqa: S102 - a generated program
     assert oracle.same(ns["CASES"], list(generate(int(name[3:])).cases))  # NaN == NaN
+
+
+def test_pipelines_agree_under_the_llvm_backend():
+    """The LLVM backend compiles each pipeline's module: native code (or the VM where it
+    falls back) agrees with CPython, and native-profile programs mostly run natively."""
+    pytest.importorskip("llvmlite")
+    progs = corpus_programs(CORPUS)
+    stats = run_passorder(CI_SEED + 1, progs, count=CI_LLVM_RUNS, generated=0.6, llvm=True)
+    assert stats.agreed == CI_LLVM_RUNS, stats.failures[:3]
+    assert stats.llvm_runs == CI_LLVM_RUNS and stats.native_runs > 0

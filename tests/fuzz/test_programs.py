@@ -5,20 +5,57 @@ from __future__ import annotations
 
 import ast
 
+import pytest
+
 from ember.fuzz import oracle
 from ember.fuzz.generator import generate
 from ember.fuzz.programs import run_programs, shrink_program
 
 CI_SEED = 20240601
 CI_PROGRAMS = 300
+CI_LLVM = 80
 
 
 def test_fixed_seed_campaign_agrees(tmp_path):
-    stats = run_programs(CI_SEED, count=CI_PROGRAMS, out_dir=str(tmp_path))
+    stats = run_programs(CI_SEED, count=CI_PROGRAMS, out_dir=str(tmp_path), llvm=False)
     assert stats.generated == CI_PROGRAMS
     report = "\n".join(f"{f.status}: {f.detail}\n{f.reproducer}" for f in stats.failures[:3])
     assert stats.agreed == CI_PROGRAMS, report
     assert stats.compiled == CI_PROGRAMS
+
+
+def test_mixed_campaign_agrees_with_llvm(tmp_path):
+    """Programs of both profiles under CPython, the VM, the artifact and the LLVM backend
+    (native code, or the VM where it falls back): all agree, and a good share of the
+    native profile's entries runs natively."""
+    pytest.importorskip("llvmlite")
+    stats = run_programs(CI_SEED, count=CI_LLVM, out_dir=str(tmp_path), llvm=True,
+                         profile="mixed")
+    report = "\n".join(f"{f.status}: {f.detail}\n{f.reproducer}" for f in stats.failures[:3])
+    assert stats.agreed == CI_LLVM, report
+    assert stats.llvm_programs == CI_LLVM
+    assert stats.profiles == {"native": CI_LLVM // 2, "full": CI_LLVM // 2}
+    assert stats.native_entries > stats.llvm_entries // 5, stats.fallbacks
+    assert stats.native_programs["native"] > 0 and "programs" in stats.native_share()
+
+
+def test_native_profile_leaves_out_str_dict_and_try():
+    for seed in range(40):
+        prog = generate(seed, profile="native")
+        tree = ast.parse(prog.source)
+        assert not any(isinstance(n, (ast.Try, ast.Dict, ast.DictComp, ast.JoinedStr,
+                                      ast.Lambda)) for n in ast.walk(tree)), prog.source
+        for fn in (n for n in tree.body if isinstance(n, ast.FunctionDef)):
+            annotations = [a.annotation for a in fn.args.args] + [fn.returns]
+            assert not any("str" in ast.unparse(a) or "Dict" in ast.unparse(a)
+                           for a in annotations), prog.source
+    assert generate(3, profile="native").source == generate(3, profile="native").source
+    assert generate(3, profile="native").source != generate(3).source
+
+
+def test_mixed_campaign_alternates_profiles():
+    stats = run_programs(1, count=4, llvm=False, profile="mixed")
+    assert stats.profiles == {"full": 2, "native": 2} and stats.llvm_programs == 0
 
 
 def test_generator_is_deterministic():
@@ -38,6 +75,29 @@ def test_programs_cover_the_language():
                       "ListComp", "DictComp", "JoinedStr", "FormattedValue", "IfExp",
                       "Raise", "Assert", "AugAssign", "Delete", "Compare", "BoolOp"):
         assert construct in seen, construct
+
+
+def test_a_wrong_llvm_result_is_a_mismatch_of_the_llvm_executor(monkeypatch):
+    """The llvm executor is part of the default oracle and is blamed by name."""
+    pytest.importorskip("llvmlite")
+
+    def lying_llvm(source, filename):
+        real = oracle.llvm_executor(source, filename)
+        return lambda name: (lambda *a: real(name)(*a) + 1)
+    monkeypatch.setitem(oracle.EXECUTORS, "llvm", lying_llvm)
+    verdict = oracle.check(SOURCE, [("total", ([1, 5, 7], 3))])
+    assert verdict.status == "mismatch" and verdict.signature[1] == "llvm"
+    assert "llvm returned 24" in verdict.detail
+
+
+def test_the_llvm_executor_says_where_entries_run():
+    pytest.importorskip("llvmlite")
+    source = SOURCE + "\n\ndef name(s: str) -> str:\n    return s + '!'\n"
+    verdict = oracle.check(source, [("total", ([1, 5], 3)), ("name", ("a",))])
+    assert verdict.status == "agree"
+    where = verdict.backends["llvm"]
+    assert where["total"] == ("llvm", None)
+    assert where["name"][0] == "vm" and "str" in where["name"][1]
 
 
 def _lying_executor(source, filename):

@@ -5,6 +5,11 @@
     ember fuzz --mode artifacts --mutations 10000      stop after 10,000 mutants
     ember fuzz --mode torchscript --mutations 10000    mutants of TorchScript archives (needs
                                                        torch to make the seed archives)
+    ember fuzz --no-llvm ...                           leave the LLVM backend out
+
+The program and pass-order fuzzers compare the LLVM backend too when llvmlite is
+installed (--no-llvm: not); their generated programs are then half of the native
+profile (--profile: full, native or mixed), and the summary gives the native share.
 
 Reproducers (shrunk programs, mutant artifacts) go to --out (default: a directory
 named after the seed under the system's temporary directory). The exit status is 1
@@ -18,6 +23,7 @@ import random
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 
 MODES = ("programs", "tensors", "passes", "artifacts", "threads")
 """The modes --mode all runs; "torchscript" (archives made with torch) runs when asked."""
@@ -28,20 +34,43 @@ SHARE = {"programs": 0.45, "tensors": 0.1, "passes": 0.15, "artifacts": 0.25, "t
 
 def run(seconds: float = 10.0, seed: int | None = None, programs: int | None = None,
         mode: str = "all", mutations: int | None = None, out: str | None = None,
-        corpus: str | None = None, stream=None) -> int:
-    """Run the fuzzers; returns the exit status (0: no failures)."""
+        corpus: str | None = None, stream=None, llvm: bool | None = None,
+        profile: str | None = None) -> int:
+    """Run the fuzzers; returns the exit status (0: no failures).
+
+    llvm: compare the LLVM backend too (None: when llvmlite is installed; True without
+    llvmlite says so and goes on without it). profile: the program generator's profile
+    (default: mixed with llvm, full without)."""
+    from ember.fuzz.oracle import llvm_available
+
     stream = stream or sys.stdout
     seed = random.randrange(1 << 31) if seed is None else seed
     out = out or os.path.join(tempfile.gettempdir(), f"ember-fuzz-{seed}")
     modes = MODES if mode == "all" else (mode,)
     say = _printer(stream)
-    say(f"ember fuzz: seed {seed}, {seconds:g} s, modes {', '.join(modes)}, out {out}")
+    if llvm is not False and not llvm_available():
+        if llvm:
+            say("llvm: skipped (llvmlite is not installed)")
+        llvm = False
+    llvm = llvm is not False
+    opts = Options(llvm, profile or ("mixed" if llvm else "full"))
+    engines = "cpython, vm, artifact" + (", llvm" if llvm else "")
+    say(f"ember fuzz: seed {seed}, {seconds:g} s, modes {', '.join(modes)}, out {out}, "
+        f"engines {engines}")
     failures = 0
     for m in modes:
         budget = seconds * (SHARE[m] / sum(SHARE[x] for x in modes))
-        failures += _RUNNERS[m](seed, budget, programs, mutations, out, corpus, say)
+        failures += _RUNNERS[m](seed, budget, programs, mutations, out, corpus, say, opts)
     say(f"total: {failures} failure(s)")
     return 1 if failures else 0
+
+
+@dataclass
+class Options:
+    llvm: bool
+    """The program and pass-order fuzzers compare the LLVM backend too."""
+    profile: str
+    """The program generator's profile (programs.PROFILES)."""
 
 
 def _printer(stream):
@@ -51,17 +80,21 @@ def _printer(stream):
     return say
 
 
-def _programs(seed, seconds, count, mutations, out, corpus, say) -> int:
+def _programs(seed, seconds, count, mutations, out, corpus, say, opts) -> int:
     from ember.fuzz.programs import run_programs
 
     t0 = time.monotonic()
     stats = run_programs(seed, count=count, seconds=None if count else seconds,
-                         out_dir=os.path.join(out, "programs"),
-                         progress=lambda s, t: say(f"  programs: {s.generated} generated, "
-                                                   f"{s.agreed} agreed ({t:.0f} s)"))
+                         out_dir=os.path.join(out, "programs"), llvm=opts.llvm,
+                         profile=opts.profile,
+                         progress=lambda s, t: say(_progress(s, t)))
     say(f"programs: {stats.generated} generated, {stats.compiled} compiled, "
         f"{stats.agreed} agreed in {time.monotonic() - t0:.1f} s")
     _outcomes(say, stats.statuses)
+    if stats.llvm_programs:
+        say(f"  llvm: {stats.native_share()}")
+        for why, n in stats.fallbacks.most_common(8):
+            say(f"  {n:6d} x on the VM: {why[:150]}")
     for (status, sig), n in stats.reasons.most_common():
         say(f"  {n:6d} x {status}: {' '.join(map(str, sig[1:]))[:150]}")
     for f in stats.failures:
@@ -70,7 +103,14 @@ def _programs(seed, seconds, count, mutations, out, corpus, say) -> int:
     return sum(stats.reasons.values())
 
 
-def _tensors(seed, seconds, count, mutations, out, corpus, say) -> int:
+def _progress(stats, t) -> str:
+    line = f"  programs: {stats.generated} generated, {stats.agreed} agreed ({t:.0f} s)"
+    if stats.llvm_programs:
+        line += f"; llvm: {stats.native_share()}"
+    return line
+
+
+def _tensors(seed, seconds, count, mutations, out, corpus, say, opts) -> int:
     from ember.fuzz.tensor_oracle import available, run_tensors
 
     if not available():
@@ -88,16 +128,18 @@ def _tensors(seed, seconds, count, mutations, out, corpus, say) -> int:
     return len(stats.failures)
 
 
-def _passes(seed, seconds, count, mutations, out, corpus, say) -> int:
+def _passes(seed, seconds, count, mutations, out, corpus, say, opts) -> int:
     from ember.fuzz.passorder import corpus_programs, run_passorder
 
     root = corpus or os.path.join("tests", "corpus", "programs")
     progs = corpus_programs(root) if os.path.isdir(root) else []
     t0 = time.monotonic()
-    stats = run_passorder(seed, progs, seconds=seconds)
+    stats = run_passorder(seed, progs, seconds=seconds, llvm=opts.llvm)
     say(f"passes: {stats.runs} pipelines over {len(progs)} corpus programs and generated "
         f"ones, {stats.agreed} agreed in {time.monotonic() - t0:.1f} s")
     _outcomes(say, stats.statuses)
+    if stats.llvm_runs:
+        say(f"  llvm: {stats.native_runs} of {stats.llvm_runs} runs entirely native")
     for i, (name, pipeline, status, detail, text) in enumerate(stats.failures):
         path = _write(out, "passes", f"{status}_{name}_{i}.py", text)
         if i < 20:
@@ -105,7 +147,7 @@ def _passes(seed, seconds, count, mutations, out, corpus, say) -> int:
     return len(stats.failures)
 
 
-def _artifacts(seed, seconds, count, mutations, out, corpus, say) -> int:
+def _artifacts(seed, seconds, count, mutations, out, corpus, say, opts) -> int:
     from ember.fuzz.artifact_seeds import seeds
     from ember.fuzz.artifacts import run_artifacts
 
@@ -122,7 +164,7 @@ def _artifacts(seed, seconds, count, mutations, out, corpus, say) -> int:
     return len(stats.bugs)
 
 
-def _torchscript(seed, seconds, count, mutations, out, corpus, say) -> int:
+def _torchscript(seed, seconds, count, mutations, out, corpus, say, opts) -> int:
     from ember.fuzz.torchscript_archives import run_archives, seeds
 
     t0 = time.monotonic()
@@ -138,7 +180,7 @@ def _torchscript(seed, seconds, count, mutations, out, corpus, say) -> int:
     return len(stats.bugs)
 
 
-def _threads(seed, seconds, count, mutations, out, corpus, say) -> int:
+def _threads(seed, seconds, count, mutations, out, corpus, say, opts) -> int:
     from ember.fuzz.threads import run_threads
 
     t0 = time.monotonic()

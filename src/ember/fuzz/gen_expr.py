@@ -14,11 +14,16 @@ from ember.fuzz.gen_bool import BoolExprs
 from ember.fuzz.gen_container import ContainerExprs
 from ember.fuzz.gen_scalar import ScalarExprs
 from ember.fuzz.gen_text import TextExprs
-from ember.fuzz.gtypes import BOOL, INT, INT_BOUND, STR, STR_BOUND, kind
+from ember.fuzz.gtypes import BOOL, INT, INT_BOUND, STR, STR_BOUND, avoided, kind
 from ember.fuzz.scope import E, default_bound
 
 STORE_LIST = 24
 """Longest list a reassignment stores (longer values are sliced)."""
+
+
+class Avoid(Exception):
+    """An expression of a type the native profile leaves out (str, dict) was asked for:
+    the production (or statement) asking for it gives way to another."""
 
 
 class ExprGen(ScalarExprs, BoolExprs, TextExprs, ContainerExprs):
@@ -31,6 +36,8 @@ class ExprGen(ScalarExprs, BoolExprs, TextExprs, ContainerExprs):
     # -- dispatch ---------------------------------------------------------------------------
     def expr(self, t, d: int = 2) -> E:
         """An expression of type t, nested at most d levels below its leaves."""
+        if avoided(t):
+            raise Avoid(t)
         prods = [(6, self.var_expr), (2, self.literal_expr)]
         if d > 0:
             prods += [(1, self.ifexp_expr), (2, self.call_expr), (1, self.unwrap_expr)]
@@ -39,10 +46,20 @@ class ExprGen(ScalarExprs, BoolExprs, TextExprs, ContainerExprs):
             prods += self.productions(kind(t))
         for _ in range(8):
             fn = self.pick(prods)
-            e = fn(t, d - 1)
+            try:
+                e = fn(t, d - 1)
+            except Avoid:
+                e = None
             if e is not None:
                 return e
         return self.literal_expr(t, 0)
+
+    def message(self) -> ast.expr:
+        """A str expression for an exception's message (a constant in the native profile,
+        whose natively compiled raise takes constant messages)."""
+        if avoided(STR):
+            return self.str_literal(STR, 0).node
+        return self.expr(STR, 1).node
 
     def productions(self, k: str):
         return {"int": self.int_prods, "float": self.float_prods, "bool": self.bool_prods,

@@ -11,7 +11,8 @@ import ast
 
 from ember.fuzz.astutil import call, name
 from ember.fuzz.gen_stmt import EXCEPTIONS, SimpleStmts, assign, if_, store
-from ember.fuzz.gtypes import BOOL, INT, STR, STR_BOUND
+from ember.fuzz.gen_expr import Avoid
+from ember.fuzz.gtypes import BOOL, INT, NATIVE, STR, STR_BOUND
 from ember.fuzz.scope import Var
 
 MAX_NEST = 3
@@ -44,15 +45,29 @@ class StmtGen(SimpleStmts):
         self.ctx.stmts_left -= 1
         prods = [(w, lambda f=f: f()) for w, f in self.simple_prods()]
         if nest < MAX_NEST:
-            prods += [(3, lambda: self.if_stmt(nest)), (2, lambda: self.try_stmt(nest)),
+            tries = 0 if NATIVE.get() else 2  # the native tier compiles no try statement yet
+            prods += [(3, lambda: self.if_stmt(nest)), (tries, lambda: self.try_stmt(nest)),
                       (1, lambda: self.refine_stmt(nest))]
             if self.ctx.loops < MAX_LOOPS:
                 prods += [(3, lambda: self.for_stmt(nest)), (1, lambda: self.while_stmt(nest))]
         for _ in range(6):
-            out = self.x.pick(prods)()
+            out = self.attempt(self.x.pick(prods))
             if out:
                 return out
         return [ast.Pass()]
+
+    def attempt(self, production):
+        """Run a statement production; one that asked for an avoided type (the native
+        profile) yields nothing and leaves the scopes as they were."""
+        ctx = self.ctx
+        saved = (len(ctx.scopes), ctx.loops, set(ctx.frozen), ctx.in_try, ctx.in_closure)
+        try:
+            return production()
+        except Avoid:
+            del ctx.scopes[saved[0]:]
+            ctx.loops, ctx.frozen, ctx.in_try, ctx.in_closure = saved[1:]
+            self.in_while_cond = False
+            return None
 
     # -- if -------------------------------------------------------------------------------------
     def if_stmt(self, nest):

@@ -19,7 +19,19 @@ from ember.fuzz.astutil import const, name
 from ember.fuzz.gen_container import _lambda_args
 from ember.fuzz.gen_expr import ExprGen
 from ember.fuzz.gen_flow import StmtGen
-from ember.fuzz.gtypes import BOOL, FLOAT, INT, STR, ann, literal, random_type, random_value
+from ember.fuzz.gtypes import (
+    BOOL,
+    FLOAT,
+    INT,
+    NATIVE,
+    STR,
+    allowed,
+    native,
+    ann,
+    literal,
+    random_type,
+    random_value,
+)
 from ember.fuzz.scope import Ctx, FnSig, Var
 
 HEADER = "from typing import Dict, List, Optional, Tuple\nimport math\n\n\n"
@@ -34,6 +46,7 @@ class Program:
     cases: list = field(default_factory=list)
     """(entry name, args tuple) pairs."""
     seed: int = 0
+    profile: str = "full"
 
     @property
     def source(self) -> str:
@@ -52,17 +65,30 @@ def render(tree: ast.Module) -> str:
     return HEADER + head + "\n\n\n".join(defs) + "\n"
 
 
-def generate(seed: int, size: int = 12) -> Program:
+PROFILES = ("full", "native")
+"""full: every construct the generator knows. native: only what the LLVM backend compiles
+natively (int, float, bool, lists, tuples, Optional; no str, dict or try), so that most
+of its programs run natively under backend="llvm"."""
+
+
+def generate(seed: int, size: int = 12, profile: str = "full") -> Program:
     """A deterministic program for `seed`; `size` is about the statements per function."""
+    if profile not in PROFILES:
+        raise ValueError(f"unknown generator profile {profile!r}")
     rng = random.Random(seed)
-    for attempt in range(20):
-        prog = _program(rng, size)
-        try:
-            compile(prog.source, "<fuzz>", "exec")
-        except SyntaxError:  # e.g. quotes an f-string cannot hold; draw again
-            continue
-        prog.seed = seed
-        return prog
+    token = NATIVE.set(profile == "native")
+    try:
+        for attempt in range(20):
+            prog = _program(rng, size)
+            try:
+                compile(prog.source, "<fuzz>", "exec")
+            except SyntaxError:  # e.g. quotes an f-string cannot hold; draw again
+                continue
+            prog.seed = seed
+            prog.profile = profile
+            return prog
+    finally:
+        NATIVE.reset(token)
     raise RuntimeError(f"generator found no valid program for seed {seed}")
 
 
@@ -95,7 +121,7 @@ def _module_constants(rng) -> list:
     """(Var, assignment) pairs of module-level constants the functions may read."""
     out = []
     for i in range(rng.choice((0, 0, 1, 2))):
-        t = rng.choice((INT, STR, FLOAT))
+        t = rng.choice(allowed((INT, STR, FLOAT)))
         v = Var(f"K{i}", t, capturable=True)
         node = ast.Assign(targets=[ast.Name(id=v.name, ctx=ast.Store())],
                           value=ast.Constant(rng.choice(SMALL_VALUES[t])), lineno=0)
@@ -157,15 +183,16 @@ def _closures(ctx, x) -> list:
     """A lambda and/or a nested def over the parameters, bound once."""
     out = []
     for kind_ in ("lambda", "def"):
-        if ctx.rng.random() < 0.3:
+        if ctx.rng.random() < 0.3 and not native():  # closures: not native yet
             out.append(_closure(ctx, x, kind_))
     return out
 
 
 def _closure(ctx, x, kind_):
     rng = ctx.rng
-    ptypes = tuple(rng.choice((INT, FLOAT, STR, BOOL)) for _ in range(rng.randint(1, 2)))
-    ret = rng.choice((INT, FLOAT, STR, BOOL))
+    ptypes = tuple(rng.choice(allowed((INT, FLOAT, STR, BOOL)))
+                   for _ in range(rng.randint(1, 2)))
+    ret = rng.choice(allowed((INT, FLOAT, STR, BOOL)))
     pnames = [ctx.fresh("q") for _ in ptypes]
     fname = ctx.fresh("lam" if kind_ == "lambda" else "inner")
     ctx.in_closure = True

@@ -11,6 +11,7 @@ no arithmetic ever leaves int64: ember's documented OverflowError never triggers
 from __future__ import annotations
 
 import ast
+import contextvars
 import math
 
 INT, FLOAT, BOOL, STR = "int", "float", "bool", "str"
@@ -28,6 +29,31 @@ LIST_BOUND = 400
 WORDS = ("", "a", "ab", "abc", "Hello", "x y", " pad ", "a,b,c", "42", "-7", "3.5", "é",
          "ß", "ǅx", "it's", 'q"uote', "tab\tnew\nline", "back\\slash", "MiXeD", "a b c",
          "zz", "1e3", "UPPER", "0")
+
+
+NATIVE = contextvars.ContextVar("ember_fuzz_native", default=False)
+"""True while generating a program of the native profile: only types the LLVM backend
+compiles natively (int, float, bool, lists, tuples, Optional; no str, no dict)."""
+
+
+def allowed(types: tuple) -> tuple:
+    """`types` without str in the native profile (unchanged, and the same draws, otherwise)."""
+    return tuple(t for t in types if t != STR) if NATIVE.get() else types
+
+
+def native() -> bool:
+    """A program of the native profile is being generated: productions of what the native
+    tier documents as not native yet (docs/architecture.md) give way to others."""
+    return NATIVE.get()
+
+
+def avoided(t) -> bool:
+    """In the native profile: t holds a str or a dict somewhere."""
+    if not NATIVE.get():
+        return False
+    if isinstance(t, str):
+        return t == STR
+    return t[0] == "dict" or (t[0] != "fn" and any(avoided(x) for x in t[1:]))
 
 
 def list_of(t):
@@ -74,15 +100,15 @@ def random_type(rng, depth: int = 2, optional: bool = True):
     """A random type; containers nest at most `depth` deep."""
     r = rng.random()
     if depth <= 0 or r < 0.55:
-        return rng.choice((INT, INT, FLOAT, BOOL, STR, STR))
-    if r < 0.75:
+        return rng.choice(allowed((INT, INT, FLOAT, BOOL, STR, STR)))
+    if r < 0.75 or (r < 0.85 and NATIVE.get()):
         return list_of(random_type(rng, depth - 1, False))
     if r < 0.85:
         return dict_of(rng.choice(KEYS), random_type(rng, depth - 1, False))
     if r < 0.95 or not optional:
         n = rng.randint(2, 3)
         return tuple_of(*(random_type(rng, depth - 1, False) for _ in range(n)))
-    return opt_of(rng.choice((INT, FLOAT, STR)))
+    return opt_of(rng.choice(allowed((INT, FLOAT, STR))))
 
 
 def random_int(rng) -> int:

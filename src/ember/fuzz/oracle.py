@@ -1,5 +1,6 @@
 """The differential oracle: run a program's cases under CPython, under
-`ember.CompilationUnit` in process and from a saved artifact, and compare.
+`ember.CompilationUnit` in process, from a saved artifact and (when llvmlite is
+installed) under `ember.CompilationUnit(..., backend="llvm")`, and compare.
 
 An outcome is ("ok", value, args after the call, printed text) or ("raise", type
 name, message, args after the call, printed text). Two outcomes agree when values have the same types all the way
@@ -41,6 +42,9 @@ class Verdict:
     """What the shrinker must preserve (kind of failure and the exception classes)."""
     outcomes: dict = field(default_factory=dict)
     """Executor name -> list of outcomes (one per case)."""
+    backends: dict = field(default_factory=dict)
+    """Executor name -> {entry: (backend, fallback reason)} for executors whose functions
+    say where they run (the llvm executor: "llvm", or "vm" and why)."""
 
     @property
     def failed(self) -> bool:
@@ -181,7 +185,35 @@ def loaded_executor(source: str, filename: str):
     return lambda entry: getattr(loaded, entry)
 
 
-EXECUTORS = {"cpython": cpython_executor, "ember": ember_executor, "loaded": loaded_executor}
+def llvm_executor(source: str, filename: str):
+    """Entry name -> the function of ember.CompilationUnit(..., backend="llvm"): native
+    code, or the VM for functions the native tier leaves there (fallback is tested too)."""
+    import ember
+
+    cu = ember.CompilationUnit(source, filename=filename, backend="llvm")
+    return lambda entry: getattr(cu, entry)
+
+
+def llvm_available() -> bool:
+    """llvmlite is importable (the LLVM backend's only extra dependency)."""
+    import importlib.util
+
+    return importlib.util.find_spec("llvmlite") is not None
+
+
+BASE_EXECUTORS = {"cpython": cpython_executor, "ember": ember_executor,
+                  "loaded": loaded_executor}
+"""CPython, the VM in process, the saved artifact under ember.mobile."""
+EXECUTORS = dict(BASE_EXECUTORS, **({"llvm": llvm_executor} if llvm_available() else {}))
+"""The default oracle: the base executors and, when llvmlite is installed, the LLVM
+backend as a fourth."""
+
+
+def executors(llvm: bool | None = None) -> dict:
+    """The oracle's executors: with the LLVM backend if `llvm` (None: if available)."""
+    if llvm is None:
+        llvm = llvm_available()
+    return dict(BASE_EXECUTORS, llvm=llvm_executor) if llvm else dict(BASE_EXECUTORS)
 
 
 # ----------------------------------------------------------------------------- checking
@@ -203,7 +235,7 @@ def _check(source, cases, executors, filename, compare) -> Verdict:
     from ember.errors import CompileError
 
     names = list(executors)
-    results = {}
+    results, backends = {}, {}
     for ex in names:
         try:
             fns = executors[ex](source, filename)
@@ -211,13 +243,20 @@ def _check(source, cases, executors, filename, compare) -> Verdict:
         except CompileError as e:
             msg = _first_line(e)
             return Verdict("rejected", f"{type(e).__name__}: {msg}",
-                           ("rejected", ex, type(e).__name__, _QUOTED.sub("'_'", msg)), results)
+                           ("rejected", ex, type(e).__name__, _QUOTED.sub("'_'", msg)), results,
+                           backends)
         except Exception as e:  # noqa: BLE001 - anything else escaping the compiler is a bug
             status = "invalid" if ex == names[0] else "internal"
             return Verdict(status, f"{ex}: {_where(e)}",
-                           (status, ex, type(e).__name__, _frame(e)), results)
+                           (status, ex, type(e).__name__, _frame(e)), results, backends)
+        where = {entry: (fn.backend, getattr(fn, "fallback_reason", None))
+                 for fn, (entry, _) in zip(entries, cases) if hasattr(fn, "backend")}
+        if where:
+            backends[ex] = where
         results[ex] = [outcome(fn, args) for fn, (_, args) in zip(entries, cases)]
-    return _compare(names, results, cases, compare)
+    verdict = _compare(names, results, cases, compare)
+    verdict.backends = backends
+    return verdict
 
 
 def _compare(names, results, cases, compare) -> Verdict:

@@ -35,26 +35,70 @@ class Stats:
     reasons: Counter = field(default_factory=Counter)
     """(status, detail) of every failure, to group repeats of one bug."""
     failures: list = field(default_factory=list)
+    profiles: Counter = field(default_factory=Counter)
+    """Generator profile -> programs generated with it."""
+    llvm_programs: int = 0
+    """Programs the llvm executor compiled (its entries know where they run)."""
+    native_programs: Counter = field(default_factory=Counter)
+    """Profile -> programs whose every called entry ran natively under backend="llvm"."""
+    native_entries: int = 0
+    llvm_entries: int = 0
+    """Called entries that ran natively / all called entries, under the llvm executor."""
+    fallbacks: Counter = field(default_factory=Counter)
+    """Why called entries stayed on the VM: the fallback reason without its file:line."""
+
+    def native_share(self) -> str:
+        """'N of M programs (P %) ran natively, E of F entries', or '' without llvm."""
+        if not self.llvm_programs:
+            return ""
+        n = sum(self.native_programs.values())
+        by = ", ".join(f"{p} {self.native_programs[p]}/{self.profiles[p]}"
+                       for p in sorted(self.profiles))
+        return (f"{n} of {self.llvm_programs} programs ({100 * n / self.llvm_programs:.1f} %) "
+                f"ran natively ({by}); {self.native_entries} of {self.llvm_entries} entries")
 
 
 def program_seed(seed: int, k: int) -> int:
     return seed * SEED_STRIDE + k
 
 
+PROFILES = ("full", "native", "mixed")
+"""Generator profiles of a campaign; mixed: odd-numbered programs native, the rest full."""
+
+
+def program_profile(profile: str, k: int) -> str:
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; expected one of {', '.join(PROFILES)}")
+    return ("native" if k % 2 else "full") if profile == "mixed" else profile
+
+
 def run_programs(seed: int, count: int | None = None, seconds: float | None = None,
                  out_dir: str | None = None, shrink: bool = True, check=None,
-                 generate_fn=generate, progress=None, max_shrinks: int = 10) -> Stats:
-    """Generate and check programs until `count` are done or `seconds` have passed."""
-    check = check or oracle.check
+                 generate_fn=None, progress=None, max_shrinks: int = 10,
+                 llvm: bool | None = None, profile: str = "full") -> Stats:
+    """Generate and check programs until `count` are done or `seconds` have passed.
+
+    llvm: include the LLVM backend in the oracle (None: when llvmlite is installed);
+    profile: the generator's profile (see PROFILES); generate_fn(seed), when given, makes
+    the programs instead."""
+    if check is None:
+        execs = oracle.executors(llvm)
+
+        def check(source, cases):
+            return oracle.check(source, cases, execs)
     stats = Stats()
     start = time.monotonic()
     k = 0
     while (count is None or k < count) and \
             (seconds is None or time.monotonic() - start < seconds):
-        prog = generate_fn(program_seed(seed, k))
+        if generate_fn is None:
+            prog = generate(program_seed(seed, k), profile=program_profile(profile, k))
+        else:
+            prog = generate_fn(program_seed(seed, k))
         k += 1
         verdict = check(prog.source, prog.cases)
         _count(stats, verdict)
+        _count_native(stats, prog, verdict)
         if verdict.failed:
             key = (verdict.status, verdict.signature)
             fresh = stats.reasons[key] == 1 and len(stats.failures) < max_shrinks
@@ -75,9 +119,35 @@ def _count(stats: Stats, verdict) -> None:
         stats.reasons[(verdict.status, verdict.signature)] += 1
 
 
+def _count_native(stats: Stats, prog: Program, verdict) -> None:
+    profile = getattr(prog, "profile", "full")
+    stats.profiles[profile] += 1
+    where = verdict.backends.get("llvm")
+    if not where:
+        return
+    stats.llvm_programs += 1
+    stats.llvm_entries += len(where)
+    native = [b == "llvm" for b, _ in where.values()]
+    stats.native_entries += sum(native)
+    if all(native):
+        stats.native_programs[profile] += 1
+    for backend, why in where.values():
+        if backend != "llvm":
+            stats.fallbacks[_reason_kind(why or "")] += 1
+
+
+def _reason_kind(why: str) -> str:
+    """A fallback reason without its location and names of generated functions."""
+    import re
+
+    why = re.sub(r" \([^()]*:\d+\)$", "", why)
+    return re.sub(r"\bf\d+\b", "fN", why)
+
+
 def _failure(prog: Program, verdict, check, shrink: bool, out_dir) -> Failure:
     small = shrink_program(prog, verdict.signature, check) if shrink else prog
-    text = f"# {verdict.status}: {verdict.detail}\n# seed: {prog.seed}\n" + small.reproducer()
+    text = (f"# {verdict.status}: {verdict.detail}\n# seed: {prog.seed}, profile: "
+            f"{prog.profile}\n" + small.reproducer())
     f = Failure(prog.seed, verdict.status, verdict.detail, text)
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
@@ -108,4 +178,4 @@ def shrink_program(prog: Program, signature, check=None, **budget) -> Program:
         return verdict.signature == signature and not _ill_typed(verdict)
 
     tree, cases = Shrinker(still_fails, **budget).run(prog.tree, prog.cases)
-    return Program(tree, cases, prog.seed)
+    return Program(tree, cases, prog.seed, prog.profile)
