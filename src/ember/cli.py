@@ -1,8 +1,12 @@
 """The `ember` command line.
 
     ember compile FILE.py:NAME -o OUT.ember   script a function/module and save it
+        [--backend llvm]                      (also compile natively, list where each runs)
     ember run OUT.ember [ARG ...]             run an artifact (args: JSON literals or .npy files)
+    ember run [--backend llvm] FILE.py:NAME [ARG ...]   script a source and run it
     ember inspect OUT.ember                   manifest, signatures, operators, sizes, disassembly
+    ember inspect [--backend vm] FILE.py:NAME each function of the scripted source and where
+                                              it runs (llvm, or vm and why; default llvm)
     ember convert MODEL.pt -o OUT.ember       import a TorchScript archive (.pt, .ptl) without
                                               torch and save an artifact
     ember demo                                script, save, load and run the bundled examples
@@ -14,7 +18,8 @@
                                               an int8 artifact (ember.quantize)
     ember-opt FILE.ir -p PIPELINE             run IR passes (see ember.passes.opt)
 
-`run` and `inspect` use only the lite runtime (ember.mobile).
+`run` and `inspect` of an artifact use only the lite runtime (ember.mobile); of a source
+(FILE.py:NAME) they compile it with ember.script first.
 """
 
 from __future__ import annotations
@@ -33,16 +38,23 @@ def main(argv=None) -> int:
     c.add_argument("target", help="FILE.py:NAME (a function, a module instance, or a module "
                                   "class constructible without arguments)")
     c.add_argument("-o", "--output", required=True)
-    r = sub.add_parser("run", help="run an artifact's entry point")
-    r.add_argument("artifact")
+    c.add_argument("--backend", choices=BACKENDS, default="vm",
+                   help="llvm: also compile natively (the artifact is the VM's either way) "
+                        "and list where each function runs")
+    r = sub.add_parser("run", help="run an artifact's entry point, or a source's function")
+    r.add_argument("artifact", help="OUT.ember, or FILE.py:NAME to script and run")
     r.add_argument("args", nargs="*", help="JSON literals (3, 2.5, \"s\", [1, 2]) or .npy files")
     r.add_argument("--entry", default=None, help="entry point (default: the artifact's)")
+    r.add_argument("--backend", choices=BACKENDS, default=None,
+                   help="for FILE.py:NAME: where it runs (default vm)")
     v = sub.add_parser("convert", help="import a TorchScript archive (.pt/.ptl) and save an "
                                        "artifact")
     v.add_argument("archive")
     v.add_argument("-o", "--output", required=True)
-    i = sub.add_parser("inspect", help="describe an artifact")
-    i.add_argument("artifact")
+    i = sub.add_parser("inspect", help="describe an artifact, or where a source's functions run")
+    i.add_argument("artifact", help="OUT.ember, or FILE.py:NAME")
+    i.add_argument("--backend", choices=BACKENDS, default=None,
+                   help="for FILE.py:NAME: the backend to compile for (default llvm)")
     sub.add_parser("demo", help="script, save, load and run the bundled examples")
     f = sub.add_parser("fuzz", help="run the differential program fuzzer")
     f.add_argument("--seconds", type=float, default=10.0)
@@ -87,14 +99,19 @@ def main(argv=None) -> int:
         raise
 
 
+BACKENDS = ("vm", "llvm")
+
+
 def _compile(args) -> int:
     import ember
 
     obj = _load_target(args.target)
-    fn = ember.script(obj)
+    fn = ember.script(obj, backend=args.backend)
     fn.save(args.output)
     size = os.path.getsize(args.output)
     print(f"wrote {args.output} ({size:,} bytes, entry {fn.entry})")
+    if args.backend == "llvm":
+        print(_placement(fn))
     return 0
 
 
@@ -177,6 +194,31 @@ def _conversion_failure(path, e) -> str:
     return "\n".join(lines)
 
 
+def _is_source(target: str) -> bool:
+    path, sep, name = target.rpartition(":")
+    return bool(sep) and path.endswith(".py")
+
+
+def _placement(fn) -> str:
+    """One line per function of a scripted object: its name, where it runs (llvm or vm)
+    and, for vm under the llvm backend, the fallback reason with file:line."""
+    native = getattr(getattr(fn, "_compiled", None), "native", None)
+    module = getattr(fn, "module", None)
+    if native is None or module is None or not hasattr(module, "funcs"):
+        why = getattr(fn, "fallback_reason", None)  # a module, or the vm backend
+        return f"  {getattr(fn, 'entry', '?')}  {getattr(fn, 'backend', 'vm')}" + \
+            (f"  {why}" if why else "")
+    width = max(len(n) for n in module.funcs)
+    rows = []
+    for name in module.funcs:
+        if native.is_native(name):
+            rows.append(f"  {name:<{width}}  llvm")
+        else:
+            rows.append(f"  {name:<{width}}  vm    "
+                        f"{native.reasons.get(name, 'not compiled natively')}")
+    return "\n".join(rows)
+
+
 def _load_target(target: str):
     from ember.errors import UnsupportedError
 
@@ -200,11 +242,24 @@ def _load_target(target: str):
 
 def _run(args) -> int:
     from ember import mobile
+    from ember.errors import UnsupportedError
 
-    m = mobile.load(args.artifact)
     values = [_parse_arg(a) for a in args.args]
+    if _is_source(args.artifact):
+        import ember
+
+        if args.entry:
+            raise UnsupportedError("--entry is for artifacts; name the function in "
+                                   "FILE.py:NAME")
+        fn = ember.script(_load_target(args.artifact), backend=args.backend or "vm")
+    elif args.backend == "llvm":
+        raise UnsupportedError("an artifact runs on the lite VM; to run natively, give the "
+                               "source: ember run --backend llvm FILE.py:NAME ARG ...")
+    else:
+        m = mobile.load(args.artifact)
     try:
-        fn = m.entry(args.entry) if args.entry else m
+        if not _is_source(args.artifact):
+            fn = m.entry(args.entry) if args.entry else m
         result = fn(*values)
     except Exception as e:  # noqa: BLE001 - no such entry, a bad argument, the script's error
         print(_failure(e), file=sys.stderr)
@@ -242,7 +297,19 @@ def _show(value) -> str:
 
 def _inspect(args) -> int:
     from ember import mobile
+    from ember.errors import UnsupportedError
 
+    if _is_source(args.artifact):
+        import ember
+
+        backend = args.backend or "llvm"
+        fn = ember.script(_load_target(args.artifact), backend=backend)
+        print(f"{args.artifact} (backend {backend}): entry {getattr(fn, 'entry', '?')} "
+              f"runs on {fn.backend}")
+        print(_placement(fn))
+        return 0
+    if args.backend:
+        raise UnsupportedError("--backend is for FILE.py:NAME; an artifact runs on the VM")
     print(mobile.describe(args.artifact))
     return 0
 

@@ -88,3 +88,67 @@ def test_inspect_and_missing_files(art, tmp_path, capsys):
     assert "cannot read artifact" in capsys.readouterr().err
     assert main(["compile", str(tmp_path / "none.py:f"), "-o", "x.ember"]) == 1
     assert "no such file" in capsys.readouterr().err
+
+
+SRC_MIXED = SRC + '''
+
+def shout(s: str) -> str:
+    return s + "!"
+
+
+def both(xs: List[int], s: str) -> int:
+    return div(len(xs), 1) + len(shout(s))
+'''
+
+
+@pytest.fixture
+def mixed_src(tmp_path):
+    pytest.importorskip("llvmlite")
+    src = tmp_path / "prog.py"
+    src.write_text(SRC_MIXED)
+    return str(src)
+
+
+def test_run_a_source_natively_or_on_the_vm(mixed_src, capsys):
+    capsys.readouterr()
+    for backend in ("llvm", "vm"):
+        assert main(["run", "--backend", backend, f"{mixed_src}:total", "[1, 2, 3]"]) == 0
+        assert main(["run", "--backend", backend, f"{mixed_src}:div", "7", "-2"]) == 0
+        assert main(["run", "--backend", backend, f"{mixed_src}:div", "1", "0"]) == 1
+        out, err = capsys.readouterr()
+        assert out.split() == ["12.0", "-4"], backend
+        assert err.startswith("ZeroDivisionError: integer division or modulo by zero")
+        assert 'prog.py", line 13, in div' in err and "cli.py" not in err
+
+
+def test_inspect_a_source_lists_where_each_function_runs(mixed_src, capsys):
+    capsys.readouterr()
+    assert main(["inspect", f"{mixed_src}:div"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].endswith("(backend llvm): entry div runs on llvm")
+    assert out[1].split() == ["div", "llvm"]
+    assert main(["inspect", f"{mixed_src}:both"]) == 0
+    rows = {line.split()[0]: line.split(None, 2)[1:]
+            for line in capsys.readouterr().out.splitlines()[1:]}
+    assert rows["both"][0] == "vm" and "prog.py:" in rows["both"][1]
+    assert main(["inspect", "--backend", "vm", f"{mixed_src}:div"]) == 0
+    assert "entry div runs on vm" in capsys.readouterr().out
+
+
+def test_compile_with_llvm_lists_functions_and_saves_the_vm_artifact(mixed_src, tmp_path,
+                                                                     capsys):
+    out = str(tmp_path / "total.ember")
+    capsys.readouterr()
+    assert main(["compile", f"{mixed_src}:total", "-o", out, "--backend", "llvm"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"wrote {out}") and lines[1].split() == ["total", "llvm"]
+    assert main(["run", out, "[4]"]) == 0
+    assert capsys.readouterr().out.split() == ["8.0"]
+
+
+def test_backend_llvm_is_for_sources(art, capsys):
+    capsys.readouterr()
+    assert main(["run", "--backend", "llvm", art["div"], "1", "2"]) == 1
+    assert "ember run --backend llvm FILE.py:NAME" in capsys.readouterr().err
+    assert main(["inspect", "--backend", "llvm", art["div"]]) == 1
+    assert "--backend is for FILE.py:NAME" in capsys.readouterr().err
