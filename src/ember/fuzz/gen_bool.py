@@ -23,8 +23,6 @@ class BoolExprs:
     def bool_compare(self, t, d):
         ty = self.rng.choice(allowed((INT, INT, FLOAT, STR, "mixed")))
         n = 2 if self.rng.random() < 0.85 else 3
-        if ty == "mixed" and native():  # int/float comparisons: not native yet
-            ty = INT
         if ty == "mixed":
             operands = [self.expr(INT, d), self.expr(FLOAT, d)][:n]
         else:

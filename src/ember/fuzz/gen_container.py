@@ -75,7 +75,7 @@ class ContainerExprs:
         kw = {}
         if self.rng.random() < 0.4:
             kw["reverse"] = ast.Constant(self.rng.random() < 0.5)
-        if t[1] == INT and self.rng.random() < 0.4 and not native():  # key: a closure
+        if t[1] == INT and self.rng.random() < 0.4:
             v = self.ctx.fresh("k")
             body = self.rng.choice((ast.UnaryOp(op=ast.USub(), operand=name(v)),
                                     binop(name(v), ast.Mod(), ast.Constant(3))))
@@ -157,8 +157,6 @@ class ContainerExprs:
 
     def tuple_special(self, t, d):
         if t == tuple_of(INT, INT):
-            if native():  # divmod: not native yet
-                return None
             return E(call("divmod", self.expr(INT, d).node, self.divisor(d).node))
         if t == tuple_of(STR, STR, STR):
             meth = self.rng.choice(("partition", "rpartition"))

@@ -12,7 +12,7 @@ import ast
 from ember.fuzz.astutil import call, name
 from ember.fuzz.gen_stmt import EXCEPTIONS, SimpleStmts, assign, if_, store
 from ember.fuzz.gen_expr import Avoid
-from ember.fuzz.gtypes import BOOL, INT, NATIVE, STR, STR_BOUND
+from ember.fuzz.gtypes import BOOL, INT, STR, STR_BOUND, native
 from ember.fuzz.scope import Var
 
 MAX_NEST = 3
@@ -45,8 +45,7 @@ class StmtGen(SimpleStmts):
         self.ctx.stmts_left -= 1
         prods = [(w, lambda f=f: f()) for w, f in self.simple_prods()]
         if nest < MAX_NEST:
-            tries = 0 if NATIVE.get() else 2  # the native tier compiles no try statement yet
-            prods += [(3, lambda: self.if_stmt(nest)), (tries, lambda: self.try_stmt(nest)),
+            prods += [(3, lambda: self.if_stmt(nest)), (2, lambda: self.try_stmt(nest)),
                       (1, lambda: self.refine_stmt(nest))]
             if self.ctx.loops < MAX_LOOPS:
                 prods += [(3, lambda: self.for_stmt(nest)), (1, lambda: self.while_stmt(nest))]
@@ -164,7 +163,8 @@ class StmtGen(SimpleStmts):
         r = self.rng.random()
         if r < 0.12 and not (body and isinstance(body[-1], _EXITS)):
             body.append(ast.Raise(exc=None, cause=None))  # re-raise the caught exception
-        elif r < 0.2 and ename and not (body and isinstance(body[-1], _EXITS)):
+        elif r < 0.2 and ename and not (body and isinstance(body[-1], _EXITS)) and \
+                not native():  # str(e): a str
             cls = self.rng.choice(EXCEPTIONS)
             body.append(ast.Raise(exc=call(cls, call("str", name(ename))), cause=None))
         return ast.ExceptHandler(type=typ, name=ename, body=body or [ast.Pass()])

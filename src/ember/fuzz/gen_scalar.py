@@ -131,8 +131,6 @@ class ScalarExprs:
 
     def int_misc(self, t, d):
         r = self.rng.random()
-        if native() and (r < 0.3 or 0.4 <= r < 0.5):  # divmod, round(x, n): not native yet
-            return None
         if r < 0.3:
             a, b = self.expr(INT, d), self.divisor(d)
             return E(index(call("divmod", a.node, b.node), ast.Constant(int(r < 0.15))), a.b + b.b)
@@ -150,7 +148,7 @@ class ScalarExprs:
             return E(call("sum", xs.node), INT_BOUND * LIST_BOUND)
         if r < 0.9:
             return self.int_list_query(d)
-        if native():  # through str: not native yet
+        if native():  # through str
             return None
         return E(call("int", call("str", self.fit(self.expr(INT, d), 10 ** 9).node)), 10 ** 9)
 
@@ -198,7 +196,7 @@ class ScalarExprs:
         return E(binop(a.node, op(), b.node))
 
     def float_from_int(self, t, d):
-        if self.rng.random() < 0.5 or native():  # int / int: not native yet
+        if self.rng.random() < 0.5:
             return E(call("float", self.expr(INT, d).node))
         a, b = self.expr(INT, d), self.divisor(d)
         return E(binop(a.node, ast.Div(), b.node))
@@ -228,7 +226,7 @@ class ScalarExprs:
         if r < 0.5:
             return E(call("abs", x))
         if r < 0.7:
-            if native():  # round(x, n): not native yet
+            if native():  # round(float, n): not native yet
                 return None
             return E(call("round", x, const(self.rng.randint(-2, 3))))
         if r < 0.85:

@@ -183,7 +183,7 @@ def _closures(ctx, x) -> list:
     """A lambda and/or a nested def over the parameters, bound once."""
     out = []
     for kind_ in ("lambda", "def"):
-        if ctx.rng.random() < 0.3 and not native():  # closures: not native yet
+        if ctx.rng.random() < 0.3:
             out.append(_closure(ctx, x, kind_))
     return out
 
