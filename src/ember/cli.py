@@ -73,6 +73,9 @@ def main(argv=None) -> int:
     f.add_argument("--profile", default=None, choices=("full", "native", "mixed"),
                    help="generated programs: every construct (full), the native tier's "
                         "subset (native), or half each (mixed, the default with --llvm)")
+    f.add_argument("--start", type=int, default=0,
+                   help="number of the first generated program (resume after a crash: "
+                        "OUT/programs/inflight.py names the program that was running)")
     q = sub.add_parser("quantize", help="quantize a model to int8 and save an artifact")
     q.add_argument("target", help="FILE.py:NAME (a module) or a TorchScript archive "
                                   "(.pt/.ptl)")
@@ -325,7 +328,8 @@ def _fuzz(args) -> int:
 
     return run_fuzz(seconds=args.seconds, seed=args.seed, programs=args.programs,
                     mode=args.mode, mutations=args.mutations, out=args.out,
-                    corpus=args.corpus, llvm=args.llvm, profile=args.profile)
+                    corpus=args.corpus, llvm=args.llvm, profile=args.profile,
+                    start=args.start)
 
 
 def _cache(args) -> int:

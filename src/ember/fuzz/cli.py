@@ -35,7 +35,7 @@ SHARE = {"programs": 0.45, "tensors": 0.1, "passes": 0.15, "artifacts": 0.25, "t
 def run(seconds: float = 10.0, seed: int | None = None, programs: int | None = None,
         mode: str = "all", mutations: int | None = None, out: str | None = None,
         corpus: str | None = None, stream=None, llvm: bool | None = None,
-        profile: str | None = None) -> int:
+        profile: str | None = None, start: int = 0) -> int:
     """Run the fuzzers; returns the exit status (0: no failures).
 
     llvm: compare the LLVM backend too (None: when llvmlite is installed; True without
@@ -53,7 +53,7 @@ def run(seconds: float = 10.0, seed: int | None = None, programs: int | None = N
             say("llvm: skipped (llvmlite is not installed)")
         llvm = False
     llvm = llvm is not False
-    opts = Options(llvm, profile or ("mixed" if llvm else "full"))
+    opts = Options(llvm, profile or ("mixed" if llvm else "full"), start)
     engines = "cpython, vm, artifact" + (", llvm" if llvm else "")
     say(f"ember fuzz: seed {seed}, {seconds:g} s, modes {', '.join(modes)}, out {out}, "
         f"engines {engines}")
@@ -71,6 +71,8 @@ class Options:
     """The program and pass-order fuzzers compare the LLVM backend too."""
     profile: str
     """The program generator's profile (programs.PROFILES)."""
+    start: int = 0
+    """The number of the first generated program (to resume after a crash)."""
 
 
 def _printer(stream):
@@ -86,7 +88,7 @@ def _programs(seed, seconds, count, mutations, out, corpus, say, opts) -> int:
     t0 = time.monotonic()
     stats = run_programs(seed, count=count, seconds=None if count else seconds,
                          out_dir=os.path.join(out, "programs"), llvm=opts.llvm,
-                         profile=opts.profile,
+                         profile=opts.profile, start=opts.start,
                          progress=lambda s, t: say(_progress(s, t)))
     say(f"programs: {stats.generated} generated, {stats.compiled} compiled, "
         f"{stats.agreed} agreed in {time.monotonic() - t0:.1f} s")

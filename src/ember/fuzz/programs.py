@@ -75,28 +75,35 @@ def program_profile(profile: str, k: int) -> str:
 def run_programs(seed: int, count: int | None = None, seconds: float | None = None,
                  out_dir: str | None = None, shrink: bool = True, check=None,
                  generate_fn=None, progress=None, max_shrinks: int = 10,
-                 llvm: bool | None = None, profile: str = "full") -> Stats:
+                 llvm: bool | None = None, profile: str = "full", start: int = 0) -> Stats:
     """Generate and check programs until `count` are done or `seconds` have passed.
 
     llvm: include the LLVM backend in the oracle (None: when llvmlite is installed);
     profile: the generator's profile (see PROFILES); generate_fn(seed), when given, makes
-    the programs instead."""
+    the programs instead. start: the number of the first program (to resume a campaign).
+
+    With out_dir, the program being checked is in OUT/inflight.py (seed, profile, source
+    and cases) until its verdict is in: if native code brings the process down, that file
+    is the reproducer, and `start` resumes after it."""
     if check is None:
         execs = oracle.executors(llvm)
 
         def check(source, cases):
             return oracle.check(source, cases, execs)
     stats = Stats()
-    start = time.monotonic()
-    k = 0
-    while (count is None or k < count) and \
-            (seconds is None or time.monotonic() - start < seconds):
+    t0 = time.monotonic()
+    k = start
+    while (count is None or k < start + count) and \
+            (seconds is None or time.monotonic() - t0 < seconds):
         if generate_fn is None:
             prog = generate(program_seed(seed, k), profile=program_profile(profile, k))
         else:
             prog = generate_fn(program_seed(seed, k))
         k += 1
+        inflight = _inflight(out_dir, prog)
         verdict = check(prog.source, prog.cases)
+        if inflight:
+            os.unlink(inflight)
         _count(stats, verdict)
         _count_native(stats, prog, verdict)
         if verdict.failed:
@@ -104,8 +111,19 @@ def run_programs(seed: int, count: int | None = None, seconds: float | None = No
             fresh = stats.reasons[key] == 1 and len(stats.failures) < max_shrinks
             stats.failures.append(_failure(prog, verdict, check, shrink and fresh, out_dir))
         if progress and k % 50 == 0:
-            progress(stats, time.monotonic() - start)
+            progress(stats, time.monotonic() - t0)
     return stats
+
+
+def _inflight(out_dir, prog) -> str | None:
+    if not out_dir:
+        return None
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, "inflight.py")
+    with open(path, "w") as fh:
+        fh.write(f"# in flight (a crash leaves it): seed {prog.seed}, profile {prog.profile}\n"
+                 + prog.reproducer())
+    return path
 
 
 def _count(stats: Stats, verdict) -> None:
