@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fuzz.child import in_child
+
 from ember.fuzz import oracle
 from ember.fuzz.passorder import corpus_programs, pipeline_executor, random_pipeline, run_passorder
 
@@ -71,7 +73,12 @@ def test_pipelines_agree_under_the_llvm_backend():
     """The LLVM backend compiles each pipeline's module: native code (or the VM where it
     falls back) agrees with CPython, and native-profile programs mostly run natively."""
     pytest.importorskip("llvmlite")
-    progs = corpus_programs(CORPUS)
-    stats = run_passorder(CI_SEED + 1, progs, count=CI_LLVM_RUNS, generated=0.6, llvm=True)
-    assert stats.agreed == CI_LLVM_RUNS, stats.failures[:3]
-    assert stats.llvm_runs == CI_LLVM_RUNS and stats.native_runs > 0
+    stats = in_child(f"""
+from ember.fuzz.passorder import corpus_programs, run_passorder
+s = run_passorder({CI_SEED + 2}, corpus_programs({str(CORPUS)!r}), count={CI_LLVM_RUNS},
+                  generated=0.6, llvm=True)
+result = dict(runs=s.runs, agreed=s.agreed, llvm_runs=s.llvm_runs, native_runs=s.native_runs,
+              failures=[f[:4] for f in s.failures[:3]])
+""")
+    assert stats["agreed"] == CI_LLVM_RUNS, stats["failures"]
+    assert stats["llvm_runs"] == CI_LLVM_RUNS and stats["native_runs"] > 0

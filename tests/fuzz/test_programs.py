@@ -7,6 +7,8 @@ import ast
 
 import pytest
 
+from tests.fuzz.child import in_child
+
 from ember.fuzz import oracle
 from ember.fuzz.generator import generate
 from ember.fuzz.programs import run_programs, shrink_program
@@ -29,14 +31,21 @@ def test_mixed_campaign_agrees_with_llvm(tmp_path):
     (native code, or the VM where it falls back): all agree, and a good share of the
     native profile's entries runs natively."""
     pytest.importorskip("llvmlite")
-    stats = run_programs(CI_SEED, count=CI_LLVM, out_dir=str(tmp_path), llvm=True,
-                         profile="mixed")
-    report = "\n".join(f"{f.status}: {f.detail}\n{f.reproducer}" for f in stats.failures[:3])
-    assert stats.agreed == CI_LLVM, report
-    assert stats.llvm_programs == CI_LLVM
-    assert stats.profiles == {"native": CI_LLVM // 2, "full": CI_LLVM // 2}
-    assert stats.native_entries > stats.llvm_entries // 5, stats.fallbacks
-    assert stats.native_programs["native"] > 0 and "programs" in stats.native_share()
+    stats = in_child(f"""
+from ember.fuzz.programs import run_programs
+s = run_programs({CI_SEED}, count={CI_LLVM}, out_dir={str(tmp_path)!r}, llvm=True,
+                 profile="mixed")
+result = dict(agreed=s.agreed, llvm_programs=s.llvm_programs, profiles=dict(s.profiles),
+              native_entries=s.native_entries, llvm_entries=s.llvm_entries,
+              native_programs=dict(s.native_programs), share=s.native_share(),
+              fallbacks=s.fallbacks.most_common(5),
+              failures=[f"{{f.status}}: {{f.detail}}\\n{{f.reproducer}}" for f in s.failures[:3]])
+""")
+    assert stats["agreed"] == CI_LLVM, "\n".join(stats["failures"])
+    assert stats["llvm_programs"] == CI_LLVM
+    assert stats["profiles"] == {"native": CI_LLVM // 2, "full": CI_LLVM // 2}
+    assert stats["native_entries"] > stats["llvm_entries"] // 5, stats["fallbacks"]
+    assert stats["native_programs"].get("native", 0) > 0 and "programs" in stats["share"]
 
 
 def test_native_profile_leaves_out_str_and_dict():
