@@ -271,6 +271,7 @@ class FunctionGen:
     def op_yield(self, op) -> None:
         vals = self.transfer(op.operands)
         self.release_scopes(len(self.scopes) - 1)
+        self.scopes[-1].clear()  # released: a handler that propagates must not again
         self.on_yield[-1](vals)
 
     op_condition = op_yield
