@@ -24,7 +24,9 @@ from llvmlite import ir
 
 from ember.ir import types as T
 from ember.ir.core import Loc
-from ember.llvm.layout import I1, I8, I32, I64, PTR, NotNative, is_refcounted, lltype
+from ember.llvm.layout import (
+    I1, I8, I32, I64, PTR, NotNative, is_native_type, is_refcounted, lltype,
+)
 from ember.llvm.sites import MAX_FRAMES, NPAYLOAD, Site
 
 CTX = ir.LiteralStructType([I32, I32, I64, ir.ArrayType(I64, NPAYLOAD),
@@ -502,6 +504,9 @@ class FunctionGen:
             return
         if not isinstance(dst, T.OptionalType):
             raise NotNative(f"widen to {dst}")
+        if src == T.NONE and not is_native_type(dst):  # e.g. an exception's absent message
+            self.define(op.result, Static("none", None))
+            return
         agg = ir.Constant(lltype(dst), None)
         if src == T.NONE:
             self.define(op.result, agg)

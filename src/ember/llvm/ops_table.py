@@ -503,7 +503,9 @@ def _exc_new(g, op):
     kind, msg = (g.get(v) for v in op.operands)
     if not isinstance(kind, Static):
         raise NotNative("an exception class that is not a constant")
-    if isinstance(msg, Static):
+    if isinstance(msg, Static) and msg.kind == "none":
+        text = None
+    elif isinstance(msg, Static):
         text = msg.value
     elif op.operands[1].type == T.NONE or _is_none_const(op.operands[1]):
         text = None

@@ -230,3 +230,19 @@ def test_try_except_natively():
     assert [cu.guarded(x) for x in (0, 2, 9)] == [-1, 5, -1]
     with pytest.raises(ZeroDivisionError, match="integer division or modulo by zero"):
         cu.unmatched(0)
+
+
+def test_exceptions_without_a_message_are_native():
+    src = ("def f(x: int) -> int:\n"
+           "    assert x != 1\n"
+           "    if x == 2:\n"
+           "        raise ValueError()\n"
+           "    return x\n")
+    cu = ember.CompilationUnit(src, "nomsg.py", backend="llvm")
+    assert cu.f.backend == "llvm", cu.f.fallback_reason
+    assert cu.f(5) == 5
+    with pytest.raises(AssertionError) as e1:
+        cu.f(1)
+    with pytest.raises(ValueError) as e2:
+        cu.f(2)
+    assert str(e1.value) == "" and str(e2.value) == "" and e2.value.args == ()
