@@ -654,6 +654,8 @@ class FunctionGen:
         b = self.b
         regions = op.handler_regions()
         targets = {}
+        if 0 in codes:  # a callee raised: its class code is any a site can record
+            codes = set(codes) | set(range(1, self.mg.n_exc_codes() + 1))
         for code in sorted(codes):
             cls = self.mg.exc_class(code)
             for k, names in enumerate(op.handlers):

@@ -99,6 +99,9 @@ class ModuleGen:
         name = site_class(site)
         return EXC_NAMES.index(name) + 1 if name in EXC_NAMES else 0
 
+    def n_exc_codes(self) -> int:
+        return len(EXC_NAMES)
+
     def exc_class(self, code: int):
         return EXC_NAMES[code - 1] if code else None
 

@@ -246,3 +246,27 @@ def test_exceptions_without_a_message_are_native():
     with pytest.raises(ValueError) as e2:
         cu.f(2)
     assert str(e1.value) == "" and str(e2.value) == "" and e2.value.args == ()
+
+
+def test_handlers_catch_what_a_callee_raises():
+    """The class code a callee records reaches the caller's dispatch (fuzzer, seed 601)."""
+    src = ("def g(x: int) -> int:\n"
+           "    assert False, ''\n"
+           "    return x\n"
+           "def f(x: int) -> int:\n"
+           "    try:\n"
+           "        y = g(x)\n"
+           "    except Exception as e:\n"
+           "        return x + 1\n"
+           "    return y\n"
+           "def h(x: int) -> int:\n"
+           "    try:\n"
+           "        y = g(x)\n"
+           "    except ValueError:\n"
+           "        return -1\n"
+           "    except Exception:\n"
+           "        return -2\n"
+           "    return y\n")
+    cu = ember.CompilationUnit(src, "callee_raise.py", backend="llvm")
+    assert cu.f.backend == "llvm" and cu.h.backend == "llvm"
+    assert cu.f(360) == 361 and cu.h(1) == -2
