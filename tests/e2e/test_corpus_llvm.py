@@ -56,7 +56,7 @@ def _plain(t) -> bool:
     return False
 
 
-NATIVE_FLOOR = 0.75
+NATIVE_FLOOR = 0.90
 """The share of scalar/list-signature corpus entries that must run natively (raise it as
 the native tier grows; the closing notes give the measured share)."""
 

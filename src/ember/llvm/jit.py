@@ -55,11 +55,13 @@ def _bind_symbols():
     libc = ctypes.CDLL(None)
     libm_path = ctypes.util.find_library("m")
     libm = ctypes.CDLL(libm_path) if libm_path else libc
-    for name in ("malloc", "free", "realloc", "qsort", "memmove", "memcpy", "memset"):
+    for name in ("malloc", "free", "realloc", "qsort", "memmove", "memcpy", "memset",
+                 "snprintf", "strtod", "strtol"):
         llvm.add_symbol(name, ctypes.cast(getattr(libc, name), ctypes.c_void_p).value)
     for name in ("pow", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
                  "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
-                 "fmod", "atan2", "floor", "ceil", "trunc", "sqrt", "fabs", "copysign"):
+                 "fmod", "remainder", "atan2", "floor", "ceil", "trunc", "sqrt", "fabs", "copysign",
+                 "fma", "roundeven"):
         try:
             llvm.add_symbol(name, ctypes.cast(getattr(libm, name), ctypes.c_void_p).value)
         except AttributeError:
