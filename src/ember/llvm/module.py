@@ -41,9 +41,19 @@ class Plan:
     """entry function name -> its shim's symbol."""
 
 
+EXTRA_CLASSES = {"MemoryError": MemoryError}
+"""Builtin classes kernels raise that scripts cannot name (`[0] * 2**40`): caught by
+`except Exception`, and given a class code so a handler's dispatch knows them."""
+
+
+def exc_class_by_name(name: str) -> type:
+    from ember.ops.scalar_builtins import EXCEPTION_CLASSES
+    return EXCEPTION_CLASSES.get(name) or EXTRA_CLASSES[name]
+
+
 def _exc_names() -> list:
     from ember.ops.scalar_builtins import EXCEPTION_CLASSES
-    return sorted(EXCEPTION_CLASSES)
+    return sorted(set(EXCEPTION_CLASSES) | set(EXTRA_CLASSES))
 
 
 EXC_NAMES = _exc_names()
@@ -90,6 +100,11 @@ class ModuleGen:
             fn.linkage = "internal"
             self.llfns[name] = fn
         self._intrinsics: dict = {}
+        self.unknown_class: set = set()
+        """Functions holding a site whose exception class is not known at compile time."""
+        self.needs_class: dict = {}
+        """Function -> Loc of a try whose handlers name classes and whose body calls: its
+        dispatch assumes every callee's exception has a known class code."""
 
     def exc_code(self, site: Site) -> int:
         """The class code of the exception site raises: 1 + an index into EXC_NAMES, or 0
@@ -243,6 +258,12 @@ def _generate(module, candidates, prefix, reasons):
             loc = getattr(gen, "loc", func.loc)
             reasons[name] = (f"internal error in the native tier ({type(e).__name__}: {e}); "
                              f"please report it ({_where(loc)})")
+            failed.add(name)
+    if not failed and mg.unknown_class:
+        for name, loc in mg.needs_class.items():
+            reasons[name] = ("except clauses that need the class of an exception raised by "
+                             f"a call ({_where(loc)}; {sorted(mg.unknown_class)[0]} can raise "
+                             "one whose class is known only at run time)")
             failed.add(name)
     return mg, failed
 

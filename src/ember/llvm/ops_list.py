@@ -37,7 +37,7 @@ def _normalize(g, op, lst, i, kinds=None, values=None):
     n = _len(g, lst)
     j = b.select(b.icmp_signed("<", i, I64(0)), b.add(i, n), i)
     bad = b.or_(b.icmp_signed("<", j, I64(0)), b.icmp_signed(">=", j, n))
-    fail(g, op, bad, values, kinds=kinds)
+    fail(g, op, bad, values, kinds=kinds, cls="IndexError")
     return j
 
 
@@ -191,7 +191,7 @@ def _list_mul(g, op):
     total = b.smul_with_overflow(n, reps)
     huge = b.or_(b.extract_value(total, 1),
                  b.icmp_signed(">", b.extract_value(total, 0), I64(1 << 36)))
-    fail(g, op, huge)
+    fail(g, op, huge, cls="MemoryError")
     out = g.rt.new_list(b, b.extract_value(total, 0), elem)
 
     def body(r):
@@ -345,7 +345,7 @@ def _slice_bounds(g, op, lst):
     (ps, start), (pe, stop), (pp, step) = (_opt_int(g, v) for v in op.operands[1:4])
     step = b.select(pp, step, I64(1))
     fail(g, op, b.icmp_signed("==", step, I64(0)), [],
-         kinds=(EMPTY, ("const", None), ("const", None), ("const", 0)))
+         kinds=(EMPTY, ("const", None), ("const", None), ("const", 0)), cls="ValueError")
     step = b.select(b.icmp_signed("<", step, I64(-(2 ** 63 - 1))), I64(-(2 ** 63 - 1)), step)
     n = _len(g, lst)
     neg = b.icmp_signed("<", step, I64(0))
@@ -422,7 +422,7 @@ def _list_imul(g, op):
     total = b.smul_with_overflow(n, reps)
     huge = b.or_(b.extract_value(total, 1),
                  b.icmp_signed(">", b.extract_value(total, 0), I64(1 << 36)))
-    fail(g, op, huge)
+    fail(g, op, huge, cls="MemoryError")
     clear, grow, done = (b.append_basic_block(x) for x in ("imul.clear", "imul.grow",
                                                            "imul.done"))
     b.cbranch(b.icmp_signed("==", reps, I64(0)), clear, grow)

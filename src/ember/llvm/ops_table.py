@@ -143,7 +143,7 @@ def _int_floordiv_nowrap(g, op):
 
 def _int_mod(g, op, a, b):
     bld = g.b
-    fail(g, op, bld.icmp_signed("==", b, I64(0)), [a, b])
+    fail(g, op, bld.icmp_signed("==", b, I64(0)), [a, b], cls="ZeroDivisionError")
     neg1 = bld.icmp_signed("==", b, I64(-1))
     safe_b = bld.select(neg1, I64(1), b)
     r = bld.srem(a, safe_b)
@@ -206,8 +206,8 @@ def _int_lshift(g, op):
     r = b.shl(a, safe_n)
     lost = b.icmp_signed("!=", b.ashr(r, safe_n), a)
     nonzero = b.icmp_signed("!=", a, I64(0))
-    bad = b.or_(neg, b.and_(nonzero, b.or_(big, lost)))
-    fail(g, op, bad, [a, n])
+    fail(g, op, neg, [a, n], cls="ValueError")
+    fail(g, op, b.and_(nonzero, b.or_(big, lost)), [a, n], cls="OverflowError")
     return b.select(nonzero, r, I64(0))
 
 
@@ -225,7 +225,7 @@ def _int_rshift(g, op):
 def _int_pow(g, op):
     a, n = args(g, op)
     b = g.b
-    fail(g, op, b.icmp_signed("<", n, I64(0)), [a, n])
+    fail(g, op, b.icmp_signed("<", n, I64(0)), [a, n], cls="ValueError")
     result, base, exp, ovf = (g.slot(T.I64) for _ in range(4))
     b.store(I64(1), result)
     b.store(a, base)
@@ -252,7 +252,7 @@ def _int_pow(g, op):
     # once overflowed, stop: the kernel reports it
     b.cbranch(b.or_(o1, o2), done, head)
     b.position_at_end(done)
-    fail(g, op, b.icmp_signed("!=", b.load(ovf, typ=I64), I64(0)), [a, n])
+    fail(g, op, b.icmp_signed("!=", b.load(ovf, typ=I64), I64(0)), [a, n], cls="OverflowError")
     return b.load(result, typ=I64)
 
 
@@ -341,7 +341,9 @@ def _float_pow(g, op):
     frac = b.fcmp_unordered("!=", b.call(g.mg.intrinsic("llvm.floor", F64), [w]), w)
     neg_frac = b.and_(b.and_(b.fcmp_ordered("<", a, zero), frac), fin_w)
     ovf = b.and_(b.and_(fin_a, fin_w), b.not_(_isfinite(g, r)))
-    fail(g, op, b.or_(zero_neg, b.or_(neg_frac, ovf)), [a, w])
+    fail(g, op, zero_neg, [a, w], cls="ZeroDivisionError")
+    fail(g, op, neg_frac, [a, w], cls="ValueError")
+    fail(g, op, ovf, [a, w], cls="OverflowError")
     return r
 
 
@@ -402,7 +404,8 @@ def _float_to_int(g, op):
 def _math_round_int(g, op):
     (x,) = args(g, op)
     r = g.b.call(g.mg.intrinsic("llvm." + op.name[5:], F64), [x])
-    fail(g, op, g.b.not_(_to_int_checked(g, op, r)), [x])
+    fail(g, op, _isnan(g, x), [x], cls="ValueError")
+    fail(g, op, g.b.not_(_to_int_checked(g, op, r)), [x], cls="OverflowError")
     return g.b.fptosi(r, I64)
 
 
@@ -429,10 +432,15 @@ def _math_libm(g, op):
     (x,) = args(g, op)
     b = g.b
     r = b.call(g.mg.libm(op.name[5:], 1), [x])
-    bad = b.or_(b.and_(_isnan(g, r), b.not_(_isnan(g, x))),
-                b.and_(b.not_(_isfinite(g, r)), _isfinite(g, x)))
-    fail(g, op, bad, [x])
+    fail(g, op, b.and_(_isnan(g, r), b.not_(_isnan(g, x))), [x], cls="ValueError")
+    fail(g, op, b.and_(b.not_(_isfinite(g, r)), _isfinite(g, x)), [x],
+         cls="OverflowError" if op.name[5:] in _CAN_OVERFLOW else "ValueError")
     return r
+
+
+_CAN_OVERFLOW = {"exp", "expm1", "sinh", "cosh"}
+"""CPython's math_1(..., can_overflow=1): an infinite result is a range error; for the
+others it is a pole (ValueError)."""
 
 
 @emitter("math.sqrt")

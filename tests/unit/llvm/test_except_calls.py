@@ -1,0 +1,76 @@
+"""`except SomeClass` around calls runs natively: every native site records its exception's
+class code, so a handler picks the class the callee raised (and a class it does not name
+propagates with the VM's type and message)."""
+
+from __future__ import annotations
+
+import pytest
+
+import ember
+
+pytest.importorskip("llvmlite")
+
+SRC = '''
+import math
+from typing import List
+def inner(xs: List[int], i: int, k: int) -> int:
+    if k == 0:
+        return xs[i]
+    if k == 1:
+        return 10 // i
+    if k == 2:
+        return int(2.0 ** (i * 1000.0))
+    if k == 3:
+        return int(math.sqrt(-1.0 * i))
+    if k == 4:
+        return len([0] * (i << 40))
+    if k == 5:
+        return 1 << i
+    if k == 6:
+        return int(math.exp(i * 1000.0))
+    return math.floor(i / 0.0 if i == 0 else float("nan") * i)
+def outer(xs: List[int], i: int, k: int) -> int:
+    try:
+        return inner(xs, i, k)
+    except IndexError:
+        return -1
+    except ZeroDivisionError:
+        return -2
+    except OverflowError:
+        return -3
+def anything(xs: List[int], i: int, k: int) -> int:
+    try:
+        return inner(xs, i, k)
+    except Exception:
+        return -9
+'''
+
+
+def _outcome(f, *a):
+    try:
+        return ("ok", f(*a))
+    except Exception as e:  # noqa: BLE001 - the exception is the result being compared
+        return (type(e).__name__, str(e))
+
+
+@pytest.mark.parametrize("name", ["outer", "anything"])
+def test_handlers_pick_the_class_a_callee_raised(name):
+    native = getattr(ember.CompilationUnit(SRC, backend="llvm"), name)
+    vm = getattr(ember.CompilationUnit(SRC), name)
+    assert native.backend == "llvm", native.fallback_reason
+    cases = [([1, 2], 5, 0), ([1, 2], -1, 0), ([], 0, 1), ([], 3, 1), ([], 2, 2), ([], 0, 2),
+             ([], 1, 3), ([], 0, 3), ([], 1, 4), ([], 70, 5), ([], -1, 5), ([], 3, 5),
+             ([], 1, 6), ([], 1, 7), ([], 0, 7)]
+    for xs, i, k in cases:
+        assert _outcome(native, list(xs), i, k) == _outcome(vm, list(xs), i, k), (xs, i, k)
+
+
+def test_a_site_of_unknown_class_keeps_the_dispatch_on_the_vm(monkeypatch):
+    from ember.llvm import module
+
+    monkeypatch.setenv("EMBER_CACHE", "0")  # (a cached plan would skip code generation)
+    monkeypatch.setattr(module.ModuleGen, "exc_code", lambda self, site: 0)
+    f = ember.CompilationUnit(SRC, backend="llvm").outer
+    assert f.backend == "vm"
+    assert "except clauses that need the class of an exception raised by a call" in \
+        f.fallback_reason
