@@ -73,9 +73,12 @@ class _Loop:
 class FunctionGen:
     """Emits one function's body into its (already declared) LLVM function."""
 
-    def __init__(self, mg, func, recursive: bool):
+    def __init__(self, mg, func, recursive: bool, fn=None, redirect=None):
         self.mg, self.func, self.rt = mg, func, mg.rt
-        self.fn = mg.llfns[func.sym_name]
+        self.fn = fn if fn is not None else mg.llfns[func.sym_name]
+        self.redirect = redirect or {}
+        """Callee name -> the LLVM function its calls go to instead of mg.llfns' (a
+        recursive function and its twin call each other: module.py)."""
         self.ctx = self.fn.args[0]
         self.recursive = recursive
         self.depth = self.fn.args[1] if recursive else None
@@ -447,7 +450,7 @@ class FunctionGen:
         self.define(op.result, self._direct_call(op.attrs["callee"].name, args, op.loc))
 
     def _direct_call(self, name: str, args: list, loc):
-        callee = self.mg.llfns.get(name)
+        callee = self.redirect.get(name) or self.mg.llfns.get(name)
         if callee is None:
             raise NotNative(f"a call of @{name}, which is not native")
         args = [self.ctx] + args
