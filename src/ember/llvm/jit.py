@@ -33,6 +33,10 @@ def _init():
     _STATE["new_tm"] = lambda: target.create_target_machine(
         cpu=cpu, features=features, opt=3, reloc="pic", codemodel="jitdefault")
     _STATE["tm"] = _STATE["new_tm"]()
+    # the same instruction set with LLVM's generic scheduling model: scalar code runs as
+    # fast here, and code generation takes half the time (compile_ir's `schedule`)
+    _STATE["tm_generic"] = target.create_target_machine(
+        cpu="", features=features, opt=3, reloc="pic", codemodel="jitdefault")
     _STATE["key"] = f"{llvmlite.__version__}|{llvm.llvm_version_info}|{triple}|{cpu}|{features}"
     _bind_symbols()
     return _STATE
@@ -68,16 +72,18 @@ def _bind_symbols():
             pass
 
 
-def compile_ir(text: str) -> bytes:
-    """Parse, verify, optimize (O3) and compile LLVM IR text to an object file."""
+def compile_ir(text: str, schedule: str = "host") -> bytes:
+    """Parse, verify, optimize (O3) and compile LLVM IR text to an object file, scheduled
+    for the host CPU's model or ("generic") LLVM's generic one (same instruction set)."""
     with _LOCK:
         st = _init()
+        tm = st["tm"] if schedule == "host" else st["tm_generic"]
         mod = llvm.parse_assembly(text)
         mod.verify()
         pto = llvm.create_pipeline_tuning_options(speed_level=3)
-        pb = llvm.create_pass_builder(st["tm"], pto)
+        pb = llvm.create_pass_builder(tm, pto)
         pb.getModulePassManager().run(mod, pb)
-        return st["tm"].emit_object(mod)
+        return tm.emit_object(mod)
 
 
 class Loaded:
