@@ -92,9 +92,8 @@ class _Compiled:
         self.native = None
         if backend == "llvm":
             from ember.llvm import NativeModule
-            from ember.llvm.fused import NativeFusedGroup
 
-            self.loaded = mobile.build(self.program, fused_group=NativeFusedGroup)
+            self.loaded = mobile.build(self.program, fused_group=_native_fused_group)
             self.native = NativeModule(module, list(module.entries))
         else:
             self.loaded = mobile.build(self.program)
@@ -108,6 +107,13 @@ class _Compiled:
         if fn is None:
             return vm, "vm", self.native.reasons.get(name, "not compiled natively")
         return fn, "llvm", None
+
+
+def _native_fused_group(group):
+    """The LLVM backend's fused group (imported only by programs that have one)."""
+    from ember.llvm.fused import NativeFusedGroup
+
+    return NativeFusedGroup(group)
 
 
 def _run_after_freeze(module) -> None:
