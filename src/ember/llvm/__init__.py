@@ -14,9 +14,11 @@ numpy — never the frontend; ember.mobile never imports this package.
 
 from __future__ import annotations
 
-from ember.llvm import cache, jit
-from ember.llvm.module import Plan, boundary_types, plan_module, release_symbol
+from ember.llvm import cache
 from ember.llvm.sites import Site
+
+# (a cache hit imports neither llvmlite.binding nor the code generator: module.py, jit.py
+# and codegen are imported where a module is compiled)
 
 def _code_version() -> str:
     """A digest of this package's own source: what it generates changes with it, so every
@@ -47,7 +49,7 @@ class NativeModule:
 
         self.module = module
         text = print_module(module)
-        key = cache.key(VERSION, jit.target_key(), SCHEDULE, text, ",".join(entries))
+        key = cache.key(VERSION, host_key(), SCHEDULE, text, ",".join(entries))
         prefix = f"ember_{key[:12]}_"
         hit = cache.load(key)
         if hit is not None:
@@ -59,7 +61,7 @@ class NativeModule:
             cache.store(key, _plan_json(self.plan, prefix), obj)
             self.cached = False
         self.prefix = prefix
-        self.loaded = jit.Loaded(obj) if self.plan.entries else None
+        self.loaded = _link(obj) if self.plan.entries else None
 
     @property
     def reasons(self) -> dict:
@@ -70,9 +72,8 @@ class NativeModule:
 
     def function(self, name: str, vm_entry, sources: dict):
         """The native callable for entry `name`, or None if it runs on the VM."""
-        from ember.ir import types as T
         from ember.llvm.boundary import NativeFunction
-        from ember.llvm.layout import is_refcounted
+        from ember.llvm.plan import boundary_types, release_symbol
 
         shim = self.plan.entries.get(name)
         if shim is None:
@@ -81,15 +82,57 @@ class NativeModule:
         ft = func.attrs["type"]
         releases = {t: self.loaded.address(release_symbol(self.prefix, t))
                     for t in boundary_types(list(ft.params) + [ft.ret])}
-        del T, is_refcounted
         return NativeFunction(vm_entry, func, self.loaded.address(shim), releases,
                               self.plan.sites, sources)
 
 
-def _build(module, entries, prefix) -> tuple[Plan, bytes]:
+def _link(obj: bytes):
+    """Object code linked into this process: by ember's own loader (elfload.py) where it
+    handles the object, else by LLVM's MCJIT."""
+    from ember.llvm import elfload
+
+    try:
+        return elfload.load(obj)
+    except elfload.Unloadable:
+        from ember.llvm import jit
+        return jit.Loaded(obj)
+
+
+def host_key() -> str:
+    """What the object code depends on besides the IR: llvmlite (and so LLVM) version, the
+    machine, the CPU model and features, EMBER_LLVM_CPU — read without importing
+    llvmlite.binding where the system says it (Linux's /proc/cpuinfo)."""
+    import hashlib
+    import os
+    import platform
+    import sys
+
+    import llvmlite
+
+    cpu = None
+    if sys.platform.startswith("linux"):
+        try:
+            with open("/proc/cpuinfo", "rb") as fh:
+                lines = fh.read().split(b"\n\n")[0].splitlines()
+            cpu = b"\n".join(ln for ln in lines if ln.split(b":")[0].strip() in
+                             (b"vendor_id", b"cpu family", b"model", b"model name", b"flags",
+                              b"stepping"))
+        except OSError:
+            cpu = None
+    if not cpu:
+        from ember.llvm import jit
+        return "llvm|" + jit.target_key()
+    return "|".join([llvmlite.__version__, sys.platform, platform.machine(),
+                     os.environ.get("EMBER_LLVM_CPU", ""), hashlib.sha256(cpu).hexdigest()[:16]])
+
+
+def _build(module, entries, prefix) -> tuple:
     """The plan and its object code. A failure inside the native tier itself (a bug: the
     LLVM verifier refusing what codegen made) must not fail the user's compile: every
     function then runs on the VM, and each one's fallback reason names the failure."""
+    from ember.llvm import jit
+    from ember.llvm.module import Plan, plan_module
+
     plan = plan_module(module, entries, prefix)
     if not plan.entries:
         return plan, b""
@@ -102,12 +145,14 @@ def _build(module, entries, prefix) -> tuple[Plan, bytes]:
         return Plan(reasons=reasons, sites=[]), b""
 
 
-def _plan_json(plan: Plan, prefix: str) -> dict:
+def _plan_json(plan, prefix: str) -> dict:
     return {"native": plan.native, "reasons": plan.reasons, "entries": plan.entries,
             "sites": [s.to_json() for s in plan.sites], "prefix": prefix}
 
 
-def _plan_from_json(meta: dict) -> Plan:
+def _plan_from_json(meta: dict):
+    from ember.llvm.plan import Plan
+
     return Plan(native=list(meta["native"]), reasons=dict(meta["reasons"]),
                 entries=dict(meta["entries"]),
                 sites=[Site.from_json(s) for s in meta["sites"]])

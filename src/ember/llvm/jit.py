@@ -34,9 +34,10 @@ def _init():
         cpu=cpu, features=features, opt=3, reloc="pic", codemodel="jitdefault")
     _STATE["tm"] = _STATE["new_tm"]()
     # the same instruction set with LLVM's generic scheduling model: scalar code runs as
-    # fast here, and code generation takes half the time (compile_ir's `schedule`)
+    # fast here, and code generation takes half the time (compile_ir's `schedule`); the
+    # small code model's object code is what ember's own loader links (elfload.py)
     _STATE["tm_generic"] = target.create_target_machine(
-        cpu="", features=features, opt=3, reloc="pic", codemodel="jitdefault")
+        cpu="", features=features, opt=3, reloc="pic", codemodel="small")
     _STATE["key"] = f"{llvmlite.__version__}|{llvm.llvm_version_info}|{triple}|{cpu}|{features}"
     _bind_symbols()
     return _STATE

@@ -13,7 +13,6 @@ result. The shim returns 0 (result stored, owned by the caller) or 1 (error in c
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
 
 from llvmlite import ir
 
@@ -25,20 +24,8 @@ from ember.llvm.layout import (
     type_key,
 )
 from ember.llvm.rt import Runtime
+from ember.llvm.plan import Plan, boundary_types, release_symbol  # noqa: F401  (their home)
 from ember.llvm.sites import Site
-
-
-@dataclass
-class Plan:
-    """The LLVM IR of one module's native functions, and what stayed on the VM."""
-
-    llvm_ir: str = ""
-    native: list = field(default_factory=list)
-    reasons: dict = field(default_factory=dict)
-    """function name -> "reason (file:line)" for the functions left on the VM."""
-    sites: list = field(default_factory=list)
-    entries: dict = field(default_factory=dict)
-    """entry function name -> its shim's symbol."""
 
 
 EXTRA_CLASSES = {"MemoryError": MemoryError}
@@ -166,28 +153,6 @@ class ModuleGen:
             if sym not in self.llmod.globals:
                 self.rt.export_release(t, sym)
         return shim.name
-
-
-def boundary_types(types) -> list:
-    """Every refcounted type a boundary conversion of values of `types` handles: the types
-    themselves and the list types nested in them (the boundary holds a reference to each
-    list it makes, and releases it with that type's exported helper)."""
-    out: list = []
-
-    def walk(t):
-        if is_refcounted(t) and t not in out:
-            out.append(t)
-        for sub in (getattr(t, "elem", None),) + tuple(getattr(t, "elems", ())):
-            if sub is not None:
-                walk(sub)
-    for t in types:
-        walk(t)
-    return out
-
-
-def release_symbol(prefix: str, t: T.Type) -> str:
-    """The exported `void (ptr slot)` that releases a value of type t stored at slot."""
-    return f"{prefix}release_{type_key(t)}"
 
 
 def _signature_reason(func) -> str | None:

@@ -1,0 +1,97 @@
+"""ember's own object loader (llvm/elfload.py): native modules link without LLVM, a cache
+hit in a fresh process never imports llvmlite.binding, and an object the loader does not
+handle is linked by MCJIT instead (never a crash)."""
+
+from __future__ import annotations
+
+import os
+import struct
+import subprocess
+import sys
+
+import pytest
+
+import ember
+
+pytest.importorskip("llvmlite")
+from ember.llvm import elfload  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not elfload.supported(), reason="loader is Linux x86-64")
+
+SRC = '''
+import math
+from typing import List
+def f(xs: List[float], n: int) -> List[float]:
+    out: List[float] = []
+    for x in xs:
+        out.append(round(math.hypot(x, 1.5) * n, 2))
+    return out[::-1]
+'''
+
+
+def _object():
+    from ember.llvm import jit
+    from ember.llvm.module import plan_module
+
+    sf = ember.CompilationUnit(SRC).f
+    plan = plan_module(sf.module, [sf.entry], "t_")
+    return plan, jit.compile_ir(plan.llvm_ir, "generic")
+
+
+def test_native_modules_link_through_embers_loader():
+    cu = ember.CompilationUnit(SRC, backend="llvm")
+    assert cu.f.backend == "llvm"
+    assert isinstance(cu._functions["f"]._compiled.native.loaded, elfload.Image)
+    assert cu.f([3.0, -1.0, 0.5], 3) == ember.CompilationUnit(SRC).f([3.0, -1.0, 0.5], 3)
+
+
+def test_a_loaded_image_exports_its_entries():
+    plan, obj = _object()
+    image = elfload.load(obj)
+    for sym in plan.entries.values():
+        assert image.address(sym) > 0
+    with pytest.raises(RuntimeError, match="missing"):
+        image.address("no_such_symbol")
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "machine", "relocation"])
+def test_objects_it_does_not_handle_are_unloadable(damage):
+    _, obj = _object()
+    obj = bytearray(obj)
+    if damage == "garbage":
+        obj = bytearray(b"not an object" * 10)
+    elif damage == "truncated":
+        obj = obj[:80]
+    elif damage == "machine":
+        struct.pack_into("<H", obj, 18, 183)  # aarch64
+    else:  # every RELA entry's type becomes one the loader does not know
+        elf = elfload._Elf(bytes(obj))
+        for s in elf.sections:
+            if s[1] == elfload.SHT_RELA:
+                for k in range(s[5] // 24):
+                    struct.pack_into("<I", obj, s[4] + 24 * k + 8, 37)
+    with pytest.raises(elfload.Unloadable):
+        elfload.load(bytes(obj))
+
+
+def test_mcjit_links_what_the_loader_refuses(monkeypatch):
+    def refuse(obj):
+        raise elfload.Unloadable("refused for the test")
+    monkeypatch.setattr(elfload, "load", refuse)
+    monkeypatch.setenv("EMBER_CACHE", "0")
+    cu = ember.CompilationUnit(SRC, backend="llvm")
+    assert cu.f.backend == "llvm"
+    assert not isinstance(cu._functions["f"]._compiled.native.loaded, elfload.Image)
+    assert cu.f([2.0], 1) == [2.5]
+
+
+def test_a_cache_hit_does_not_import_llvmlite_binding(tmp_path):
+    code = ("import sys, ember\n"
+            f"cu = ember.CompilationUnit({SRC!r}, backend='llvm')\n"
+            "print(cu.f.backend, cu.f([2.0], 1), 'llvmlite.binding' in sys.modules)\n")
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    run = [sys.executable, "-c", code]
+    first = subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout
+    second = subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout
+    assert first.split() == ["llvm", "[2.5]", "True"]
+    assert second.split() == ["llvm", "[2.5]", "False"]
