@@ -288,6 +288,11 @@ class FunctionGen:
 
     def op_raise(self, op) -> None:
         e = self.get(op.operands[0])
+        if isinstance(e, Static) and e.kind == "caught" and e.value is not None:
+            self._reraise(e.value)
+            self.push_frame(self.site("call", op.loc))  # the traceback shows the raise too
+            self.error_exit()
+            return
         if not (isinstance(e, Static) and e.kind == "exc"):
             raise NotNative("raise of an exception value not built from constants")
         self.record(self.site("exc", op.loc, exc=e.value), [])
@@ -684,9 +689,33 @@ class FunctionGen:
         self.error_exit()
         for region, bb in zip(regions, blocks):
             b.position_at_end(bb)
+            saved = self._save_exception()
             nf = b.gep(self.ctx, [I32(0), I32(1)], inbounds=True, source_etype=CTX)
             b.store(I32(0), nf)
-            self.emit_region(region, [Static("caught", None)], store_results)
+            self.emit_region(region, [Static("caught", saved)], store_results)
+
+    _EXC_FIELDS = [((0,), I32), ((1,), I32), ((2,), I64)] + \
+        [((3, k), I64) for k in range(NPAYLOAD)]
+    """The context's fields that describe the exception being handled: site, frame count,
+    class code, payload (a handler saves them; `raise` of the caught exception restores)."""
+
+    def _ctx_field(self, path):
+        return self.b.gep(self.ctx, [I32(0)] + [I32(k) for k in path], inbounds=True,
+                          source_etype=CTX)
+
+    def _save_exception(self) -> list:
+        saved = []
+        for path, t in self._EXC_FIELDS:
+            slot = self.alloca_b.alloca(t)
+            self.b.store(self.b.load(self._ctx_field(path), typ=t), slot)
+            saved.append((path, t, slot))
+        return saved
+
+    def _reraise(self, saved) -> None:
+        for path, t, slot in saved:
+            self.b.store(self.b.load(slot, typ=t), self._ctx_field(path))
+        for u in self.unwind:
+            u.codes.add(0)  # the class it was caught as: any a handler may catch
 
     def op_dict_new(self, op) -> None:
         from ember.llvm.ops_dict import dict_new

@@ -74,3 +74,48 @@ def test_a_site_of_unknown_class_keeps_the_dispatch_on_the_vm(monkeypatch):
     assert f.backend == "vm"
     assert "except clauses that need the class of an exception raised by a call" in \
         f.fallback_reason
+
+
+RERAISE = '''
+from typing import List
+def pick(xs: List[int], i: int) -> int:
+    return xs[i] // (i - 1)
+def again(xs: List[int], i: int) -> int:
+    try:
+        return pick(xs, i)
+    except IndexError:
+        raise
+    except ZeroDivisionError as e:
+        try:
+            xs[100] = 1
+        except IndexError:
+            xs.append(7)
+        raise e
+def outer(xs: List[int], i: int) -> int:
+    try:
+        return again(xs, i)
+    except IndexError:
+        return -1
+    finally:
+        xs.append(len(xs))
+'''
+
+
+@pytest.mark.parametrize("name", ["again", "outer"])
+def test_a_caught_exception_raised_again_is_the_same(name):
+    native = getattr(ember.CompilationUnit(RERAISE, backend="llvm"), name)
+    vm = getattr(ember.CompilationUnit(RERAISE), name)
+    assert native.backend == "llvm", native.fallback_reason
+    for i in (0, 1, 2, 5, -9):
+        a, b = [4, 5, 6], [4, 5, 6]
+        assert _outcome(native, a, i) == _outcome(vm, b, i), i
+        assert a == b
+
+
+def test_the_traceback_of_a_raise_again_is_the_vms():
+    notes = []
+    for backend in ("llvm", "vm"):
+        with pytest.raises(ZeroDivisionError) as ei:
+            ember.CompilationUnit(RERAISE, backend=backend).outer([4, 5, 6], 1)
+        notes.append(ei.value.__notes__)
+    assert notes[0] == notes[1] and "raise e" in notes[0][0]
