@@ -11,12 +11,15 @@ One forward walk over the structured IR with an environment of refinements in sc
   (an index of a list access lies in INDEX; the operands of a checked `+ - *` make the
   exact result fit in int64);
 - loops: a `for`'s induction variable lies between its bounds; carried values are
-  iterated to a fixed point, widened to the int64 limits after a few rounds.
+  iterated to a fixed point, widened to the int64 limits after a few rounds;
+- counters: a `for` loop's carried value that every iteration passes on unchanged or
+  grown by constants (c, c + 1, an `if` yielding either, a `continue` with either) grows
+  by at most K per iteration, so it stays below its start + K * (trip count - 1), where an
+  upward range's trip count is at most hi - lo (`count += 1` over range(n) fits).
 
 Every interval is sound: each run-time value at that point lies in it. `fits[op]` says
 whether the exact result of a checked int op is proven to be an int64, in the last
-(most general) visit of op. Loop-carried facts that need relations between values
-(a counter bounded by its loop's trip count) are out of reach of intervals.
+(most general) visit of op. Other loop-carried relations between values are out of reach.
 """
 
 from __future__ import annotations
@@ -315,7 +318,8 @@ class RangeAnalysis:
             benv = self.block(body, dict(env))
             self._next(body, benv, state)
             return [args]
-        self._loop(op, env, round_)
+        self._loop(op, env, round_, _counter_bounds(op, lo, hi, step,
+                                                    [self.get(v, env) for v in op.inits]))
 
     def while_(self, op, env) -> None:
         cond, body = op.cond.block, op.body.block
@@ -335,14 +339,23 @@ class RangeAnalysis:
             return [[self.get(a, eenv) for a in cond.args]]
         self._loop(op, env, round_)
 
-    def _loop(self, op, env, round_) -> None:
-        """Iterate round_(carried intervals, state) -> exit intervals to a fixed point."""
+    def _loop(self, op, env, round_, bounds=None) -> None:
+        """Iterate round_(carried intervals, state) -> exit intervals to a fixed point.
+        bounds (a `for` loop's): per carried value, an interval it lies in at the start of
+        every iteration, or None; the state iterated stays unbounded (it is also the
+        values the loop exits with, one iteration further)."""
         args = [self.get(v, env) for v in op.inits]
+        bounds = bounds or [None] * len(args)
+        bounded = any(b is not None for b in bounds)
         limit = WIDEN_AFTER + 2 * len(args) + 2
         for n in range(limit + 1):
             state = _LoopState()
             self.loops.append(state)
-            exits = round_(args if n < limit else [I.I64] * len(args), state)
+            entry = args if n < limit else [I.I64] * len(args)
+            exits = round_([r if b is None else (I.meet(r, b) or b)
+                            for r, b in zip(entry, bounds)], state)
+            if bounded:
+                exits = [entry]
             self.loops.pop()
             new = [I.hull(a, *(x[k] for x in state.next)) for k, a in enumerate(args)]
             if new == args or n == limit:
@@ -378,6 +391,64 @@ def _induction(lo, hi, step):
     if step[1] < 0:
         return (min(lo[1], hi[0] + 1), lo[1])
     return I.hull(lo, hi)
+
+
+def _counter_bounds(op, lo, hi, step, inits) -> list:
+    """Per carried value of `for` op: the interval a counter stays in (module docstring),
+    or None."""
+    if step[0] < 1:
+        return [None] * len(inits)
+    trips = max(0, hi[1] - lo[0])
+    body = op.body.block
+    nexts = [body.terminator] if isinstance(body.terminator, YieldOp) else []
+    nexts += _continues(body)
+    out = []
+    for k, (arg, init) in enumerate(zip(body.args[1:], inits)):
+        grow = [_growth(t.operands[k], arg) for t in nexts] if arg.type == T.I64 else [None]
+        if not grow or None in grow or trips == 0:
+            out.append(None)
+            continue
+        top = init[1] + max(grow) * (trips - 1)
+        out.append((init[0], top) if I.fits((init[0], top)) else None)
+    return out
+
+
+def _continues(block) -> list:
+    """The `continue` ops of block's own loop (not those of loops nested in it)."""
+    out = []
+    for op in block.ops:
+        if isinstance(op, ContinueOp):
+            out.append(op)
+        elif not isinstance(op, (ForOp, WhileOp)):
+            for region in op.regions:
+                out += _continues(region.block)
+    return out
+
+
+_ADDS = ("int.add", "int.add_nowrap")
+
+
+def _growth(v, arg, depth: int = 0):
+    """K when v is arg plus a total of constants in [0, K] on every path, else None."""
+    if v is arg:
+        return 0
+    op = getattr(v, "op", None)
+    if depth > 16 or op is None:
+        return None
+    if isinstance(op, KernelOp) and op.name in _ADDS:
+        for x, c in (op.operands, op.operands[::-1]):
+            cop = getattr(c, "op", None)
+            if isinstance(cop, ConstOp) and type(cop.value) is int and cop.value >= 0:
+                g = _growth(x, arg, depth + 1)
+                if g is not None:
+                    return g + cop.value
+        return None
+    if isinstance(op, IfOp):
+        i = op.results.index(v)
+        ends = [r.block.terminator for r in op.regions]
+        grow = [_growth(t.operands[i], arg, depth + 1) for t in ends if isinstance(t, YieldOp)]
+        return max(grow) if grow and None not in grow else None
+    return None
 
 
 _KERNEL = {name: (_RULES.get(name), _AFTER.get(name), name in CHECKED)
