@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import linecache
+import threading
 
 import numpy as np
 
@@ -30,6 +31,19 @@ _MALLOC.argtypes = [ctypes.c_size_t]
 _SHIM = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 _RELEASE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 _NP = {T.I64: np.int64, T.F64: np.float64, T.BOOL: np.bool_}
+
+
+_TLS = threading.local()
+
+
+def _context() -> Context:
+    """This thread's context block (native code never calls back into Python, so one
+    call at a time uses it; an error is read from it before the next call)."""
+    ctx = getattr(_TLS, "ctx", None)
+    if ctx is None:
+        ctx = _TLS.ctx = Context()
+    ctx.nframes = 0
+    return ctx
 
 
 class _Header(ctypes.Structure):
@@ -171,6 +185,11 @@ class NativeFunction:
         self._ret_type = ctype(self.ret)
         self._sites = sites
         self._sources = sources
+        scalars = (T.I64, T.F64, T.BOOL, T.NONE)
+        self._scalar = all(t in scalars for t in self.params) and self.ret in scalars
+        """Only scalars cross: no lists to convert, write back or release (a fast path)."""
+        self._fix_in = [i for i, t in enumerate(self.params) if t == T.NONE]
+        self._out = {T.BOOL: bool, T.NONE: lambda v: None}.get(self.ret)
 
     def __call__(self, *args, **kwargs):
         vm = self.vm
@@ -183,7 +202,21 @@ class NativeFunction:
         for i, v in enumerate(args):
             if not vm._checks[i](v):
                 vm._bad_arg(i, v)
+        if self._scalar:
+            return self._call_scalar(args)
         return self._call(args)
+
+    def _call_scalar(self, args):
+        if self._fix_in:
+            args = list(args)
+            for i in self._fix_in:
+                args[i] = 0
+        packed = self._args_type(*args)
+        ctx = _context()
+        ret = self._ret_type()
+        if self._shim(ctypes.addressof(ctx), ctypes.addressof(ret), ctypes.addressof(packed)):
+            raise self._exception(ctx)
+        return ret.value if self._out is None else self._out(ret.value)
 
     def _call(self, args):
         conv = Converter()

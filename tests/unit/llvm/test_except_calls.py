@@ -119,3 +119,15 @@ def test_the_traceback_of_a_raise_again_is_the_vms():
             ember.CompilationUnit(RERAISE, backend=backend).outer([4, 5, 6], 1)
         notes.append(ei.value.__notes__)
     assert notes[0] == notes[1] and "raise e" in notes[0][0]
+
+
+def test_each_calls_traceback_is_its_own():
+    """Scalar calls share their thread's context block: a second error's traceback holds
+    only its own frames."""
+    f = ember.CompilationUnit(SRC, backend="llvm").outer
+    notes = []
+    for _ in range(3):
+        with pytest.raises(ValueError) as ei:
+            f([], 1, 3)
+        notes.append(ei.value.__notes__)
+    assert notes[0] == notes[1] == notes[2] and notes[0][0].count("in inner") == 1
