@@ -159,7 +159,8 @@ class Image:
         try:
             self._place(elf, syms, relocs, code, data, externs, rw_at)
         except BaseException:
-            _Libc.get()[0].munmap(self.base, self.size)
+            base, self.base = self.base, None  # (so __del__ does not unmap it again)
+            self._munmap(base, self.size)
             raise
 
     def _layout(self, elf):

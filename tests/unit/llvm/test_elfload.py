@@ -95,3 +95,30 @@ def test_a_cache_hit_does_not_import_llvmlite_binding(tmp_path):
     second = subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout
     assert first.split() == ["llvm", "[2.5]", "True"]
     assert second.split() == ["llvm", "[2.5]", "False"]
+
+
+def test_a_refused_object_is_unmapped_once(monkeypatch):
+    """An object refused after its memory was mapped (here: the large code model's
+    _GLOBAL_OFFSET_TABLE_) is unmapped by the loader, and never again by the garbage
+    collector (which would unmap whatever MCJIT mapped there next)."""
+    import gc
+
+    from ember.llvm import jit
+
+    plan, _ = _object()
+    obj = jit.compile_ir(plan.llvm_ir, "host")
+    real = elfload._Libc.get()[0]
+    calls = []
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def munmap(self, base, size):
+            calls.append(base)
+            return real.munmap(base, size)
+    monkeypatch.setattr(elfload._Libc, "lib", (Counting(),))
+    with pytest.raises(elfload.Unloadable):
+        elfload.load(obj)
+    gc.collect()
+    assert len(calls) == 1
