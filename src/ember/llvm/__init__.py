@@ -36,9 +36,6 @@ def _code_version() -> str:
 
 
 VERSION = _code_version()
-SCHEDULE = "generic"
-"""Scalar modules are scheduled with LLVM's generic model for the host's instruction set:
-suite A runs as fast as with the host CPU's model, and compiles 2-5 ms sooner."""
 
 
 class NativeModule:
@@ -49,7 +46,7 @@ class NativeModule:
 
         self.module = module
         text = print_module(module)
-        key = cache.key(VERSION, host_key(), SCHEDULE, text, ",".join(entries))
+        key = cache.key(VERSION, host_key(), text, ",".join(entries))
         prefix = f"ember_{key[:12]}_"
         hit = cache.load(key)
         if hit is not None:
@@ -137,7 +134,7 @@ def _build(module, entries, prefix) -> tuple:
     if not plan.entries:
         return plan, b""
     try:
-        return plan, jit.compile_ir(plan.llvm_ir, SCHEDULE)
+        return plan, jit.compile_ir(plan.llvm_ir, small=True)
     except RuntimeError as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         why = f"internal error in the native tier ({first}); please report it"

@@ -33,11 +33,10 @@ def _init():
     _STATE["new_tm"] = lambda: target.create_target_machine(
         cpu=cpu, features=features, opt=3, reloc="pic", codemodel="jitdefault")
     _STATE["tm"] = _STATE["new_tm"]()
-    # the same instruction set with LLVM's generic scheduling model: scalar code runs as
-    # fast here, and code generation takes half the time (compile_ir's `schedule`); the
-    # small code model's object code is what ember's own loader links (elfload.py)
-    _STATE["tm_generic"] = target.create_target_machine(
-        cpu="", features=features, opt=3, reloc="pic", codemodel="small")
+    # scalar modules: the small code model, whose object code ember's own loader links
+    # (elfload.py; MCJIT's large-model objects need its GOT)
+    _STATE["tm_small"] = target.create_target_machine(
+        cpu=cpu, features=features, opt=3, reloc="pic", codemodel="small")
     _STATE["key"] = f"{llvmlite.__version__}|{llvm.llvm_version_info}|{triple}|{cpu}|{features}"
     _bind_symbols()
     return _STATE
@@ -73,12 +72,12 @@ def _bind_symbols():
             pass
 
 
-def compile_ir(text: str, schedule: str = "host") -> bytes:
-    """Parse, verify, optimize (O3) and compile LLVM IR text to an object file, scheduled
-    for the host CPU's model or ("generic") LLVM's generic one (same instruction set)."""
+def compile_ir(text: str, small: bool = False) -> bytes:
+    """Parse, verify, optimize (O3) and compile LLVM IR text to an object file (in the
+    small code model, for ember's own loader, if `small`)."""
     with _LOCK:
         st = _init()
-        tm = st["tm"] if schedule == "host" else st["tm_generic"]
+        tm = st["tm_small"] if small else st["tm"]
         mod = llvm.parse_assembly(text)
         mod.verify()
         pto = llvm.create_pipeline_tuning_options(speed_level=3)

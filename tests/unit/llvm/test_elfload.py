@@ -35,7 +35,7 @@ def _object():
 
     sf = ember.CompilationUnit(SRC).f
     plan = plan_module(sf.module, [sf.entry], "t_")
-    return plan, jit.compile_ir(plan.llvm_ir, "generic")
+    return plan, jit.compile_ir(plan.llvm_ir, small=True)
 
 
 def test_native_modules_link_through_embers_loader():
@@ -106,7 +106,7 @@ def test_a_refused_object_is_unmapped_once(monkeypatch):
     from ember.llvm import jit
 
     plan, _ = _object()
-    obj = jit.compile_ir(plan.llvm_ir, "host")
+    obj = jit.compile_ir(plan.llvm_ir)
     real = elfload._Libc.get()[0]
     calls = []
 
