@@ -70,7 +70,7 @@ class NativeModule:
     def function(self, name: str, vm_entry, sources: dict):
         """The native callable for entry `name`, or None if it runs on the VM."""
         from ember.llvm.boundary import NativeFunction
-        from ember.llvm.plan import boundary_types, release_symbol
+        from ember.llvm.plan import boundary_types, is_scalar_signature, release_symbol
 
         shim = self.plan.entries.get(name)
         if shim is None:
@@ -79,8 +79,9 @@ class NativeModule:
         ft = func.attrs["type"]
         releases = {t: self.loaded.address(release_symbol(self.prefix, t))
                     for t in boundary_types(list(ft.params) + [ft.ret])}
+        direct = self.loaded.address(shim + "d") if is_scalar_signature(ft) else None
         return NativeFunction(vm_entry, func, self.loaded.address(shim), releases,
-                              self.plan.sites, sources)
+                              self.plan.sites, sources, direct).fast()
 
 
 def _link(obj: bytes):

@@ -31,19 +31,22 @@ _MALLOC.argtypes = [ctypes.c_size_t]
 _SHIM = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 _RELEASE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 _NP = {T.I64: np.int64, T.F64: np.float64, T.BOOL: np.bool_}
+_SCALAR = {T.I64: ctypes.c_int64, T.F64: ctypes.c_double, T.BOOL: ctypes.c_uint8,
+           T.NONE: ctypes.c_uint8}
 
 
 _TLS = threading.local()
 
 
-def _context() -> Context:
-    """This thread's context block (native code never calls back into Python, so one
-    call at a time uses it; an error is read from it before the next call)."""
-    ctx = getattr(_TLS, "ctx", None)
-    if ctx is None:
-        ctx = _TLS.ctx = Context()
-    ctx.nframes = 0
-    return ctx
+def _context() -> tuple:
+    """This thread's context block and its address (native code never calls back into
+    Python, so one call at a time uses it; an error is read from it before the next call;
+    the direct shim zeroes its frame count)."""
+    got = getattr(_TLS, "ctx", None)
+    if got is None:
+        ctx = Context()
+        got = _TLS.ctx = (ctx, ctypes.addressof(ctx))
+    return got
 
 
 class _Header(ctypes.Structure):
@@ -174,7 +177,8 @@ def _record_types(conv: Converter, value, t: T.Type) -> None:
 class NativeFunction:
     """A native entry point with the VM entry's checks, results and errors."""
 
-    def __init__(self, vm_entry, func, shim_addr: int, release_addrs: dict, sites, sources):
+    def __init__(self, vm_entry, func, shim_addr: int, release_addrs: dict, sites, sources,
+                 direct_addr: int | None = None):
         self.vm = vm_entry
         ft = func.attrs["type"]
         self.params, self.ret = list(ft.params), ft.ret
@@ -185,9 +189,13 @@ class NativeFunction:
         self._ret_type = ctype(self.ret)
         self._sites = sites
         self._sources = sources
-        scalars = (T.I64, T.F64, T.BOOL, T.NONE)
-        self._scalar = all(t in scalars for t in self.params) and self.ret in scalars
-        """Only scalars cross: no lists to convert, write back or release (a fast path)."""
+        self._direct = None
+        if direct_addr is not None:
+            sig = ctypes.CFUNCTYPE(_SCALAR[self.ret], ctypes.c_void_p,
+                                   *[_SCALAR[t] for t in self.params])
+            self._direct = sig(direct_addr)
+            """Only scalars cross: a direct call (arguments in registers, the result
+            returned), no lists to convert, write back or release."""
         self._fix_in = [i for i, t in enumerate(self.params) if t == T.NONE]
         self._out = {T.BOOL: bool, T.NONE: lambda v: None}.get(self.ret)
 
@@ -202,21 +210,57 @@ class NativeFunction:
         for i, v in enumerate(args):
             if not vm._checks[i](v):
                 vm._bad_arg(i, v)
-        if self._scalar:
-            return self._call_scalar(args)
+        if self._direct is not None:
+            return self._call_direct(args)
         return self._call(args)
 
-    def _call_scalar(self, args):
+    def fast(self):
+        """This function as a plain closure when its values are all scalars (what
+        ScriptFunction calls: no method dispatch, no argument block), else itself."""
+        if self._direct is None:
+            return self
+        vm, direct, out, exc, slow = self.vm, self._direct, self._out, self._exception, self
+        checks, convs, fix, n = vm._checks, vm._converters, self._fix_in, len(vm._checks)
+
+        def call(*args, **kwargs):
+            if kwargs or len(args) != n:
+                return slow(*args, **kwargs)
+            if convs or fix:
+                return slow._call_direct(slow._checked(args))
+            for check, v in zip(checks, args):
+                if not check(v):
+                    return slow(*args)  # (raises the VM's TypeError)
+            try:
+                ctx, addr = _TLS.ctx
+            except AttributeError:
+                ctx, addr = _context()
+            v = direct(addr, *args)
+            if ctx.status:
+                raise exc(ctx)
+            return v if out is None else out(v)
+        call.native = self
+        return call
+
+    def _checked(self, args):
+        vm = self.vm
+        args = list(args)
+        for i, conv in vm._converters:
+            args[i] = conv(args[i])
+        for i, v in enumerate(args):
+            if not vm._checks[i](v):
+                vm._bad_arg(i, v)
+        return args
+
+    def _call_direct(self, args):
         if self._fix_in:
             args = list(args)
             for i in self._fix_in:
                 args[i] = 0
-        packed = self._args_type(*args)
-        ctx = _context()
-        ret = self._ret_type()
-        if self._shim(ctypes.addressof(ctx), ctypes.addressof(ret), ctypes.addressof(packed)):
+        ctx, addr = _context()
+        v = self._direct(addr, *args)
+        if ctx.status:
             raise self._exception(ctx)
-        return ret.value if self._out is None else self._out(ret.value)
+        return v if self._out is None else self._out(v)
 
     def _call(self, args):
         conv = Converter()

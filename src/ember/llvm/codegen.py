@@ -30,8 +30,9 @@ from ember.llvm.layout import (
 from ember.llvm.sites import MAX_FRAMES, NPAYLOAD, Site
 
 CTX = ir.LiteralStructType([I32, I32, I64, ir.ArrayType(I64, NPAYLOAD),
-                            ir.ArrayType(I32, MAX_FRAMES)])
-"""site, nframes, class code (module.exc_code; 0 = not known statically), payload, frames."""
+                            ir.ArrayType(I32, MAX_FRAMES), I32])
+"""site, nframes, class code (module.exc_code; 0 = not known statically), payload, frames,
+status (a direct entry's error flag: module.ModuleGen.direct_shim)."""
 
 
 @dataclass(frozen=True)

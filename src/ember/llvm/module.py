@@ -24,7 +24,9 @@ from ember.llvm.layout import (
     type_key,
 )
 from ember.llvm.rt import Runtime
-from ember.llvm.plan import Plan, boundary_types, release_symbol  # noqa: F401  (their home)
+from ember.llvm.plan import (  # noqa: F401  (their home)
+    Plan, boundary_types, is_scalar_signature, release_symbol,
+)
 from ember.llvm.sites import Site
 
 
@@ -152,7 +154,28 @@ class ModuleGen:
             sym = release_symbol(self.prefix, t)
             if sym not in self.llmod.globals:
                 self.rt.export_release(t, sym)
+        if is_scalar_signature(ft):
+            self.direct_shim(name, shim.name + "d")
         return shim.name
+
+    def direct_shim(self, name: str, symbol: str) -> None:
+        """`R <shim>d(ptr ctx, params…)` for an entry whose values are all scalars: the
+        arguments in registers, the result returned, ctx.status 1 on an error (ctypes calls
+        it with no argument block or result slot to build)."""
+        from ember.llvm.codegen import CTX
+
+        func = self.module.funcs[name]
+        ft = func.attrs["type"]
+        shim = ir.Function(self.llmod, ir.FunctionType(
+            lltype(ft.ret), [PTR] + [lltype(t) for t in ft.params]), symbol)
+        b = ir.IRBuilder(shim.append_basic_block("entry"))
+        ctx, params = shim.args[0], list(shim.args[1:])
+        b.store(I32(0), b.gep(ctx, [I32(0), I32(1)], inbounds=True, source_etype=CTX))
+        depth = [I64(1)] if name in self.recursive else []
+        r = b.call(self.llfns[name], [ctx] + depth + params)
+        b.store(b.zext(b.extract_value(r, 0), I32),
+                b.gep(ctx, [I32(0), I32(5)], inbounds=True, source_etype=CTX))
+        b.ret(b.extract_value(r, 1))
 
 
 def _signature_reason(func) -> str | None:

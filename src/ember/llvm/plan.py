@@ -43,3 +43,9 @@ def boundary_types(types) -> list:
 def release_symbol(prefix: str, t: T.Type) -> str:
     """The exported `void (ptr slot)` that releases a value of type t stored at slot."""
     return f"{prefix}release_{type_key(t)}"
+
+
+def is_scalar_signature(ft) -> bool:
+    """Only int, float, bool and None cross: the entry also has a direct shim
+    (`<shim>d`, module.ModuleGen.direct_shim) the boundary calls."""
+    return all(t in (T.I64, T.F64, T.BOOL, T.NONE) for t in list(ft.params) + [ft.ret])

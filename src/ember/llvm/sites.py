@@ -9,7 +9,8 @@ would raise: for a kernel operation it calls the same `ember.ops` kernel on the 
 operands, so type and message are the VM's by construction.
 
 Context block layout (ctypes `Context` below, LLVM `CTX` in codegen.py):
-`{i32 site, i32 nframes, i64 class code, [4 x i64] payload, [MAX_FRAMES x i32] frames}`.
+`{i32 site, i32 nframes, i64 class code, [4 x i64] payload, [MAX_FRAMES x i32] frames,
+i32 status}`.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ NPAYLOAD = 4
 class Context(ctypes.Structure):
     _fields_ = [("site", ctypes.c_int32), ("nframes", ctypes.c_int32),
                 ("code", ctypes.c_int64), ("payload", ctypes.c_int64 * NPAYLOAD),
-                ("frames", ctypes.c_int32 * MAX_FRAMES)]
+                ("frames", ctypes.c_int32 * MAX_FRAMES), ("status", ctypes.c_int32)]
 
 
 @dataclass(frozen=True)

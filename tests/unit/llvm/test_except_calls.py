@@ -131,3 +131,33 @@ def test_each_calls_traceback_is_its_own():
             f([], 1, 3)
         notes.append(ei.value.__notes__)
     assert notes[0] == notes[1] == notes[2] and notes[0][0].count("in inner") == 1
+
+
+def test_threads_get_their_own_errors():
+    """Direct scalar calls in 6 threads at once: each result and each error (type,
+    message, traceback) is the one its own call made."""
+    import threading
+
+    f = ember.CompilationUnit(SRC.replace("xs: List[int], ", "").replace("xs, ", "")
+                              .replace("xs[i]", "i * 1"), backend="llvm").anything
+    g = ember.CompilationUnit(SRC.replace("xs: List[int], ", "").replace("xs, ", "")
+                              .replace("xs[i]", "i * 1")).anything
+    assert f.backend == "llvm", f.fallback_reason
+
+    def outcome(fn, *a):
+        try:
+            return ("ok", fn(*a))
+        except Exception as e:  # noqa: BLE001 - the exception is the result being compared
+            return (type(e).__name__, str(e), tuple(getattr(e, "__notes__", ())))
+    cases = [(i, k) for i in (0, 1, 2, 3, 70) for k in range(8)] * 20
+    want = [outcome(g, i, k) for i, k in cases]
+    got = {}
+
+    def work(t):
+        got[t] = [outcome(f, i, k) for i, k in cases]
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(got[t] == want for t in range(6))
