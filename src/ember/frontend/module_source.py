@@ -17,7 +17,7 @@ from ember.frontend import class_summary
 from ember.frontend.compiler import FuncInfo
 from ember.frontend.overloads import is_overload_decorator
 from ember.frontend.parser import parse_expression, parse_module
-from ember.frontend.source import source_of
+from ember.frontend.source import parse_quietly, source_of
 
 _CACHE: dict = {}
 
@@ -58,7 +58,7 @@ class ClassSource:
         """CPython's tree of the class (parsed when first needed)."""
         if self._tree is None:
             try:
-                tree = pyast.parse(self.source.text)
+                tree = parse_quietly(self.source.text)
             except SyntaxError as e:  # ember's parser reports it properly on a method
                 raise UnsupportedError(f"cannot parse the source of {self._name}: {e.msg}",
                                        None) from None

@@ -6,9 +6,18 @@ import ast as pyast
 import inspect
 import linecache
 import textwrap
+import warnings
 
 from ember.errors import Source, UnsupportedError
 from ember.frontend import diskcache
+
+
+def parse_quietly(text: str):
+    """CPython's tree of a source text, without the warnings Python already gave when it
+    compiled that file (torch's docstrings hold non-raw "\\{" escapes)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return pyast.parse(text)
 
 
 def source_of(obj) -> Source:
@@ -82,7 +91,7 @@ def _class_index(file: str, lines: list) -> dict:
     if index is None:
         index = {}
         try:
-            _index_classes(pyast.parse(text).body, [], index, lines)
+            _index_classes(parse_quietly(text).body, [], index, lines)
         except (SyntaxError, ValueError, RecursionError):
             index = {}
         diskcache.store("classes", key, index)
