@@ -236,6 +236,8 @@ class NativeFunction:
                 ctx, addr = _context()
             v = direct(addr, *args)
             if ctx.status:
+                if slow._deopt(ctx):
+                    return vm(*args)
                 raise exc(ctx)
             return v if out is None else out(v)
         call.native = self
@@ -259,6 +261,8 @@ class NativeFunction:
         ctx, addr = _context()
         v = self._direct(addr, *args)
         if ctx.status:
+            if self._deopt(ctx):
+                return self.vm(*args)
             raise self._exception(ctx)
         return v if self._out is None else self._out(v)
 
@@ -271,8 +275,12 @@ class NativeFunction:
         ctx, ret = Context(), self._ret_type()
         status = self._shim(ctypes.addressof(ctx), ctypes.addressof(ret),
                             ctypes.addressof(packed))
-        conv.write_back(self.params)
+        deopt = status and self._deopt(ctx)
+        if not deopt:
+            conv.write_back(self.params)
         try:
+            if deopt:
+                return self.vm(*args)  # (the arguments as they came: native changed none)
             if status:
                 raise self._exception(ctx)
             return conv.to_python(ret if not isinstance(ret, ctypes._SimpleCData) else ret.value,
@@ -286,6 +294,10 @@ class NativeFunction:
             for ptr, t in conv.made():
                 slot = ctypes.c_void_p(ptr)
                 self._release[t](ctypes.addressof(slot))
+
+    def _deopt(self, ctx) -> bool:
+        """The native call left for the VM (a deopt site, codegen.FunctionGen.deopt_if)."""
+        return self._sites[ctx.site].kind == "deopt"
 
     def _exception(self, ctx) -> BaseException:
         site = self._sites[ctx.site]

@@ -231,6 +231,14 @@ class FunctionGen:
             p = b.gep(self.ctx, [I32(0), I32(3), I32(i)], inbounds=True, source_etype=CTX)
             b.store(as_word(b, w), p)
 
+    def deopt_if(self, cond, reason: str, loc) -> None:
+        """If cond: leave native code for the VM — the boundary runs the whole call again
+        there. Sound because a native call changes nothing Python sees before it returns
+        (argument lists get their contents back only after a normal return), and no
+        handler catches it. For cases whose exact semantics native code does not have
+        (a NaN, whose identity CPython's containers consult)."""
+        self.fail_if(cond, self.site("deopt", loc, text=reason), [])
+
     def push_frame(self, site: int) -> None:
         b = self.b
         pn = b.gep(self.ctx, [I32(0), I32(1)], inbounds=True, source_etype=CTX)
@@ -667,7 +675,7 @@ class FunctionGen:
         targets = {}
         if 0 in codes:  # a callee raised: its class code is any a site can record
             codes = set(codes) | set(range(1, self.mg.n_exc_codes() + 1))
-        for code in sorted(codes):
+        for code in sorted(c for c in codes if c <= self.mg.n_exc_codes()):  # (not deopt)
             cls = self.mg.exc_class(code)
             for k, names in enumerate(op.handlers):
                 if _catches(names, cls, exception_matches):

@@ -46,6 +46,9 @@ def _exc_names() -> list:
 
 
 EXC_NAMES = _exc_names()
+DEOPT_CODE = len(EXC_NAMES) + 1
+"""The class code of a deopt site: no handler catches it (it is no exception: the boundary
+runs the whole call again on the VM)."""
 
 
 def _callees(func) -> set:
@@ -100,6 +103,8 @@ class ModuleGen:
         when it is not known at compile time."""
         from ember.llvm.ops_table import site_class
 
+        if site.kind == "deopt":
+            return DEOPT_CODE
         name = site_class(site)
         return EXC_NAMES.index(name) + 1 if name in EXC_NAMES else 0
 

@@ -203,7 +203,7 @@ def _list_mul(g, op):
 def _eq(g, a, b, elem):
     if elem in (T.I64, T.BOOL):
         return g.b.icmp_signed("==", a, b)
-    if isinstance(elem, (T.ClassType, T.ListType, T.TupleType)):
+    if isinstance(elem, (T.ClassType, T.ListType, T.TupleType)) or elem == T.F64:
         from ember.llvm.ops_more import _equal
         return _equal(g, a, b, elem)
     raise NotNative(f"element comparison of {elem}")
@@ -603,6 +603,7 @@ def _sorted_by(g, op, lst, keys, key_t, elem, reverse_v):
     from ember.llvm.ops_more import _order  # noqa: F401  (NotNative for unordered keys)
 
     b = g.b
+    deopt_on_nan(g, keys, key_t)
     n = _len(g, lst)
     out = g.slot(T.ListType(elem))
     rev = b.icmp_unsigned("!=", reverse_v, I8(0))
@@ -654,8 +655,39 @@ def _sorted_key(g, op):
 
 
 def _sortable(t) -> bool:
-    return t in (T.I64, T.BOOL) or (isinstance(t, T.TupleType) and all(_sortable(e)
-                                                                        for e in t.elems))
+    return t in (T.I64, T.BOOL, T.F64) or (isinstance(t, T.TupleType) and
+                                           all(_sortable(e) for e in t.elems))
+
+
+def _has_float(t) -> bool:
+    return t == T.F64 or (isinstance(t, T.TupleType) and any(_has_float(e) for e in t.elems))
+
+
+def deopt_on_nan(g, keys, key_t) -> None:
+    """Sorting keys that hold floats: a NaN among them leaves for the VM (how a sort
+    places NaNs depends on its exact comparisons: timsort's, which native code does not
+    copy); without one, any stable sort gives timsort's order."""
+    if not _has_float(key_t):
+        return
+    b = g.b
+    seen = g.slot(T.BOOL)
+    b.store(I8(0), seen)
+
+    def nans(v, t):
+        if t == T.F64:
+            return b.fcmp_unordered("uno", v, v)
+        acc = ir.Constant(ir.IntType(1), 0)
+        for k, e in enumerate(t.elems):
+            if _has_float(e):
+                acc = b.or_(acc, nans(b.extract_value(v, k), e))
+        return acc
+
+    def check(k):
+        v = load_elem(g, keys, k, key_t)
+        b.store(b.or_(b.load(seen, typ=I8), b.zext(nans(v, key_t), I8)), seen)
+    _loop(g, _len(g, keys), check)
+    g.deopt_if(b.icmp_unsigned("!=", b.load(seen, typ=I8), I8(0)),
+               "a NaN among the keys of a sort", g.loc)
 
 
 @emitter("list.sort")

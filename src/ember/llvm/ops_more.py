@@ -219,22 +219,34 @@ def _range_reversed(g, op):
 # ----------------------------------------------------------------------------- equality
 
 def _equal(g, x, y, t):
-    """i1: x == y for values of type t (ints, bools, None, tuples and lists of them)."""
+    """i1: x == y for values of type t (ints, floats, bools, None, tuples and lists of
+    them), as CPython compares container items: identity, then equality."""
     b = g.b
     if t in (T.I64, T.BOOL, T.NONE):
         return b.icmp_signed("==", x, y)
+    if t == T.F64:
+        return item_float_equal(g, x, y)
     if isinstance(t, T.TupleType):
         acc = ir.Constant(ir.IntType(1), 1)
         for k, e in enumerate(t.elems):
             acc = b.and_(acc, _equal(g, b.extract_value(x, k), b.extract_value(y, k), e))
         return acc
-    if isinstance(t, T.ListType) and (t.elem in (T.I64, T.BOOL) or
+    if isinstance(t, T.ListType) and (t.elem in (T.I64, T.BOOL, T.F64) or
                                       isinstance(t.elem, (T.ClassType, T.ListType,
                                                           T.TupleType))):
         return _lists_equal(g, x, y, t.elem)
     if isinstance(t, T.ClassType):
         return object_equal(g, x, y, t)
     raise NotNative(f"== of {t}")
+
+
+def item_float_equal(g, x, y):
+    """Two floats held in containers: CPython's `is` before `==` makes a NaN equal to
+    itself (the same object) and to no other — an identity native code does not know, so
+    a NaN leaves for the VM (FunctionGen.deopt_if); other floats compare by value."""
+    b = g.b
+    g.deopt_if(b.fcmp_unordered("uno", x, y), "a NaN compared in a container", g.loc)
+    return b.fcmp_ordered("==", x, y)
 
 
 def object_equal(g, x, y, t):
@@ -296,6 +308,9 @@ def _order(g, x, y, t):
     if t in (T.I64, T.BOOL):
         return b.select(b.icmp_signed("<", x, y), I64(-1),
                         b.select(b.icmp_signed(">", x, y), I64(1), I64(0)))
+    if t == T.F64:  # (sorts leave for the VM on a NaN first: ops_list.deopt_on_nan)
+        return b.select(b.fcmp_ordered("<", x, y), I64(-1),
+                        b.select(b.fcmp_ordered(">", x, y), I64(1), I64(0)))
     if isinstance(t, T.TupleType):
         acc = I64(0)
         for k in reversed(range(len(t.elems))):

@@ -38,7 +38,8 @@ class Site:
     kind: "kernel" (re-run ember.ops kernel `op` on the payload), "exc" (raise class
     `exc[0]` with message `exc[1]`, None for none), "narrow" (a None where `text` type
     was required), "range" (range() step 0), "recursion" (depth limit), "call" (a call
-    site: only a traceback frame).
+    site: only a traceback frame), "deopt" (no error: the call runs again on the VM;
+    `text` says why).
     args: per kernel operand, how to rebuild it: "i64", "f64", "bool", "none",
     ("len", elem_type_text) for a list (only its length matters for messages),
     ("const", value) for a compile-time constant.
