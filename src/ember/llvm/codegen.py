@@ -658,6 +658,7 @@ class FunctionGen:
             self.unwind.pop()
             self.finallies.pop()
             b.position_at_end(reraise)
+            self._skip_finally_on_deopt()
             self.emit_region(fin, [], lambda vals: self.error_exit())
         b.position_at_end(merge)
         if fin is not None:
@@ -666,6 +667,15 @@ class FunctionGen:
             b.position_at_end(cont)
         for r, s in zip(op.results, results):
             self.define(r, self.load(s, r.type))
+
+    def _skip_finally_on_deopt(self) -> None:
+        """A deopt passes a finally region by: the VM runs the whole call again anyway,
+        and a `return` (or break, continue) in the region must not end the deopt."""
+        from ember.llvm.module import DEOPT_CODE
+
+        code = self.b.load(self._ctx_field((2,)), typ=I64)
+        with self.b.if_then(self.b.icmp_signed("==", code, I64(DEOPT_CODE)), likely=False):
+            self.error_exit()
 
     def _dispatch(self, op, codes: set, store_results) -> None:
         """Branch on the exception's class code to the first handler that matches it."""

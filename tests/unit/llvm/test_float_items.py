@@ -123,3 +123,36 @@ def test_only_a_nan_leaves_native_code(cus, monkeypatch):
     native.srt([2.0, math.nan], False)
     native.members([2.0, 1.0], math.nan)
     assert seen == [True, True]
+
+
+FINALLY = '''
+from typing import List
+def count_sorted(xs: List[float]) -> int:
+    n = -1
+    try:
+        ys = sorted(xs)
+        n = len(ys)
+    finally:
+        return n
+def loop_sorted(xs: List[float]) -> int:
+    total = 0
+    for k in range(3):
+        try:
+            total += len(sorted(xs)) + k
+        finally:
+            if k == 1:
+                break
+    return total
+'''
+
+
+def test_a_deopt_is_not_ended_by_a_finally_region():
+    """CPython sorts, then returns len from the finally: a deopt at the sort must reach
+    the VM even though the finally region returns (or breaks)."""
+    native = ember.CompilationUnit(FINALLY, backend="llvm")
+    for name in ("count_sorted", "loop_sorted"):
+        f = getattr(native, name)
+        assert f.backend == "llvm", f.fallback_reason
+        for xs in ([2.0, 1.0], [math.nan, 1.0, 3.0]):
+            want = {"count_sorted": len(xs), "loop_sorted": 2 * len(xs) + 1}[name]
+            assert f(list(xs)) == want, (name, xs)
