@@ -43,6 +43,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     tensor_nn,
     tensor_pool,
     tensor_quant,
+    tensor_quant_dynamic,
     tensor_reduce,
     tensor_resize,
     tensor_rnn,

@@ -254,37 +254,6 @@ def _code_of(v, inv, zp):
     return round(_f32(v * inv + zp))
 
 
-def linear_dynamic(x, w, w_scale, bias, reduce_range=True):
-    """torch.ao's quantized dynamic linear (fbgemm): x float32 (..., K), w int8 codes (N, K)
-    with w_scale a float (per tensor) or a float32 (N,) array (per channel), zero point 0;
-    bias float32 (N,) or None. The activation is quantized per call to quint8 [0, 127]."""
-    x = np.asarray(x, np.float32)
-    if x.shape[-1] != w.shape[1]:
-        raise RuntimeError(f"quantized linear: input with {x.shape[-1]} features, weight "
-                           f"expects {w.shape[1]}")
-    lo, hi = _qrange("quint8", reduce_range)
-    mn, mx = (float(x.min()), float(x.max())) if x.size else (0.0, 0.0)
-    s_x, z_x = choose_qparams(mn, mx, lo, hi)
-    inv = _f32(1.0 / s_x)
-    rows = x.reshape(-1, x.shape[-1])
-    nan = math.isnan(mn) or math.isnan(mx)
-    c = _centred_codes(rows, inv, z_x, nan)
-    wt, wmax = _weight_prep(w)
-    if nan:
-        amax = 255
-    else:  # quantization is monotonic: the extremes' codes bound every code
-        amax = max(z_x - min(max(_code_of(mn, inv, z_x), 0), 255),
-                   min(max(_code_of(mx, inv, z_x), 0), 255) - z_x)
-    acc = int_matmul(c, wt, amax, wmax)
-    m = (_F32(s_x) * np.asarray(w_scale, np.float32)).astype(np.float64)
-    acc = acc.astype(np.float32).astype(np.float64) if acc.dtype != np.float32 else \
-        acc.astype(np.float64)
-    acc *= m
-    if bias is not None:
-        acc += np.asarray(bias, np.float32)
-    return acc.astype(np.float32).reshape(x.shape[:-1] + (w.shape[0],))
-
-
 def _centred_codes(rows, inv, zp, nan=True):
     """quantize_codes(rows, 1 / inv, zp, 0, 255) - zp as float32 (NaN gives code 0; nan=False
     says rows hold none), in place on one buffer."""
@@ -316,11 +285,6 @@ def _tensor_scale(w_scale):
         return w_scale
     return prepared("qs", (w_scale,), _scale_value) if frozen(w_scale) else \
         _scale_value(w_scale)
-
-
-def _linear_dynamic_op(x, w, w_scale, bias, reduce_range):
-    """torch.ao's quantized dynamic linear; weight_scale has one element or one per row."""
-    return linear_dynamic(x, w, _tensor_scale(w_scale), bias, reduce_range)
 
 
 # ----------------------------------------------------------------------------- static ops
@@ -529,116 +493,6 @@ def hardswish_static(q, s_in, z_in, s_out, z_out):
     return _requant_float(y, s_out, z_out, False)
 
 
-# ----------------------------------------------------------------------------- dynamic RNNs
-
-
-def _sigmoid32(x):
-    """1 / (1 + exp(-x)) in float32 (callers silence exp's overflow to inf, which gives 0)."""
-    return (_F32(1.0) / (_F32(1.0) + np.exp(-x))).astype(np.float32)
-
-
-def _rnn_layers(params, count):
-    if len(params) != 6 * count:
-        raise RuntimeError(f"quantized dynamic RNN: expected {count} groups of 6 parameters "
-                           f"(w_ih, s_ih, b_ih, w_hh, s_hh, b_hh), got {len(params)}")
-    return [params[6 * k:6 * k + 6] for k in range(count)]
-
-
-def _dyn(x, w, s, b):
-    return linear_dynamic(x, w, _tensor_scale(s), b)
-
-
-def _qlstm_direction(x, p, h, c, reverse):
-    """One direction of one layer over x (T, N, F): the input projection once for the whole
-    sequence, the recurrent one per step; gates and cell math in float32 as torch's cell."""
-    w_ih, s_ih, b_ih, w_hh, s_hh, b_hh = p
-    xw = _dyn(x, w_ih, s_ih, b_ih)
-    hid = h.shape[-1]
-    outs = [None] * x.shape[0]
-    order = range(x.shape[0] - 1, -1, -1) if reverse else range(x.shape[0])
-    for t in order:
-        gates = (_dyn(h, w_hh, s_hh, b_hh) + xw[t]).astype(np.float32)
-        i = _sigmoid32(gates[:, :hid])
-        f = _sigmoid32(gates[:, hid:2 * hid])
-        g = np.tanh(gates[:, 2 * hid:3 * hid])
-        o = _sigmoid32(gates[:, 3 * hid:])
-        c = (f * c + i * g).astype(np.float32)
-        h = (o * np.tanh(c)).astype(np.float32)
-        outs[t] = h
-    return np.stack(outs), h, c
-
-
-def _qgru_direction(x, p, h, reverse):
-    w_ih, s_ih, b_ih, w_hh, s_hh, b_hh = p
-    xw = _dyn(x, w_ih, s_ih, b_ih)
-    hid = h.shape[-1]
-    outs = [None] * x.shape[0]
-    order = range(x.shape[0] - 1, -1, -1) if reverse else range(x.shape[0])
-    for t in order:
-        hw = _dyn(h, w_hh, s_hh, b_hh)
-        xi = xw[t]
-        r = _sigmoid32(hw[:, :hid] + xi[:, :hid])
-        z = _sigmoid32(hw[:, hid:2 * hid] + xi[:, hid:2 * hid])
-        n = np.tanh((xi[:, 2 * hid:] + hw[:, 2 * hid:] * r).astype(np.float32))
-        h = ((h - n) * z + n).astype(np.float32)
-        outs[t] = h
-    return np.stack(outs), h
-
-
-def _qrecurrent(kind):
-    def kernel(x, hx, params, num_layers, bidirectional, batch_first):
-        x = np.asarray(x, np.float32)
-        unbatched = x.ndim == 2
-        if unbatched:
-            x = x[:, None] if not batch_first else x[None]
-        if x.ndim != 3:
-            raise RuntimeError(f"input must have 2 or 3 dimensions, got {x.ndim}")
-        seq = x.transpose(1, 0, 2) if batch_first else x  # (T, N, F)
-        dirs = 2 if bidirectional else 1
-        layers = [[p if i % 3 != 1 else _tensor_scale(p) for i, p in enumerate(group)]
-                  for group in _rnn_layers(params, num_layers * dirs)]
-        hid = layers[0][3].shape[1]
-        n = seq.shape[1]
-        states = [np.asarray(s, np.float32) for s in hx]
-        if unbatched:
-            states = [s[:, None] for s in states]
-        nstates = 2 if kind == "lstm" else 1
-        if not states:
-            states = [np.zeros((num_layers * dirs, n, hid), np.float32)] * nstates
-        if len(states) != nstates or any(s.shape != (num_layers * dirs, n, hid) for s in states):
-            raise RuntimeError(f"quantized dynamic {kind}: expected {nstates} initial states of "
-                               f"shape {[num_layers * dirs, n, hid]}")
-        hs, cs = [], []
-        with np.errstate(over="ignore"):
-            return _run_layers(kind, seq, layers, states, num_layers, dirs, batch_first,
-                               unbatched, hs, cs)
-    kernel.__doc__ = (f"torch's quantized dynamic {kind} (fbgemm): int8 input and recurrent "
-                      "products, float32 cell math.")
-    return kernel
-
-
-def _run_layers(kind, seq, layers, states, num_layers, dirs, batch_first, unbatched, hs, cs):
-    """Every layer and direction over seq (T, N, F); (output, h_n[, c_n])."""
-    for layer in range(num_layers):
-        outs = []
-        for d in range(dirs):
-            k = layer * dirs + d
-            if kind == "lstm":
-                o, h, c = _qlstm_direction(seq, layers[k], states[0][k], states[1][k], d == 1)
-                cs.append(c)
-            else:
-                o, h = _qgru_direction(seq, layers[k], states[0][k], d == 1)
-            outs.append(o)
-            hs.append(h)
-        seq = outs[0] if dirs == 1 else np.concatenate(outs, axis=2)
-    out = seq.transpose(1, 0, 2) if batch_first else seq
-    fin = [np.stack(hs)] + ([np.stack(cs)] if kind == "lstm" else [])
-    if unbatched:
-        out = out[0] if batch_first else out[:, 0]
-        fin = [f[:, 0] for f in fin]
-    return (np.ascontiguousarray(out),) + tuple(fin)
-
-
 # ----------------------------------------------------------------------------- weight only
 
 
@@ -724,9 +578,6 @@ reg("tensor.quantize_per_tensor",
     may_raise=True)
 reg("tensor.dequantize_codes", "(Tensor codes, float scale, int zero_point) -> Tensor",
     dequantize, shape=_same_shape("float32"), may_raise=True)
-reg("tensor.quantized_linear_dynamic",
-    "(Tensor input, Tensor weight, Tensor weight_scale, Tensor? bias, bool reduce_range) "
-    "-> Tensor", _linear_dynamic_op, ("ember.quantized.linear_dynamic",), shape=_unknown("float32"), may_raise=True)
 reg("tensor.quantized_linear",
     "(Tensor input, float scale, int zero_point, Tensor weight, Tensor weight_scale, "
     "Tensor? bias, float out_scale, int out_zero_point, bool relu) -> Tensor",
@@ -744,16 +595,6 @@ reg("tensor.quantized_mul",
     "(Tensor a, float a_scale, int a_zero_point, Tensor b, float b_scale, int b_zero_point, "
     "float out_scale, int out_zero_point, bool relu) -> Tensor", mul_static, shape=_same_shape("uint8"),
     may_raise=True)
-reg("tensor.quantized_lstm_dynamic",
-    "(Tensor input, Tensor[] hx, Tensor[] params, int num_layers, bool bidirectional, "
-    "bool batch_first) -> Tuple[Tensor, Tensor, Tensor]", _qrecurrent("lstm"),
-    ("ember.quantized.lstm_dynamic",),
-    shape=_unknown("float32", 3), may_raise=True)
-reg("tensor.quantized_gru_dynamic",
-    "(Tensor input, Tensor[] hx, Tensor[] params, int num_layers, bool bidirectional, "
-    "bool batch_first) -> Tuple[Tensor, Tensor]", _qrecurrent("gru"),
-    ("ember.quantized.gru_dynamic",),
-    shape=_unknown("float32", 2), may_raise=True)
 reg("tensor.dequantize_weight", "(Tensor codes, Tensor scales) -> Tensor", dequantize_weight,
     shape=lambda args: TensorInfo("float32", args[0].shape), may_raise=True)
 reg("tensor.quant_observe", "(Tensor input, int slot) -> None", quant_observe)

@@ -1,0 +1,360 @@
+"""Dynamic int8 products (torch.ao's quantize_dynamic, fbgemm): linear, LSTM and GRU, in
+the semantics of docs/quantization.md, bit for bit.
+
+Written for the lite runtime's cost model, where every numpy call costs about a
+microsecond whatever its size: per weight, everything that depends on it alone (the
+float32 copy of the codes, their extreme, the checked scales, the LSTM's gate order) is
+made once for a frozen weight; per call, the activation takes two reductions and four
+passes (product into float64, + zero point rounded into float32, rint, - zero point), the
+product one float32 GEMM, the output two passes (x multiplier into float64, + bias rounded
+into float32). Clamping the codes is skipped when the extremes' codes prove it a no-op
+(quantization is monotonic). Inputs holding NaN or infinities take the general path
+(`_linear_general`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ember.ops.tensor_common import frozen, prepared, reg
+from ember.ops.tensor_quant import (_F32, _centred_codes, _code_of, _f32, _prep, _qrange,
+                                    _scale_value, _tensor_scale, choose_qparams, int_matmul)
+from ember.ops.tensorinfo import TensorInfo
+
+_MIN, _MAX = np.minimum.reduce, np.maximum.reduce
+_F64 = np.float64
+_SAME = "same_kind"
+_EXACT = 1 << 24
+
+
+# ----------------------------------------------------------------------------- per weight
+
+
+class DynWeight:
+    """An int8 weight (N, K) ready for dynamic products: `wt` its codes as a float32 (K, N)
+    matrix, `wmax` max |code|, `scale` a float (per tensor) or float32 (N,) array."""
+
+    __slots__ = ("wt", "wmax", "scale", "n")
+
+    def __init__(self, wt, wmax, scale):
+        self.wt, self.wmax, self.scale, self.n = wt, wmax, scale, wt.shape[1]
+
+
+def _build(w, w_scale, order=None):
+    """DynWeight of codes w (N, K) and scales (a float, one or N of them); `order`
+    permutes the output rows (the LSTM's gates)."""
+    scale = w_scale if isinstance(w_scale, float) else _scale_value(w_scale)
+    if order is not None:
+        w = w[order]
+        if not isinstance(scale, float):
+            scale = np.ascontiguousarray(scale[order])
+    wt, wmax = _prep(w)
+    if not isinstance(scale, float) and scale.shape[0] != w.shape[0]:
+        raise RuntimeError(f"quantized linear: {scale.shape[0]} weight scales for "
+                           f"{w.shape[0]} output rows")
+    return DynWeight(wt, wmax, scale)
+
+
+_CACHE: dict = {}
+
+
+def dyn_weight(w, w_scale):
+    """The DynWeight of (w, w_scale), made once while both are frozen arrays (an artifact's
+    weights) and every call otherwise."""
+    key = (id(w), id(w_scale))
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is w and hit[1] is w_scale:
+        return hit[2]  # frozen arrays stay frozen: the entry cannot be stale
+    if isinstance(w_scale, float):
+        return prepared("qdyn", (w,), lambda w: _build(w, w_scale)) if frozen(w) else \
+            _build(w, w_scale)
+    if not (frozen(w) and frozen(w_scale)):
+        return _build(w, w_scale)
+    if len(_CACHE) >= 256:
+        _CACHE.clear()
+    dw = _build(w, w_scale)
+    _CACHE[key] = (w, w_scale, dw)
+    return dw
+
+
+# ----------------------------------------------------------------------------- per call
+
+
+def act_codes(rows, reduce_range=True):
+    """The activation rows (M, K) float32 quantized as dynamic linear does (one min/max over
+    all of them): (centred codes as float32, scale, max |centred code|), or None when rows
+    are empty or hold NaN or infinities (the general path's business)."""
+    if rows.size == 0:
+        return None
+    mn, mx = float(_MIN(rows, axis=None)), float(_MAX(rows, axis=None))
+    if not (math.isfinite(mn) and math.isfinite(mx)):
+        return None
+    s_x, z = choose_qparams(mn, mx, 0, 127 if reduce_range else 255)
+    inv = _f32(1.0 / s_x)
+    lo, hi = _code_of(mn, inv, z), _code_of(mx, inv, z)
+    c = np.empty(rows.shape, np.float32)
+    t = np.multiply(rows, inv, dtype=_F64)  # exact: two float32 factors
+    np.add(t, z, out=c, casting=_SAME)  # f32(x * inv + zp), rounded once
+    np.rint(c, out=c)
+    if lo < 0 or hi > 255:
+        np.clip(c, 0, 255, out=c)
+        lo, hi = min(max(lo, 0), 255), min(max(hi, 0), 255)
+    if z:
+        np.subtract(c, _F32(z), out=c)
+    return c, s_x, max(z - lo, hi - z)
+
+
+def dyn_product(codes, dw, bias, out):
+    """out (M, N) float32 = f32(f32(acc) * f32(s_x * s_w) + bias), acc the exact product of
+    the centred codes (act_codes' triple) by dw's codes."""
+    c, s_x, amax = codes
+    if c.shape[1] * amax * dw.wmax <= _EXACT:  # every partial sum exact in float32
+        acc = np.matmul(c, dw.wt)
+    else:  # summed in float64 over exact blocks: f32(acc) first
+        acc = int_matmul(c, dw.wt, amax, dw.wmax).astype(np.float32)
+    if isinstance(dw.scale, float):
+        m = _F64(_f32(s_x * dw.scale))
+    else:
+        m = np.multiply(_F32(s_x), dw.scale, dtype=np.float32).astype(_F64)
+    y = np.multiply(acc, m, dtype=_F64)  # exact: a float32 integer by a float32
+    if bias is None:
+        np.copyto(out, y, casting=_SAME)
+    else:
+        np.add(y, bias, out=out, casting=_SAME)
+    return out
+
+
+def linear_dynamic(x, w, w_scale, bias, reduce_range=True):
+    """torch.ao's quantized dynamic linear (fbgemm): x float32 (..., K), w int8 codes (N, K)
+    with w_scale a float (per tensor) or a float32 (N,) array (per channel), zero point 0;
+    bias float32 (N,) or None. The activation is quantized per call to quint8 [0, 127]."""
+    x = np.asarray(x, np.float32)
+    if x.shape[-1] != w.shape[1]:
+        raise RuntimeError(f"quantized linear: input with {x.shape[-1]} features, weight "
+                           f"expects {w.shape[1]}")
+    dw = dyn_weight(w, w_scale)
+    rows = x.reshape(-1, x.shape[-1])
+    codes = act_codes(rows, reduce_range)
+    if codes is None:
+        y = _linear_general(rows, dw, bias, reduce_range)
+    else:
+        y = dyn_product(codes, dw, bias, np.empty((rows.shape[0], dw.n), np.float32))
+    return y.reshape(x.shape[:-1] + (dw.n,))
+
+
+def _linear_general(rows, dw, bias, reduce_range):
+    """The dynamic product of any rows (empty, NaN — code 0 —, infinite)."""
+    lo, hi = _qrange("quint8", reduce_range)
+    mn, mx = (float(rows.min()), float(rows.max())) if rows.size else (0.0, 0.0)
+    s_x, z_x = choose_qparams(mn, mx, lo, hi)
+    c = _centred_codes(rows, _f32(1.0 / s_x), z_x, True)
+    out = np.empty((rows.shape[0], dw.n), np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return dyn_product((c, s_x, 255), dw, bias, out)
+
+
+def _linear_dynamic_op(x, w, w_scale, bias, reduce_range):
+    """torch.ao's quantized dynamic linear; weight_scale has one element or one per row."""
+    return linear_dynamic(x, w, w_scale, bias, reduce_range)
+
+
+# ----------------------------------------------------------------------------- dynamic RNNs
+
+
+def _rnn_layers(params, count):
+    if len(params) != 6 * count:
+        raise RuntimeError(f"quantized dynamic RNN: expected {count} groups of 6 parameters "
+                           f"(w_ih, s_ih, b_ih, w_hh, s_hh, b_hh), got {len(params)}")
+    return [params[6 * k:6 * k + 6] for k in range(count)]
+
+
+def _ifog(n):
+    """Row order taking torch's LSTM gates (i, f, g, o) to (i, f, o, g): the three sigmoid
+    gates side by side (a permutation of output rows changes no value)."""
+    h = n // 4
+    return np.r_[0:2 * h, 3 * h:4 * h, 2 * h:3 * h]
+
+
+def _lstm_layer(w_ih, s_ih, b_ih, w_hh, s_hh, b_hh):
+    order = _ifog(w_ih.shape[0])
+    bias = [None if b is None else np.ascontiguousarray(np.asarray(b, np.float32)[order])
+            for b in (b_ih, b_hh)]
+    return (_build(w_ih, _tensor_scale(s_ih), order), bias[0],
+            _build(w_hh, _tensor_scale(s_hh), order), bias[1])
+
+
+def lstm_layer(p):
+    """One layer-direction's (ih DynWeight, b_ih, hh DynWeight, b_hh), gates (i, f, o, g);
+    made once for frozen parameters."""
+    if all(isinstance(a, np.ndarray) for a in p):
+        return prepared("qlstm", tuple(p), _lstm_layer)
+    return _lstm_layer(*p)
+
+
+def _act_any(h):
+    """act_codes, or the general path's codes for NaN / infinite states."""
+    codes = act_codes(h)
+    if codes is None:
+        mn, mx = float(h.min()), float(h.max())
+        s_x, z_x = choose_qparams(mn, mx, 0, 127)
+        codes = (_centred_codes(h, _f32(1.0 / s_x), z_x, True), s_x, 255)
+    return codes
+
+
+def _qlstm_direction(x, layer, h, c, out, reverse):
+    """One direction of one layer over x (T, N, F), writing h of step t into out[t]: the
+    input projection once for the whole sequence, the recurrent one per step; gates and
+    cell math in float32 as torch's cell (gates = hh + ih, c = f*c + i*g, h = o*tanh(c)),
+    in place on buffers made once."""
+    wih, bih, whh, bhh = layer
+    steps, n = x.shape[0], x.shape[1]
+    hid = h.shape[-1]
+    xw = np.empty((steps * n, 4 * hid), np.float32)
+    rows = x.reshape(steps * n, -1)
+    dyn_product(_act_any(rows), wih, bih, xw)
+    xw = xw.reshape(steps, n, 4 * hid)
+    gates = np.empty((n, 4 * hid), np.float32)
+    sig, g = gates[:, :3 * hid], gates[:, 3 * hid:]
+    i, f, o = gates[:, :hid], gates[:, hid:2 * hid], gates[:, 2 * hid:3 * hid]
+    c = np.array(c, np.float32)
+    t1, t2 = np.empty((n, hid), np.float32), np.empty((n, hid), np.float32)
+    one = _F32(1.0)
+    mul, add, tanh = np.multiply, np.add, np.tanh
+    for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
+        dyn_product(_act_any(h), whh, bhh, gates)
+        add(gates, xw[t], gates)
+        np.negative(sig, sig)  # sigmoid: 1 / (1 + exp(-x))
+        np.exp(sig, sig)
+        add(sig, one, sig)
+        np.divide(one, sig, sig)
+        tanh(g, g)
+        mul(f, c, t1)
+        mul(i, g, t2)
+        add(t1, t2, c)
+        tanh(c, t1)
+        h = mul(o, t1, out[t])
+    return h, c
+
+
+def _qgru_direction(x, layer, h, out, reverse):
+    """One GRU direction: r, z = sigmoid(hh + ih), n = tanh(ih_n + hh_n * r),
+    h = (h - n) * z + n, in float32 (torch's cell)."""
+    wih, bih, whh, bhh = layer
+    steps, n = x.shape[0], x.shape[1]
+    hid = h.shape[-1]
+    rows = x.reshape(steps * n, -1)
+    xw = dyn_product(_act_any(rows), wih, bih,
+                     np.empty((steps * n, 3 * hid), np.float32)).reshape(steps, n, 3 * hid)
+    hw = np.empty((n, 3 * hid), np.float32)
+    rz = np.empty((n, 2 * hid), np.float32)
+    nn_ = np.empty((n, hid), np.float32)
+    one = _F32(1.0)
+    for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
+        dyn_product(_act_any(h), whh, bhh, hw)
+        xi = xw[t]
+        np.add(hw[:, :2 * hid], xi[:, :2 * hid], rz)
+        np.negative(rz, rz)
+        np.exp(rz, rz)
+        np.add(rz, one, rz)
+        np.divide(one, rz, rz)
+        np.multiply(hw[:, 2 * hid:], rz[:, :hid], nn_)
+        np.add(xi[:, 2 * hid:], nn_, nn_)
+        np.tanh(nn_, nn_)
+        hn = np.subtract(h, nn_)
+        np.multiply(hn, rz[:, hid:], hn)
+        h = np.add(hn, nn_, out[t])
+    return h
+
+
+def _gru_layer(w_ih, s_ih, b_ih, w_hh, s_hh, b_hh):
+    bias = [None if b is None else np.asarray(b, np.float32) for b in (b_ih, b_hh)]
+    return (_build(w_ih, _tensor_scale(s_ih)), bias[0], _build(w_hh, _tensor_scale(s_hh)),
+            bias[1])
+
+
+def _layers(kind, params, count):
+    groups = _rnn_layers(params, count)
+    if kind == "lstm":
+        return [lstm_layer(p) for p in groups]
+    return [_gru_layer(*p) for p in groups]
+
+
+def _qrecurrent(kind):
+    def kernel(x, hx, params, num_layers, bidirectional, batch_first):
+        x = np.asarray(x, np.float32)
+        unbatched = x.ndim == 2
+        if unbatched:
+            x = x[:, None] if not batch_first else x[None]
+        if x.ndim != 3:
+            raise RuntimeError(f"input must have 2 or 3 dimensions, got {x.ndim}")
+        seq = x.transpose(1, 0, 2) if batch_first else x  # (T, N, F)
+        dirs = 2 if bidirectional else 1
+        layers = _layers(kind, params, num_layers * dirs)
+        hid = layers[0][2].wt.shape[0]
+        n = seq.shape[1]
+        states = [np.asarray(s, np.float32) for s in hx]
+        if unbatched:
+            states = [s[:, None] for s in states]
+        nstates = 2 if kind == "lstm" else 1
+        if not states:
+            states = [np.zeros((num_layers * dirs, n, hid), np.float32)] * nstates
+        if len(states) != nstates or any(s.shape != (num_layers * dirs, n, hid) for s in states):
+            raise RuntimeError(f"quantized dynamic {kind}: expected {nstates} initial states of "
+                               f"shape {[num_layers * dirs, n, hid]}")
+        with np.errstate(over="ignore", invalid="ignore"):
+            return _run_layers(kind, seq, layers, states, num_layers, dirs, batch_first,
+                               unbatched)
+    kernel.__doc__ = (f"torch's quantized dynamic {kind} (fbgemm): int8 input and recurrent "
+                      "products, float32 cell math.")
+    return kernel
+
+
+def _run_layers(kind, seq, layers, states, num_layers, dirs, batch_first, unbatched):
+    """Every layer and direction over seq (T, N, F); (output, h_n[, c_n])."""
+    hs, cs = [], []
+    steps, n = seq.shape[0], seq.shape[1]
+    for layer in range(num_layers):
+        outs = []
+        for d in range(dirs):
+            k = layer * dirs + d
+            hid = states[0].shape[-1]
+            out = np.empty((steps, n, hid), np.float32)
+            if kind == "lstm":
+                h, c = _qlstm_direction(seq, layers[k], states[0][k], states[1][k], out, d == 1)
+                cs.append(c)
+            else:
+                h = _qgru_direction(seq, layers[k], states[0][k], out, d == 1)
+            outs.append(out)
+            hs.append(np.array(h))
+        seq = outs[0] if dirs == 1 else np.concatenate(outs, axis=2)
+    out = seq.transpose(1, 0, 2) if batch_first else seq
+    fin = [np.stack(hs)] + ([np.stack(cs)] if kind == "lstm" else [])
+    if unbatched:
+        out = out[0] if batch_first else out[:, 0]
+        fin = [f[:, 0] for f in fin]
+    return (np.ascontiguousarray(out),) + tuple(fin)
+
+
+# ----------------------------------------------------------------------------- registration
+
+def _unknown(dtype, n=1):
+    def info(args):
+        t = TensorInfo(dtype, None)
+        return t if n == 1 else (t,) * n
+    return info
+
+
+reg("tensor.quantized_linear_dynamic",
+    "(Tensor input, Tensor weight, Tensor weight_scale, Tensor? bias, bool reduce_range) "
+    "-> Tensor", _linear_dynamic_op, ("ember.quantized.linear_dynamic",),
+    shape=_unknown("float32"), may_raise=True)
+reg("tensor.quantized_lstm_dynamic",
+    "(Tensor input, Tensor[] hx, Tensor[] params, int num_layers, bool bidirectional, "
+    "bool batch_first) -> Tuple[Tensor, Tensor, Tensor]", _qrecurrent("lstm"),
+    ("ember.quantized.lstm_dynamic",), shape=_unknown("float32", 3), may_raise=True)
+reg("tensor.quantized_gru_dynamic",
+    "(Tensor input, Tensor[] hx, Tensor[] params, int num_layers, bool bidirectional, "
+    "bool batch_first) -> Tuple[Tensor, Tensor]", _qrecurrent("gru"),
+    ("ember.quantized.gru_dynamic",), shape=_unknown("float32", 2), may_raise=True)

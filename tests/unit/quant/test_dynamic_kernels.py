@@ -1,0 +1,106 @@
+"""The dynamic int8 kernels (ops/tensor_quant_dynamic.py) against torch's fbgemm ones on
+random cases chosen to reach every branch: activations of one sign (zero point 0 or 127),
+tiny ranges (the scale floor), products past float32's exact length (the K-block split),
+per-channel scales, shapes of any rank. The count of differing outputs must be 0."""
+
+import numpy as np
+import pytest
+
+from ember.ops import tensor_quant_dynamic as tqd
+from ember.ops.tensor_common import seal
+
+torch = pytest.importorskip("torch")
+
+
+def _torch_linear(x, wq, scales, bias):
+    torch.backends.quantized.engine = "fbgemm"
+    w = torch.from_numpy(wq.astype(np.float32))
+    if np.ndim(scales) == 0:
+        q = torch.quantize_per_tensor(w * float(scales), float(scales), 0, torch.qint8)
+    else:
+        s = torch.from_numpy(np.asarray(scales, np.float64))
+        q = torch.quantize_per_channel(w * s[:, None].float(), s, torch.zeros(len(s),
+                                       dtype=torch.long), 0, torch.qint8)
+    assert np.array_equal(q.int_repr().numpy(), wq)
+    m = torch.ao.nn.quantized.dynamic.Linear(wq.shape[1], wq.shape[0], dtype=torch.qint8)
+    m.set_weight_bias(q, None if bias is None else torch.from_numpy(bias))
+    return m(torch.from_numpy(x)).numpy()
+
+
+def _case(rng, k, n, lead, kind, per_channel):
+    x = rng.standard_normal(lead + (k,)).astype(np.float32)
+    if kind == "positive":
+        x = np.abs(x) + np.float32(0.25)
+    elif kind == "negative":
+        x = -np.abs(x) - np.float32(0.25)
+    elif kind == "tiny":
+        x = (x * 1e-6).astype(np.float32)
+    wf = rng.standard_normal((n, k)).astype(np.float32)
+    if per_channel:
+        s = (np.abs(wf).max(1) / np.float32(127.5)).astype(np.float32)
+        wq = np.clip(np.rint(wf / s[:, None]), -128, 127).astype(np.int8)
+    else:
+        s = np.float32(np.abs(wf).max() / np.float32(127.5))
+        wq = np.clip(np.rint(wf / s), -128, 127).astype(np.int8)
+    bias = rng.standard_normal(n).astype(np.float32) if rng.random() < 0.8 else None
+    return x, wq, s, bias
+
+
+CASES = [(k, n, lead, kind, pc) for k, n, lead in [(7, 5, (1,)), (784, 256, (3,)),
+                                                  (2100, 9, (4,)), (64, 33, (2, 3, 1))]
+         for kind in ("mixed", "positive", "negative", "tiny") for pc in (False, True)]
+
+
+@pytest.mark.parametrize("k,n,lead,kind,pc", CASES)
+def test_dynamic_linear_is_torchs(k, n, lead, kind, pc):
+    rng = np.random.default_rng(k * 7 + n + len(kind) + pc)
+    x, wq, s, bias = _case(rng, k, n, lead, kind, pc)
+    ref = _torch_linear(x, wq, s, bias)
+    scale = float(s) if not pc else s
+    for w, sc in ((wq, scale), (seal(wq), seal(np.asarray(s, np.float32).reshape(-1)))):
+        y = tqd.linear_dynamic(x, w, sc, bias)
+        assert y.dtype == np.float32 and y.shape == ref.shape
+        assert int(np.count_nonzero(y != ref)) == 0
+
+
+def test_general_path_agrees_on_finite_rows():
+    """The general path (NaN, infinities, empty) computes what the fast one does on rows
+    where both apply."""
+    rng = np.random.default_rng(3)
+    x, wq, s, bias = _case(rng, 300, 40, (6,), "mixed", True)
+    dw = tqd.dyn_weight(wq, s)
+    fast = tqd.linear_dynamic(x, wq, s, bias)
+    assert np.array_equal(tqd._linear_general(x, dw, bias, True), fast)
+    assert tqd.linear_dynamic(x[:0], wq, s, bias).shape == (0, 40)
+
+
+def test_nan_input_takes_code_zero():
+    rng = np.random.default_rng(4)
+    x, wq, s, bias = _case(rng, 50, 8, (2,), "mixed", False)
+    xn = x.copy()
+    xn[0, 3] = np.nan
+    y = tqd.linear_dynamic(xn, wq, float(s), bias)
+    assert y.shape == (2, 8) and np.isfinite(y).all()
+
+
+def test_lstm_reordered_gates_match_torch():
+    """Batch 1 and 3, one and two layers, bidirectional: within numpy's sigmoid/tanh ulps."""
+    torch.manual_seed(0)
+    for layers, bidir, n in ((1, False, 1), (2, True, 3)):
+        lstm = torch.nn.LSTM(12, 16, num_layers=layers, bidirectional=bidir,
+                             batch_first=True).eval()
+        q = torch.ao.quantization.quantize_dynamic(torch.nn.Sequential(lstm),
+                                                   {torch.nn.LSTM}, dtype=torch.qint8)[0]
+        x = torch.randn(n, 9, 12)
+        ref = q(x)[0].detach().numpy()
+        wb = q._weight_bias()
+        params = []
+        for layer in range(layers):
+            for d in range(2 if bidir else 1):
+                suf = f"_l{layer}" + ("_reverse" if d else "")
+                for kk in ("ih", "hh"):
+                    w = wb["weight"][f"weight_{kk}{suf}"]
+                    params += [w.int_repr().numpy(), np.float32(w.q_scale()),
+                               wb["bias"][f"bias_{kk}{suf}"].detach().numpy()]
+        y = tqd._qrecurrent("lstm")(x.numpy(), [], params, layers, bidir, True)[0]
+        assert np.abs(y - ref).max() <= 1e-6
