@@ -157,7 +157,11 @@ def quantize_per_channel(x, scales, zero_points, axis, dtype):
 
 def dequantize(q, scale, zero_point):
     """(q - zero_point) * scale in float32 (the integer difference is exact)."""
-    return arr32((q.astype(np.int32) - np.int32(zero_point)).astype(np.float32) * _F32(scale))
+    if q.dtype.itemsize > 2:
+        return arr32((q.astype(np.int64) - zero_point).astype(np.float32) * _F32(scale))
+    y = np.subtract(q, _F32(zero_point), dtype=np.float32)  # exact: 8-bit codes
+    y *= _F32(scale)
+    return y
 
 
 def dequantize_per_channel(q, scales, zero_points, axis):
@@ -298,17 +302,45 @@ def requantize(acc, s_in, w_scale, bias, s_out, zp_out, relu=False, axis=-1):
     Works in place on one float32 buffer (acc itself when it is a float32 array)."""
     shape = [1] * acc.ndim
     shape[axis] = -1
-    atw = (_F32(s_in) * np.asarray(w_scale, np.float32)).astype(np.float32).reshape(shape)
-    m = (atw / _F32(s_out)).astype(np.float32)
+    bterm, m = _requant_consts(s_in, w_scale, bias, s_out)
     v = acc if acc.dtype == np.float32 and acc.flags.writeable else acc.astype(np.float32)
     with np.errstate(invalid="ignore", over="ignore"):
-        if bias is not None:
-            v += (np.asarray(bias, np.float32).reshape(shape) / atw).astype(np.float32)
-        v *= m
+        if bterm is not None:
+            v += bterm.reshape(shape)
+        v *= m.reshape(shape)
         np.rint(v, out=v)
         v += _F32(zp_out)
         np.clip(v, zp_out if relu else 0, 255, out=v)
     return v.astype(np.uint8)
+
+
+def _requant_build(s_in, s_out):
+    def build(w_scale, bias):
+        atw = (_F32(s_in) * np.asarray(w_scale, np.float32)).astype(np.float32)
+        m = (atw / _F32(s_out)).astype(np.float32)
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            bterm = None if bias is None else \
+                (np.asarray(bias, np.float32).reshape(-1) / atw).astype(np.float32)
+        return bterm, m
+    return build
+
+
+def _requant_consts(s_in, w_scale, bias, s_out):
+    """(f32(bias / atw) or None, M) of requantize, per output channel: made once for frozen
+    weight scales and bias (they and the two scales are all they depend on)."""
+    build = _requant_build(s_in, s_out)
+    if isinstance(w_scale, np.ndarray) and frozen(w_scale) and \
+            (bias is None or (isinstance(bias, np.ndarray) and frozen(bias))):
+        return prepared(("rq", float(s_in), float(s_out)), (w_scale, bias), build)
+    return build(w_scale, bias)
+
+
+def _codes_bound(zp, k, wmax, c):
+    """max |centred code| to plan the exact product with: provable from the zero point
+    alone (uint8 codes lie in [0, 255]) whenever that bound keeps float32 exact, else the
+    actual extreme of the centred codes c."""
+    bound = max(zp, 255 - zp)
+    return bound if k * bound * max(wmax, 1) <= _EXACT else _centred_max(c)
 
 
 def _centred(q, zp):
@@ -320,11 +352,20 @@ def linear_static(q, s_in, zp_in, w, w_scale, bias, s_out, zp_out, relu):
     if q.shape[-1] != w.shape[1]:
         raise RuntimeError(f"quantized linear: input with {q.shape[-1]} features, weight "
                            f"expects {w.shape[1]}")
-    ws = np.broadcast_to(np.asarray(w_scale, np.float32).reshape(-1), (w.shape[0],))
     rows = _centred(q.reshape(-1, q.shape[-1]), zp_in)
-    acc = int_matmul(rows, _weight_t32(w), _centred_max(rows), _weight_max(w))
-    out = requantize(acc, s_in, ws, bias, s_out, zp_out, relu)
+    wmax = _weight_max(w)
+    acc = int_matmul(rows, _weight_t32(w), _codes_bound(zp_in, q.shape[-1], wmax, rows), wmax)
+    out = requantize(acc, s_in, _channel_scales(w_scale, w.shape[0]), bias, s_out, zp_out,
+                     relu)
     return out.reshape(q.shape[:-1] + (w.shape[0],))
+
+
+def _channel_scales(w_scale, o):
+    """The weight scales as one float32 per output channel (a frozen array as it is)."""
+    if isinstance(w_scale, np.ndarray) and w_scale.dtype == np.float32 and \
+            w_scale.shape == (o,):
+        return w_scale
+    return np.broadcast_to(np.asarray(w_scale, np.float32).reshape(-1), (o,))
 
 
 def _pair(v):
@@ -345,8 +386,9 @@ def conv2d_static(q, s_in, zp_in, w, w_scale, bias, s_out, zp_out, stride, paddi
         raise RuntimeError(f"quantized conv2d: input with {c} channels, weight {list(w.shape)}"
                            f" and groups={groups}")
     xc = _centred(q, zp_in)
-    ws = np.broadcast_to(np.asarray(w_scale, np.float32).reshape(-1), (o,))
-    if cg * kh * kw <= exact_block(_centred_max(xc), _weight_max(w)):
+    ws = _channel_scales(w_scale, o)
+    wmax = _weight_max(w)
+    if cg * kh * kw <= exact_block(_codes_bound(zp_in, cg * kh * kw, wmax, xc), wmax):
         # every partial sum is an integer within 2**24: float32's convolution is exact
         from ember.ops.tensor_conv import conv2d
         acc = conv2d(xc, _conv_weight_f32(w), None, [sh, sw], [ph, pw], [dh, dw], groups)

@@ -4,10 +4,11 @@ the semantics of docs/quantization.md, bit for bit.
 Written for the lite runtime's cost model, where every numpy call costs about a
 microsecond whatever its size: per weight, everything that depends on it alone (the
 float32 copy of the codes, their extreme, the checked scales, the LSTM's gate order) is
-made once for a frozen weight; per call, the activation takes two reductions and four
-passes (product into float64, + zero point rounded into float32, rint, - zero point), the
-product one float32 GEMM, the output two passes (x multiplier into float64, + bias rounded
-into float32). Clamping the codes is skipped when the extremes' codes prove it a no-op
+made once for a frozen weight; per call, the activation takes two reductions and six
+passes (to float64, x 1/scale, + zero point, rounded to float32, rint, - zero point), the
+product one float32 GEMM, the output four (to float64, x multiplier, + bias, rounded to
+float32); numpy's casting copies beat its casting ufunc loops at every size measured.
+Clamping the codes is skipped when the extremes' codes prove it a no-op
 (quantization is monotonic). Inputs holding NaN or infinities take the general path
 (`_linear_general`).
 """
@@ -94,9 +95,10 @@ def act_codes(rows, reduce_range=True):
     s_x, z = choose_qparams(mn, mx, 0, 127 if reduce_range else 255)
     inv = _f32(1.0 / s_x)
     lo, hi = _code_of(mn, inv, z), _code_of(mx, inv, z)
-    c = np.empty(rows.shape, np.float32)
-    t = np.multiply(rows, inv, dtype=_F64)  # exact: two float32 factors
-    np.add(t, z, out=c, casting=_SAME)  # f32(x * inv + zp), rounded once
+    t = rows.astype(_F64)  # (numpy's casting copy beats a casting ufunc loop)
+    np.multiply(t, inv, out=t)  # exact: two float32 factors
+    np.add(t, z, out=t)
+    c = t.astype(np.float32)  # f32(x * inv + zp), rounded once
     np.rint(c, out=c)
     if lo < 0 or hi > 255:
         np.clip(c, 0, 255, out=c)
@@ -118,11 +120,11 @@ def dyn_product(codes, dw, bias, out):
         m = _F64(_f32(s_x * dw.scale))
     else:
         m = np.multiply(_F32(s_x), dw.scale, dtype=np.float32).astype(_F64)
-    y = np.multiply(acc, m, dtype=_F64)  # exact: a float32 integer by a float32
-    if bias is None:
-        np.copyto(out, y, casting=_SAME)
-    else:
-        np.add(y, bias, out=out, casting=_SAME)
+    y = acc.astype(_F64)
+    np.multiply(y, m, out=y)  # exact: a float32 integer by a float32
+    if bias is not None:
+        np.add(y, bias, out=y)
+    np.copyto(out, y, casting=_SAME)  # rounded once
     return out
 
 
