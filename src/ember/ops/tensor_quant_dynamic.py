@@ -205,11 +205,37 @@ def _act_any(h):
     return codes
 
 
+def dyn_product_cols(codes, dw, bias_col, out):
+    """dyn_product transposed: out (N, M) = the product of dw's codes by the centred codes
+    (K, M) of act_codes, with the same arithmetic (bias_col is the bias as (N, 1))."""
+    c, s_x, amax = codes
+    wcols = dw.wt.T  # (N, K), the cached matrix read transposed by BLAS
+    if c.shape[0] * amax * dw.wmax <= _EXACT:
+        acc = np.matmul(wcols, c)
+    else:
+        acc = int_matmul(wcols, c, dw.wmax, amax).astype(np.float32)
+    if isinstance(dw.scale, float):
+        m = _F64(_f32(s_x * dw.scale))
+    else:
+        m = np.multiply(_F32(s_x), dw.scale, dtype=np.float32).astype(_F64)[:, None]
+    y = acc.astype(_F64)
+    np.multiply(y, m, out=y)
+    if bias_col is not None:
+        np.add(y, bias_col, out=y)
+    np.copyto(out, y, casting=_SAME)
+    return out
+
+
 def _qlstm_direction(x, layer, h, c, out, reverse):
     """One direction of one layer over x (T, N, F), writing h of step t into out[t]: the
     input projection once for the whole sequence, the recurrent one per step; gates and
     cell math in float32 as torch's cell (gates = hh + ih, c = f*c + i*g, h = o*tanh(c)),
     in place on buffers made once."""
+    return (_qlstm_columns if x.shape[1] > 1 else _qlstm_rows)(x, layer, h, c, out, reverse)
+
+
+def _qlstm_rows(x, layer, h, c, out, reverse):
+    """_qlstm_direction with the gates as rows (N, 4H): the faster layout at batch 1."""
     wih, bih, whh, bhh = layer
     steps, n = x.shape[0], x.shape[1]
     hid = h.shape[-1]
@@ -238,6 +264,43 @@ def _qlstm_direction(x, layer, h, c, out, reverse):
         tanh(c, t1)
         h = mul(o, t1, out[t])
     return h, c
+
+
+def _qlstm_columns(x, layer, h, c, out, reverse):
+    """_qlstm_direction for batches: the gates as columns (4H, N), so that every gate block
+    is contiguous (row slices of an (N, 4H) buffer are strided and halve the ufunc speed);
+    the same values, element for element."""
+    wih, bih, whh, bhh = layer
+    steps, n = x.shape[0], x.shape[1]
+    hid = h.shape[-1]
+    x_cols = np.ascontiguousarray(x.transpose(2, 0, 1)).reshape(x.shape[2], steps * n)
+    xw = np.empty((4 * hid, steps * n), np.float32)
+    dyn_product_cols(_act_any(x_cols), wih, None if bih is None else bih[:, None], xw)
+    xw = xw.reshape(4 * hid, steps, n)
+    bcol = None if bhh is None else bhh[:, None]
+    gates = np.empty((4 * hid, n), np.float32)
+    sig, g = gates[:3 * hid], gates[3 * hid:]
+    i, f, o = gates[:hid], gates[hid:2 * hid], gates[2 * hid:3 * hid]
+    h_t = np.ascontiguousarray(np.asarray(h, np.float32).T)
+    c_t = np.ascontiguousarray(np.asarray(c, np.float32).T)
+    t1, t2 = np.empty((hid, n), np.float32), np.empty((hid, n), np.float32)
+    one = _F32(1.0)
+    mul, add, tanh = np.multiply, np.add, np.tanh
+    for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
+        dyn_product_cols(_act_any(h_t), whh, bcol, gates)
+        add(gates, xw[:, t], gates)
+        np.negative(sig, sig)
+        np.exp(sig, sig)
+        add(sig, one, sig)
+        np.divide(one, sig, sig)
+        tanh(g, g)
+        mul(f, c_t, t1)
+        mul(i, g, t2)
+        add(t1, t2, c_t)
+        tanh(c_t, t1)
+        mul(o, t1, h_t)
+        out[t] = h_t.T
+    return (out[0] if reverse else out[-1]) if steps else h, c_t.T
 
 
 def _qgru_direction(x, layer, h, out, reverse):

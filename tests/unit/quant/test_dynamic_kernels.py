@@ -104,3 +104,25 @@ def test_lstm_reordered_gates_match_torch():
                                wb["bias"][f"bias_{kk}{suf}"].detach().numpy()]
         y = tqd._qrecurrent("lstm")(x.numpy(), [], params, layers, bidir, True)[0]
         assert np.abs(y - ref).max() <= 1e-6
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_lstm_row_and_column_layouts_agree_exactly(reverse):
+    rng = np.random.default_rng(9)
+    hid, feat, steps, n = 8, 5, 6, 4
+    p = []
+    for k in (feat, hid):
+        x, wq, s, b = _case(rng, k, 4 * hid, (1,), "mixed", reverse)
+        p += [wq, s if reverse else float(s), rng.standard_normal(4 * hid).astype(np.float32)]
+    layer = tqd.lstm_layer(p)
+    x = rng.standard_normal((steps, n, feat)).astype(np.float32)
+    h0 = rng.standard_normal((n, hid)).astype(np.float32)
+    c0 = rng.standard_normal((n, hid)).astype(np.float32)
+    outs = []
+    for fn in (tqd._qlstm_rows, tqd._qlstm_columns):
+        out = np.empty((steps, n, hid), np.float32)
+        with np.errstate(over="ignore"):
+            h, c = fn(x, layer, h0, c0, out, reverse)
+        outs.append((out, np.array(h), np.array(c)))
+    for a, b in zip(*outs):
+        assert np.array_equal(a, b)
