@@ -13,10 +13,10 @@ from ember.frontend import ast as A
 
 class Var:
     __slots__ = ("type", "value", "defined", "slot", "declared", "span", "why", "narrowed",
-                 "frame")
+                 "frame", "bound")
 
     def __init__(self, type, value=None, defined=True, slot=None, declared=False, span=None,
-                 why=None, narrowed=None, frame=None):
+                 why=None, narrowed=None, frame=None, bound=None):
         self.type = type
         """Static type: every value assigned must be a subtype."""
         self.value = value
@@ -38,10 +38,14 @@ class Var:
         """The block the variable was bound in, when an assignment there may give it a new
         type (TorchScript's rule: a name not bound in an enclosing block may be rebound to
         a value of another type); None when its type is fixed (annotated locals, slots)."""
+        self.bound = bound
+        """For a slot variable first assigned in a loop and read after it (Python keeps loop
+        variables): the var.new of a bool slot set at each assignment; a read checks it at
+        run time (UnboundLocalError when the loop never assigned the variable)."""
 
     def copy(self) -> "Var":
         return Var(self.type, self.value, self.defined, self.slot, self.declared, self.span,
-                   self.why, self.narrowed, self.frame)
+                   self.why, self.narrowed, self.frame, self.bound)
 
 
 class PendingSlot:

@@ -809,7 +809,14 @@ class ExprMixin:
             from ember.frontend.classes import call_dunder, dunder
             call_dunder(self, dunder(self, t, "__setitem__"), obj, [index, value], node)
             return
-        if isinstance(t, T.ListType) and not isinstance(index, tuple):
+        if isinstance(t, T.ListType) and isinstance(index, tuple) and index[0] == "slice":
+            if not isinstance(value.type, T.ListType):
+                self.error(f"can only assign a list to a slice of {show(t)}, not "
+                           f"{show(value.type)}", node.span)
+                return
+            items = self.coerce(value, t, node.span, "the assigned list")
+            self.b.kernel("list.setslice", [obj] + list(index[1]) + [items], T.NONE, loc)
+        elif isinstance(t, T.ListType) and not isinstance(index, tuple):
             self.b.kernel("list.setitem", [obj, self.index_int(index, node),
                                            self.coerce(value, t.elem, node.span, "list element")],
                           T.NONE, loc)

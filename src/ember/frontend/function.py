@@ -38,7 +38,7 @@ from ember.frontend.loops import LoopMixin
 from ember.frontend.refine import RefineMixin
 from ember.frontend.stmts import StmtMixin
 from ember.frontend.typing_ import ERROR, ErrorType, show
-from ember.ir import Block, FuncOp, IRBuilder, Loc, Value
+from ember.ir import Block, FuncOp, IRBuilder, Loc, Region, Value
 from ember.ir import types as T
 from ember.ir.core import BlockArg, OpResult
 from ember.ir.ops import ReturnOp, WidenOp
@@ -90,6 +90,8 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         """> 0 while emitting a function argument that is called before the call returns
         (a key= of sorted/min/max): its captured variables may change afterwards."""
         self.probing = False
+        self.following: list = []
+        """The statements after the one being emitted, at each nesting level."""
         self.local_names = local_names(self.node)
         self.binding_counts = binding_counts(self.node.body)
         self._assigned_cache: dict = {}
@@ -221,7 +223,11 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
                 if not self.static_exit:
                     self.dead_code(stmts[i:])
                 return
-            self.stmt(s)
+            self.following.append(stmts[i + 1:])
+            try:
+                self.stmt(s)
+            finally:
+                self.following.pop()
 
     def dead_code(self, stmts) -> None:
         """Statements after a return/break/continue/raise: type-checked in a detached
@@ -297,6 +303,8 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         var = self.env.get(name)
         if var is None:
             return None
+        if var.bound is not None and var.slot is not None and var.narrowed is None:
+            return self.read_checked(name, var, span)
         if not var.defined:
             why = var.why or "it is not assigned on every path that reaches this line"
             return self.error(f"variable '{name}' may be undefined here ({why})", span,
@@ -311,6 +319,23 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
             return self.b.create("var.get", [slot], [var.type], loc=self.loc(span),
                                  names=ir_names([name])).result
         return var.value
+
+    def read_checked(self, name, var, span) -> Value:
+        """A variable Python may have left unbound (first assigned in a loop that may not
+        have run): raise UnboundLocalError unless its flag says it was assigned."""
+        loc = self.loc(span)
+        flag = self.b.create("var.get", [var.bound], [T.BOOL], loc=loc).result
+        then_r, else_r = Region(), Region()
+        self.b.create("if", [flag], [], regions=[then_r, else_r], loc=loc)
+        with self.at(then_r.block):
+            self.b.yield_([], loc)
+        with self.at(else_r.block):
+            msg = self.b.const(f"cannot access local variable '{name}' where it is not "
+                               "associated with a value", T.STR, loc)
+            self.raise_new("UnboundLocalError", msg, span)
+        self.terminated = False
+        return self.b.create("var.get", [var.slot], [var.type], loc=loc,
+                             names=ir_names([name])).result
 
     def keep_outer_narrowed(self, before) -> None:
         """After a structured statement: keep only the refined reads made before it (one
@@ -362,6 +387,10 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
             value = self.coerce(value, var.type, span)
             slot = self.ensure_slot(var, name, span)
             self.b.create("var.set", [slot, value], loc=self.loc(span))
+            if var.bound is not None:
+                self.b.create("var.set", [var.bound, self.b.const(True, T.BOOL,
+                                                                  self.loc(span))],
+                              loc=self.loc(span))
             var.narrowed = None
             var.defined = True
         else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ember.frontend import ast as A
-from ember.frontend.env import Var, ir_names, slot_value
+from ember.frontend.env import Var, ir_names, names_read, slot_value
 from ember.frontend.meta import MBuiltin
 from ember.frontend.typing_ import ErrorType, show
 from ember.ir import Block, Region, Value
@@ -216,6 +216,8 @@ class LoopMixin:
         self.forget_narrowed()
         loc = self.loc(node.kw_span if getattr(node, "kw_span", None) else node)
         self.type_none_vars(self.assigned(body_stmts), self.probe_loop_body(body_fn))
+        self.slots_for_escaping(body_stmts + list(orelse or []),
+                                self.probe_loop_body(body_fn), node)
         slotted = self.slots_for_finally(body_stmts, node)
         # The else clause's assignments are carried too: it yields the loop's results.
         assigned = self.assigned(body_stmts) + self.assigned(orelse or [])
@@ -265,6 +267,39 @@ class LoopMixin:
                 continue
             var = self.env.mut(name)
             var.type = erase_tensor_info(T.make_union([t, T.NONE]))
+
+    def slots_for_escaping(self, stmts, emit, node) -> None:
+        """Python keeps the variables a loop binds after it: those first assigned in the loop
+        and read after it live in a function-wide slot with a bool slot saying whether they
+        were assigned (a read checks it: UnboundLocalError when the loop never ran)."""
+        if self.probing or not self.following:
+            return
+        later = set()
+        for rest in self.following:
+            for st in rest:
+                later |= names_read(st)
+        names = [n for n in self.assigned(stmts) if n in later and not n.startswith("$")
+                 and ((v := self.env.get(n)) is None or
+                      (not v.defined and v.slot is None and v.type is None))]
+        if not names:
+            return
+        from ember.frontend.function import erase_tensor_info
+        from ember.ir.ops import ConstOp, VarNewOp
+        found = self.probe(emit, names)
+        entry = self.info.func.body
+        for name in names:
+            t = found.get(name)
+            if t is None or isinstance(t, ErrorType):
+                continue
+            t = erase_tensor_info(t)
+            loc = self.loc(node)
+            false = ConstOp((), [T.BOOL], {"value": False}, (), loc, [None])
+            flag = VarNewOp([false.result], [T.VarType(T.BOOL)], None, (), loc, [None])
+            slot = VarNewOp([], [T.VarType(t)], None, (), loc, ir_names([name]))
+            for i, op in enumerate((false, flag, slot)):
+                entry.insert(i, op)
+            self.env.set(name, Var(t, None, False, slot=slot.result, span=node.span,
+                                   bound=flag.result))
 
     def slots_for_finally(self, body, node):
         """A break/continue inside `try: ... finally: x += 1` must carry x as the finally
@@ -433,6 +468,7 @@ class LoopMixin:
             self.emit_body(s.body)
 
         self.type_none_vars(self.assigned([s]), self.probe_loop_body(probe_body))
+        self.slots_for_escaping([s], self.probe_loop_body(probe_body), s)
         slotted = self.slots_for_finally(s.body, s)
         names, types, inits = self.carried(self.assigned([s]) + list(extra), s)
         body = Block([T.I64] + types, ["i"] + ir_names(names))

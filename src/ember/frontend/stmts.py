@@ -203,8 +203,17 @@ class StmtMixin:
         del op
 
     def s_Raise(self, s):
+        if s.cause is not None and s.exc is not None:
+            self.raise_cause = self.cause_value(s.cause)
+            try:
+                self.raise_expr(s.exc, s)
+            finally:
+                self.raise_cause = None
+            return
         if s.cause is not None:
-            self.unsupported("'raise ... from ...' is not supported", s.cause.span)
+            from ember.errors import ParseError
+            self.error("invalid syntax: 'raise from' needs an exception", s.span, ParseError)
+            return
         if s.exc is None:
             if not self.handlers or self.handlers[-1] is None:
                 self.error("bare 'raise' is only allowed inside an except block", s.span)
@@ -234,8 +243,36 @@ class StmtMixin:
         if v.type != T.EXC and not isinstance(v.type, ErrorType):
             self.error(f"can only raise exceptions, not {show(v.type)}", exc.span)
             return
-        self.b.create("raise", [v], loc=self.loc(s))
+        self.emit_raise(v, self.loc(s))
+
+    def emit_raise(self, e, loc) -> None:
+        """raise e (with the cause of `raise e from c`, when there is one)."""
+        cause = getattr(self, "raise_cause", None)
+        if cause is not None:
+            e = self.b.kernel("exc.set_cause", [e, cause], T.EXC, loc)
+        self.b.create("raise", [e], loc=loc)
         self.terminated = True
+
+    def cause_value(self, node):
+        """The cause of `raise X from Y`: an exception, an exception class (made with no
+        argument) or None (the context is suppressed)."""
+        from ember.frontend.meta import MException
+
+        v = self.expr(node)
+        loc = self.loc(node)
+        if isinstance(v, MException):
+            return self.b.kernel("exc.new", [self.b.const(v.name, T.STR, loc), self.coerce(
+                self.b.const(None, T.NONE, loc), T.OptionalType(T.STR), None)], T.EXC, loc)
+        v = self.as_value(v, node)
+        if isinstance(v.type, ErrorType):
+            return None
+        if v.type == T.NONE:
+            return self.coerce(v, T.OptionalType(T.EXC), None)
+        if v.type != T.EXC:
+            self.error(f"exception causes must derive from BaseException, not {show(v.type)}",
+                       node.span)
+            return None
+        return self.coerce(v, T.OptionalType(T.EXC), None)
 
     def raise_new(self, kind: str, arg, node) -> None:
         """Raise a new `kind` exception with no argument (arg None) or one argument value
@@ -248,8 +285,7 @@ class StmtMixin:
                               T.EXC, loc)
         else:
             e = self.b.kernel("exc.new_arg", [k, arg], T.EXC, loc)
-        self.b.create("raise", [e], loc=loc)
-        self.terminated = True
+        self.emit_raise(e, loc)
 
     def exc_argument(self, node):
         """The argument of an exception or the message of an assert: any value."""
@@ -343,7 +379,7 @@ class StmtMixin:
                 self.assign(e, value, span)
             return
         if any(isinstance(e, A.Starred) for e in target.elts):
-            self.unsupported("starred unpacking (a, *rest = ...) is not supported", target.span)
+            self.unpack_starred(target, value, span)
             return
         if isinstance(t, T.TupleType):
             if len(t.elems) != n:
@@ -369,6 +405,73 @@ class StmtMixin:
                                              loc=self.loc(e)).result, span)
             return
         self.error(f"cannot unpack a value of type {show(t)}", target.span)
+
+    def unpack_starred(self, target, value, span) -> None:
+        """`a, *rest, z = xs`: the starred target gets a new list of the middle items."""
+        stars = [i for i, e in enumerate(target.elts) if isinstance(e, A.Starred)]
+        if len(stars) > 1:
+            from ember.errors import ParseError
+            self.error("multiple starred expressions in assignment", target.span, ParseError)
+            return
+        k = stars[0]
+        before, after = target.elts[:k], target.elts[k + 1:]
+        t = value.type
+        if isinstance(t, T.TupleType):
+            self.unpack_starred_tuple(target, value, k, span)
+        elif isinstance(t, T.ListType):
+            loc = self.loc(target)
+            n = len(target.elts) - 1
+            self.b.kernel("list.check_unpack_star", [value, self.b.const(n, T.I64, loc)],
+                          T.NONE, loc)
+            def get(i):
+                return self.b.kernel("list.getitem", [value, self.b.const(i, T.I64, loc)],
+                                     t.elem, loc)
+            heads = [get(i) for i in range(len(before))]
+            tails = [get(i - len(after)) for i in range(len(after))]
+            opt = T.OptionalType(T.I64)
+            lo = self.coerce(self.b.const(len(before), T.I64, loc), opt, None)
+            hi = self.coerce(self.b.const(-len(after) if after else None,
+                                          T.I64 if after else T.NONE, loc), opt, None)
+            step = self.coerce(self.b.const(None, T.NONE, loc), opt, None)
+            rest = self.b.kernel("list.slice", [value, lo, hi, step], t, loc)
+            for e, v in zip(before + [target.elts[k].value] + after, heads + [rest] + tails):
+                self.assign(e, v, span)
+        else:
+            self.error(f"cannot unpack a value of type {show(t)} into a starred target",
+                       target.span)
+
+    def unpack_starred_tuple(self, target, value, k, span) -> None:
+        t = value.type
+        n_after = len(target.elts) - k - 1
+        if len(t.elems) < len(target.elts) - 1:
+            self.error(f"cannot unpack a tuple of {len(t.elems)} values into at least "
+                       f"{len(target.elts) - 1} targets", target.span)
+            return
+        def item(i):
+            return self.b.create("tuple.get", [value], [t.elems[i]], {"index": i},
+                                 loc=self.loc(target)).result
+        mid = list(range(k, len(t.elems) - n_after))
+        star = target.elts[k]
+        items = [item(i) for i in mid]
+        elem = None
+        for v in items:
+            elem = v.type if elem is None else T.join(elem, v.type)
+            if elem is None:
+                self.error(f"the starred target '*{getattr(star.value, 'id', '...')}' would "
+                           f"hold values of different types ({', '.join(show(v.type) for v in items)})"
+                           "; ember lists hold one type", star.span)
+                return
+        if elem is None:
+            prior = self.env.get(star.value.id) if isinstance(star.value, A.Name) else None
+            elem = prior.type.elem if prior is not None and \
+                isinstance(prior.type, T.ListType) else T.TENSOR
+        items = [self.coerce(v, elem, star.span, "list element") for v in items]
+        rest = self.b.create("list.new", items, [T.ListType(elem)], loc=self.loc(star)).result
+        for i, e in enumerate(target.elts[:k]):
+            self.assign(e, item(i), span)
+        self.assign(star.value, rest, span)
+        for j, e in enumerate(target.elts[k + 1:]):
+            self.assign(e, item(len(t.elems) - n_after + j), span)
 
     def is_namedtuple(self, t) -> bool:
         decl = self.c.module.classes.get(t.name)

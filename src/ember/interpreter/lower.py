@@ -255,6 +255,8 @@ class FunctionLowering:
     def lower_var_new(self, op) -> None:
         if op.operands:
             self.moves([self.reg(op.result)], [self.reg(op.operands[0])])
+        else:  # unassigned: the frontend guards every read (a loop variable's bound flag)
+            self.emit(OPC.Op.LOADK, self.reg(op.result), self.const_index(None))
 
     def lower_var_get(self, op) -> None:
         self.moves([self.reg(op.result)], [self.reg(op.operands[0])])

@@ -110,7 +110,7 @@ EXCEPTION_CLASSES: dict[str, type] = {c.__name__: c for c in (
     BaseException, Exception, ArithmeticError, AssertionError, AttributeError, IndexError,
     KeyError, LookupError, NotImplementedError, OverflowError, RecursionError, RuntimeError,
     StopIteration, TypeError, ValueError, ZeroDivisionError, FloatingPointError,
-    UnicodeError, KeyboardInterrupt,
+    UnicodeError, KeyboardInterrupt, NameError, UnboundLocalError,
 )}
 """Exception classes a script may raise and catch, by name (the artifact names them)."""
 
@@ -143,6 +143,16 @@ def exception_matches(e: BaseException, names) -> bool:
 _reg("exc.new", "(str kind, str? msg) -> exc", exc_new, (), may_raise=True, fold=False)
 _reg("exc.new_arg", "(str kind, t arg) -> exc", exc_new_arg, (), may_raise=True, fold=False)
 _reg("exc.str", "(exc e) -> str", exc_str, (), fold=False)
+
+
+def exc_set_cause(e, cause):
+    """raise e from cause: Python's __cause__ (from None suppresses the context)."""
+    e.__cause__ = cause
+    return e
+
+
+_reg("exc.set_cause", "(exc e, exc? cause) -> exc", exc_set_cause, (), fold=False,
+     pure=False)
 
 
 def _percent_format(fmt, args):

@@ -32,6 +32,10 @@ def _delslice(xs, start, stop, step):
     del xs[start:stop:step]
 
 
+def _setslice(xs, start, stop, step, ys):
+    xs[start:stop:step] = ys
+
+
 def _imul(xs, n):
     xs *= n
 
@@ -77,6 +81,8 @@ _LIST = [
     ("imul", f"({L}, int n) -> None", _imul, (), False, False),
     ("delslice", f"({L}, int? start=None, int? stop=None, int? step=None) -> None", _delslice,
      (), True, False),
+    ("setslice", f"({L}, int? start, int? stop, int? step, List[t] items) -> None",
+     _setslice, (), True, False),
     ("contains", f"({L}, t x) -> bool", operator.contains, ("list.__contains__",), False, True),
 ]
 # Lists and dicts are mutable: even their reads are not `pure` (CSE must not merge a read
@@ -235,3 +241,14 @@ def _check_unpack(xs, n):
 
 _reg("list.check_unpack", "(List[t] xs, int n) -> None", _check_unpack, (), may_raise=True,
      pure=False, fold=False)
+
+
+def _check_unpack_star(xs, n):
+    got = len(xs)
+    if got < n:
+        raise ValueError(f"not enough values to unpack (expected at least {n}, got {got})")
+
+
+_reg("list.check_unpack_star", "(List[t] xs, int n) -> None", _check_unpack_star, (),
+     may_raise=True, pure=False, fold=False,
+     doc="a, *rest, b = xs: xs has at least n (the targets other than the starred) items.")

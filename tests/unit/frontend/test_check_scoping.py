@@ -57,16 +57,25 @@ def test_dead_code_returns_do_not_change_the_inferred_type():
     assert "-> i64" in text
 
 
-def test_loop_local_variable_message():
-    e = fails("def f(n: int) -> int:\n    for i in range(n):\n        y = i\n    return y\n",
-              errors.NameResolutionError)
-    assert e.line == 4 and "local to the loop" in e.message
+def test_loop_variable_after_loop_is_a_checked_slot():
+    text = ok("def f(n: int) -> int:\n    for i in range(n):\n        y = i\n    return y\n")
+    assert "var.new : var<i64>" in text and "UnboundLocalError" in text
 
 
-def test_for_target_after_loop_is_loop_local():
-    e = fails("def f(n: int) -> int:\n    for i in range(n):\n        pass\n    return i\n",
-              errors.NameResolutionError)
-    assert e.line == 4 and "'i'" in e.message
+def test_loop_variable_not_read_after_the_loop_stays_an_ssa_value():
+    text = ok("def f(n: int) -> int:\n    t = 0\n    for i in range(n):\n        t += i\n"
+              "    return t\n")
+    assert "var.new" not in text
+
+
+def test_loop_variable_read_before_its_first_assignment_raises_at_run_time():
+    import ember
+    cu = ember.CompilationUnit("def f(n: int) -> int:\n    t = 0\n    for i in range(n):\n"
+                               "        if i > 0:\n            t += y\n        y = i\n"
+                               "    return t + y\n")
+    assert cu.f(3) == 1 + 2
+    with pytest.raises(UnboundLocalError, match="local variable 'y'"):
+        cu.f(0)
 
 
 def test_for_target_defined_before_loop_is_carried():

@@ -1,0 +1,64 @@
+from typing import List
+
+
+def last_index(n: int) -> int:
+    for i in range(n):
+        pass
+    return i
+
+
+def first_big(xs: List[int]) -> int:
+    for x in xs:
+        if x > 10:
+            found = x
+            break
+    else:
+        return -1
+    return found * 1000 + x
+
+
+def last_word(s: str) -> str:
+    for w in s.split():
+        upper = w.upper()
+    return upper + "/" + w
+
+
+def countdown(n: int) -> str:
+    while n > 0:
+        text = str(n)
+        n -= 1
+    return text
+
+
+def nested(n: int, m: int) -> List[int]:
+    out: List[int] = []
+    for a in range(n):
+        for b in range(m):
+            pass
+        out.append(a * 10 + b)
+    return out
+
+
+def previous(xs: List[int]) -> int:
+    total = 0
+    for k in range(len(xs)):
+        if k > 0:
+            total += prev
+        prev = xs[k]
+    return total + prev
+
+
+CASES = [
+    ("last_index", (4,)),
+    ("last_index", (0,)),
+    ("first_big", ([1, 20, 30],)),
+    ("first_big", ([1, 2],)),
+    ("last_word", ("to be or",)),
+    ("last_word", ("",)),
+    ("countdown", (3,)),
+    ("countdown", (0,)),
+    ("nested", (2, 3)),
+    ("nested", (2, 0)),
+    ("previous", ([1, 2, 3],)),
+    ("previous", ([],)),
+]
