@@ -83,8 +83,8 @@ class CallMixin:
             from ember.frontend.classes import construct
             return construct(self, callee.info, node)
         if isinstance(callee, MException):
-            return self.unsupported(f"{callee.name}(...) can only be raised (raise "
-                                    f"{callee.name}('message'))", node.span)
+            return self.unsupported(f"{callee.shown}(...) can only be raised (raise "
+                                    f"{callee.shown}('message'))", node.span)
         if isinstance(callee, MLambda):
             from ember.frontend.closures import call_lambda
             return call_lambda(self, callee, node)

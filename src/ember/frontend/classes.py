@@ -212,14 +212,35 @@ def _kind(c, info):
             return "namedtuple"
         if name == "object":
             return "class"
-        from ember.frontend.meta import MException
-        if isinstance(meta, MException):
-            c.report(UnsupportedError("user-defined exception classes are not supported yet; "
-                                      "raise a builtin exception such as ValueError", b.span))
-            return None
     c.report(UnsupportedError("class inheritance is not supported (only NamedTuple bases)",
                               bases[0].span))
     return None
+
+
+def exception_meta(info):
+    """MException("MyError:ValueError") for `class MyError(ValueError)` (a class whose one
+    base is an exception class, builtin or user); None for other classes. Its body may only
+    hold a docstring or `pass`: instances are Python's exceptions with the message."""
+    if info.reflected or len(info.node.bases) != 1 or info.kind == "error":
+        return None
+    cached = getattr(info, "exc_meta", False)
+    if cached is not False:
+        return cached
+    info.exc_meta = None  # a class that names itself as its base is not an exception
+    from ember.frontend.meta import MException
+    b = info.node.bases[0]
+    base = info.scope.lookup(b.id) if isinstance(b, A.Name) else None
+    if not isinstance(base, MException):
+        return None
+    for stmt in info.node.body:
+        if not (isinstance(stmt, A.Pass) or isinstance(stmt, A.Expr) and
+                isinstance(stmt.value, A.Constant)):
+            raise UnsupportedError(f"the exception class {info.node.name} may only hold a "
+                                   "docstring or 'pass' (its instances carry the message "
+                                   "they are made with)",
+                                   getattr(stmt, "span", info.node.span))
+    info.exc_meta = MException(f"{info.node.name}:{base.name}")
+    return info.exc_meta
 
 
 def _dummy_def(node):

@@ -78,9 +78,14 @@ class MException(Meta):
 
     def __init__(self, name: str):
         self.name = name
+        """A builtin's name, or a user class as its name chain ("MyError:ValueError")."""
+
+    @property
+    def shown(self) -> str:
+        return self.name.partition(":")[0]
 
     def describe(self):
-        return f"exception class {self.name}"
+        return f"exception class {self.shown}"
 
 
 class MConst(Meta):
@@ -311,7 +316,7 @@ class PyScope:
                 meta = classify(obj, name, self.compiler)
                 if meta is None:
                     meta = MOpaque(name, _what(obj))
-                return meta
+                return _exception_or(meta)
         return builtin_meta(name)
 
 
@@ -344,8 +349,17 @@ class UnitScope:
 
     def lookup(self, name: str) -> Meta | None:
         if name in self.table:
-            return self.table[name]
+            return _exception_or(self.table[name])
         return builtin_meta(name)
+
+
+def _exception_or(meta):
+    """A user class derived from an exception class is an exception class (MException of
+    its name chain); other metas are themselves."""
+    if isinstance(meta, MClass):
+        from ember.frontend.classes import exception_meta
+        return exception_meta(meta.info) or meta
+    return meta
 
 
 def scalar_type_of(value) -> T.Type | None:

@@ -261,7 +261,8 @@ class StmtMixin:
         v = self.expr(node)
         loc = self.loc(node)
         if isinstance(v, MException):
-            return self.b.kernel("exc.new", [self.b.const(v.name, T.STR, loc), self.coerce(
+            new = "exc.new" if ":" not in v.name else "exc.new_user"
+            return self.b.kernel(new, [self.b.const(v.name, T.STR, loc), self.coerce(
                 self.b.const(None, T.NONE, loc), T.OptionalType(T.STR), None)], T.EXC, loc)
         v = self.as_value(v, node)
         if isinstance(v.type, ErrorType):
@@ -277,14 +278,17 @@ class StmtMixin:
     def raise_new(self, kind: str, arg, node) -> None:
         """Raise a new `kind` exception with no argument (arg None) or one argument value
         (kept as it is, as Python does: KeyError(3) shows 3, ValueError(3.5) 3.5)."""
+        from ember.ops import EXCEPTION_CLASSES
+
         loc = self.loc(node)
         k = self.b.const(kind, T.STR, loc)
+        new = "exc.new" if kind in EXCEPTION_CLASSES else "exc.new_user"
         if arg is None or arg.type == T.STR:
             arg = self.b.const(None, T.NONE, loc) if arg is None else arg
-            e = self.b.kernel("exc.new", [k, self.coerce(arg, T.OptionalType(T.STR), None)],
+            e = self.b.kernel(new, [k, self.coerce(arg, T.OptionalType(T.STR), None)],
                               T.EXC, loc)
         else:
-            e = self.b.kernel("exc.new_arg", [k, arg], T.EXC, loc)
+            e = self.b.kernel(f"{new}_arg", [k, arg], T.EXC, loc)
         self.emit_raise(e, loc)
 
     def exc_argument(self, node):

@@ -131,7 +131,8 @@ EXITS = frozenset({Op.BREAK, Op.CONTINUE, Op.RETURN, Op.RAISE, Op.UNREACHABLE})
 #  * IF's J names its ELSE when there is one, else its END; ELSE's J names the END.
 #  * FOR evaluates range(R[B], R[C], R[D]) once, with Python's semantics (a zero step is
 #    ValueError); R[A] keeps the last value after the loop.
-#  * EXCEPT's constants are exception class names from ember.ops.EXCEPTION_CLASSES.
+#  * EXCEPT's constants are exception class names from ember.ops.EXCEPTION_CLASSES, or a
+#    user class as the chain of its names down to one of them ("MyError:ValueError").
 #  * NEWOBJ with N = 0 makes an object whose fields are set later by SETF; otherwise N is
 #    the class's field count.
 #  * KCALL's arity is len(ember.ops.get(name).schema.params): the compiler fills defaults.

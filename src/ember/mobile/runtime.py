@@ -91,7 +91,7 @@ class ProgramEnv:
         key = ("exc",) + tuple(names)
         if key not in self._names:
             name = f"_exc{len(self._names)}"
-            self.globals[name] = tuple(ops.EXCEPTION_CLASSES[n] for n in names) or Exception
+            self.globals[name] = tuple(ops.exception_class(n) for n in names) or Exception
             self._names[key] = name
         return self._names[key]
 
@@ -302,7 +302,7 @@ def build(program, fused_group=FusedGroup) -> LoadedModule:
     kernels = bind_kernels(program)
     settle_tensors(program)
     check_types(program)
-    trees = verify_program(program, ops.EXCEPTION_CLASSES)
+    trees = verify_program(program, ops.ExceptionNames())
     check_quantized(program)
     env = ProgramEnv(program, kernels, fused_group)
     fns = []
@@ -323,7 +323,7 @@ def translated_source(program) -> str:
 
     Never compiled: build() compiles the trees themselves."""
     kernels = bind_kernels(program)
-    trees = verify_program(program, ops.EXCEPTION_CLASSES)
+    trees = verify_program(program, ops.ExceptionNames())
     check_quantized(program)
     env = ProgramEnv(program, kernels)
     out = []

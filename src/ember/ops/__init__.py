@@ -60,10 +60,17 @@ from ember.ops.registry import (
     op,
     register,
 )
-from ember.ops.scalar_builtins import EXCEPTION_CLASSES, exception_matches
+from ember.ops.scalar_builtins import (
+    EXCEPTION_CLASSES,
+    ExceptionNames,
+    exception_class,
+    exception_matches,
+)
 
 __all__ = [
     "EXCEPTION_CLASSES",
+    "ExceptionNames",
+    "exception_class",
     "REGISTRY",
     "OpDef",
     "ShapeMismatch",

@@ -115,18 +115,47 @@ EXCEPTION_CLASSES: dict[str, type] = {c.__name__: c for c in (
 """Exception classes a script may raise and catch, by name (the artifact names them)."""
 
 
-def exc_new(kind: str, msg):
+_USER_CLASSES: dict[str, type] = {}
+
+
+def exception_class(kind: str) -> type:
+    """The class an exception name stands for: a builtin (ValueError), or a user class as
+    the chain of its names down to a builtin base ("MyError:AppError:ValueError"), made
+    once per process (so `except MyError` matches what `raise MyError` made)."""
     cls = EXCEPTION_CLASSES.get(kind)
-    if cls is None:
+    if cls is not None:
+        return cls
+    cls = _USER_CLASSES.get(kind)
+    if cls is not None:
+        return cls
+    name, sep, base = kind.partition(":")
+    if not sep or not name.isidentifier():
         raise ValueError(f"unknown exception class {kind!r}")
+    cls = type(name, (exception_class(base),), {"__module__": "ember.script"})
+    return _USER_CLASSES.setdefault(kind, cls)
+
+
+def is_exception_name(kind) -> bool:
+    try:
+        return isinstance(kind, str) and exception_class(kind) is not None
+    except ValueError:
+        return False
+
+
+class ExceptionNames:
+    """`name in ExceptionNames()`: a builtin exception name or a user class chain."""
+
+    def __contains__(self, kind) -> bool:
+        return is_exception_name(kind)
+
+
+def exc_new(kind: str, msg):
+    cls = exception_class(kind)
     return cls() if msg is None else cls(msg)
 
 
 def exc_new_arg(kind: str, arg):
-    cls = EXCEPTION_CLASSES.get(kind)
-    if cls is None:
-        raise ValueError(f"unknown exception class {kind!r}")
-    return cls(arg)
+    return exception_class(kind)(arg)
 
 
 def exc_str(e) -> str:
@@ -137,12 +166,16 @@ def exception_matches(e: BaseException, names) -> bool:
     """True if e is an instance of one of the named classes (all Exceptions if names is empty)."""
     if not names:
         return isinstance(e, Exception)
-    return any(isinstance(e, EXCEPTION_CLASSES[n]) for n in names)
+    return any(isinstance(e, exception_class(n)) for n in names)
 
 
 _reg("exc.new", "(str kind, str? msg) -> exc", exc_new, (), may_raise=True, fold=False)
 _reg("exc.new_arg", "(str kind, t arg) -> exc", exc_new_arg, (), may_raise=True, fold=False)
 _reg("exc.str", "(exc e) -> str", exc_str, (), fold=False)
+_reg("exc.new_user", "(str kind, str? msg) -> exc", exc_new, (), may_raise=True, fold=False,
+     doc="A user exception class (kind: the chain 'MyError:ValueError') with a message.")
+_reg("exc.new_user_arg", "(str kind, t arg) -> exc", exc_new_arg, (), may_raise=True,
+     fold=False, doc="A user exception class made with one argument of any type.")
 
 
 def exc_set_cause(e, cause):
