@@ -227,9 +227,12 @@ def converter(t: RType, classes: dict):
     """For values that cross the call boundary in another form: a function making the
     runtime's representation (a NamedTuple of the caller's class -> the script's class),
     or None when values pass as they are. An int given for a float parameter (plain or
-    Optional) becomes a float, as TorchScript converts it (a bool stays refused)."""
+    Optional) becomes a float, as TorchScript converts it (a bool stays refused); an int or
+    a float given for a complex parameter becomes a complex."""
     if t.name == "f64" or (t.name == "optional" and t.args[0].name == "f64"):
         return _int_to_float
+    if t.name == "c128" or (t.name == "optional" and t.args[0].name == "c128"):
+        return _real_to_complex
     if t.name == "class":
         cls = classes.get(t.args[0])
         if cls is not None and issubclass(cls, tuple):
@@ -245,6 +248,12 @@ def converter(t: RType, classes: dict):
 
 def _int_to_float(v):
     return float(v) if type(v) is int and -2 ** 63 <= v < 2 ** 63 else v
+
+
+def _real_to_complex(v):
+    if type(v) is float or (type(v) is int and -2 ** 63 <= v < 2 ** 63):
+        return complex(v)
+    return v
 
 
 _COMPOUND = {"tensor": _tensor, "list": _list, "dict": _dict, "tuple": _tuple,

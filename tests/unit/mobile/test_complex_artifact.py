@@ -75,10 +75,18 @@ def test_complex_tensors_survive_save_and_load(tmp_path):
 
 def test_call_boundary_names_the_parameter(saved):
     loaded = mobile.load(saved[1])
-    with pytest.raises(CallError, match="argument 'z' must be complex, got float"):
-        loaded(1.5)
-    with pytest.raises(TypeError, match="argument 'z' must be complex, got int"):
-        loaded(1)
+    with pytest.raises(CallError, match="argument 'z' must be complex, got str"):
+        loaded("1")
+    with pytest.raises(TypeError, match="argument 'z' must be complex, got bool"):
+        loaded(True)
+
+
+@pytest.mark.parametrize("real", [1, -2.5, -0.0])
+def test_a_complex_parameter_takes_an_int_or_float_as_torchscript_converts(saved, real):
+    loaded = mobile.load(saved[1])
+    for fn in (saved[0].consts, loaded):
+        got = fn(real)[0]
+        assert type(got) is complex and _same(got, complex(real))
 
 
 def _manifest(path):
