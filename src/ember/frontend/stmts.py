@@ -161,9 +161,15 @@ class StmtMixin:
 
     def s_Delete(self, s):
         for t in s.targets:
+            if isinstance(t, (A.Tuple, A.List)):
+                self.s_Delete(A.Delete(s.span, list(t.elts)))
+                continue
+            if isinstance(t, A.Name):
+                self.delete_name(t)
+                continue
             if not isinstance(t, A.Subscript):
-                self.unsupported("'del' only removes list and dict items (del xs[i], "
-                                 "del d[k])", t.span)
+                self.unsupported("'del' removes variables, list and dict items (del x, "
+                                 "del xs[i], del d[k])", t.span)
                 continue
             obj = self.value(t.value)
             if isinstance(t.slice, A.Slice):
@@ -176,6 +182,23 @@ class StmtMixin:
                 self.call_op_name("dict.delitem", [obj, idx], t)
             elif not isinstance(obj.type, ErrorType):
                 self.error(f"cannot delete items of {show(obj.type)}", t.span)
+
+    def delete_name(self, t) -> None:
+        """`del x`: x is unbound from here on (reading it is a compile error, or, for a
+        variable kept after a loop, an UnboundLocalError when the read runs)."""
+        var = self.env.get(t.id)
+        if var is None or (not var.defined and var.bound is None):
+            self.read_var(t.id, t.span) if var is not None else self.error(
+                f"name '{t.id}' is not defined", t.span, NameResolutionError)
+            return
+        if var.bound is not None and var.slot is not None:
+            self.read_var(t.id, t.span)  # raises if it is unbound, as CPython's del does
+            self.b.create("var.set", [var.bound, self.b.const(False, T.BOOL, self.loc(t))],
+                          loc=self.loc(t))
+            return
+        var = self.env.mut(t.id)
+        var.value, var.defined, var.narrowed = None, False, None
+        var.why = f"it was deleted by 'del {t.id}' on line {t.span.line}"
 
     def delete_slice(self, obj, t):
         """`del xs[a:b:c]` removes the items of the slice from the list."""
