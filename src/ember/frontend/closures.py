@@ -18,7 +18,14 @@ from __future__ import annotations
 from ember.errors import UnsupportedError
 from ember.frontend import ast as A
 from ember.frontend.compiler import FuncInfo
-from ember.frontend.env import assigned_names, children, target_names, walk
+from ember.frontend.env import (
+    assigned_names,
+    box_name,
+    children,
+    nonlocal_names,
+    target_names,
+    walk,
+)
 from ember.frontend.meta import MFunction, MLambda, MNested
 from ember.frontend.typing_ import ErrorType, show
 from ember.ir import SymbolRef
@@ -26,13 +33,16 @@ from ember.ir import types as T
 
 
 def free_names(node, params) -> list[str]:
-    """Names a nested function reads that it does not bind itself, in first-use order."""
+    """Names a nested function reads that it does not bind itself, in first-use order; a
+    variable it declares `nonlocal` is captured as its box (box_name)."""
     body = node.body if isinstance(node, A.FunctionDef) else [node.body]
+    shared = nonlocal_names(body, deep=False) if isinstance(node, A.FunctionDef) else set()
     own = set(params) | set(assigned_names(body) if isinstance(node, A.FunctionDef) else [])
-    out: dict[str, None] = {}
+    own -= shared
+    out: dict[str, None] = {box_name(n): None for n in sorted(shared)}
     for stmt in body:
         for n in walk(stmt):
-            if isinstance(n, A.Name) and n.id not in own:
+            if isinstance(n, A.Name) and n.id not in own and n.id not in shared:
                 out.setdefault(n.id, None)
     return list(out)
 
@@ -52,6 +62,23 @@ def captures_of(em, node, params, def_span, depth=None):
                 f"the nested function uses the lambda '{name}', whose parameter types are "
                 f"only known where it is called; write it as a def, or annotate it "
                 f"({name}: Callable[[...], ...] = lambda ...)", def_span))
+            continue
+        if var is None and name in em.boxed and em.env.get(box_name(name)) is not None:
+            value = _read_outer(em, name, def_span, depth)  # read from its box, here
+            out.append((name, value.type, value))
+            continue
+        if var is None and name.startswith("$box."):
+            plain = name[len("$box."):]
+            if plain in em.boxed:
+                em.c.report(UnsupportedError(
+                    f"the nested function shares '{plain}' (nonlocal), which is not assigned "
+                    f"yet where the function is defined; assign '{plain}' before the def",
+                    def_span))
+            else:
+                from ember.errors import NameResolutionError
+                em.c.report(NameResolutionError(
+                    f"no binding for nonlocal '{plain}' found (it must be a local variable "
+                    f"of '{em.node.name}')", def_span))
             continue
         if var is None:
             if name in em.local_names and name not in em.local_metas:

@@ -284,3 +284,31 @@ def local_names(fn: A.FunctionDef) -> set[str]:
 def names_read(node) -> set[str]:
     """Every Name loaded anywhere below node (including nested functions)."""
     return {n.id for n in walk(node) if isinstance(n, A.Name)}
+
+
+def nonlocal_names(body, deep: bool) -> set[str]:
+    """Names declared `nonlocal` in a function body (not in its nested functions), or
+    with deep=True, in the functions nested in it (not in the body itself)."""
+    out: set[str] = set()
+    stack = [(s, False) for s in body]
+    while stack:
+        s, inner = stack.pop()
+        if isinstance(s, A.Nonlocal) and inner == deep:
+            out.update(s.names)
+        if isinstance(s, A.FunctionDef):
+            if inner:
+                continue  # a deeper function's nonlocals are its parent's business
+            stack.extend((x, True) for x in s.body)
+            continue
+        if isinstance(s, (A.ClassDef, A.Lambda)):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            stack.extend((x, inner) for x in getattr(s, field, None) or [])
+        for h in getattr(s, "handlers", None) or []:
+            stack.extend((x, inner) for x in h.body)
+    return out
+
+
+def box_name(name: str) -> str:
+    """The hidden variable holding the one-item list of a variable shared by `nonlocal`."""
+    return f"$box.{name}"

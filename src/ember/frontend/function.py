@@ -29,8 +29,10 @@ from ember.frontend.env import (
     Var,
     assigned_names,
     binding_counts,
+    box_name,
     ir_names,
     local_names,
+    nonlocal_names,
     slot_value,
 )
 from ember.frontend.exprs import ExprMixin
@@ -93,6 +95,11 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         self.following: list = []
         """The statements after the one being emitted, at each nesting level."""
         self.local_names = local_names(self.node)
+        self.own_nonlocals = nonlocal_names(self.node.body, deep=False)
+        self.boxed = self.own_nonlocals | (nonlocal_names(self.node.body, deep=True) &
+                                           (self.local_names - self.own_nonlocals))
+        """Variables shared with nested functions by `nonlocal`: a one-item list each
+        (the hidden variable box_name(n)), which the nested functions capture."""
         self.binding_counts = binding_counts(self.node.body)
         self._assigned_cache: dict = {}
         """Names local to the whole function (Python's scoping rule)."""
@@ -186,6 +193,9 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         for name, arg in zip(names, f.args):
             self.env.set(name, Var(arg.type, arg, True, declared=True, frame=f.body))
         self.b.set_insertion_end(f.body)
+        for name, arg in zip(names, f.args):
+            if name in self.boxed and name not in self.own_nonlocals:
+                self.write_boxed(name, arg, self.node.span, arg.type)
         self.c.compiling.append(function_label(self.info))
         try:
             if is_unused(self.info):
@@ -300,6 +310,8 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         return names
 
     def read_var(self, name: str, span) -> Value | None:
+        if name in self.boxed:
+            return self.read_boxed(name, span)
         var = self.env.get(name)
         if var is None:
             return None
@@ -319,6 +331,36 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
             return self.b.create("var.get", [slot], [var.type], loc=self.loc(span),
                                  names=ir_names([name])).result
         return var.value
+
+    def read_boxed(self, name, span) -> Value:
+        box = self.env.get(box_name(name))
+        if box is None or not box.defined:
+            return self.error(f"variable '{name}' may be undefined here", span,
+                              NameResolutionError)
+        v = self.read_var(box_name(name), span)
+        if isinstance(v.type, ErrorType):
+            return v
+        return self.b.kernel("list.getitem", [v, self.b.const(0, T.I64, self.loc(span))],
+                             v.type.elem, self.loc(span))
+
+    def write_boxed(self, name, value, span, declared_type) -> None:
+        """Assign a variable shared by `nonlocal`: the first assignment makes its box."""
+        box = self.env.get(box_name(name))
+        loc = self.loc(span)
+        if box is None or not box.defined:
+            t = declared_type or self._var_type(value)
+            value = self.narrow_or_coerce(value, t, span, name)
+            if value.type != t:
+                value = self.coerce(value, t, span)
+            lst = self.b.create("list.new", [value], [T.ListType(t)], loc=loc).result
+            self.env.set(box_name(name), Var(T.ListType(t), lst, True, declared=True,
+                                             span=span))
+            return
+        v = self.read_var(box_name(name), span)
+        if isinstance(v.type, ErrorType):
+            return
+        value = self.coerce(value, v.type.elem, span, what=f"variable '{name}'")
+        self.b.kernel("list.setitem", [v, self.b.const(0, T.I64, loc), value], T.NONE, loc)
 
     def read_checked(self, name, var, span) -> Value:
         """A variable Python may have left unbound (first assigned in a loop that may not
@@ -355,6 +397,8 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
 
     def write_var(self, name: str, value: Value, span, declared_type=None) -> None:
         """Bind name to value (checking it against the variable's type)."""
+        if name in self.boxed:
+            return self.write_boxed(name, value, span, declared_type)
         var = self.env.mut(name)
         if var is not None and isinstance(var.slot, PendingSlot) and var.type is None and \
                 var.slot.value is not None:

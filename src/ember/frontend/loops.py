@@ -279,6 +279,7 @@ class LoopMixin:
             for st in rest:
                 later |= names_read(st)
         names = [n for n in self.assigned(stmts) if n in later and not n.startswith("$")
+                 and n not in self.boxed
                  and ((v := self.env.get(n)) is None or
                       (not v.defined and v.slot is None and v.type is None))]
         if not names:

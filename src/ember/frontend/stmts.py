@@ -323,8 +323,11 @@ class StmtMixin:
                          "or pass values as arguments", s.span)
 
     def s_Nonlocal(self, s):
-        self.unsupported("'nonlocal' is not supported: nested functions capture variables by "
-                         "value", s.span)
+        if not self.info.nested:
+            from ember.errors import ParseError
+            self.error("nonlocal declaration not allowed at module level or in a top-level "
+                       "function", s.span, ParseError)
+        # Otherwise the names are this function's boxed variables (FunctionEmitter.boxed).
 
     def s_Import(self, s):
         self.unsupported("imports inside a function are not supported; import at module level",
@@ -824,6 +827,8 @@ class StmtMixin:
         (the names newly given a slot are returned)."""
         promoted = []
         for name in names:
+            if name in self.boxed:
+                continue  # lives in its box
             var = self.env.get(name)
             if var is None or (not var.defined and var.slot is None):
                 declared = var is not None and var.declared

@@ -1,12 +1,10 @@
-# error: UnsupportedError
-# line: 7
-# match: nonlocal
+# error: ParseError
+# line: 6
+# match: nonlocal declaration not allowed
 
 def f(x: int) -> int:
-    def g() -> int:
-        nonlocal x
-        return x
-    return g()
+    nonlocal x
+    return x
 
 
 ENTRY = "f"
