@@ -93,7 +93,10 @@ class _Compiled:
         if backend == "llvm":
             from ember.llvm import NativeModule
 
-            self.loaded = mobile.build(self.program, fused_group=_native_fused_group)
+            from ember.llvm.kernels import native_kernel
+
+            self.loaded = mobile.build(self.program, fused_group=_native_fused_group,
+                                       kernel_map=native_kernel)
             self.native = NativeModule(module, list(module.entries))
         else:
             self.loaded = mobile.build(self.program)

@@ -295,11 +295,15 @@ def settle_tensors(program) -> None:
         program.mapping = None
 
 
-def build(program, fused_group=FusedGroup) -> LoadedModule:
+def build(program, fused_group=FusedGroup, kernel_map=None) -> LoadedModule:
     """Verify, bind and translate a Program; the result runs its entry points.
     fused_group: the class fused groups are bound to (in process, the LLVM backend passes
-    a subclass that runs groups natively; a loaded artifact always gets FusedGroup)."""
+    a subclass that runs groups natively; a loaded artifact always gets FusedGroup).
+    kernel_map(name, kernel) -> kernel: what runs each operator (the LLVM backend swaps in
+    native kernels, which fall back to the given one for what they do not cover)."""
     kernels = bind_kernels(program)
+    if kernel_map is not None:
+        kernels = [kernel_map(n, k) for n, k in zip(program.operators, kernels)]
     settle_tensors(program)
     check_types(program)
     trees = verify_program(program, ops.ExceptionNames())

@@ -1,0 +1,90 @@
+"""Native tensor kernels: operators the LLVM backend runs as its own compiled loops.
+
+With `backend="llvm"` the VM still runs the program; `native_kernel(name, kernel)` gives
+each operator of the program what runs it: a native twin where one exists (NATIVE), else
+the numpy kernel itself. A twin takes the kernel's arguments, runs natively for what it
+covers and calls the numpy kernel for everything else, so results never depend on what
+the native tier covers (`coverage()` counts both paths, for reports and tests).
+
+Kernels are LLVM functions built with llvmlite's IR builder; `compile_kernel` compiles
+one module (or finds it in the object cache, llvm/cache.py: the key digests the builder's
+own source, the kernel's parameters and the target) and returns raw function addresses,
+which callers wrap once in a cached ctypes prototype.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+
+_LOCK = threading.Lock()
+_COMPILED: dict = {}
+_KEEP: list = []
+COUNTS: dict = {}
+"""(operator name, "native" | "numpy") -> calls, counted while `counting` is on."""
+
+
+def native_kernel(name: str, kernel):
+    """What runs operator `name` under the LLVM backend."""
+    factory = NATIVE.get(name)
+    if factory is None:
+        return kernel
+    return factory(kernel)
+
+
+def compile_kernel(tag: str, params: tuple, build, symbols: list[str], source: str) -> list[int]:
+    """Addresses of `symbols` in the module `build(module)` makes, compiled once per
+    (tag, params) in this process and kept in the object cache across processes."""
+    memo = (tag, params)
+    hit = _COMPILED.get(memo)
+    if hit is not None:
+        return hit
+    with _LOCK:
+        hit = _COMPILED.get(memo)
+        if hit is None:
+            hit = _COMPILED[memo] = _compile(tag, params, build, symbols, source)
+    return hit
+
+
+def _compile(tag, params, build, symbols, source):
+    import hashlib
+
+    from llvmlite import ir
+
+    from ember.llvm import cache, jit
+
+    digest = hashlib.sha256(source.encode()).hexdigest()[:16]
+    key = cache.key("kernel", tag, repr(params), jit.target_key(), digest)
+    hit = cache.load(key)
+    if hit is not None:
+        obj = hit[1]
+    else:
+        m = ir.Module(name=f"ember_{tag}")
+        m.triple, m.data_layout = jit.target_triple_layout()
+        build(m)
+        obj = jit.compile_ir(str(m))
+        cache.store(key, {"kind": "kernel", "tag": tag}, obj)
+    loaded = jit.Loaded(obj)
+    _KEEP.append(loaded)  # the code lives as long as the process
+    return [loaded.address(s) for s in symbols]
+
+
+def prototype(*argtypes):
+    """A ctypes function type returning nothing (made once per signature by callers)."""
+    return ctypes.CFUNCTYPE(None, *argtypes)
+
+
+def count(name: str, where: str) -> None:
+    k = (name, where)
+    COUNTS[k] = COUNTS.get(k, 0) + 1
+
+
+def _lstm(kernel):
+    from ember.llvm.kernel_rnn import NativeLSTM
+    return NativeLSTM(kernel)
+
+
+NATIVE = {
+    "tensor.lstm": _lstm,
+}
+"""Operator name -> factory(numpy kernel) -> native twin."""
