@@ -116,3 +116,59 @@ def test_piecewise_activations_are_bit_exact():
     y[:8] = [1, 1, -0.0, 1, 1, 1, 1, 1]
     with np.errstate(invalid="ignore"):
         assert np.array_equal(cu.a(x, y), vm.a(x, y), equal_nan=True)
+
+
+TWO_SRC = '''
+def two(x: Tensor, y: Tensor, a: float) -> Tuple[Tensor, Tensor]:
+    s = (x + y) * a
+    return s, s - y * 2.0
+'''
+
+
+def _native_group(cu, name):
+    fns = cu._functions[name]._compiled.loaded._fns
+    return next(v for fn in fns for v in fn.__globals__.values()
+                if isinstance(v, fused.NativeFusedGroup))
+
+
+def test_object_entry_checks_every_argument_and_falls_back():
+    from ember.llvm import objcall
+
+    if objcall.LAYOUT is None:
+        pytest.skip("this interpreter's object layout is not CPython's")
+    src = "from typing import Tuple\nfrom torch import Tensor\n" + TWO_SRC
+    cu = ember.CompilationUnit(src, backend="llvm")
+    vm = ember.CompilationUnit(src)
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((5, 6)).astype(np.float32)
+    y = rng.standard_normal((5, 6)).astype(np.float32)
+    group = _native_group(cu, "two")
+    calls = []
+
+    def same(*args):
+        for g, w in zip(cu.two(*args), vm.two(*args)):
+            assert g.dtype == w.dtype and g.shape == w.shape
+            assert np.array_equal(g, w, equal_nan=True)
+
+    same(x, y, 0.5)
+    assert group._fast is not None
+    fast_entry = group._fast[1]
+
+    def counting(*a):
+        r = fast_entry(*a)
+        calls.append(r)
+        return r
+    group._fast = (group._fast[0], counting)
+    same(x, y, 1.5)                       # the object entry runs it
+    same(x, y, 3)                         # the entry converts 3 to 3.0: native
+    same(x, y.astype(np.float64), 1.5)    # another dtype: the numpy plan
+    same(x, y[:, None, :].repeat(2, 1)[:, 0], 1.5)  # same shape, not contiguous
+    same(x, np.asfortranarray(y), 1.5)    # Fortran order
+    same(x[:1], y[:1], 2.0)               # another shape: runs natively again
+    same(np.zeros((0, 6), np.float32), np.zeros((0, 6), np.float32), 1.0)
+    same(np.full((), 2.0, np.float32), np.ones((), np.float32), 1.0)
+    assert calls == [1, 1, 0, 0, 0, 1, 1, 1]
+    with pytest.raises(Exception) as want:
+        vm.two(x, y[:2], 1.0)
+    with pytest.raises(type(want.value)):
+        cu.two(x, y[:2], 1.0)             # broadcasting mismatch: the kernel's error
