@@ -46,6 +46,23 @@ def test_math_within_its_documented_bound(opname, ref, lo, hi, bound):
     assert _ulps(got[finite], want[finite]).max() <= bound
     assert np.array_equal(np.isnan(got), np.isnan(want))
     assert np.array_equal(got[~finite & ~np.isnan(want)], want[~finite & ~np.isnan(want)])
+    assert np.array_equal(np.signbit(got[2000:2002]), np.signbit(want[2000:2002]))
+
+
+def test_tanh_within_one_ulp_over_ten_million_floats():
+    """Every 14th float32 in [1e-8, 10] (tanh's whole non-trivial range), and negated:
+    1.0e7 points against the correctly rounded value; below 1e-8 tanh(x) rounds to x,
+    past 9.01 to 1."""
+    lo, hi = np.float32(1e-8).view(np.int32), np.float32(10.0).view(np.int32)
+    x = np.arange(lo, hi, 14, dtype=np.int32).view(np.float32)
+    x = np.concatenate([x, -x])
+    assert x.size >= 10_000_000
+    got = _run_one("tensor.tanh", x)
+    want = np.tanh(x.astype(np.float64)).astype(np.float32)
+    assert _ulps(got, want).max() <= 1
+    edge = np.array([1e-9, -1e-30, 9.02, 50.0, -50.0], np.float32)
+    assert np.array_equal(_run_one("tensor.tanh", edge),
+                          np.tanh(edge.astype(np.float64)).astype(np.float32))
 
 
 SRC = '''
@@ -172,3 +189,21 @@ def test_object_entry_checks_every_argument_and_falls_back():
         vm.two(x, y[:2], 1.0)
     with pytest.raises(type(want.value)):
         cu.two(x, y[:2], 1.0)             # broadcasting mismatch: the kernel's error
+
+
+def test_large_outputs_are_recycled_only_once_dropped():
+    cu = ember.CompilationUnit(SRC, "fused_test.py", backend="llvm")
+    x = np.linspace(-3, 3, fused.REUSE, dtype=np.float32)
+    y = x[::-1].copy()
+    kept = cu.exact(x, y, 0.5)
+    first = kept.copy()
+    again = cu.exact(y, x, 0.5)           # kept is still referenced: a fresh array
+    assert again is not kept and np.array_equal(kept, first)
+    addr = again.ctypes.data
+    del again
+    third = cu.exact(y, x, 0.5)           # dropped: written again in place
+    assert third.ctypes.data == addr
+    view = third[:10]
+    fourth = cu.exact(x, y, 0.5)          # a view keeps its base alive
+    assert fourth.ctypes.data != third.ctypes.data and np.array_equal(view, third[:10])
+    assert np.array_equal(fourth, first)
