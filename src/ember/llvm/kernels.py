@@ -17,6 +17,10 @@ from __future__ import annotations
 import ctypes
 import threading
 
+import numpy as np
+
+_ND = np.ndarray
+_F32 = np.dtype(np.float32)
 _LOCK = threading.Lock()
 _COMPILED: dict = {}
 _KEEP: list = []
@@ -84,7 +88,36 @@ def _lstm(kernel):
     return NativeLSTM(kernel)
 
 
+class NativeUnary:
+    """An activation (or unary math op) as a one-step native fused group: float32 tensors
+    run llvm/fused.py's loop (contiguous: natively; otherwise its planned numpy path,
+    bit-identical to the kernel); in-place calls and other types run the kernel."""
+
+    def __init__(self, name, kernel, flag):
+        from ember.llvm.fused import NativeFusedGroup
+
+        spec = ("fused", 1, (False,), ((name, (0, 1)),), (2,)) if flag else \
+            ("fused", 1, (), ((name, (0,)),), (1,))
+        self.group = NativeFusedGroup(spec)
+        self.kernel = kernel
+
+    def __call__(self, x, *flag):
+        if type(x) is _ND and x.dtype is _F32 and (not flag or flag[0] is False):
+            return self.group(x)
+        return self.kernel(x, *flag)
+
+
+def _unary(name):
+    from ember.llvm.fused import STEPS
+
+    flag = STEPS[name][0] == "tf"
+    return lambda kernel: NativeUnary(name, kernel, flag)
+
+
 NATIVE = {
     "tensor.lstm": _lstm,
 }
 """Operator name -> factory(numpy kernel) -> native twin."""
+for _name in ("tensor.relu", "tensor.relu6", "tensor.hardswish", "tensor.hardsigmoid",
+              "tensor.silu", "tensor.sigmoid", "tensor.tanh"):
+    NATIVE[_name] = _unary(_name)

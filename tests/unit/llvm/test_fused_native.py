@@ -207,3 +207,52 @@ def test_large_outputs_are_recycled_only_once_dropped():
     fourth = cu.exact(x, y, 0.5)          # a view keeps its base alive
     assert fourth.ctypes.data != third.ctypes.data and np.array_equal(view, third[:10])
     assert np.array_equal(fourth, first)
+
+
+UNARY_SRC = '''
+import torch
+import torch.nn.functional as F
+from torch import Tensor
+
+def pw(x: Tensor, which: int) -> Tensor:
+    if which == 0:
+        return F.relu(x)
+    if which == 1:
+        return F.hardswish(x)
+    if which == 2:
+        return F.hardsigmoid(x)
+    return F.relu6(x)
+
+def smooth(x: Tensor, which: int) -> Tensor:
+    if which == 0:
+        return torch.sigmoid(x)
+    if which == 1:
+        return torch.tanh(x)
+    return F.silu(x)
+
+def inplace(x: Tensor) -> Tensor:
+    return F.relu(x, inplace=True)
+'''
+
+
+def test_single_activations_run_natively():
+    from ember.llvm import kernels
+
+    cu = ember.CompilationUnit(UNARY_SRC, backend="llvm")
+    vm = ember.CompilationUnit(UNARY_SRC)
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal((7, 129)) * 4).astype(np.float32)
+    x[0, :5] = [np.nan, -0.0, np.inf, -np.inf, 3.0]
+    with np.errstate(invalid="ignore"):
+        for k in range(4):
+            for arg in (x, x.T, x.astype(np.float64)):
+                assert np.array_equal(cu.pw(arg, k), vm.pw(arg, k), equal_nan=True)
+        for k in range(3):
+            got, want = cu.smooth(x, k), vm.smooth(x, k)
+            ok = np.isfinite(want)
+            assert np.all(np.abs(got - want)[ok] <= 4e-7 * (np.abs(x[ok]) + 1))
+            assert np.array_equal(np.isnan(got), np.isnan(want))
+    y = x.copy()
+    r = cu.inplace(y)
+    assert np.shares_memory(r, y) and np.array_equal(y, vm.inplace(x.copy()), equal_nan=True)
+    assert isinstance(kernels.native_kernel("tensor.relu", None), kernels.NativeUnary)
