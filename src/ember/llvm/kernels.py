@@ -114,8 +114,14 @@ def _unary(name):
     return lambda kernel: NativeUnary(name, kernel, flag)
 
 
+def _conv2d(kernel):
+    from ember.llvm.kernel_conv import NativeConv2d
+    return NativeConv2d(kernel)
+
+
 NATIVE = {
     "tensor.lstm": _lstm,
+    "tensor.conv2d": _conv2d,
 }
 """Operator name -> factory(numpy kernel) -> native twin."""
 for _name in ("tensor.relu", "tensor.relu6", "tensor.hardswish", "tensor.hardsigmoid",

@@ -1,0 +1,82 @@
+"""The native depthwise conv2d (ember/llvm/kernel_conv.py) against the VM's numpy kernel,
+and the convolutions it leaves to the kernel."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ember
+
+pytest.importorskip("llvmlite")
+torch = pytest.importorskip("torch")
+
+from ember.llvm import kernels  # noqa: E402
+
+
+def _pair(conv):
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(conv).eval()
+    return ember.script(m), ember.script(m, backend="llvm")
+
+
+def _check(conv, x, where):
+    vm, nat = _pair(conv)
+    before = dict(kernels.COUNTS)
+    got = nat(x)
+    used = {k: v - before.get(k, 0) for k, v in kernels.COUNTS.items()
+            if v != before.get(k, 0)}
+    want = vm(x)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    # taps summed in another order than the kernel's BLAS product: bound by the terms
+    w = conv.weight.detach().numpy().astype(np.float64)
+    terms = np.abs(vm_conv_abs(x, w, conv))
+    assert np.all(np.abs(got.astype(np.float64) - want) <= 1e-6 * (terms + 1))
+    assert used == {("tensor.conv2d", where): 1}
+
+
+def vm_conv_abs(x, w, conv):
+    """sum |w| * |x| per output (the scale of a sum's rounding), with torch in float64."""
+    with torch.no_grad():
+        return torch.nn.functional.conv2d(
+            torch.from_numpy(np.abs(x).astype(np.float64)), torch.from_numpy(np.abs(w)),
+            None, conv.stride, conv.padding, conv.dilation, conv.groups).numpy()
+
+
+@pytest.mark.parametrize("c, k, pad, dil, bias", [
+    (8, 3, 1, 1, True), (5, 3, 0, 1, False), (3, 5, 2, 2, True), (4, 3, 3, 1, True),
+    (6, (2, 3), (1, 0), 1, True), (4, 3, "same", 2, False)])
+def test_depthwise_runs_natively(c, k, pad, dil, bias):
+    torch.manual_seed(1)
+    conv = torch.nn.Conv2d(c, c, k, padding=pad, dilation=dil, groups=c, bias=bias)
+    x = np.random.default_rng(2).standard_normal((2, c, 11, 9)).astype(np.float32)
+    _check(conv, x, "native")
+
+
+@pytest.mark.parametrize("make, dtype", [
+    (lambda: torch.nn.Conv2d(4, 4, 3, stride=2, groups=4), np.float32),   # strided
+    (lambda: torch.nn.Conv2d(4, 8, 3, groups=4), np.float32),              # multiplier 2
+    (lambda: torch.nn.Conv2d(4, 4, 3, groups=2), np.float32),              # grouped
+    (lambda: torch.nn.Conv2d(4, 4, 3), np.float32),                        # dense
+    (lambda: torch.nn.Conv2d(4, 4, 1, groups=4), np.float32),              # one tap
+    (lambda: torch.nn.Conv2d(4, 4, 3, groups=4).double(), np.float64),     # float64
+])
+def test_other_convolutions_run_the_kernel(make, dtype):
+    torch.manual_seed(3)
+    conv = make()
+    x = np.random.default_rng(4).standard_normal((1, 4, 8, 8)).astype(dtype)
+    _check(conv, x, "numpy")
+
+
+def test_unbatched_and_errors_are_the_kernels():
+    torch.manual_seed(5)
+    conv = torch.nn.Conv2d(3, 3, 3, padding=1, groups=3)
+    vm, nat = _pair(conv)
+    x = np.random.default_rng(6).standard_normal((3, 6, 6)).astype(np.float32)
+    assert np.abs(nat(x) - vm(x)).max() <= 1e-5
+    bad = np.zeros((1, 4, 6, 6), np.float32)
+    with pytest.raises(Exception) as want:
+        vm(bad)
+    with pytest.raises(type(want.value)) as got:
+        nat(bad)
+    assert str(got.value).splitlines()[0] == str(want.value).splitlines()[0]
