@@ -120,16 +120,20 @@ def quantize_codes(x, scale, zp, qmin, qmax, out_dtype, axis=None):
     """clamp(rne(f32(x * f32(1/scale) + zp)), qmin, qmax): fbgemm's Quantize (one fused
     multiply-add in float32). Per channel along `axis` when scale is an array."""
     x = np.asarray(x, np.float32)
-    inv = inv_scale(scale)
+    inv = inv_scale(scale).astype(np.float64)
     z = np.asarray(zp, np.float64)
     if axis is not None:
         shape = [1] * x.ndim
         shape[axis] = -1
         inv, z = inv.reshape(shape), z.reshape(shape)
     with np.errstate(invalid="ignore", over="ignore"):
-        v = np.rint((x.astype(np.float64) * inv.astype(np.float64) + z).astype(np.float32))
-    v = np.clip(v, qmin, qmax)
-    v[np.isnan(v)] = qmin  # fbgemm's float -> int32 conversion of NaN gives INT_MIN
+        t = x.astype(np.float64)
+        t *= inv
+        t += z
+        v = t.astype(np.float32)
+        np.rint(v, out=v)
+    np.fmax(v, qmin, out=v)  # NaN gives qmin, as fbgemm's float -> int32 (INT_MIN) does
+    np.minimum(v, qmax, out=v)
     return v.astype(out_dtype)
 
 
@@ -203,18 +207,35 @@ def int_matmul(a, b, amax=255, bmax=128):
     """The exact integer product a (M, K) @ b (K, N) of small integers (|a| <= amax,
     |b| <= bmax) held in float arrays: one float32 GEMM when K is within exact_block
     (the result, exact, as float32), else float32 GEMMs over K blocks of that length whose
-    exact results are summed in float64."""
+    exact results are summed in float64 (when K splits evenly into such blocks, all of
+    them as one batched GEMM, the blocks summed by one reduction)."""
     k = a.shape[-1]
     a32 = a.astype(np.float32, copy=False)
     b32 = b.astype(np.float32, copy=False)
     block = exact_block(amax, bmax)
     if k <= block:
         return np.matmul(a32, b32)
+    nb = _even_blocks(k, block)
+    if nb and a32.ndim == 2 and b32.ndim == 2:
+        sub = k // nb
+        parts = np.matmul(a32.reshape(a32.shape[0], nb, sub).transpose(1, 0, 2),
+                          b32.reshape(nb, sub, b32.shape[1]))
+        return parts.sum(axis=0, dtype=np.float64)  # integers: exact in any order
     acc = None
     for lo in range(0, k, block):
         part = np.matmul(a32[..., lo:lo + block], b32[lo:lo + block])
         acc = part.astype(np.float64) if acc is None else acc + part
     return acc
+
+
+def _even_blocks(k, block):
+    """The fewest blocks, no longer than `block`, that split k evenly (0: none close to
+    the fewest possible)."""
+    least = -(-k // block)
+    for nb in range(least, min(2 * least, k) + 1):
+        if k % nb == 0:
+            return nb
+    return 0
 
 
 def _centred_max(c):
@@ -299,15 +320,26 @@ def requantize(acc, s_in, w_scale, bias, s_out, zp_out, relu=False, axis=-1):
     integers) with per-output-channel weight scales along `axis`:
     atw = f32(s_in * s_w); M = f32(atw / s_out); v = f32(f32(f32(acc) + f32(bias / atw)) * M);
     q = clamp(rne(v) + zp_out, lo, 255), lo = zp_out with a fused ReLU, else 0.
-    Works in place on one float32 buffer (acc itself when it is a float32 array)."""
+    Works in place on one contiguous float32 buffer (the convolution's accumulator is a
+    trimmed view, on which every pass would be strided)."""
     shape = [1] * acc.ndim
     shape[axis] = -1
     bterm, m = _requant_consts(s_in, w_scale, bias, s_out)
-    v = acc if acc.dtype == np.float32 and acc.flags.writeable else acc.astype(np.float32)
+    m = m.reshape(shape)
     with np.errstate(invalid="ignore", over="ignore"):
-        if bterm is not None:
-            v += bterm.reshape(shape)
-        v *= m.reshape(shape)
+        if acc.dtype != np.float32:
+            v = acc.astype(np.float32)
+            if bterm is not None:
+                v += bterm.reshape(shape)
+            v *= m
+        elif bterm is not None:  # out of place: a fresh contiguous buffer for the rest
+            v = np.add(acc, bterm.reshape(shape))
+            v *= m
+        elif acc.flags.writeable and acc.flags.c_contiguous:
+            v = acc
+            v *= m
+        else:
+            v = np.multiply(acc, m)
         np.rint(v, out=v)
         v += _F32(zp_out)
         np.clip(v, zp_out if relu else 0, 255, out=v)
