@@ -47,7 +47,8 @@ def _case(rng, k, n, lead, kind, per_channel):
 
 
 CASES = [(k, n, lead, kind, pc) for k, n, lead in [(7, 5, (1,)), (784, 256, (3,)),
-                                                  (2100, 9, (4,)), (64, 33, (2, 3, 1))]
+                                                  (2100, 9, (4,)), (64, 33, (2, 3, 1)),
+                                                  (48, 256, (300,))]
          for kind in ("mixed", "positive", "negative", "tiny") for pc in (False, True)]
 
 
@@ -125,4 +126,24 @@ def test_lstm_row_and_column_layouts_agree_exactly(reverse):
             h, c = fn(x, layer, h0, c0, out, reverse)
         outs.append((out, np.array(h), np.array(c)))
     for a, b in zip(*outs):
+        assert np.array_equal(a, b)
+
+
+def test_large_products_in_chunks_compute_the_same(monkeypatch):
+    """Products split into pass groups (tqd._CHUNK) give the unsplit values, rows and
+    columns layouts alike."""
+    rng = np.random.default_rng(11)
+    x, wq, s, bias = _case(rng, 40, 24, (50,), "mixed", True)
+    whole = tqd.linear_dynamic(x, wq, s, bias)
+    p = []
+    for k in (40, 6):
+        _, w, sc, _ = _case(rng, k, 24, (1,), "mixed", True)
+        p += [w, sc, rng.standard_normal(24).astype(np.float32)]
+    seq = rng.standard_normal((7, 5, 40)).astype(np.float32)
+    lstm = tqd._qrecurrent("lstm")
+    before = lstm(seq, [], p, 1, False, False)
+    monkeypatch.setattr(tqd, "_CHUNK", 50)
+    assert np.array_equal(tqd.linear_dynamic(x, wq, s, bias), whole)
+    after = lstm(seq, [], p, 1, False, False)
+    for a, b in zip(before, after):
         assert np.array_equal(a, b)
