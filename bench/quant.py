@@ -12,7 +12,10 @@ import tempfile
 import time
 import warnings
 
-import numpy as np
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")  # one BLAS thread, as the shared harness runs
+
+import numpy as np  # noqa: E402
 import torch
 
 warnings.filterwarnings("ignore")
