@@ -404,6 +404,13 @@ def _pair(v):
     return (v, v) if isinstance(v, int) else (v[0], v[1])
 
 
+_CONV_CHUNK = 1 << 17
+"""Output elements per group of samples a static convolution runs at once: its float32
+temporaries (centred input, accumulator, requantization buffer) then stay in cache and
+come from the heap, where a whole batch's (4 MB each for the bench CNN at batch 32) came
+from fresh mmaps whose page faults cost more than the passes."""
+
+
 def conv2d_static(q, s_in, zp_in, w, w_scale, bias, s_out, zp_out, stride, padding,
                   dilation, groups, relu):
     """Quantized conv2d (fbgemm): uint8 codes (N, C, H, W), int8 weight (O, C/g, kh, kw)
@@ -417,6 +424,16 @@ def conv2d_static(q, s_in, zp_in, w, w_scale, bias, s_out, zp_out, stride, paddi
     if c != cg * groups or o % groups:
         raise RuntimeError(f"quantized conv2d: input with {c} channels, weight {list(w.shape)}"
                            f" and groups={groups}")
+    step = max(_CONV_CHUNK // max(o * h * wd, 1), 1)
+    if n > step:  # sample groups: see _CONV_CHUNK
+        args = (s_in, zp_in, w, w_scale, bias, s_out, zp_out, stride, padding, dilation,
+                groups, relu)
+        first = conv2d_static(q[:step], *args)
+        out = np.empty((n,) + first.shape[1:], np.uint8)
+        out[:step] = first
+        for i in range(step, n, step):
+            out[i:i + step] = conv2d_static(q[i:i + step], *args)
+        return out
     xc = _centred(q, zp_in)
     ws = _channel_scales(w_scale, o)
     wmax = _weight_max(w)

@@ -147,3 +147,16 @@ def test_large_products_in_chunks_compute_the_same(monkeypatch):
     after = lstm(seq, [], p, 1, False, False)
     for a, b in zip(before, after):
         assert np.array_equal(a, b)
+
+
+def test_static_conv_in_sample_groups_computes_the_same(monkeypatch):
+    from ember.ops import tensor_quant as tq
+    rng = np.random.default_rng(12)
+    q = rng.integers(0, 128, (5, 4, 9, 9)).astype(np.uint8)
+    w = rng.integers(-128, 128, (6, 4, 3, 3)).astype(np.int8)
+    ws = (rng.random(6) * 0.01 + 0.001).astype(np.float32)
+    bias = rng.standard_normal(6).astype(np.float32)
+    args = (0.02, 9, w, ws, bias, 0.05, 3, 1, 1, 1, 1, True)
+    whole = tq.conv2d_static(q, *args)
+    monkeypatch.setattr(tq, "_CONV_CHUNK", 6 * 81 * 2)
+    assert np.array_equal(tq.conv2d_static(q, *args), whole)
