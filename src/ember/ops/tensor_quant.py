@@ -32,6 +32,14 @@ QRANGE = {"quint8": (0, 255), "qint8": (-128, 127), "qint32": (-(1 << 31), (1 <<
 _NP = {"quint8": np.uint8, "qint8": np.int8, "qint32": np.int32}
 
 
+_PIECE = 1 << 17
+"""Elements a large static convolution (output elements per group of samples) or quantize
+(input elements per piece) works on at once: the temporaries (centred input, accumulator,
+requantization buffer; the quantize's float64 copy) then stay in cache and come from the
+heap, where a whole batch's (4 MB each for the bench CNN at batch 32) came from fresh
+mmaps whose page faults cost more than the passes."""
+
+
 def _qrange(dtype, reduce_range=False):
     if dtype not in QRANGE:
         raise RuntimeError(f"unsupported quantized dtype {dtype!r} (expected one of "
@@ -120,6 +128,13 @@ def quantize_codes(x, scale, zp, qmin, qmax, out_dtype, axis=None):
     """clamp(rne(f32(x * f32(1/scale) + zp)), qmin, qmax): fbgemm's Quantize (one fused
     multiply-add in float32). Per channel along `axis` when scale is an array."""
     x = np.asarray(x, np.float32)
+    if axis is None and x.size > _PIECE:  # pieces: the float64 temporary stays small
+        flat = x.reshape(-1)
+        out = np.empty(flat.shape, out_dtype)
+        for i in range(0, flat.size, _PIECE):
+            out[i:i + _PIECE] = quantize_codes(flat[i:i + _PIECE], scale, zp, qmin,
+                                                    qmax, out_dtype)
+        return out.reshape(x.shape)
     inv = inv_scale(scale).astype(np.float64)
     z = np.asarray(zp, np.float64)
     if axis is not None:
@@ -404,13 +419,6 @@ def _pair(v):
     return (v, v) if isinstance(v, int) else (v[0], v[1])
 
 
-_CONV_CHUNK = 1 << 17
-"""Output elements per group of samples a static convolution runs at once: its float32
-temporaries (centred input, accumulator, requantization buffer) then stay in cache and
-come from the heap, where a whole batch's (4 MB each for the bench CNN at batch 32) came
-from fresh mmaps whose page faults cost more than the passes."""
-
-
 def conv2d_static(q, s_in, zp_in, w, w_scale, bias, s_out, zp_out, stride, padding,
                   dilation, groups, relu):
     """Quantized conv2d (fbgemm): uint8 codes (N, C, H, W), int8 weight (O, C/g, kh, kw)
@@ -424,8 +432,8 @@ def conv2d_static(q, s_in, zp_in, w, w_scale, bias, s_out, zp_out, stride, paddi
     if c != cg * groups or o % groups:
         raise RuntimeError(f"quantized conv2d: input with {c} channels, weight {list(w.shape)}"
                            f" and groups={groups}")
-    step = max(_CONV_CHUNK // max(o * h * wd, 1), 1)
-    if n > step:  # sample groups: see _CONV_CHUNK
+    step = max(_PIECE // max(o * h * wd, 1), 1)
+    if n > step:  # sample groups: see _PIECE
         args = (s_in, zp_in, w, w_scale, bias, s_out, zp_out, stride, padding, dilation,
                 groups, relu)
         first = conv2d_static(q[:step], *args)

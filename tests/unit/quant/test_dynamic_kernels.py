@@ -158,5 +158,14 @@ def test_static_conv_in_sample_groups_computes_the_same(monkeypatch):
     bias = rng.standard_normal(6).astype(np.float32)
     args = (0.02, 9, w, ws, bias, 0.05, 3, 1, 1, 1, 1, True)
     whole = tq.conv2d_static(q, *args)
-    monkeypatch.setattr(tq, "_CONV_CHUNK", 6 * 81 * 2)
+    monkeypatch.setattr(tq, "_PIECE", 6 * 81 * 2)
     assert np.array_equal(tq.conv2d_static(q, *args), whole)
+
+
+def test_quantize_in_pieces_computes_the_same(monkeypatch):
+    from ember.ops import tensor_quant as tq
+    x = np.random.default_rng(13).standard_normal((3, 5, 7)).astype(np.float32) * 4
+    x[0, 0, 0], x[1, 2, 3], x[2, 4, 6] = np.nan, np.inf, -np.inf
+    whole = tq.quantize_per_tensor(x, 0.03, 70, "quint8")
+    monkeypatch.setattr(tq, "_PIECE", 16)
+    assert np.array_equal(tq.quantize_per_tensor(x, 0.03, 70, "quint8"), whole)
