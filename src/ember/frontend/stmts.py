@@ -319,8 +319,14 @@ class StmtMixin:
         return self.value(node)
 
     def s_Global(self, s):
-        self.unsupported("'global' is not supported: read module-level constants directly, "
-                         "or pass values as arguments", s.span)
+        """`global X` in a function that only reads X: X is the module-level value, as
+        without the declaration. Assigning a global is not supported."""
+        assigned = [n for n in s.names if n in self.assigned(self.node.body)]
+        if assigned:
+            self.unsupported(f"assigning the module-level variable '{assigned[0]}' ('global') "
+                             "is not supported: ember reads module-level values at compile "
+                             "time; pass the value as an argument and return the new one",
+                             s.span)
 
     def s_Nonlocal(self, s):
         if not self.info.nested:
