@@ -67,6 +67,10 @@ class FuncInfo:
         self.state = "new"  # new -> compiling -> done
         self.func = None  # the FuncOp
         self.signature = None  # (param names, param types, defaults, declared return or None)
+        self.vararg_count: int | None = None
+        """For one arity of a function with *args: how many values its args tuple holds."""
+        self.vararg_instances: dict = {}
+        """arity -> the FuncInfo compiled for calls passing that many extra arguments."""
         self.overloads: list = []
         """A method's @torch.jit._overload_method declarations (overloads.OverloadInfo):
         a call compiles the body for the first one its arguments fit."""
@@ -340,6 +344,10 @@ def _find_class(module: A.Module, name: str, source: Source) -> A.ClassDef:
     raise ParseError(f"no class definition named {name!r} in its source", module.span)
 
 
+def has_varargs(node) -> bool:
+    return isinstance(node, A.FunctionDef) and any(a.kind == "star" for a in node.args)
+
+
 # ----------------------------------------------------------------------------- entry points
 
 
@@ -383,6 +391,8 @@ def compile_source(text: str, filename: str = "<string>") -> Module:
     for node in tree.body:
         _declare_toplevel(c, node, table, scope, source, defs)
     c.raise_errors()
+    # A function with *args is compiled per call arity where it is called (userfuncs).
+    defs = [info for info in defs if not has_varargs(info.node)]
     for info in defs:
         info.symbol = info.symbol or c.unique_symbol(info.node.name)
     for info in defs:

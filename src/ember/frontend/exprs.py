@@ -746,6 +746,13 @@ class ExprMixin:
             return self.b.create("tuple.new", items, [T.TupleType(tuple(elems[i] for i in idx))],
                                  loc=loc).result
         i = self.static_int(sl)
+        va = getattr(self.info, "vararg", None)
+        if va is not None and any(base is a for a in self.info.func.args) and \
+                (i is False or i is None or not -len(elems) <= i < len(elems)):
+            # *args: its length is this instance's, but an index out of range is Python's
+            # IndexError when it runs (the code may be guarded by len(args)).
+            v = self.value(sl) if i is False or i is None else self.b.const(i, T.I64, loc)
+            return self.b.kernel("tuple.getitem", [base, self.index_int(v, sl)], va[1], loc)
         if i is False or i is None:
             if elems and all(e == elems[0] for e in elems):
                 v = self.value(sl)

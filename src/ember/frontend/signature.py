@@ -20,6 +20,17 @@ def function_signature(em):
         types.append(cap_type)
     py_defaults = _python_defaults(em.info.pyfn)
     for i, arg in enumerate(node.args):
+        if arg.kind == "star" and em.info.vararg_count is not None:
+            elem = em.ann.resolve(arg.annotation) if arg.annotation is not None else T.TENSOR
+            names.append(arg.arg)
+            types.append(T.TupleType((elem,) * em.info.vararg_count))
+            em.info.vararg = (arg.arg, elem)
+            continue
+        if arg.kind == "star":
+            em.unsupported("a function with *args is compiled where it is called, for the "
+                           "number of arguments given there; it cannot be an entry point",
+                           arg.span)
+            continue
         if arg.kind != "normal":
             what = {"star": "*args", "starstar": "**kwargs",
                     "kwonly": "keyword-only parameters"}[arg.kind]

@@ -36,6 +36,9 @@ def call_user_function(em, info, node, leading, values=None):
         from ember.frontend.overloads import call_overloaded
         return call_overloaded(em, info, node, leading)
     c = em.c
+    from ember.frontend.compiler import has_varargs
+    if has_varargs(info.node) and info.vararg_count is None:
+        return call_varargs(em, info, node, leading, values)
     ensure_symbol(c, info)
     names, types, defaults, declared = signature_of(c, info)
     fname = info.node.name
@@ -59,6 +62,52 @@ def call_user_function(em, info, node, leading, values=None):
         return Poison()
     return em.b.create("call", args, [ret], {"callee": SymbolRef(info.symbol)},
                        loc=em.loc(node)).result
+
+
+def call_varargs(em, info, node, leading, values):
+    """A call of `def f(a, *args: T)`: the extra positional arguments make the args tuple;
+    f is compiled once per number of extra arguments (its args a Tuple[T, ...] of that
+    length), as Python's args is a tuple of what the call gave."""
+    fname = info.node.name
+    star = next(i for i, a in enumerate(info.node.args) if a.kind == "star")
+    if any(a.kind != "normal" for a in info.node.args[star + 1:]):
+        return em.unsupported("parameters after *args (keyword-only or **kwargs) are not "
+                              "supported", info.node.args[star + 1].span)
+    if values is None:
+        if node.keywords:
+            return em.unsupported(f"keyword arguments in a call of {fname}(), which has "
+                                  "*args, are not supported", node.keywords[0].span)
+        if any(isinstance(a, A.Starred) for a in node.args):
+            return em.unsupported("f(*xs) calls are not supported", node.span)
+        values = [em.value(a) for a in node.args]
+    n_normal = star - (1 if info.owner is not None and not info.static else 0)
+    k = max(0, len(values) - n_normal)
+    spec = info.vararg_instances.get(k)
+    if spec is None:
+        from ember.frontend.compiler import FuncInfo
+        spec = FuncInfo(info.name, info.node, info.source, info.scope, info.pyfn, info.owner)
+        spec.static, spec.nested, spec.vararg_count = info.static, info.nested, k
+        info.vararg_instances[k] = spec
+        ensure_symbol(em.c, spec)
+    names, types, defaults, declared = signature_of(em.c, spec)
+    if any(isinstance(t, ErrorType) for t in types):
+        from ember.frontend.function import Poison
+        return Poison()
+    elem_t = types[-1].elems
+    spans = [a.span for a in node.args] if len(node.args) == len(values) else \
+        [node.span] * len(values)
+    extras = [em.coerce(v, t, sp, what=f"argument of {fname}()'s *args", convert=True)
+              for v, t, sp in zip(values[n_normal:], elem_t, spans[n_normal:])]
+    loc = em.loc(node)
+    packed = em.b.create("tuple.new", extras, [types[-1]], loc=loc).result
+    if len(values) < n_normal:  # the missing normal parameters take their defaults
+        need = n_normal - len(values)
+        if need > len(defaults):
+            first = names[len(leading) + len(values)]
+            return em.error(f"{fname}() missing required argument '{first}'", node.span)
+        values = values + [em.constant(d, node) for d in defaults[len(defaults) - need:]]
+    spec_values = values[:n_normal] + [packed]
+    return call_user_function(em, spec, node, leading, spec_values)
 
 
 def _bind_values(em, fname, names, types, defaults, leading, values, node):
