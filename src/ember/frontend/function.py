@@ -93,6 +93,8 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         (a key= of sorted/min/max): its captured variables may change afterwards."""
         self.probing = False
         self.following: list = []
+        self.escaped: dict = {}
+        """name -> the slot Var of each variable kept after a loop (slots_for_escaping)."""
         """The statements after the one being emitted, at each nesting level."""
         self.local_names = local_names(self.node)
         self.own_nonlocals = nonlocal_names(self.node.body, deep=False)
@@ -313,6 +315,9 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         if name in self.boxed:
             return self.read_boxed(name, span)
         var = self.env.get(name)
+        if name in self.escaped and (var is None or not var.defined and var.slot is None):
+            # kept after a loop inside another loop or branch: its flag knows if it is bound
+            return self.read_checked(name, self.escaped[name], span)
         if var is None:
             return None
         if var.bound is not None and var.slot is not None and var.narrowed is None:

@@ -299,8 +299,9 @@ class LoopMixin:
             slot = VarNewOp([], [T.VarType(t)], None, (), loc, ir_names([name]))
             for i, op in enumerate((false, flag, slot)):
                 entry.insert(i, op)
-            self.env.set(name, Var(t, None, False, slot=slot.result, span=node.span,
-                                   bound=flag.result))
+            var = Var(t, None, False, slot=slot.result, span=node.span, bound=flag.result)
+            self.env.set(name, var)
+            self.escaped[name] = var
 
     def slots_for_finally(self, body, node):
         """A break/continue inside `try: ... finally: x += 1` must carry x as the finally

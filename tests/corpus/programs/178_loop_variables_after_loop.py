@@ -1,4 +1,4 @@
-from typing import List
+from typing import List, Optional
 
 
 def last_index(n: int) -> int:
@@ -48,6 +48,43 @@ def previous(xs: List[int]) -> int:
     return total + prev
 
 
+def inner_kept(xs: List[List[int]]) -> int:
+    for row in xs:
+        for v in row:
+            pass
+    return v
+
+
+def try_in_loop(xs: List[int]) -> int:
+    for x in xs:
+        try:
+            y = 10 // x
+        except ZeroDivisionError:
+            y = -1
+            continue
+    return y + x
+
+
+def optional_kept(n: int) -> Optional[int]:
+    while True:
+        if n > 5:
+            best = None
+        else:
+            best = n
+        break
+    return best
+
+
+def in_branch(n: int) -> int:
+    if n > 0:
+        for i in range(n):
+            k = i * 2
+        r = k
+    else:
+        r = -1
+    return r
+
+
 CASES = [
     ("last_index", (4,)),
     ("last_index", (0,)),
@@ -61,4 +98,14 @@ CASES = [
     ("nested", (2, 0)),
     ("previous", ([1, 2, 3],)),
     ("previous", ([],)),
+    ("inner_kept", ([[1], [2, 3]],)),
+    ("inner_kept", ([[1], []],)),
+    ("inner_kept", ([],)),
+    ("try_in_loop", ([1, 0],)),
+    ("try_in_loop", ([0],)),
+    ("try_in_loop", ([],)),
+    ("optional_kept", (3,)),
+    ("optional_kept", (9,)),
+    ("in_branch", (3,)),
+    ("in_branch", (0,)),
 ]
