@@ -1,8 +1,8 @@
 # error: UnsupportedError
 # line: 5
-# match: *args
+# match: **kwargs
 
-def f(*args: int) -> int:
+def f(**kwargs: int) -> int:
     return 0
 
 
