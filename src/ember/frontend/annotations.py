@@ -118,6 +118,13 @@ class AnnotationResolver:
                         return node.attr
         return None
 
+    def mentions_any(self, node) -> bool:
+        """Whether an annotation is or holds `Any` (List[Any], Optional[Any], ...)."""
+        from ember.frontend.env import walk
+        return node is not None and any(
+            isinstance(n, (A.Name, A.Attribute)) and self._name_of(n) == "Any"
+            for n in walk(node))
+
     def _meta_name(self, meta, node):
         if isinstance(meta, MTypeName):
             return meta.name
@@ -150,7 +157,9 @@ class AnnotationResolver:
             return self.error("a tuple annotation needs element types (Tuple[int, str])",
                               node.span)
         if name == "Any":
-            return self.error("'Any' is not supported; use a concrete type or a Union", node.span)
+            return self.error("'Any' is only supported on the parameters and the return of a "
+                              "function (compiled for the argument types of each call); use a "
+                              "concrete type or a Union here", node.span)
         return self.error(f"unknown type '{name}' in annotation", node.span)
 
     def _generic(self, node: A.Subscript) -> T.Type:

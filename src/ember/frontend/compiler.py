@@ -67,6 +67,10 @@ class FuncInfo:
         self.state = "new"  # new -> compiling -> done
         self.func = None  # the FuncOp
         self.signature = None  # (param names, param types, defaults, declared return or None)
+        self.any_types: dict | None = None
+        """For one instance of a function with Any parameters: their types there."""
+        self.any_instances: dict = {}
+        """tuple of the Any parameters' types -> the FuncInfo compiled for them."""
         self.vararg_count: int | None = None
         """For one arity of a function with *args: how many values its args tuple holds."""
         self.vararg_instances: dict = {}
@@ -344,6 +348,11 @@ def _find_class(module: A.Module, name: str, source: Source) -> A.ClassDef:
     raise ParseError(f"no class definition named {name!r} in its source", module.span)
 
 
+def _any_params(info) -> bool:
+    from ember.frontend.signature import any_params
+    return bool(any_params(None, info))
+
+
 def has_varargs(node) -> bool:
     return isinstance(node, A.FunctionDef) and any(a.kind == "star" for a in node.args)
 
@@ -392,7 +401,7 @@ def compile_source(text: str, filename: str = "<string>") -> Module:
         _declare_toplevel(c, node, table, scope, source, defs)
     c.raise_errors()
     # A function with *args is compiled per call arity where it is called (userfuncs).
-    defs = [info for info in defs if not has_varargs(info.node)]
+    defs = [info for info in defs if not has_varargs(info.node) and not _any_params(info)]
     for info in defs:
         info.symbol = info.symbol or c.unique_symbol(info.node.name)
     for info in defs:

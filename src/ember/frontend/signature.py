@@ -38,17 +38,52 @@ def function_signature(em):
                            "parameters (TorchScript has the same rule)", arg.span)
             continue
         names.append(arg.arg)
-        types.append(_param_type(em, i, arg))
+        any_types = em.info.any_types
+        if any_types is not None and arg.arg in any_types:
+            types.append(any_types[arg.arg])  # this instance's type for an Any parameter
+        elif any_types is None and _is_any_param(em, i, arg):
+            em.unsupported(f"parameter '{arg.arg}' is annotated with Any: ember compiles such "
+                           "a function where it is called, for the argument types given "
+                           "there; it cannot be an entry point", arg.annotation.span)
+            types.append(T.NONE)
+        else:
+            types.append(_param_type(em, i, arg))
         if arg.default is not None:
             defaults.append(_default(em, arg, py_defaults, types[-1]))
         elif defaults:
             em.error("a parameter without a default follows one with a default", arg.span)
     ret = None
-    if node.returns is not None and not _bare_container(node.returns):
+    if em.ann.mentions_any(node.returns):
+        pass  # `-> Any`: the instance's return type is inferred from its returns
+    elif node.returns is not None and not _bare_container(node.returns):
         ret = em.ann.resolve(node.returns)
     if ret is None and em.info.owner is not None and node.name == "__init__":
         ret = T.NONE
     return names, types, defaults, ret
+
+
+def _is_any_param(em, i, arg) -> bool:
+    if em.info.owner is not None and i > 0 and em.info.node.name == "__exit__":
+        return False  # __exit__'s Any parameters take None (with_object)
+    return em.ann.mentions_any(arg.annotation)
+
+
+def any_params(em_or_c, info) -> list:
+    """Names of the parameters of `info` annotated with (something holding) Any."""
+    from ember.frontend.annotations import AnnotationResolver  # noqa: F401
+    if info.owner is not None and info.node.name == "__exit__":
+        return []
+    out = []
+    for a in info.node.args:
+        if a.kind == "normal" and a.annotation is not None and _mentions_any_text(a.annotation):
+            out.append(a.arg)
+    return out
+
+
+def _mentions_any_text(node) -> bool:
+    from ember.frontend.env import walk
+    return any((isinstance(n, A.Name) and n.id == "Any") or
+               (isinstance(n, A.Attribute) and n.attr == "Any") for n in walk(node))
 
 
 def _bare_container(node) -> bool:

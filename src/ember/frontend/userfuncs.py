@@ -39,6 +39,11 @@ def call_user_function(em, info, node, leading, values=None):
     from ember.frontend.compiler import has_varargs
     if has_varargs(info.node) and info.vararg_count is None:
         return call_varargs(em, info, node, leading, values)
+    if info.any_types is None and not info.overloads:
+        from ember.frontend.signature import any_params
+        names_any = any_params(em, info)
+        if names_any:
+            return call_any(em, info, node, leading, values, names_any)
     ensure_symbol(c, info)
     names, types, defaults, declared = signature_of(c, info)
     fname = info.node.name
@@ -62,6 +67,60 @@ def call_user_function(em, info, node, leading, values=None):
         return Poison()
     return em.b.create("call", args, [ret], {"callee": SymbolRef(info.symbol)},
                        loc=em.loc(node)).result
+
+
+def call_any(em, info, node, leading, values, names_any):
+    """A call of a function with Any parameters: compiled once per combination of the
+    argument types given for them (each instance sees its arguments' static types, so
+    isinstance refines them at compile time)."""
+    fname = info.node.name
+    params = [a.arg for a in info.node.args if a.kind == "normal"]
+    if info.owner is not None and not info.static:
+        params = params[1:]
+    if values is None:
+        if any(isinstance(a, A.Starred) for a in node.args):
+            return em.unsupported("f(*xs) calls are not supported", node.span)
+        got = {p: (em.value(a), a) for p, a in zip(params, node.args)}
+        if len(node.args) > len(params):
+            return em.error(f"{fname}() takes {len(params)} argument(s) but "
+                            f"{len(node.args)} were given", node.span)
+        for k in node.keywords:
+            if k.arg not in params or k.arg in got:
+                return em.error(f"{fname}() got an unexpected or repeated keyword argument "
+                                f"'{k.arg}'", k.span)
+            got[k.arg] = (em.value(k.value), k.value)
+    else:
+        got = {p: (v, node) for p, v in zip(params, values)}
+    defaults = {a.arg: a.default for a in info.node.args if a.default is not None}
+    types = {}
+    for p in names_any:
+        if p in got:
+            types[p] = got[p][0].type
+        elif p in defaults:
+            types[p] = em.value(defaults[p]).type
+    if any(isinstance(t, ErrorType) for t in types.values()):
+        from ember.frontend.function import Poison
+        return Poison()
+    key = tuple(sorted((p, str(t)) for p, t in types.items()))
+    spec = info.any_instances.get(key)
+    if spec is None:
+        from ember.frontend.compiler import FuncInfo
+        spec = FuncInfo(info.name, info.node, info.source, info.scope, info.pyfn, info.owner)
+        spec.static, spec.nested, spec.any_types = info.static, info.nested, types
+        info.any_instances[key] = spec
+        ensure_symbol(em.c, spec)
+    if values is not None:
+        return call_user_function(em, spec, node, leading, values)
+    names, ptypes, pdefaults, _ = signature_of(em.c, spec)
+    out = []
+    for i, p in enumerate(params):
+        if p not in got:
+            break
+        out.append(got[p][0])
+    if len(out) != len(got):
+        return em.unsupported(f"keyword arguments that skip a parameter of {fname}(), which "
+                              "has Any parameters, are not supported", node.span)
+    return call_user_function(em, spec, node, leading, out)
 
 
 def call_varargs(em, info, node, leading, values):

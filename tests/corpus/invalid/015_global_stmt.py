@@ -7,6 +7,7 @@ COUNT = 0
 
 def f(x: int) -> int:
     global COUNT
+    COUNT = x
     return x
 
 

@@ -1,11 +1,12 @@
 # error: TypeCheckError
-# line: 8
+# line: 9
 # match: any
 
 from typing import Any
 
 
-def f(x: Any) -> int:
+def f(x: int) -> int:
+    y: Any = x
     return 0
 
 

@@ -53,7 +53,6 @@ def test_class_and_namedtuple_annotations():
 
 
 @pytest.mark.parametrize("ann, cls, text", [
-    ("Any", errors.TypeCheckError, "'Any' is not supported"),
     ("Tuple", errors.TypeCheckError, "needs element types"),
     ("Tuple[int, ...]", errors.TypeCheckError, "variable-length"),
     ("Dict[int]", errors.TypeCheckError, "key and a value"),
@@ -66,6 +65,21 @@ def test_bad_annotations(ann, cls, text):
     with pytest.raises(cls) as ei:
         param_type(ann)
     assert text in ei.value.message and ei.value.line == 3
+
+
+def test_any_parameters_make_one_instance_per_argument_types():
+    m = compile_source(HEADER + "def ident(x: Any) -> Any:\n    return x\n"
+                       "def f(n: int, s: str) -> str:\n    return str(ident(n)) + ident(s)\n")
+    instances = sorted(str(f.type) for name, f in m.funcs.items() if name.startswith("ident"))
+    assert len(instances) == 2 and "ident" not in m.entries
+    assert any("(i64) -> i64" in t for t in instances) and any("(str) -> str" in t
+                                                               for t in instances)
+
+
+def test_any_on_a_local_is_a_type_error():
+    with pytest.raises(errors.TypeCheckError) as ei:
+        compile_source(HEADER + "def f(n: int) -> int:\n    y: Any = n\n    return n\n")
+    assert "only supported on the parameters" in ei.value.message
 
 
 def func_text(src: str, name: str = "f") -> str:
