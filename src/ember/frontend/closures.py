@@ -233,6 +233,36 @@ def define_nested(em, s: A.FunctionDef):
                        f"(def {s.name}(...) -> T:)", s.name_span or s.span)
         em.local_metas[s.name] = MNested(None, [])
         return
+    once = em.binding_counts.get(s.name, 0) <= 1 and em.env.get(s.name) is None
+    if once and not recursive and _assigned_later(em, s, params):
+        # It reads a variable assigned after the def (Python's late binding): compiled at
+        # its first call, where the variable has a value and a type.
+        meta = MNested(None, [], len(em.comprehensions))
+        meta.pending = (s, params)
+        em.local_metas[s.name] = meta
+        return
+    _define_now(em, s, params, recursive)
+
+
+def _assigned_later(em, s, params) -> bool:
+    return any(n in em.local_names and _outer_var(em, n, None) is None and
+               n not in em.local_metas and n not in em.boxed and not n.startswith("$")
+               for n in free_names(s, params))
+
+
+def _realize(em, meta) -> None:
+    """Compile a nested def whose compilation waited for its first use."""
+    s, params = meta.pending
+    meta.pending = None
+    saved = em.local_metas.get(s.name)
+    _define_now(em, s, params, False)
+    done = em.local_metas.get(s.name)
+    if isinstance(done, MNested) and done is not saved:
+        meta.info, meta.captures, meta.depth = done.info, done.captures, done.depth
+    em.local_metas[s.name] = meta
+
+
+def _define_now(em, s, params, recursive):
     em.transient_functions += 1  # captured nested defs: values only for typing here
     try:
         caps = captures_of(em, s, params + ([s.name] if recursive else []), s.span)
@@ -255,6 +285,8 @@ def define_nested(em, s: A.FunctionDef):
 def call_nested(em, meta: MNested, node):
     """A direct call of a nested def: captures are passed first, defaults work."""
     from ember.frontend.userfuncs import call_user_function
+    if getattr(meta, "pending", None):
+        _realize(em, meta)
     if meta.info is None:  # a nested def that failed to compile (already reported)
         from ember.frontend.function import Poison
         return Poison()
@@ -370,6 +402,11 @@ def function_value(em, meta, node):
                         "annotate the variable (f: Callable[[int], int] = lambda x: ...)",
                         node.span)
     if isinstance(meta, MNested):
+        if getattr(meta, "pending", None):
+            _realize(em, meta)
+        if meta.info is None:
+            from ember.frontend.function import Poison
+            return Poison()
         check_captures(em, meta.captures, node)
         caps = [(n, t, v) for (n, t), v in zip(meta.captures, _capture_values(em, meta, node))]
         return _closure(em, meta.info, caps, node)

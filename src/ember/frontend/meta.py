@@ -146,6 +146,9 @@ class MNested(Meta):
         self.info, self.captures = info, captures  # captures: [(name, type)]
         self.depth = depth
         """How many comprehensions were open where the def was written."""
+        self.pending = None
+        """(def node, parameter names) of a def compiled at its first use (it reads a
+        variable assigned after it)."""
 
     def describe(self):
         return f"function {self.info.node.name}"

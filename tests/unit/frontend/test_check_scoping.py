@@ -120,9 +120,16 @@ def test_def_in_each_branch_is_a_function_value():
     assert "call_indirect" in text and "closure" in text
 
 
-def test_nested_def_reading_a_later_local():
-    e = fails("def f(n: int) -> int:\n    def g() -> int:\n        return k\n    k = 3\n"
-              "    return g()\n", errors.UnsupportedError)
+def test_nested_def_reading_a_later_local_is_compiled_at_its_first_call():
+    import ember
+    cu = ember.CompilationUnit("def f(n: int) -> int:\n    def g() -> int:\n        return k\n"
+                               "    k = n\n    return g()\n")
+    assert cu.f(3) == 3
+
+
+def test_nested_def_called_before_the_later_local_is_assigned():
+    e = fails("def f(n: int) -> int:\n    def g() -> int:\n        return k\n"
+              "    a = g()\n    k = 3\n    return a\n", errors.UnsupportedError)
     assert e.line == 2 and "'k'" in e.message
 
 
