@@ -816,6 +816,9 @@ class ExprMixin:
             from ember.frontend.classes import call_dunder, dunder
             call_dunder(self, dunder(self, t, "__setitem__"), obj, [index, value], node)
             return
+        if isinstance(index, tuple) and index[0] == "slice" and not isinstance(t, T.ListType):
+            self.error(f"{show(t)} does not support slice assignment", node.span)
+            return
         if isinstance(t, T.ListType) and isinstance(index, tuple) and index[0] == "slice":
             if not isinstance(value.type, T.ListType):
                 self.error(f"can only assign a list to a slice of {show(t)}, not "

@@ -321,6 +321,12 @@ class StmtMixin:
     def s_Global(self, s):
         """`global X` in a function that only reads X: X is the module-level value, as
         without the declaration. Assigning a global is not supported."""
+        params = {a.arg for a in self.node.args}
+        for n in s.names:
+            if n in params:
+                from ember.errors import ParseError
+                self.error(f"name '{n}' is parameter and global", s.span, ParseError)
+                return
         assigned = [n for n in s.names if n in self.assigned(self.node.body)]
         if assigned:
             self.unsupported(f"assigning the module-level variable '{assigned[0]}' ('global') "
