@@ -294,6 +294,9 @@ class CallMixin:
                     v.type in (T.I64, T.BOOL):
                 v = IntPack([v])
             slots[idx] = v
+        if d.name == "str.join":  # sep.join(args): a tuple of strings joins as a list
+            slots = [self.tuple_as_list(v) if isinstance(getattr(v, "type", None),
+                                                         T.TupleType) else v for v in slots]
         if d.name.startswith("tensor."):
             slots = [TuplePack(v) if _int_tuple(v) and _int_list_param(p.type) else
                      TensorTuplePack(v) if _tensor_tuple(v) and _tensor_list_param(p.type)
@@ -326,6 +329,16 @@ class CallMixin:
                         f"not {show(v.type)}")
             targets[k] = got
         return m, slots, targets
+
+    def tuple_as_list(self, v):
+        """A tuple whose items have one type as a new list of them (else the tuple)."""
+        elems = v.type.elems
+        if elems and any(e != elems[0] for e in elems):
+            return v
+        items = [self.b.create("tuple.get", [v], [e], {"index": i}).result
+                 for i, e in enumerate(elems)]
+        return self.b.create("list.new", items, [T.ListType(elems[0] if elems else T.STR)]
+                             ).result
 
     def emit_bound(self, d, bound, node):
         m, slots, targets = bound

@@ -17,6 +17,15 @@ def joined(sep: str, *parts: str) -> str:
     return out + "|" + str(len(parts))
 
 
+def join_all(sep: str, *parts: str) -> str:
+    return sep.join(parts)
+
+
+def joins(s: str) -> List[str]:
+    t = (s, "z")
+    return [join_all(",", s, "y"), join_all("-"), "+".join(t)]
+
+
 def head(a: float, b: float = 0.5, *rest: float) -> Tuple[float, float, int]:
     return a, b, len(rest)
 
@@ -62,6 +71,7 @@ def out_of_range(n: int) -> int:
 CASES = [
     ("sums", (4,)),
     ("words", ("a",)),
+    ("joins", ("q",)),
     ("heads", (2.5,)),
     ("packed", (7,)),
     ("packed_empty", (7,)),
