@@ -76,6 +76,21 @@ def _check_layers(model) -> None:
             raise UnsupportedError(
                 f"train_step: {name} behaves differently in training mode, which ember does "
                 "not compile yet (batch statistics, dropout masks)")
+        if _inner_dropout(m, name):
+            raise UnsupportedError(
+                f"train_step: {name}(dropout={m.dropout}) drops inside the layer in training "
+                "mode, which ember does not compile yet (use dropout=0.0)")
+
+
+def _inner_dropout(m, name: str) -> bool:
+    """The layer drops internally in training mode: attention weights, or between the
+    layers of a recurrent stack."""
+    p = getattr(m, "dropout", 0.0)
+    if not isinstance(p, (int, float)) or p <= 0:
+        return False
+    if name == "MultiheadAttention":
+        return True
+    return name in ("LSTM", "GRU", "RNN") and getattr(m, "num_layers", 1) > 1
 
 
 def _bn_momentum(model) -> float | None:
@@ -152,7 +167,7 @@ def _add_loss(module, loss_fn) -> str:
     if isinstance(loss_fn, type):
         raise UnsupportedError("train_step takes a loss instance (nn.MSELoss()), not a class")
     cls = type(loss_fn).__name__
-    if cls in _LOSSES and not callable(getattr(loss_fn, "__code__", None)):
+    if cls in _LOSSES and getattr(loss_fn, "__code__", None) is None:
         fn, attrs = _LOSSES[cls]
         if getattr(loss_fn, "weight", None) is not None or \
                 getattr(loss_fn, "pos_weight", None) is not None:
@@ -163,7 +178,7 @@ def _add_loss(module, loss_fn) -> str:
                f"    return F.{fn}(output, target, {kw})\n")
         lm = compile_source(src, f"<{cls}>")
         entry = "__loss"
-    elif callable(getattr(loss_fn, "__code__", None)):
+    elif getattr(loss_fn, "__code__", None) is not None:
         lm, entry = compile_function(loss_fn)
     else:
         raise UnsupportedError(f"train_step: the loss must be a scriptable function or one of "

@@ -60,6 +60,10 @@ class Emitter:
     def is_tensor(self, v) -> bool:
         return isinstance(v, Value) and isinstance(v.type, T.TensorType)
 
+    def elem_is_tensor(self, v, i: int) -> bool:
+        """Element i of tuple value v is typed a tensor (not an Optional one, not none)."""
+        return isinstance(v.type.elems[i], T.TensorType)
+
     def is_float(self, v) -> bool:
         return isinstance(v, Value) and v.type == T.F64
 

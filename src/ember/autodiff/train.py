@@ -102,6 +102,7 @@ def _model(module, fwd, params, ptypes) -> None:
     mapping = {a: b for a, b in zip(fwd.args, f.args[len(params):])}
     for op in fwd.body.ops:
         f.body.append(op.clone(mapping))
+    tensor_lists_literal(module, f)
     where = {p: i for i, p in enumerate(params)}
     for op in list(f.walk()):
         if op.name == "const" and isinstance(op.attrs.get("value"), SymbolRef) and \
@@ -110,6 +111,40 @@ def _model(module, fwd, params, ptypes) -> None:
             op.erase()
     _check_no_hidden_params(module, f, set(params))
     module.add_func(f)
+
+
+_LIST_MUTATORS = ("list.append", "list.setitem", "list.insert", "list.pop", "list.delitem",
+                  "list.extend", "list.clear", "list.remove", "list.reverse", "list.sort")
+
+
+def tensor_lists_literal(module, f) -> None:
+    """Each read of a module object's list of tensors (a recurrent layer's `_flat_weights`)
+    that f only passes on becomes a list literal of the tensor constants, so that the
+    parameters in it are the step's parameters and their gradients flow element-wise."""
+    from ember.passes.freeze import const_object
+    for op in list(f.walk()):
+        if op.name != "obj.get" or not isinstance(op.result.type, T.ListType):
+            continue
+        obj = const_object(module, op.operands[0])
+        if obj is None:
+            continue
+        value = obj.values[module.classes[obj.cls].field_index(op.attrs["field"])]
+        if not isinstance(value, list) or not value or not all(
+                isinstance(v, SymbolRef) and v.name in module.tensors for v in value):
+            continue
+        if any(u.op.name in _LIST_MUTATORS for u in op.result.uses):
+            continue
+        b = IRBuilder(op.parent, op.loc)
+        b.set_insertion_before(op)
+        e = Emitter(b)
+        items = [coerce(e, b.const(v, module.tensors[v.name].type), op.result.type.elem)
+                 for v in value]
+        lst = b.create("list.new", items, [op.result.type]).result
+        src = op.operands[0]
+        op.result.replace_all_uses_with(lst)
+        op.erase()
+        if not src.uses and src.op.parent is not None:
+            src.op.erase()
 
 
 def _check_no_hidden_params(module, f, params: set) -> None:

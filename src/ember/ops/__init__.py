@@ -24,6 +24,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     scalar_str,
     tensor_activation,
     tensor_attention,
+    tensor_attention_grad,
     tensor_complex,
     tensor_conv,
     tensor_conv_transpose,
@@ -47,6 +48,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     tensor_reduce,
     tensor_resize,
     tensor_rnn,
+    tensor_rnn_grad,
     tensor_shape,
 )
 from ember.ops.registry import (

@@ -267,8 +267,11 @@ def _self_attend(x, heads, w, b, mask, out_w, out_b):
 
 
 def _mha_info(args):
+    """The output like the query; the weights a tensor only when need_weights is surely
+    true (else they stay Optional: None at run time without need_weights)."""
     q = args[0]
-    return (TensorInfo(q.dtype, q.shape), TensorInfo(q.dtype, None))
+    need = args[15].const if len(args) > 15 else True
+    return (TensorInfo(q.dtype, q.shape), TensorInfo(q.dtype, None) if need is True else None)
 
 
 reg("tensor.multi_head_attention", "(Tensor query, Tensor key, Tensor value, "

@@ -35,13 +35,16 @@ print(json.dumps({"losses": losses, "forbidden": forbidden}))
 """
 
 
-def _data(tmp_path, shape, n_out, dtype, batch):
+def _data(tmp_path, shape, n_out, dtype, batch, features=None):
+    """STEPS batches with learnable labels: the argmax of the first n_out of `features(x)`
+    (x flattened by default)."""
     rng = np.random.default_rng(1)
     data = {}
     for i in range(STEPS):
         x = rng.standard_normal((batch,) + shape).astype(dtype)
         data[f"x{i}"] = x
-        data[f"t{i}"] = x.reshape(batch, -1)[:, :n_out].argmax(1)  # learnable labels
+        f = x.reshape(batch, -1) if features is None else features(x)
+        data[f"t{i}"] = f[:, :n_out].argmax(1)
     np.savez(tmp_path / "data.npz", **data)
     return data
 
@@ -91,12 +94,20 @@ CASES = [
                          ids=[f"{c[0]}-{c[1]}-{np.dtype(c[2]).name}" for c in CASES])
 def test_training_matches_torch_on_the_lite_runtime(name, kind, dtype, batch, tol, tmp_path):
     model = make_model(name).to(torch.float64 if dtype == np.float64 else torch.float32)
+    shape = (784,) if name == "mlp" else (3, 32, 32)
+    _check_training(model, kind, 0.05 if name == "mlp" else 2e-4, dtype, batch, tol, shape,
+                    None, tmp_path, decreases=name == "mlp")
+
+
+def _check_training(model, kind, lr, dtype, batch, tol, shape, features, tmp_path,
+                    decreases=True):
+    """STEPS steps of `model` from a saved artifact on the lite runtime against torch's:
+    the same losses (and weights within tol); the loss decreasing if asked."""
     ref = copy.deepcopy(model).train()
-    opt, topt = _optimizers(kind, ref.parameters(), 0.05 if name == "mlp" else 2e-4)
+    opt, topt = _optimizers(kind, ref.parameters(), lr)
     step = ember.train_step(model, torch.nn.CrossEntropyLoss(), opt)
     step.save(tmp_path / "step.ember")
-    shape = (784,) if name == "mlp" else (3, 32, 32)
-    data = _data(tmp_path, shape, 10, dtype, batch)
+    data = _data(tmp_path, shape, 10, dtype, batch, features)
     want_losses, want_sd = _torch_run(ref, topt, data)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     out = subprocess.run([sys.executable, "-c", RUNNER, str(tmp_path / "data.npz"),
@@ -112,8 +123,73 @@ def test_training_matches_torch_on_the_lite_runtime(name, kind, dtype, batch, to
     if tol is not None:
         for k in got.files:
             np.testing.assert_allclose(got[k], want_sd[k], rtol=0, atol=tol, err_msg=k)
-    if name == "mlp":
+    if decreases:
         assert np.mean(res["losses"][-5:]) < np.mean(res["losses"][:5])
+    return res["losses"], want_losses
+
+
+class _RecurrentHead(torch.nn.Module):
+    """A recurrent layer (2 layers, bidirectional for GRU / RNN) and a linear head on the
+    last step."""
+
+    def __init__(self, kind):
+        super().__init__()
+        torch.manual_seed(0)
+        layers, bidir = (1, False) if kind == "LSTM" else (2, True)
+        self.rnn = getattr(torch.nn, kind)(16, 32, num_layers=layers, batch_first=True,
+                                           bidirectional=bidir)
+        self.fc = torch.nn.Linear(32 * (2 if bidir else 1), 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out, _ = self.rnn(x)
+        return self.fc(out[:, -1])
+
+
+class _EncoderHead(torch.nn.Module):
+    """The bench transformer encoder layer (dropout 0), mean-pooled, and a linear head."""
+
+    def __init__(self):
+        super().__init__()
+        self.enc = make_model("transformer")
+        self.fc = torch.nn.Linear(128, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(self.enc(x).mean(1))
+
+
+def _last_step(x):
+    return x[:, -1]
+
+
+def _mean_over_time(x):
+    return x.mean(1)
+
+
+# (model, optimizer, dtype, input shape, label features): float32 losses and weights
+# within 1e-4 of torch's, float64 within 1e-9, and the loss decreasing
+SEQ_CASES = [
+    ("lstm", "sgd", np.float32, (32, 64), _last_step),
+    ("LSTM", "sgd", np.float64, (12, 16), _last_step),
+    ("GRU", "sgd", np.float32, (12, 16), _last_step),
+    ("RNN", "nesterov", np.float64, (12, 16), _last_step),
+    ("transformer", "sgd", np.float32, (16, 128), _mean_over_time),
+]
+
+
+@pytest.mark.parametrize("name,kind,dtype,shape,features", SEQ_CASES,
+                         ids=[f"{c[0]}-{c[1]}-{np.dtype(c[2]).name}" for c in SEQ_CASES])
+def test_sequence_models_train_like_torch(name, kind, dtype, shape, features, tmp_path):
+    tdtype = torch.float64 if dtype == np.float64 else torch.float32
+    if name == "lstm":  # the bench LSTM head
+        model = make_model("lstm")
+    elif name == "transformer":
+        torch.manual_seed(0)
+        model = _EncoderHead()
+    else:
+        model = _RecurrentHead(name)
+    model = model.to(tdtype).train()
+    tol = 1e-4 if dtype == np.float32 else 1e-9
+    _check_training(model, kind, 0.05, dtype, 8, tol, shape, features, tmp_path)
 
 
 def test_in_process_step_forward_and_state_dict():
@@ -171,10 +247,56 @@ def test_loaded_step_saves_what_it_learned(tmp_path):
     assert m.step(x, t) == m2.step(x, t)  # the optimizer's state was saved too
 
 
-def test_parameters_read_through_objects_are_refused():
-    # the LSTM kernel reads its weights from the layer object: no silent zero gradients
-    with pytest.raises(ember.errors.UnsupportedError, match="through the module object @self.lstm"):
-        ember.train_step(make_model("lstm"), torch.nn.CrossEntropyLoss(), ember.optim.SGD(0.1))
+def test_recurrent_weights_train_through_their_layer_list():
+    # the LSTM kernel reads its weights from the layer's _flat_weights list: the step turns
+    # the list into a literal of the parameters, each gets its gradient
+    step = ember.train_step(make_model("lstm"), torch.nn.CrossEntropyLoss(),
+                            ember.optim.SGD(0.1))
+    before = step.state_dict()
+    x = np.random.default_rng(0).standard_normal((2, 5, 64)).astype(np.float32)
+    step(x, np.array([1, 2]))
+    after = step.state_dict()
+    assert all(not np.array_equal(before[k], after[k]) for k in before)
+
+
+def test_parameters_read_through_mutated_lists_are_refused():
+    import ember.nn as enn
+    from ember.nn.functional import Tensor
+
+    class Listed(enn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = enn.init.uniform((4, 4), 0.5, None)
+            object.__setattr__(self, "ws", [self._tensors["w"]])
+
+        def forward(self, x: Tensor) -> Tensor:
+            ws = self.ws
+            ws.append(x)
+            return x @ ws[0]
+
+    with pytest.raises(ember.errors.UnsupportedError, match="through the module object @self"):
+        ember.train_step(Listed(), _mse, ember.optim.SGD(0.1))
+
+
+def _mse(output: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    d = output - target
+    return (d * d).mean()
+
+
+def test_a_scripted_function_is_a_loss():
+    model = torch.nn.Linear(3, 2).double()
+    ref = copy.deepcopy(model)
+    step = ember.train_step(model, _mse, ember.optim.SGD(0.1))
+    x, t = np.ones((4, 3)), np.zeros((4, 2))
+    loss = step(x, t)
+    assert loss == pytest.approx(_mse(ref(torch.tensor(x)), torch.tensor(t)).item(), rel=1e-12)
+
+
+def test_layers_dropping_inside_are_refused():
+    for layer in (torch.nn.MultiheadAttention(8, 2, dropout=0.1),
+                  torch.nn.GRU(4, 4, num_layers=2, dropout=0.2)):
+        with pytest.raises(ember.errors.UnsupportedError, match="dropout=0.0"):
+            ember.train_step(layer, torch.nn.MSELoss(), ember.optim.SGD(0.1))
 
 
 def test_mbv3_block_trains_like_torch_in_float64():

@@ -1,0 +1,134 @@
+"""Backward kernel of multi-head attention (tensor.multi_head_attention), for the derivative
+rule in ops/vjp_layers.py.
+
+It reruns the forward in the general layout (projections, (N, heads, L, hd) heads, scores,
+softmax) keeping q, k, v and the attention weights, then goes back through the output
+projection, the weighted sum of the values, the softmax, the scaled scores and the input
+projections. The gradient of the returned weights (need_weights: averaged over heads or
+not) joins the softmax's. A float mask gets the scores' gradient (summed over what it
+broadcasts over); a bool mask none.
+
+    tensor.multi_head_attention_backward(grad_output, grad_weights, query, key, value, ...)
+        -> (d query, d key, d value, d in_proj_weight, d in_proj_bias, d out_proj_weight,
+            d out_proj_bias, d q_proj_weight, d k_proj_weight, d v_proj_weight,
+            d attn_mask, d key_padding_mask)
+
+Entries that have no operand (no bias, packed weights) are 0-element tensors.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ember.ops.tensor_activation import softmax_last
+from ember.ops.tensor_attention import _merged_mask
+from ember.ops.tensor_common import arr, reg
+
+
+def _heads(x, n, heads):
+    """(L, N, E) -> (N, heads, L, hd)."""
+    return x.reshape(x.shape[0], n, heads, -1).transpose(1, 2, 0, 3)
+
+
+def _unheads(x):
+    """(N, heads, L, hd) -> (L, N, E)."""
+    n, heads, length, hd = x.shape
+    return x.transpose(2, 0, 1, 3).reshape(length, n, heads * hd)
+
+
+def _flat(x):
+    return x.reshape(-1, x.shape[-1])
+
+
+def _weights(w, b, sep, e):
+    """((w_q, w_k, w_v), (b_q, b_k, b_v)) of the packed or separate projections."""
+    ws = sep if sep is not None else (w[:e], w[e:2 * e], w[2 * e:])
+    bs = (None,) * 3 if b is None else (b[:e], b[e:2 * e], b[2 * e:])
+    return ws, bs
+
+
+def _empty(dtype):
+    return np.zeros(0, dtype)
+
+
+def mha_backward(g_out, g_w, query, key, value, num_heads, in_proj_weight, in_proj_bias,
+                 out_proj_weight, out_proj_bias, key_padding_mask, need_weights, attn_mask,
+                 use_separate_proj_weight, q_proj_weight, k_proj_weight, v_proj_weight,
+                 average_attn_weights, is_causal):
+    """The gradients of tensor.multi_head_attention (see the module doc)."""
+    dt = query.dtype
+    unbatched = query.ndim == 2
+    g_out = arr(g_out)
+    if unbatched:
+        query, key, value, g_out = query[:, None], key[:, None], value[:, None], g_out[:, None]
+        key_padding_mask = None if key_padding_mask is None else key_padding_mask[None]
+    lq, n, e = query.shape
+    lk = key.shape[0]
+    heads = num_heads
+    hd = e // heads
+    if is_causal and attn_mask is None:
+        attn_mask = np.triu(np.ones((lq, lk), dtype=bool), 1)
+    sep = (q_proj_weight, k_proj_weight, v_proj_weight) if use_separate_proj_weight else None
+    ws, bs = _weights(in_proj_weight, in_proj_bias, sep, e)
+    ins = (query, key, value)
+    q, k, v = [_heads(x @ w.T + (0 if b is None else b), n, heads)
+               for x, w, b in zip(ins, ws, bs)]
+    scale = dt.type(1.0 / math.sqrt(hd))
+    scores = np.matmul(q, np.swapaxes(k, -1, -2)) * scale
+    mask = _merged_mask(attn_mask, key_padding_mask, n, heads, lq, lk, dt)
+    if mask is not None:
+        scores += mask
+    attn = softmax_last(scores)
+    ctx = _unheads(np.matmul(attn, v))
+    # out = ctx @ W_o^T + b_o
+    d_out_w = _flat(g_out).T @ _flat(ctx)
+    d_out_b = _flat(g_out).sum(0) if out_proj_bias is not None else _empty(dt)
+    d_ctx = _heads(g_out @ out_proj_weight, n, heads)
+    d_attn = np.matmul(d_ctx, np.swapaxes(v, -1, -2))
+    if need_weights and g_w is not None and arr(g_w).size:
+        gw = arr(g_w)
+        if unbatched:
+            gw = gw[None]
+        d_attn += gw[:, None] / dt.type(heads) if average_attn_weights else gw
+    d_v = np.matmul(np.swapaxes(attn, -1, -2), d_ctx)
+    d_scores = attn * (d_attn - (d_attn * attn).sum(-1, keepdims=True))
+    d_q = np.matmul(d_scores, k) * scale
+    d_k = np.matmul(np.swapaxes(d_scores, -1, -2), q) * scale
+    d_proj = [_unheads(d) for d in (d_q, d_k, d_v)]
+    d_in = [d @ w for d, w in zip(d_proj, ws)]
+    d_w = [_flat(d).T @ _flat(x) for d, x in zip(d_proj, ins)]
+    d_b = [_flat(d).sum(0) for d in d_proj]
+    if sep is None:
+        d_in_w, d_sep = np.concatenate(d_w), [_empty(dt)] * 3
+    else:
+        d_in_w, d_sep = _empty(dt), d_w
+    d_in_b = np.concatenate(d_b) if in_proj_bias is not None else _empty(dt)
+    d_mask = _mask_grad(attn_mask, d_scores, n, heads, lq, lk, dt)
+    d_kpm = _empty(dt)
+    if key_padding_mask is not None and key_padding_mask.dtype != np.bool_:
+        d_kpm = d_scores.sum(axis=(1, 2))
+        d_kpm = d_kpm[0] if unbatched else d_kpm
+    if unbatched:
+        d_in = [d[:, 0] for d in d_in]
+    out = d_in + [d_in_w, d_in_b, d_out_w, d_out_b] + list(d_sep) + [d_mask, d_kpm]
+    return tuple(np.ascontiguousarray(x).astype(dt, copy=False) for x in out)
+
+
+def _mask_grad(attn_mask, d_scores, n, heads, lq, lk, dt):
+    if attn_mask is None or attn_mask.dtype == np.bool_:
+        return _empty(dt)
+    if attn_mask.ndim == 2:
+        return d_scores.sum(axis=(0, 1))
+    return d_scores.reshape(n * heads, lq, lk)
+
+
+reg("tensor.multi_head_attention_backward",
+    "(Tensor grad_output, Tensor? grad_weights, Tensor query, Tensor key, Tensor value, "
+    "int num_heads, Tensor? in_proj_weight, Tensor? in_proj_bias, Tensor out_proj_weight, "
+    "Tensor? out_proj_bias, Tensor? key_padding_mask, bool need_weights, Tensor? attn_mask, "
+    "bool use_separate_proj_weight, Tensor? q_proj_weight, Tensor? k_proj_weight, "
+    "Tensor? v_proj_weight, bool average_attn_weights, bool is_causal) -> "
+    "Tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, "
+    "Tensor, Tensor]", mha_backward, may_raise=True)
