@@ -25,6 +25,7 @@ import numpy as np
 from ember.ops.tensor_activation import softmax_last
 from ember.ops.tensor_attention import _merged_mask
 from ember.ops.tensor_common import arr, reg
+from ember.ops.tensorinfo import TensorInfo
 
 
 def _heads(x, n, heads):
@@ -124,6 +125,12 @@ def _mask_grad(attn_mask, d_scores, n, heads, lq, lk, dt):
     return d_scores.reshape(n * heads, lq, lk)
 
 
+def _info(args):
+    """d query, d key, d value shaped like them; the rest of the query's dtype."""
+    return tuple(TensorInfo(a.dtype, a.shape) for a in args[2:5]) + \
+        (TensorInfo(args[2].dtype, None),) * 9
+
+
 reg("tensor.multi_head_attention_backward",
     "(Tensor grad_output, Tensor? grad_weights, Tensor query, Tensor key, Tensor value, "
     "int num_heads, Tensor? in_proj_weight, Tensor? in_proj_bias, Tensor out_proj_weight, "
@@ -131,4 +138,4 @@ reg("tensor.multi_head_attention_backward",
     "bool use_separate_proj_weight, Tensor? q_proj_weight, Tensor? k_proj_weight, "
     "Tensor? v_proj_weight, bool average_attn_weights, bool is_causal) -> "
     "Tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, "
-    "Tensor, Tensor]", mha_backward, may_raise=True)
+    "Tensor, Tensor]", mha_backward, shape=_info, may_raise=True)

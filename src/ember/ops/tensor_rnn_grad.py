@@ -310,10 +310,20 @@ def rnn_backward(mode, g_out, g_h, x, hx, params, has_biases, num_layers, bidire
             [p.astype(w.dtype, copy=False) for p, w in zip(dp, params)])
 
 
+def _lstm_info(args):
+    x = args[3]
+    return (TensorInfo(x.dtype, x.shape), None, None)
+
+
+def _rnn_info(args):
+    x = args[3]
+    return (TensorInfo(x.dtype, x.shape), TensorInfo(x.dtype, None), None)
+
+
 _TAIL = "Tensor[] params, bool has_biases, int num_layers, bool bidirectional, bool batch_first"
 reg("tensor.lstm_backward",
     f"(Tensor grad_output, Tensor grad_h, Tensor grad_c, Tensor input, Tensor[] hx, {_TAIL}) "
-    "-> Tuple[Tensor, Tensor[], Tensor[]]", lstm_backward, may_raise=True)
+    "-> Tuple[Tensor, Tensor[], Tensor[]]", lstm_backward, shape=_lstm_info, may_raise=True)
 reg("tensor.rnn_backward",
     f"(str mode, Tensor grad_output, Tensor grad_h, Tensor input, Any hx, {_TAIL}) "
-    "-> Tuple[Tensor, Tensor, Tensor[]]", rnn_backward, may_raise=True)
+    "-> Tuple[Tensor, Tensor, Tensor[]]", rnn_backward, shape=_rnn_info, may_raise=True)
