@@ -216,3 +216,41 @@ def test_gradient_saves_and_loads(tmp_path):
     g = ember.grad(loop, (0, 1))
     g.save(tmp_path / "g.ember")
     assert mobile.load(tmp_path / "g.ember")(0.9, 1.2) == g(0.9, 1.2)
+
+
+def _loop_break(x: float) -> float:
+    z = x
+    for i in range(10):
+        z = z * x
+        if z > 5.0:
+            break
+    return z
+
+
+def _loop_continue(x: float) -> float:
+    z = x
+    for i in range(6):
+        if i % 2 == 0:
+            continue
+        z = z * x
+    return z
+
+
+def _loop_return(x: float) -> float:
+    z = x
+    while z < 100.0:
+        z = z * x
+        if z > 5.0:
+            return z + 1.0
+    return z
+
+
+@pytest.mark.parametrize("fn,word", [(_loop_break, "break"), (_loop_continue, "continue"),
+                                     (_loop_return, "return")])
+def test_jumps_inside_differentiated_loops_are_refused_at_their_line(fn, word):
+    with pytest.raises(ember.errors.UnsupportedError, match=f"'{word}' inside") as e:
+        ember.grad(fn)
+    text = str(e.value)
+    assert e.value.span is not None and "^" in text
+    assert any("|" in ln and ln.split("|", 1)[1].strip().startswith(word)
+               for ln in text.splitlines()), text
