@@ -90,6 +90,14 @@ def conv2d_input_backward(g, x, w, stride, padding, dilation, groups):
     dh, dw = _pair(dilation)
     n, cin, hin, win = x.shape
     cout, cpg, kh, kw = w.shape
+    if groups == 1 and (sh, sw, dh, dw) == (1, 1, 1, 1) and ph < kh and pw < kw and \
+            g.dtype == w.dtype:
+        # stride 1: the "full" convolution of g with w flipped and its channels swapped,
+        # through the forward kernel (one GEMM over a wide im2col, no strided adds)
+        from ember.ops.tensor_conv import conv2d
+        wt = np.ascontiguousarray(w[:, :, ::-1, ::-1].transpose(1, 0, 2, 3))
+        out = conv2d(g, wt, None, 1, (kh - 1 - ph, kw - 1 - pw), 1, 1)
+        return np.ascontiguousarray(out).astype(x.dtype, copy=False)
     hp, wp = hin + 2 * ph, win + 2 * pw
     out = np.zeros((n, cin, hp, wp), dtype=np.result_type(g.dtype, w.dtype))
     oh, ow = g.shape[2], g.shape[3]
