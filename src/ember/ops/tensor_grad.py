@@ -122,8 +122,10 @@ def conv2d_weight_backward(g, x, w, stride, padding, dilation, groups):
     ph, pw = _pair(padding)
     dh, dw = _pair(dilation)
     cout, cpg, kh, kw = w.shape
-    xp = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
     oh, ow = g.shape[2], g.shape[3]
+    if groups == 1:
+        return _conv2d_weight_taps(g, x, w, (sh, sw), (ph, pw), (dh, dw), oh, ow)
+    xp = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
     win = np.lib.stride_tricks.sliding_window_view(
         xp, ((kh - 1) * dh + 1, (kw - 1) * dw + 1), axis=(2, 3))
     win = win[:, :, :sh * (oh - 1) + 1:sh, :sw * (ow - 1) + 1:sw, ::dh, ::dw]
@@ -136,6 +138,26 @@ def conv2d_weight_backward(g, x, w, stride, padding, dilation, groups):
         rows = np.ascontiguousarray(gg.transpose(1, 0, 2, 3)).reshape(opg, -1)
         out[gi * opg:(gi + 1) * opg] = (rows @ cols).reshape(opg, cpg, kh, kw)
     return out.astype(w.dtype, copy=False)
+
+
+def _conv2d_weight_taps(g, x, w, stride, padding, dilation, oh, ow):
+    """d(conv2d)/d(weight) without groups: the input's windows gathered tap by tap into a
+    (C, kh, kw, N * oh * ow) buffer (each tap one copy of whole rows, channels first), then
+    one GEMM with g as (O, N * oh * ow)."""
+    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
+    cout, cin, kh, kw = w.shape
+    n = x.shape[0]
+    dt = np.result_type(g.dtype, x.dtype)
+    xt = np.zeros((cin, n, x.shape[2] + 2 * ph, x.shape[3] + 2 * pw), dt)
+    xt[:, :, ph:ph + x.shape[2], pw:pw + x.shape[3]] = x.transpose(1, 0, 2, 3)
+    cols = np.empty((cin, kh, kw, n, oh, ow), dt)
+    for i in range(kh):
+        for j in range(kw):
+            cols[:, i, j] = xt[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh,
+                               j * dw:j * dw + sw * (ow - 1) + 1:sw]
+    rows = np.ascontiguousarray(g.transpose(1, 0, 2, 3), dt).reshape(cout, -1)
+    out = rows @ cols.reshape(cin * kh * kw, -1).T
+    return out.reshape(w.shape).astype(w.dtype, copy=False)
 
 
 _CONV_BW = ("(Tensor grad, Tensor input, Tensor weight, Any stride=1, Any padding=0, "
