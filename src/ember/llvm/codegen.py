@@ -659,7 +659,12 @@ class FunctionGen:
             self.finallies.pop()
             b.position_at_end(reraise)
             self._skip_finally_on_deopt()
-            self.emit_region(fin, [], lambda vals: self.error_exit())
+            pending = self._save_exception()  # calls in the region may raise and catch
+
+            def propagate(vals):
+                self._restore_exception(pending)
+                self.error_exit()
+            self.emit_region(fin, [], propagate)
         b.position_at_end(merge)
         if fin is not None:
             cont = b.append_basic_block("try.cont")
@@ -730,9 +735,12 @@ class FunctionGen:
             saved.append((path, t, slot))
         return saved
 
-    def _reraise(self, saved) -> None:
+    def _restore_exception(self, saved) -> None:
         for path, t, slot in saved:
             self.b.store(self.b.load(slot, typ=t), self._ctx_field(path))
+
+    def _reraise(self, saved) -> None:
+        self._restore_exception(saved)
         for u in self.unwind:
             u.codes.add(0)  # the class it was caught as: any a handler may catch
 
