@@ -46,7 +46,7 @@ class NativeModule:
 
         self.module = module
         text = print_module(module)
-        key = cache.key(VERSION, host_key(), text, ",".join(entries))
+        key = cache.key(VERSION, host_key(), _exceptions_key(), text, ",".join(entries))
         prefix = f"ember_{key[:12]}_"
         hit = cache.load(key)
         if hit is not None:
@@ -94,6 +94,15 @@ def _link(obj: bytes):
     except elfload.Unloadable:
         from ember.llvm import jit
         return jit.Loaded(obj)
+
+
+def _exceptions_key() -> str:
+    """The exception classes scripts use, with their bases: their class codes and which
+    handler catches which are compiled into the object code, and they live in ember.ops."""
+    from ember.ops.scalar_builtins import EXCEPTION_CLASSES
+
+    return ",".join(f"{n}<{c.__mro__[1].__name__}" if len(c.__mro__) > 1 else n
+                    for n, c in sorted(EXCEPTION_CLASSES.items()))
 
 
 def host_key() -> str:

@@ -170,6 +170,17 @@ def test_cache_hit_in_a_fresh_process(tmp_path):
     assert any(n.startswith("llvm-") for n in os.listdir(tmp_path / "ember"))
 
 
+def test_the_cache_key_follows_the_exception_classes(monkeypatch):
+    """Class codes index ember.ops' exception set, which lives outside ember.llvm's own
+    source digest: a new class must miss the cache, not dispatch an old object's codes."""
+    from ember.llvm import _exceptions_key
+    from ember.ops import scalar_builtins
+
+    before = _exceptions_key()
+    monkeypatch.setitem(scalar_builtins.EXCEPTION_CLASSES, "EOFError", EOFError)
+    assert _exceptions_key() != before and "EOFError<Exception" in _exceptions_key()
+
+
 def test_unknown_backend_is_an_error():
     with pytest.raises(ember.errors.UnsupportedError, match="'vm', 'llvm'|vm, llvm"):
         ember.script(lambda x: x, backend="gpu")
