@@ -18,7 +18,7 @@ from llvmlite import ir
 
 from ember.ir import types as T
 from ember.ir.ops import CallOp, ClosureOp
-from ember.llvm.codegen import FunctionGen, fn_type
+from ember.llvm.codegen import CTX, FunctionGen, fn_type
 from ember.llvm.layout import (
     I8, I32, I64, PTR, NotNative, crosses_boundary, is_native_type, is_refcounted, lltype,
     type_key,
@@ -145,13 +145,21 @@ class ModuleGen:
         st = ir.LiteralStructType([lltype(t) for t in ft.params])
         params = [b.load(b.gep(argp, [I32(0), I32(i)], source_etype=st), typ=lltype(t))
                   for i, t in enumerate(ft.params)]
-        depth = [I64(1)] if name in self.recursive else []
-        r = b.call(self.llfns[name], [ctx] + depth + params)
-        err = b.extract_value(r, 0)
+        if is_scalar_signature(ft):
+            # through the direct shim, not inlined: the function's body is compiled once
+            direct = self.direct_shim(name, shim.name + "d")
+            value = b.call(direct, [ctx] + params, attrs=("noinline",))
+            status = b.load(b.gep(ctx, [I32(0), I32(5)], inbounds=True, source_etype=CTX),
+                            typ=I32)
+            err = b.trunc(status, I8)
+        else:
+            depth = [I64(1)] if name in self.recursive else []
+            r = b.call(self.llfns[name], [ctx] + depth + params)
+            err, value = b.extract_value(r, 0), b.extract_value(r, 1)
         ok, bad = shim.append_basic_block("ok"), shim.append_basic_block("err")
         b.cbranch(b.icmp_unsigned("!=", err, I8(0)), bad, ok)
         b.position_at_end(ok)
-        b.store(b.extract_value(r, 1), ret)
+        b.store(value, ret)
         b.ret(I32(0))
         b.position_at_end(bad)
         b.ret(I32(1))
@@ -159,15 +167,12 @@ class ModuleGen:
             sym = release_symbol(self.prefix, t)
             if sym not in self.llmod.globals:
                 self.rt.export_release(t, sym)
-        if is_scalar_signature(ft):
-            self.direct_shim(name, shim.name + "d")
         return shim.name
 
-    def direct_shim(self, name: str, symbol: str) -> None:
+    def direct_shim(self, name: str, symbol: str):
         """`R <shim>d(ptr ctx, params…)` for an entry whose values are all scalars: the
         arguments in registers, the result returned, ctx.status 1 on an error (ctypes calls
         it with no argument block or result slot to build)."""
-        from ember.llvm.codegen import CTX
 
         func = self.module.funcs[name]
         ft = func.attrs["type"]
@@ -181,6 +186,7 @@ class ModuleGen:
         b.store(b.zext(b.extract_value(r, 0), I32),
                 b.gep(ctx, [I32(0), I32(5)], inbounds=True, source_etype=CTX))
         b.ret(b.extract_value(r, 1))
+        return shim
 
 
 def _signature_reason(func) -> str | None:
