@@ -339,13 +339,15 @@ def _adjust(g, present, v, n, neg_step, default_pos, default_neg):
     return b.select(present, r, b.select(neg_step, default_neg, default_pos))
 
 
-def _slice_bounds(g, op, lst):
-    """(start, step, count) of lst[start:stop:step] as CPython computes them."""
+def _slice_bounds(g, op, lst, extra=()):
+    """(start, step, count) of lst[start:stop:step] as CPython computes them (`extra`:
+    constant kinds of the op's operands after the slice's, for the step-0 error)."""
     b = g.b
     (ps, start), (pe, stop), (pp, step) = (_opt_int(g, v) for v in op.operands[1:4])
     step = b.select(pp, step, I64(1))
     fail(g, op, b.icmp_signed("==", step, I64(0)), [],
-         kinds=(EMPTY, ("const", None), ("const", None), ("const", 0)), cls="ValueError")
+         kinds=(EMPTY, ("const", None), ("const", None), ("const", 0)) + tuple(extra),
+         cls="ValueError")
     step = b.select(b.icmp_signed("<", step, I64(-(2 ** 63 - 1))), I64(-(2 ** 63 - 1)), step)
     n = _len(g, lst)
     neg = b.icmp_signed("<", step, I64(0))
@@ -409,6 +411,90 @@ def _list_delslice(g, op):
         b.position_at_end(nxt)
     _loop(g, _len(g, lst), body)
     _set_len(g, lst, b.load(w, typ=I64))
+
+
+@emitter("list.check_unpack_star")
+def _list_check_unpack_star(g, op):
+    lst, n = args(g, op)
+    fail(g, op, g.b.icmp_signed("<", _len(g, lst), n))
+
+
+def _unaliased(g, lst, items, elem):
+    """items, or a copy of it when it is lst itself (CPython copies `xs[a:b] = xs` first);
+    (list, whether it is a copy to release)."""
+    b = g.b
+    same = b.icmp_unsigned("==", items, lst)
+    slot = g.alloca_b.alloca(PTR)
+    b.store(items, slot)
+    with b.if_then(same, likely=False):
+        n = _len(g, items)
+        copy = g.rt.new_list(b, n, elem)
+        _copy_into(g, copy, I64(0), items, I64(0), n, elem)
+        b.store(copy, slot)
+    return b.load(slot, typ=PTR), same
+
+
+def _replace_run(g, lst, start, count, src, elem):
+    """lst[start:start + count] = src (step 1): the list grows or shrinks by the difference."""
+    b = g.b
+    n, m = _len(g, lst), _len(g, src)
+    if is_refcounted(elem):
+        _loop(g, count, lambda k: g.rt.release(b, load_elem(g, lst, b.add(start, k), elem),
+                                               elem))
+    tail = b.sub(n, b.add(start, count))
+    g.rt.reserve(b, lst, b.add(b.sub(n, count), m), elem)
+    _move(g, lst, b.add(start, m), b.add(start, count), tail, elem)
+    _copy_into(g, lst, start, src, I64(0), m, elem)
+    _set_len(g, lst, b.add(b.sub(n, count), m))
+
+
+def _check_extended(g, op, step, count, items, elem):
+    """An extended slice (step != 1) takes exactly as many items as it selects."""
+    b = g.b
+    m = _len(g, items)
+    kind = ("len", str(elem))
+    site = g.site("kernel", op.loc, op=op.name, text="ValueError", args=(
+        kind, ("const", None), ("const", None), ("const", -1), kind))
+    bad = b.and_(b.icmp_signed("!=", step, I64(1)), b.icmp_signed("!=", m, count))
+    g.fail_if(bad, site, [count, m])
+
+
+def _replace_extended(g, lst, start, step, count, src, elem):
+    """lst[start::step][:count] = src, item by item (sizes checked before)."""
+    b = g.b
+
+    def body(k):
+        at = b.add(start, b.mul(k, step))
+        old = load_elem(g, lst, at, elem)
+        v = load_elem(g, src, k, elem)
+        g.retain(v, elem)
+        store_elem(g, lst, at, v, elem)
+        if is_refcounted(elem):
+            g.rt.release(b, old, elem)
+    _loop(g, count, body)
+
+
+@emitter("list.setslice")
+def _list_setslice(g, op):
+    """lst[start:stop:step] = items, as CPython's list_ass_subscript."""
+    b = g.b
+    lst, items = g.native(op.operands[0]), g.native(op.operands[4])
+    elem = _elem(op)
+    start, step, count = _slice_bounds(g, op, lst, extra=(EMPTY,))
+    _check_extended(g, op, step, count, items, elem)
+    src, copied = _unaliased(g, lst, items, elem)
+    simple, extended, done = (b.append_basic_block(x) for x in
+                              ("setslice.run", "setslice.ext", "setslice.done"))
+    b.cbranch(b.icmp_signed("==", step, I64(1)), simple, extended)
+    b.position_at_end(simple)
+    _replace_run(g, lst, start, count, src, elem)
+    b.branch(done)
+    b.position_at_end(extended)
+    _replace_extended(g, lst, start, step, count, src, elem)
+    b.branch(done)
+    b.position_at_end(done)
+    with b.if_then(copied, likely=False):
+        g.rt.release(b, src, op.operands[4].type)
 
 
 @emitter("list.imul")
