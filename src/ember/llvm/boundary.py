@@ -21,7 +21,7 @@ import threading
 import numpy as np
 
 from ember.ir import types as T
-from ember.llvm.layout import ctype, elem_size
+from ember.llvm.memory import ctype, elem_size
 from ember.llvm.sites import Context, decode_payload
 
 _LIBC = ctypes.CDLL(None)

@@ -108,10 +108,11 @@ class NativeUnary:
 
 
 def _unary(name):
-    from ember.llvm.fused import STEPS
+    def factory(kernel):  # (fused.py and llvmlite.ir load with the first activation)
+        from ember.llvm.fused import STEPS
 
-    flag = STEPS[name][0] == "tf"
-    return lambda kernel: NativeUnary(name, kernel, flag)
+        return NativeUnary(name, kernel, STEPS[name][0] == "tf")
+    return factory
 
 
 def _conv2d(kernel):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ember.ir import types as T
-from ember.llvm.layout import is_refcounted, type_key
+from ember.llvm.memory import is_refcounted, type_key
 
 
 @dataclass
