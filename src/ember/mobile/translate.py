@@ -46,7 +46,7 @@ class FunctionTranslator:
         self.first_line = min((ln for _, _, ln in self.f.lines if ln > 0), default=1)
         self.line = self.first_line
         self.read_counts = self._read_counts()
-        self.consts = self._constant_registers()
+        self.consts, self.const_names = self._constant_registers()
 
     # -- analysis ------------------------------------------------------------------------------
     def _read_counts(self) -> dict[int, int]:
@@ -56,8 +56,12 @@ class FunctionTranslator:
                 counts[r] = counts.get(r, 0) + 1
         return counts
 
-    def _constant_registers(self) -> dict:
-        """Registers written once, by a LOADK of a scalar: their uses become literals.
+    def _constant_registers(self) -> tuple[dict, dict]:
+        """Registers written once, by a LOADK: the uses of a scalar's become literals
+        ({reg: value}), those of any other constant (a tensor, an object, a fused group)
+        the global name holding it ({reg: name}). A frozen model loads each weight into a
+        register once at the top of its function: as names, its hundreds of weights are
+        not locals live across the whole body (the fold's liveness is linear again).
 
         Sound because definite assignment guarantees every read follows that one write."""
         writes: dict[int, int] = {}
@@ -66,10 +70,17 @@ class FunctionTranslator:
             for r in reads_writes(n)[1]:
                 writes[r] = writes.get(r, 0) + 1
             if isinstance(n, Ins) and n.op is Op.LOADK:
-                c = self.f.consts[n.args[1]]
-                if type(c) in _SCALARS:
-                    loadk[n.args[0]] = c
-        return {r: c for r, c in loadk.items() if writes[r] == 1 and r >= self.f.nparams}
+                loadk[n.args[0]] = n.args[1]
+        scalars, names = {}, {}
+        for r, k in loadk.items():
+            if writes[r] != 1 or r < self.f.nparams:
+                continue
+            c = self.f.consts[k]
+            if type(c) in _SCALARS:
+                scalars[r] = c
+            else:
+                names[r] = self.env.constant(self.index, k, c)
+        return scalars, names
 
     def is_read(self, r: int) -> bool:
         """Whether any instruction reads register r."""
@@ -78,7 +89,8 @@ class FunctionTranslator:
     def take_test(self, stmts: list, reg: int):
         """The expression for a branch on `reg`: the value of the statement just before,
         when it assigns reg and nothing else reads reg (saves a store and a load)."""
-        if stmts and self.read_counts.get(reg) == 1 and reg not in self.consts:
+        if stmts and self.read_counts.get(reg) == 1 and reg not in self.consts and \
+                reg not in self.const_names:
             last = stmts[-1]
             if isinstance(last, ast.Assign) and len(last.targets) == 1 and \
                     isinstance(last.targets[0], ast.Name) and last.targets[0].id == f"r{reg}":
@@ -91,7 +103,7 @@ class FunctionTranslator:
         """The expression reading register r (a literal for constant registers)."""
         if r in self.consts:
             return ast.Constant(self.consts[r])
-        return name(f"r{r}")
+        return name(self.const_names.get(r) or f"r{r}")
 
     def assign(self, r: int, value):
         """The statement `r<r> = value`."""
@@ -123,7 +135,8 @@ class FunctionTranslator:
 
     def node(self, n, before) -> list:
         if isinstance(n, Ins):
-            if n.op is Op.LOADK and n.args[0] in self.consts:
+            if n.op is Op.LOADK and (n.args[0] in self.consts or
+                                     n.args[0] in self.const_names):
                 return []
             return _INS[n.op](self, *n.args)
         if isinstance(n, If):

@@ -39,6 +39,30 @@ def test_tensor_constant_is_the_program_tensor():
     assert m() is w
 
 
+def test_tensor_loaded_once_is_read_through_its_global_name():
+    w = np.arange(6, dtype=np.float32).reshape(2, 3)
+    text = """
+function f(x: tensor<f32, [2, 3]>, k: bool) -> tensor<f32, [2, 3]>
+  .entry f
+  LOADK  r2 tensor:0
+  LOADK  r3 tensor:0
+  IF     r1 ->skip
+  MOVE   r3 r0
+skip:
+  END
+  KCALL  r4 tensor.add (r0, r2)
+  KCALL  r5 tensor.add (r4, r3)
+  RETURN r5
+"""
+    src = translated_source(assemble(text, tensors=[("w", w)]))
+    # r2 is written once: no local, no statement; r3 is written twice: it stays a register.
+    assert "r2" not in src and "r3 = _c0_" in src
+    m = build(text, tensors=[("w", w)])
+    x = np.ones((2, 3), np.float32)
+    np.testing.assert_array_equal(m(x, False), x + 2 * w)
+    np.testing.assert_array_equal(m(x, True), 2 * x + w)
+
+
 def test_kernel_call_for_operators_not_inlined():
     f = fn("function s(x: i64) -> str\n  KCALL r1 int.to_str (r0)\n  RETURN r1")
     assert f(-42) == "-42"
