@@ -169,9 +169,20 @@ def _slot(s, v):
     return order[reads[0]][1:]
 
 
-def _count(expr, v) -> int:
-    return sum(1 for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id == v and
-               isinstance(n.ctx, ast.Load))
+def _count(node, v) -> int:
+    """How many times node reads the name v (a hand-rolled ast.walk, as _loads)."""
+    if type(node) is ast.Name:
+        return node.id == v and type(node.ctx) is ast.Load
+    n = 0
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if type(value) is list:
+            for x in value:
+                if isinstance(x, ast.AST):
+                    n += _count(x, v)
+        elif isinstance(value, ast.AST):
+            n += _count(value, v)
+    return n
 
 
 def _warns(expr, parent, field) -> bool:
@@ -198,12 +209,23 @@ def _stamp(expr, stmt):
     line, col = getattr(stmt, "lineno", None), getattr(stmt, "col_offset", None)
     if line is None:  # a generated move with no line: it takes its new statement's
         return expr
-    for n in ast.walk(expr):
-        if "lineno" in n._attributes and getattr(n, "lineno", None) is None:
-            n.lineno = line
-            if col is not None:
-                n.col_offset = col
+    _stamp_nodes(expr, line, col)
     return expr
+
+
+def _stamp_nodes(node, line, col) -> None:
+    if node._attributes and getattr(node, "lineno", None) is None:
+        node.lineno = line
+        if col is not None:
+            node.col_offset = col
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if type(value) is list:
+            for x in value:
+                if isinstance(x, ast.AST):
+                    _stamp_nodes(x, line, col)
+        elif isinstance(value, ast.AST):
+            _stamp_nodes(value, line, col)
 
 
 def _assigned(stmts, value: bool):
