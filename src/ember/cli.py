@@ -85,7 +85,11 @@ def main(argv=None) -> int:
     q.add_argument("--mode", default=None, choices=("dynamic", "static", "weight_only"))
     q.add_argument("--observer", default="histogram",
                    choices=("histogram", "minmax", "moving_average"))
-    q.add_argument("--per-tensor", action="store_true", help="one weight scale per tensor")
+    scales = q.add_mutually_exclusive_group()
+    scales.add_argument("--per-tensor", dest="per_channel", action="store_false", default=None,
+                        help="one weight scale per tensor (the default of --mode dynamic)")
+    scales.add_argument("--per-channel", dest="per_channel", action="store_true",
+                        help="one weight scale per output channel (the default otherwise)")
     q.add_argument("--report", action="store_true",
                    help="list what runs in int8 and what stays float")
     k = sub.add_parser("cache", help="show (or --clear) the compiler's disk cache")
@@ -135,7 +139,7 @@ def _quantize(args) -> int:
     mode = args.mode or ("static" if args.calibration else "dynamic")
     calib = _batches(args.calibration) if args.calibration else None
     q = ember.quantize(model, mode, calibration=calib, observer=args.observer,
-                       per_channel=not args.per_tensor, report=args.report)
+                       per_channel=args.per_channel, report=args.report)
     q.save(args.output)
     print(f"wrote {args.output} ({os.path.getsize(args.output):,} bytes, mode {mode})")
     return 0

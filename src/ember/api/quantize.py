@@ -8,13 +8,17 @@ MODES = ("dynamic", "weight_only", "static", "qat")
 
 
 def quantize(model, mode: str, calibration=None, observer: str = "histogram",
-             per_channel: bool = True, backend: str = "vm", report: bool = False):
+             per_channel: bool | None = None, backend: str = "vm", report: bool = False):
     """A scripted int8 module made from `model` (a torch.nn.Module, an ember.nn.Module or a
     ScriptModule), saved, loaded and run like any other.
 
-    mode="dynamic": Linear, LSTM and GRU weights int8 (symmetric, per output channel unless
-    per_channel=False), activations quantized per call — torch.ao's quantize_dynamic, bit
-    for bit (per_channel=False is its default qconfig, True its per_channel_dynamic_qconfig).
+    per_channel: one weight scale per output channel (True) or per tensor (False); by
+    default torch.ao's choice for the mode (per tensor for "dynamic", as quantize_dynamic's
+    default qconfig; per channel for "static" and "weight_only", as fbgemm's), so that a
+    torch.ao user's model quantizes to the same codes without options.
+    mode="dynamic": Linear, LSTM and GRU weights int8 (symmetric), activations quantized per
+    call — torch.ao's quantize_dynamic, bit for bit (per_channel=True is its
+    per_channel_dynamic_qconfig).
     mode="weight_only": linear, convolution and recurrent weights stored int8, dequantized
     once at load; compute stays float32.
     mode="static": conv2d and linear (with a following ReLU fused) run in int8 with
@@ -26,6 +30,8 @@ def quantize(model, mode: str, calibration=None, observer: str = "histogram",
     from ember.api.modules import ScriptModule, _Compiled, _copy
     _check_backend(backend)
     _check_mode(mode, calibration)
+    if per_channel is None:
+        per_channel = mode != "dynamic"
     if isinstance(model, ScriptModule):
         if not model.frozen:
             from ember.api.modules import freeze

@@ -37,8 +37,11 @@ def test_dynamic_by_default(model_file, tmp_path, capsys):
     assert main(["quantize", f"{model_file}:net", "-o", out, "--report"]) == 0
     text = capsys.readouterr().out
     assert "int8   tensor.linear" in text and "mode dynamic" in text
+    assert "per-tensor" in text and "per-channel" not in text  # torch.ao's default
     x = np.random.default_rng(0).standard_normal((3, 16)).astype(np.float32)
     assert ember.mobile.load(out)(x).shape == (3, 4)
+    assert main(["quantize", f"{model_file}:net", "-o", out, "--report", "--per-channel"]) == 0
+    assert "per-channel" in capsys.readouterr().out
 
 
 def test_static_with_calibration_batches(model_file, tmp_path, capsys):

@@ -66,6 +66,21 @@ def test_dynamic_is_bit_exact_with_torch(name, shape, per_channel, tmp_path):
     assert np.array_equal(loaded(x.numpy()), y)
 
 
+def test_the_default_is_torch_aos_default_for_each_mode():
+    """quantize_dynamic's default qconfig is per tensor: the same model quantizes to torch's
+    codes with no options (static and weight-only default to fbgemm's per channel)."""
+    torch.manual_seed(0)
+    model = bench_models.MLP().eval()
+    x = torch.randn(5, 784) * 1.3
+    ref = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear},
+                                                 dtype=torch.qint8)(x).detach().numpy()
+    q = ember.quantize(model, "dynamic")
+    assert np.array_equal(q(x.numpy()), ref)
+    assert "per-tensor" in str(q.quantization_report)
+    assert "per-channel" in str(ember.quantize(model, "dynamic", per_channel=True)
+                                .quantization_report)
+
+
 def test_artifact_holds_int8_weights_and_is_smaller(tmp_path):
     torch.manual_seed(0)
     model = bench_models.MLP().eval()
