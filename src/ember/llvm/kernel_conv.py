@@ -21,6 +21,7 @@ import inspect
 import numpy as np
 from llvmlite import ir
 
+from ember.llvm import kernel_conv_dense as dense
 from ember.llvm import kernels
 from ember.llvm.fused import F32
 from ember.llvm.kernel_rnn import _loop, _ptr
@@ -109,7 +110,9 @@ _F32 = np.dtype(np.float32)
 
 
 class NativeConv2d:
-    """tensor.conv2d: depthwise calls natively (see the module), the rest by the kernel."""
+    """tensor.conv2d: depthwise calls natively (see the module), stride-1 dense and
+    grouped ones through the native product (kernel_conv_dense.py), the rest by the
+    kernel."""
 
     def __init__(self, kernel):
         self.kernel = kernel
@@ -117,6 +120,10 @@ class NativeConv2d:
     def __call__(self, x, w, b, stride, padding, dilation, groups):
         plan = _plan(x, w, b, stride, padding, dilation, groups)
         if plan is None:
+            out = dense.conv2d(x, w, b, stride, padding, dilation, groups)
+            if out is not None:
+                kernels.count("tensor.conv2d", "native")
+                return out
             kernels.count("tensor.conv2d", "numpy")
             return self.kernel(x, w, b, stride, padding, dilation, groups)
         kernels.count("tensor.conv2d", "native")

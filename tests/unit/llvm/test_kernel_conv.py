@@ -53,19 +53,45 @@ def test_depthwise_runs_natively(c, k, pad, dil, bias):
     _check(conv, x, "native")
 
 
+@pytest.mark.parametrize("make", [
+    lambda: torch.nn.Conv2d(4, 8, 3, groups=4),                            # multiplier 2
+    lambda: torch.nn.Conv2d(4, 6, 3, groups=2, padding=1),                 # grouped
+    lambda: torch.nn.Conv2d(4, 4, 3),                                      # dense
+    lambda: torch.nn.Conv2d(4, 4, 1, groups=4),                            # one tap
+    lambda: torch.nn.Conv2d(4, 37, 1, bias=False),                         # pointwise
+    lambda: torch.nn.Conv2d(4, 13, 1, padding=1),                          # padded 1x1
+    lambda: torch.nn.Conv2d(4, 9, (2, 5), padding=(2, 1), dilation=(2, 1)),
+    lambda: torch.nn.Conv2d(4, 17, 3, padding="same", dilation=2),
+])
+def test_dense_and_grouped_run_natively(make):
+    torch.manual_seed(3)
+    conv = make()
+    x = np.random.default_rng(4).standard_normal((3, 4, 8, 37)).astype(np.float32)
+    _check(conv, x, "native")
+
+
 @pytest.mark.parametrize("make, dtype", [
     (lambda: torch.nn.Conv2d(4, 4, 3, stride=2, groups=4), np.float32),   # strided
-    (lambda: torch.nn.Conv2d(4, 8, 3, groups=4), np.float32),              # multiplier 2
-    (lambda: torch.nn.Conv2d(4, 4, 3, groups=2), np.float32),              # grouped
-    (lambda: torch.nn.Conv2d(4, 4, 3), np.float32),                        # dense
-    (lambda: torch.nn.Conv2d(4, 4, 1, groups=4), np.float32),              # one tap
+    (lambda: torch.nn.Conv2d(4, 8, 3, stride=2), np.float32),              # strided dense
     (lambda: torch.nn.Conv2d(4, 4, 3, groups=4).double(), np.float64),     # float64
+    (lambda: torch.nn.Conv2d(4, 4, 3).double(), np.float64),               # float64 dense
 ])
 def test_other_convolutions_run_the_kernel(make, dtype):
     torch.manual_seed(3)
     conv = make()
     x = np.random.default_rng(4).standard_normal((1, 4, 8, 8)).astype(dtype)
     _check(conv, x, "numpy")
+
+
+def test_dense_unbatched_and_non_contiguous():
+    torch.manual_seed(7)
+    conv = torch.nn.Conv2d(3, 5, 3, padding=1)
+    vm, nat = _pair(conv)
+    x = np.random.default_rng(8).standard_normal((3, 7, 6)).astype(np.float32)
+    assert np.abs(nat(x) - vm(x)).max() <= 1e-5
+    xt = np.random.default_rng(9).standard_normal((2, 3, 6, 7)).astype(np.float32)
+    xt = xt.transpose(0, 1, 3, 2)
+    assert np.abs(nat(xt) - vm(xt)).max() <= 1e-5
 
 
 def test_unbatched_and_errors_are_the_kernels():
