@@ -136,3 +136,17 @@ def test_artifact_holds_the_weights_once(name, tmp_path):
         assert size <= 1.05 * raw + 24_000, f"{name} {label}: {size} bytes for {raw} raw"
         if raw >= 256_000:
             assert size <= 1.05 * raw, f"{name} {label}: {size} bytes for {raw} raw"
+
+
+@pytest.mark.parametrize("kind, name", MODELS, ids=[n for _, n in MODELS])
+def test_model_matches_torch_natively(kind, name):
+    """backend="llvm" (native kernels where they cover a call, numpy kernels for the rest)
+    within the same 1e-4 of torch eager, batch 1 and 32."""
+    pytest.importorskip("llvmlite")
+    model = _model(kind, name)
+    native = ember.script(model, backend="llvm")
+    for batch in BATCHES:
+        args = _inputs(kind, name, batch)
+        with torch.no_grad():
+            want = model(*args)
+        _check(native(*[a.numpy() for a in args]), want, f"{name} llvm, batch {batch}")
