@@ -13,8 +13,9 @@ j, or none, `act` none or relu (numpy's: NaN stays NaN). The sum runs over k in 
 from `init`, one FMA per term; BLAS sums in its own order, so results differ from the
 VM's by float32 rounding of a K-term sum (tests: within 1e-5 of the sum of |a * b|).
 
-Tiles: 8, 4 and 1 rows; 32, 16 and a masked tail of fewer than 16 columns (masked loads
-and stores never touch memory outside the operands).
+Loops: panels of PANEL rows, output rows i, column blocks, row tiles of 8, 4 and 1 rows;
+column blocks of 32, 16 and a masked tail of fewer than 16 (masked loads and stores
+never touch memory outside the operands).
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ PTRS = {"a", "off", "b", "c", "bias"}
 PROTO = kernels.prototype(*[ctypes.c_void_p if x in PTRS else ctypes.c_int64 for x in ARGS])
 ROWS = (8, 4, 1)
 """Row tiles, largest first."""
+PANEL = 64
+"""Rows of A per panel: each right-operand column block is reused over a panel's rows
+from L1, and a panel of A stays in L1 / L2 over all column blocks."""
 
 
 def fn_type():
@@ -125,11 +129,12 @@ def _tile(b, fn, a, rows, nv, mask, m0, j, brow, crow, opts):
             vec.store(x, cp[r][v])
 
 
-def _rows(b, fn, a, nv, mask, j, brow, crow, opts):
-    """Every row tile for columns j .. j + 16 * nv (or the masked tail)."""
-    m0 = I64(0)
+def _rows(b, fn, a, nv, mask, j, brow, crow, opts, panel):
+    """Every row tile of the panel (first row, end) for columns j .. j + 16 * nv (or the
+    masked tail)."""
+    m0, end = panel
     for rows in ROWS:
-        last = b.add(b.sub(a["m"], I64(rows)), I64(1))  # m0 + rows <= M
+        last = b.add(b.sub(end, I64(rows)), I64(1))  # m0 + rows <= end
         m0 = _loop(b, fn, m0, last, I64(rows), f"m{rows}",
                    lambda b, m: _tile(b, fn, a, rows, nv, mask, m, j, brow, crow, opts))
 
@@ -140,25 +145,30 @@ def build(module, name, opts) -> ir.Function:
     a = dict(zip(ARGS, fn.args))
     b = ir.IRBuilder(fn.append_basic_block("entry"))
 
-    def row(b, i):
+    def row(b, i, panel):
         brow = _ptr(b, a["b"], b.mul(i, a["sbi"]))
         crow = _ptr(b, a["c"], b.mul(i, a["sci"]))
         j = I64(0)
         for nv in (2, 1):
             last = b.add(b.sub(a["nj"], I64(16 * nv)), I64(1))
             j = _loop(b, fn, j, last, I64(16 * nv), f"j{nv}",
-                      lambda b, jj: _rows(b, fn, a, nv, None, jj, brow, crow, opts))
+                      lambda b, jj: _rows(b, fn, a, nv, None, jj, brow, crow, opts, panel))
         rem = b.sub(a["nj"], j)
         tail, after = fn.append_basic_block("tail"), fn.append_basic_block("after")
         b.cbranch(b.icmp_signed(">", rem, I64(0)), tail, after)
         b.position_at_end(tail)
         lanes = ir.Constant(ir.VectorType(I64, 16), list(range(16)))
         mask = b.icmp_signed("<", lanes, _splat(b, rem, ir.VectorType(I64, 16)))
-        _rows(b, fn, a, 1, mask, j, brow, crow, opts)
+        _rows(b, fn, a, 1, mask, j, brow, crow, opts, panel)
         b.branch(after)
         b.position_at_end(after)
 
-    _loop(b, fn, I64(0), a["ni"], I64(1), "i", row)
+    def panel(b, p):
+        end = b.add(p, I64(PANEL))
+        end = b.select(b.icmp_signed("<", end, a["m"]), end, a["m"])
+        _loop(b, fn, I64(0), a["ni"], I64(1), "i", lambda b, i: row(b, i, (p, end)))
+
+    _loop(b, fn, I64(0), a["m"], I64(PANEL), "p", panel)
     b.ret_void()
     return fn
 

@@ -16,6 +16,10 @@ product sums in k order with FMAs where BLAS picks its own order, so results dif
 the VM's by float32 rounding of the products (tests: within 2e-6 absolute over 32 steps
 on the bench model's scale, checked against the VM).
 
+From BATCHED rows on, a step is one native product instead (build_batched: kernel_gemm's
+8-row tiles over all rows, accumulated in place into a time-major input projection that
+the same product computed), then the rows' gate math; h kept in a contiguous buffer.
+
 Covered: float32 input and weights, no projection (proj_size 0), an even hidden size, at
 least one step; any layers, directions, batch, batch_first, initial states. Anything
 else runs the numpy kernel (`kernels.COUNTS` counts both).
@@ -134,8 +138,8 @@ def _intrinsic(b, name, t, nargs):
     return f if f is not None else ir.Function(m, ir.FunctionType(t, [t] * nargs), name)
 
 
-def _gates(b, fn, hdim, grow, crow, orow):
-    """c = i * g + f * c and h = o * tanh(c) for one row's H elements."""
+def _gates(b, fn, hdim, grow, crow, orow, hrow=None):
+    """c = i * g + f * c and h = o * tanh(c) for one row's H elements (h also to hrow)."""
     half = ir.Constant(F32, 0.5)
 
     def body(b, j):
@@ -147,7 +151,10 @@ def _gates(b, fn, hdim, grow, crow, orow):
         cp = _ptr(b, crow, j)
         c = b.fadd(b.fmul(i_, g_), b.fmul(f_, b.load(cp, typ=F32)))
         b.store(c, cp)
-        b.store(b.fmul(o_, tanh_f32(b, c)), _ptr(b, orow, j))
+        h = b.fmul(o_, tanh_f32(b, c))
+        b.store(h, _ptr(b, orow, j))
+        if hrow is not None:
+            b.store(h, _ptr(b, hrow, j))
     _loop(b, fn, I64(0), hdim, I64(1), "e", body)
 
 
@@ -200,15 +207,70 @@ def build(module) -> None:
     b.ret_void()
 
 
+def build_batched(module) -> None:
+    """`ember_lstm_gemm(args…, ptr off)`: per step, the recurrent product of all rows as
+    one native product (kernel_gemm.py: 8-row register tiles) accumulated in place into
+    the step's input projection (xw, time-major), then each row's gate math. h lives in
+    its own contiguous buffer (`h0`, updated in place) as well as in `out`: rows of a
+    batch-first output lie T * H floats apart, which maps them all to the same cache
+    sets."""
+    from ember.llvm import kernel_gemm as G
+
+    gemm = G.build(module, "ember_lstm_product", (None, None, True))
+    fn = ir.Function(module, _fn_type([PTR]), "ember_lstm_gemm")
+    a = dict(zip(_ARGS + ["off"], fn.args))
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    hdim = a["h"]
+    g4 = b.mul(hdim, I64(4))
+
+    def step(b, t):
+        rev = b.icmp_signed("!=", a["rev"], I64(0))
+        last = b.sub(a["t"], I64(1))
+        tt = b.select(rev, b.sub(last, t), t)
+        tprev = b.select(rev, b.add(tt, I64(1)), b.sub(tt, I64(1)))
+        xw = _ptr(b, a["xw"], b.mul(tt, a["sxt"]))
+        b.call(gemm, [a["h0"], hdim, I64(1), a["off"], a["wh"], I64(0), xw, a["sxn"], I64(0),
+                      ir.Constant(PTR, None), a["n"], hdim, I64(1), g4])
+
+        def row(b, r):
+            grow = _ptr(b, xw, b.mul(r, a["sxn"]))
+            orow = _ptr(b, a["out"], b.add(b.mul(r, a["son"]), b.mul(tt, a["sot"])))
+            _gates(b, fn, hdim, grow, _ptr(b, a["c"], b.mul(r, hdim)), orow,
+                   _ptr(b, a["h0"], b.mul(r, hdim)))
+        _loop(b, fn, I64(0), a["n"], I64(1), "row", row)
+
+    _loop(b, fn, I64(0), a["t"], I64(1), "t", step)
+    b.ret_void()
+
+
 _FN: list = []
+_FN_GEMM: list = []
+_PROTO_GEMM = kernels.prototype(*[ctypes.c_void_p if a in _PTRS else ctypes.c_int64
+                                  for a in _ARGS] + [ctypes.c_void_p])
+BATCHED = 8
+"""From this many rows the recurrence runs as one product per step (build_batched)."""
+
+
+def _source() -> str:
+    from ember.llvm import kernel_gemm as G
+
+    return inspect.getsource(inspect.getmodule(build)) + inspect.getsource(tanh_f32) + \
+        inspect.getsource(G)
 
 
 def _native():
     if not _FN:
-        src = inspect.getsource(inspect.getmodule(build)) + inspect.getsource(tanh_f32)
-        addr, = kernels.compile_kernel("lstm", (BLOCK,), build, ["ember_lstm"], src)
+        addr, = kernels.compile_kernel("lstm", (BLOCK,), build, ["ember_lstm"], _source())
         _FN.append(_PROTO(addr))
     return _FN[0]
+
+
+def _native_batched():
+    if not _FN_GEMM:
+        addr, = kernels.compile_kernel("lstm_gemm", (), build_batched, ["ember_lstm_gemm"],
+                                       _source())
+        _FN_GEMM.append(_PROTO_GEMM(addr))
+    return _FN_GEMM[0]
 
 
 # ----------------------------------------------------------------------------- calls
@@ -278,24 +340,54 @@ def _lstm(x, hx, params, has_biases, num_layers, bidirectional, batch_first):
         R._stack(cs, unbatched)
 
 
+def _projection(x, wi, b):
+    """x @ W_ih^T (+ bias) for every step at once: the native product from 8 rows (x's
+    leading dims flattened), numpy's BLAS below; a fresh C-contiguous float32 array."""
+    rows = x.reshape(-1, x.shape[-1])
+    if rows.shape[0] < BATCHED:
+        xw = flat_matmul(x, wi)
+        if b is not None:
+            xw += b
+        return np.ascontiguousarray(xw, np.float32)
+    from ember.llvm import kernel_gemm as G
+
+    wi = np.ascontiguousarray(wi, np.float32)
+    k, width = wi.shape
+    xw = np.empty(x.shape[:-1] + (width,), np.float32)
+    off = np.arange(k, dtype=np.int64) * width
+    G.native(None if b is None else "col", None)(
+        rows.ctypes.data, k, 1, off.ctypes.data, wi.ctypes.data, 0, xw.ctypes.data, width, 0,
+        0 if b is None else np.ascontiguousarray(b, np.float32).ctypes.data, rows.shape[0],
+        k, 1, width)
+    return xw
+
+
 def _direction(x, batch_first, weights, h0, c0, out, col, reverse):
     wi, wh, b = weights
     n, hid = c0.shape
     steps = R._steps(x, batch_first)
-    xw = flat_matmul(np.ascontiguousarray(x), wi)
-    if b is not None:
-        xw += b
-    xw = np.ascontiguousarray(xw, np.float32)
+    out_bf = batch_first
+    batched = c0.shape[0] >= BATCHED
+    if batched and batch_first:  # time-major: each step's rows contiguous
+        x, batch_first = x.transpose(1, 0, 2), False
+    xw = _projection(np.ascontiguousarray(x), wi, b)
     wh = np.ascontiguousarray(wh, np.float32)
     h0 = np.ascontiguousarray(h0, np.float32)
     c = np.array(c0, np.float32, order="C")
     g = np.empty((BLOCK, 4 * hid), np.float32)
     sx, so = xw.strides, out.strides
     sxn, sxt = (sx[0], sx[1]) if batch_first else (sx[1], sx[0])
-    son, sot = (so[0], so[1]) if batch_first else (so[1], so[0])
-    _native()(xw.ctypes.data, sxn // 4, sxt // 4, wh.ctypes.data, h0.ctypes.data,
-              out.ctypes.data + 4 * col, son // 4, sot // 4, c.ctypes.data, g.ctypes.data,
-              n, steps, hid, 1 if reverse else 0)
+    son, sot = (so[0], so[1]) if out_bf else (so[1], so[0])
+    args = (xw.ctypes.data, sxn // 4, sxt // 4, wh.ctypes.data, h0.ctypes.data,
+            out.ctypes.data + 4 * col, son // 4, sot // 4, c.ctypes.data, g.ctypes.data,
+            n, steps, hid, 1 if reverse else 0)
+    if batched:
+        off = np.arange(hid, dtype=np.int64) * (4 * hid)
+        h0 = h0.copy()  # the recurrence's h buffer
+        args = args[:4] + (h0.ctypes.data,) + args[5:]
+        _native_batched()(*args, off.ctypes.data)
+    else:
+        _native()(*args)
     last = 0 if reverse else steps - 1
-    h = (out[:, last] if batch_first else out[last])[:, col:col + hid].copy()
+    h = (out[:, last] if out_bf else out[last])[:, col:col + hid].copy()
     return h, c

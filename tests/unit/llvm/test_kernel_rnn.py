@@ -48,7 +48,7 @@ def _check(vm, nat, *args):
             if v != before.get(k, 0)}
 
 
-@pytest.mark.parametrize("batch", [1, 3, 4, 6, 9])
+@pytest.mark.parametrize("batch", [1, 3, 4, 6, 9, 17, 70])
 @pytest.mark.parametrize("batch_first", [True, False])
 def test_one_layer_every_batch_size(batch, batch_first):
     torch.manual_seed(1)
@@ -60,16 +60,19 @@ def test_one_layer_every_batch_size(batch, batch_first):
     assert used.get(("tensor.lstm", "native")) == 1
 
 
+@pytest.mark.parametrize("batch", [5, 11])  # per-row blocks; one product per step
+@pytest.mark.parametrize("batch_first", [False, True])
 @pytest.mark.parametrize("bidirectional", [False, True])
-def test_layers_directions_and_initial_state(bidirectional):
+def test_layers_directions_and_initial_state(bidirectional, batch_first, batch):
     torch.manual_seed(2)
     dirs = 2 if bidirectional else 1
-    vm, nat = _pair(torch.nn.LSTM(10, 6, num_layers=2, bidirectional=bidirectional),
-                    with_state=True)
+    vm, nat = _pair(torch.nn.LSTM(10, 6, num_layers=2, bidirectional=bidirectional,
+                                  batch_first=batch_first), with_state=True)
     rng = np.random.default_rng(3)
-    x = rng.standard_normal((5, 5, 10)).astype(np.float32)
-    h0 = rng.standard_normal((2 * dirs, 5, 6)).astype(np.float32)
-    c0 = rng.standard_normal((2 * dirs, 5, 6)).astype(np.float32)
+    shape = (batch, 5, 10) if batch_first else (5, batch, 10)
+    x = rng.standard_normal(shape).astype(np.float32)
+    h0 = rng.standard_normal((2 * dirs, batch, 6)).astype(np.float32)
+    c0 = rng.standard_normal((2 * dirs, batch, 6)).astype(np.float32)
     assert _check(vm, nat, x, h0, c0).get(("tensor.lstm", "native")) == 1
 
 
