@@ -120,9 +120,15 @@ def _conv2d(kernel):
     return NativeConv2d(kernel)
 
 
+def _linear(kernel):
+    from ember.llvm.kernel_linear import NativeLinear
+    return NativeLinear(kernel)
+
+
 NATIVE = {
     "tensor.lstm": _lstm,
     "tensor.conv2d": _conv2d,
+    "tensor.linear": _linear,
 }
 """Operator name -> factory(numpy kernel) -> native twin."""
 for _name in ("tensor.relu", "tensor.relu6", "tensor.hardswish", "tensor.hardsigmoid",

@@ -1,0 +1,67 @@
+"""The native linear (ember/llvm/kernel_linear.py) against the VM's numpy kernel, and the
+calls it leaves to the kernel."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ember
+
+pytest.importorskip("llvmlite")
+torch = pytest.importorskip("torch")
+
+from ember.llvm import kernels  # noqa: E402
+
+
+def _pair(layer):
+    m = torch.nn.Sequential(layer).eval()
+    return ember.script(m), ember.script(m, backend="llvm")
+
+
+def _run(layer, x):
+    vm, nat = _pair(layer)
+    before = dict(kernels.COUNTS)
+    got = nat(x)
+    used = {k: v - before.get(k, 0) for k, v in kernels.COUNTS.items()
+            if v != before.get(k, 0)}
+    want = vm(x)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    w = layer.weight.detach().numpy().astype(np.float64)
+    terms = np.abs(x.astype(np.float64)) @ np.abs(w).T
+    assert np.all(np.abs(got.astype(np.float64) - want) <= 1e-6 * (terms + 1))
+    return used
+
+
+@pytest.mark.parametrize("shape", [(4, 7), (9, 33), (3, 5, 70), (2, 2, 2, 16)])
+@pytest.mark.parametrize("bias", [True, False])
+def test_linear_runs_natively(shape, bias):
+    torch.manual_seed(0)
+    layer = torch.nn.Linear(shape[-1], 37, bias=bias)
+    x = np.random.default_rng(1).standard_normal(shape).astype(np.float32)
+    assert _run(layer, x) == {("tensor.linear", "native"): 1}
+
+
+@pytest.mark.parametrize("x", [
+    np.ones((1, 8), np.float32),                          # one row: the GEMV
+    np.ones((3, 8), np.float32),                          # fewer rows than ROWS
+    np.ones((8,), np.float32),                            # a vector
+    np.ones((8, 6), np.float32).T,                        # not contiguous
+])
+def test_other_linears_run_the_kernel(x):
+    torch.manual_seed(2)
+    assert _run(torch.nn.Linear(x.shape[-1], 5), x) == {("tensor.linear", "numpy"): 1}
+
+
+def test_float64_and_errors_are_the_kernels():
+    torch.manual_seed(3)
+    layer = torch.nn.Linear(6, 4).double()
+    x = np.random.default_rng(4).standard_normal((5, 6))
+    assert _run(layer, x) == {("tensor.linear", "numpy"): 1}
+    vm, nat = _pair(torch.nn.Linear(6, 4))
+    bad = np.zeros((5, 7), np.float32)
+    with pytest.raises(Exception) as want:
+        vm(bad)
+    with pytest.raises(type(want.value)) as got:
+        nat(bad)
+    assert str(got.value).splitlines()[0] == str(want.value).splitlines()[0]
