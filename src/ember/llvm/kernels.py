@@ -125,7 +125,13 @@ def _linear(kernel):
     return NativeLinear(kernel)
 
 
+def _max_pool2d(kernel):
+    from ember.llvm.kernel_pool import NativeMaxPool2d
+    return NativeMaxPool2d(kernel)
+
+
 NATIVE = {
+    "tensor.max_pool2d": _max_pool2d,
     "tensor.lstm": _lstm,
     "tensor.conv2d": _conv2d,
     "tensor.linear": _linear,
