@@ -15,6 +15,7 @@ traceback note.
 from __future__ import annotations
 
 import ctypes
+import functools
 import linecache
 import threading
 
@@ -303,8 +304,9 @@ class NativeFunction:
         site = self._sites[ctx.site]
         e = build_exception(site, list(ctx.payload))
         frames = [self._sites[ctx.frames[i]] for i in range(min(ctx.nframes, len(ctx.frames)))]
-        add_note(e, list(reversed(frames)) + [site], self._sources)
-        return e
+        sites = list(reversed(frames)) + [site]
+        add_note(e, sites, self._sources)
+        return with_script_frames(e, [f for s in sites for f in s.frames()])
 
 
 def _offset(struct_type, i: int) -> int:
@@ -335,6 +337,37 @@ def build_exception(site, payload) -> BaseException:
     if site.kind == "recursion":
         return RecursionError("maximum recursion depth exceeded")
     return RuntimeError(f"native error at {site.file}:{site.line}")
+
+
+@functools.lru_cache(maxsize=4096)
+def _frame_code(file: str, line: int, name: str, last: bool):
+    """A code object whose one statement stands at file:line in a function called name:
+    a Python traceback entry for a script frame (the VM's translated functions give the
+    same ones). The statement calls the next frame, or raises in the innermost."""
+    body = "raise __ember_e" if last else "__ember_next()"
+    code = compile("\n" * (max(line, 1) - 1) + body, file or "<ember>", "exec")
+    name = name.rsplit(".", 1)[-1] or "<ember>"
+    try:
+        return code.replace(co_name=name, co_qualname=name)
+    except TypeError:  # (Python < 3.11 has no co_qualname)
+        return code.replace(co_name=name)
+
+
+def with_script_frames(e: BaseException, frames) -> BaseException:
+    """e carrying a traceback through frames ((file, line, function), outermost first), as
+    if the script had raised it there natively."""
+    if not frames:
+        return e
+    glob: dict = {"__builtins__": {}, "__ember_e": e}
+    step = functools.partial(exec, _frame_code(*frames[-1], True), glob)
+    for file, line, name in reversed(frames[:-1]):
+        step = functools.partial(exec, _frame_code(file, line, name, False),
+                                 {"__builtins__": {}, "__ember_next": step})
+    try:
+        step()
+    except BaseException as raised:  # noqa: BLE001 - it is e, now with the frames
+        return raised
+    return e
 
 
 def add_note(e: BaseException, frames, sources) -> None:

@@ -161,3 +161,21 @@ def test_threads_get_their_own_errors():
     for t in threads:
         t.join()
     assert all(got[t] == want for t in range(6))
+
+
+def test_an_uncaught_native_error_has_the_scripts_frames_in_its_traceback(tmp_path):
+    """As the VM's translated functions do: the script's file and lines are real traceback
+    entries (inlined callees included), innermost last."""
+    import traceback
+
+    path = tmp_path / "div.py"
+    src = ("def g(a: float, b: float) -> float:\n    q = a / b\n    return q + 1.0\n"
+           "def f(a: float, b: float) -> float:\n    x = 2.0\n    return g(a, b) * x\n")
+    path.write_text(src)
+    f = ember.CompilationUnit(src, filename=str(path), backend="llvm").f
+    assert f.backend == "llvm", f.fallback_reason
+    with pytest.raises(ZeroDivisionError) as ei:
+        f(1.0, 0.0)
+    entries = [(fs.filename, fs.lineno, fs.name) for fs in traceback.extract_tb(ei.tb)]
+    assert entries[-2:] == [(str(path), 6, "f"), (str(path), 2, "g")]
+    assert f(1.0, 2.0) == 3.0  # (and the next call is unaffected)
