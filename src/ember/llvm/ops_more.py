@@ -11,7 +11,7 @@ from llvmlite import ir
 
 from ember.ir import types as T
 from ember.llvm import rt as RT
-from ember.llvm.layout import F64, I8, I64, NotNative
+from ember.llvm.layout import F64, I8, I64, NotNative, lltype
 from ember.llvm.ops_table import (
     _float_divmod, _floordiv, _int_mod, _isnan, args, emitter, fail, load_elem, to_i8,
 )
@@ -421,3 +421,27 @@ def _int_round_n(g, op):
     b.branch(done)
     b.position_at_end(done)
     return b.load(out, typ=I64)
+
+
+@emitter("tuple.getitem")
+def _tuple_getitem(g, op):
+    """t[i] with i known only at run time, of a tuple whose items share one type (the
+    struct is laid out as an array of them); an empty tuple always raises IndexError."""
+    t = op.operands[0].type
+    if not isinstance(t, T.TupleType) or any(e != op.result.type for e in t.elems):
+        raise NotNative(f"an index into a {t} known only at run time")
+    b = g.b
+    n, i = len(t.elems), g.native(op.operands[1])
+    j = b.select(b.icmp_signed("<", i, I64(0)), b.add(i, I64(n)), i)
+    bad = b.or_(b.icmp_signed("<", j, I64(0)), b.icmp_signed(">=", j, I64(n)))
+    fail(g, op, bad, [], kinds=(("const", ()), ("const", 0)), cls="IndexError")
+    if n == 0:  # (never reached: the index was out of range)
+        return ir.Constant(lltype(op.result.type), None)
+    slot = g.alloca_b.alloca(ir.ArrayType(lltype(op.result.type), n))
+    b.store(g.native(op.operands[0]), b.bitcast(slot, lltype(t).as_pointer())
+            if not isinstance(slot.type, ir.PointerType) or not slot.type.is_opaque else slot)
+    v = b.load(b.gep(slot, [I64(0), j], inbounds=True,
+                     source_etype=ir.ArrayType(lltype(op.result.type), n)),
+               typ=lltype(op.result.type))
+    g.retain(v, op.result.type)
+    return v

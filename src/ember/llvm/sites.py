@@ -80,10 +80,14 @@ class Site:
 
 
 def _arg_json(a):
+    if isinstance(a, tuple) and a[0] == "const" and isinstance(a[1], tuple):
+        return ["const_tuple", list(a[1])]  # (JSON would read a tuple back as a list)
     return a if isinstance(a, str) else list(a)
 
 
 def _arg_from_json(a):
+    if isinstance(a, list) and a[0] == "const_tuple":
+        return ("const", tuple(a[1]))
     return a if isinstance(a, str) else tuple(a)
 
 
