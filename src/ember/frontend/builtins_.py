@@ -9,6 +9,7 @@ import string
 
 from ember import ops
 from ember.frontend import ast as A
+from ember.frontend.generators import generator_call, is_lazy_source
 from ember.frontend.meta import MBuiltin, MClass, MException, MTypeName
 from ember.frontend.typing_ import ErrorType, show
 from ember.ir import Region
@@ -29,7 +30,7 @@ def call_builtin(em, name, node, expected):
     if handler is not None:
         return handler(em, node, expected)
     if name in _BY_OPS:
-        if node.args and isinstance(node.args[0], A.GeneratorExp) and name in ("any", "all"):
+        if node.args and name in ("any", "all") and is_lazy_source(em, node.args[0]):
             return any_all(em, node, name)
         kw = {k.arg for k in node.keywords}
         if name in ("min", "max") and len(node.args) == 1 and kw & {"key", "default"}:
@@ -90,6 +91,8 @@ def materialize(em, node):
     from ember.frontend.env import Var
     if isinstance(node, A.GeneratorExp):
         return em.value(node)
+    if generator_call(em, node) is not None:
+        return _listcomp_over(em, node)
     if isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
             node.func.id in ("range", "enumerate", "zip", "reversed") and \
             isinstance(em.global_meta(node.func.id), MBuiltin):
@@ -418,7 +421,7 @@ def _dict_of(em, arg, expected, node):
 
 
 def _iter_call(em, node) -> bool:
-    if isinstance(node, A.GeneratorExp):
+    if is_lazy_source(em, node):
         return True
     return isinstance(node.func, A.Name) and node.func.id in ("zip", "enumerate") and \
         isinstance(em.global_meta(node.func.id), MBuiltin)
@@ -455,24 +458,22 @@ def b_enumerate(em, node, expected):
 
 
 def any_all(em, node, name):
-    """any()/all() over a generator, stopping at the first deciding element like Python."""
+    """any()/all() over a generator, stopping at the first deciding element like Python
+    (the generator is inlined into the loop: later elements are never computed)."""
     gen = node.args[0]
+    if len(node.args) != 1 or node.keywords:
+        return em.error(f"{name}() takes exactly one argument", node.span)
     loc = em.loc(node)
     is_any = name == "any"
-    flag = f"$flag{id(node)}"
+    flag = hidden_name("flag")
+    item = hidden_name("item")
     from ember.frontend.env import Var
     em.env.set(flag, Var(T.BOOL, em.b.const(not is_any, T.BOOL, loc), True))
-    test = gen.elt if is_any else A.UnaryOp(gen.elt.span, "not", gen.elt)
-    setflag = A.Assign(gen.span, [A.Name(gen.span, flag)], A.Constant(gen.span, is_any))
-    body = [A.If(gen.span, test, [setflag, A.Break(gen.span)], [])]
-    for g in reversed(gen.generators):
-        for cond in reversed(g.ifs):
-            body = [A.If(cond.span, cond, body, [])]
-        body = [A.For(g.span, g.target, g.iter, body, [])]
-    if len(gen.generators) > 1:
-        return em.unsupported(f"{name}() over a generator with several 'for's is not "
-                              "supported", gen.span)
-    em.stmt(body[0])
+    sp = gen.span
+    test = A.Name(sp, item) if is_any else A.UnaryOp(sp, "not", A.Name(sp, item))
+    setflag = A.Assign(sp, [A.Name(sp, flag)], A.Constant(sp, is_any))
+    body = [A.If(sp, test, [setflag, A.Break(sp)], [])]
+    em.stmt(A.For(sp, A.Name(sp, item), gen, body, []))
     result = em.env.get(flag).value
     em.env.pop(flag)
     return result

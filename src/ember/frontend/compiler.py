@@ -401,7 +401,13 @@ def compile_source(text: str, filename: str = "<string>") -> Module:
         _declare_toplevel(c, node, table, scope, source, defs)
     c.raise_errors()
     # A function with *args is compiled per call arity where it is called (userfuncs).
-    defs = [info for info in defs if not has_varargs(info.node) and not _any_params(info)]
+    # A generator function is inlined into the loops that iterate it (generators).
+    from ember.frontend.generators import check_generator_def, is_generator_def
+    for info in defs:
+        if is_generator_def(info.node):
+            check_generator_def(c, info)
+    defs = [info for info in defs if not has_varargs(info.node) and not _any_params(info)
+            and not is_generator_def(info.node)]
     for info in defs:
         info.symbol = info.symbol or c.unique_symbol(info.node.name)
     for info in defs:

@@ -899,12 +899,18 @@ class ExprMixin:
         return v
 
     def e_Yield(self, node, expected):
-        return self.unsupported("generators ('yield') are not supported", node.span)
+        from ember.frontend.generators import yield_refused
+        return yield_refused(self, node)
 
     def e_Await(self, node, expected):
         return self.unsupported("'await' (async code) is not supported", node.span)
 
     def e_Lambda(self, node, expected):
+        from ember.frontend.generators import lambda_yield
+        y = lambda_yield(node)
+        if y is not None:
+            return self.unsupported("'yield' in a lambda is not supported (a generator "
+                                    "lambda); write a generator def", y.span)
         from ember.frontend.closures import make_lambda
         return make_lambda(self, node, expected)
 

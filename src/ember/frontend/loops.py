@@ -402,6 +402,9 @@ class LoopMixin:
     # -- for --------------------------------------------------------------------------------------
     def s_For(self, s):
         it = s.iter
+        from ember.frontend.generators import inline_for
+        if inline_for(self, s):
+            return
         from ember.frontend.module_exprs import static_sequence
         seq = static_sequence(self, it)
         if seq is not None:

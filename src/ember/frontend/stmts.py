@@ -31,6 +31,10 @@ class StmtMixin:
     def s_Pass(self, s):
         pass
 
+    def s_GenYield(self, s):
+        from ember.frontend.generators import s_GenYield
+        s_GenYield(self, s)
+
     def s_Append(self, s):
         from ember.frontend.comprehensions import s_Append
         s_Append(self, s)
@@ -40,7 +44,8 @@ class StmtMixin:
         if isinstance(v, A.Constant) and isinstance(v.value, str):
             return  # docstring
         if isinstance(v, A.Yield):
-            self.unsupported("generators ('yield') are not supported", v.span)
+            from ember.frontend.generators import yield_refused
+            yield_refused(self, v)
             return
         self.value(v)
 
@@ -58,7 +63,8 @@ class StmtMixin:
 
     def s_Assign(self, s):
         if isinstance(s.value, A.Yield):
-            self.unsupported("generators ('yield') are not supported", s.value.span)
+            from ember.frontend.generators import yield_refused
+            yield_refused(self, s.value)
             return
         expected = self._target_type(s.targets[0])
         value = self.expr(s.value, expected=expected)

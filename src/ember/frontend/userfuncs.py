@@ -36,6 +36,9 @@ def call_user_function(em, info, node, leading, values=None):
         from ember.frontend.overloads import call_overloaded
         return call_overloaded(em, info, node, leading)
     c = em.c
+    from ember.frontend.generators import is_generator_def, refuse_generator_value
+    if is_generator_def(info.node):
+        return refuse_generator_value(em, info, node)
     from ember.frontend.compiler import has_varargs
     if has_varargs(info.node) and info.vararg_count is None:
         return call_varargs(em, info, node, leading, values)

@@ -1,6 +1,6 @@
-# error: UnsupportedError
-# line: 7
-# match: yield
+# error: TypeCheckError
+# line: 5
+# match: its return annotation must be Iterator[T]
 
 def f(n: int) -> int:
     for i in range(n):
