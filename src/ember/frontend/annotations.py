@@ -23,8 +23,7 @@ from ember.ir import types as T
 _NO_SUCH_TYPE = {
     "bytes": "ember has no bytes type; use str or List[int]",
     "bytearray": "ember has no bytes type; use List[int]",
-    "set": "ember has no sets (like TorchScript); use Dict[K, bool] or a list",
-    "frozenset": "ember has no sets; use a tuple or a list",
+    "frozenset": "ember has no frozenset; use Set[T] (a set) or a tuple",
     "object": "ember needs a concrete type; use a Union of the possible types",
 }
 _SIMPLE = {"int": T.I64, "float": T.F64, "complex": T.C128, "bool": T.BOOL, "str": T.STR, "None": T.NONE,
@@ -32,7 +31,8 @@ _SIMPLE = {"int": T.I64, "float": T.F64, "complex": T.C128, "bool": T.BOOL, "str
 """(A torch.device is its string in ember, as x.device is: "cpu", "cuda:1".)"""
 
 
-_TYPING = {"List", "Dict", "Tuple", "Optional", "Union", "Callable", "Final", "Sequence"}
+_TYPING = {"List", "Dict", "Tuple", "Optional", "Union", "Callable", "Final", "Sequence",
+           "Set"}
 """typing names an annotation may use; a message suggests importing them."""
 
 
@@ -129,7 +129,7 @@ class AnnotationResolver:
         if isinstance(meta, MTypeName):
             return meta.name
         if isinstance(meta, MBuiltin) and meta.name in ("int", "float", "complex", "bool", "str",
-                                                        "list", "dict", "tuple"):
+                                                        "list", "dict", "tuple", "set"):
             return meta.name
         if isinstance(meta, MClass):
             return meta
@@ -156,6 +156,8 @@ class AnnotationResolver:
         if name in ("Tuple", "tuple"):
             return self.error("a tuple annotation needs element types (Tuple[int, str])",
                               node.span)
+        if name in ("Set", "set", "AbstractSet"):
+            return self.error("a set annotation needs its element type (Set[int])", node.span)
         if name == "Any":
             return self.error("'Any' is only supported on the parameters and the return of a "
                               "function (compiled for the argument types of each call); use a "
@@ -167,6 +169,13 @@ class AnnotationResolver:
         args = node.slice.elts if isinstance(node.slice, A.Tuple) else [node.slice]
         if head in ("List", "list", "Sequence"):
             return T.ListType(self.resolve(args[0]))
+        if head in ("Set", "set", "AbstractSet"):
+            from ember.frontend.sets import check_elem
+            elem = self.resolve(args[0])
+            if len(args) != 1 or not check_elem(self.em, elem, node.span):
+                return ERROR if len(args) == 1 else self.error("Set takes one element type",
+                                                               node.span)
+            return T.SetType(elem)
         if head in ("Dict", "dict"):
             if len(args) != 2:
                 return self.error("Dict needs a key and a value type", node.span)

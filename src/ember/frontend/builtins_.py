@@ -437,6 +437,11 @@ def _dictcomp_over(em, iter_node, expected):
     return em.value(comp, expected)
 
 
+def b_set(em, node, expected):
+    from ember.frontend.sets import b_set as make_set
+    return make_set(em, node, expected)
+
+
 def b_tuple(em, node, expected):
     return em.unsupported("tuple() is not supported; write a tuple literal", node.span)
 
@@ -606,7 +611,7 @@ _HANDLERS = {
     "bool": b_bool, "str": b_str, "range": b_range, "list": b_list, "dict": b_dict,
     "slice": b_slice,
     "tuple": b_tuple, "pow": b_pow, "enumerate": b_enumerate, "zip": b_enumerate,
-    "reversed": b_enumerate,
+    "reversed": b_enumerate, "set": b_set,
 }
 
 

@@ -184,6 +184,8 @@ class CallMixin:
             return "list"
         if isinstance(t, T.DictType):
             return "dict"
+        if isinstance(t, T.SetType):
+            return "set"
         if isinstance(t, T.TensorType):
             return "Tensor"
         if isinstance(t, T.TupleType):
@@ -405,6 +407,8 @@ def _element_arguments(t, method) -> list:
     if isinstance(t, T.DictType):
         return {"setdefault": [t.key, t.value], "get": [t.key, t.value], "pop": [t.key, t.value],
                 "update": [t]}.get(method, [])
+    if isinstance(t, T.SetType):
+        return [t.elem] if method in ("add", "remove", "discard") else []
     return []
 
 

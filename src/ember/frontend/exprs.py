@@ -255,6 +255,9 @@ class ExprMixin:
             if r is not None:
                 return r
         loc = self.loc(node)
+        if isinstance(ta, T.SetType) or isinstance(tb, T.SetType):
+            from ember.frontend import sets
+            return sets.binop(self, op, a, b, node, aug)
         if isinstance(ta, T.TensorType) or isinstance(tb, T.TensorType):
             return self.tensor_binop(op, a, b, node, operand_nodes)
         if numeric_rank(ta) is not None and numeric_rank(tb) is not None:
@@ -481,6 +484,9 @@ class ExprMixin:
             r = self.class_compare(op, a, b, node)
             if r is not None:
                 return r
+        if isinstance(ta, T.SetType) or isinstance(tb, T.SetType):
+            from ember.frontend import sets
+            return sets.compare(self, op, a, b, node)
         return self.scalar_compare(op, a, b, node, (lnode, rnode))
 
     def class_compare(self, op, a, b, node):
@@ -561,6 +567,9 @@ class ExprMixin:
             return self.b.kernel("list.contains", [container, self.coerce(x, t.elem, node.span,
                                                                           convert=True)],
                                  T.BOOL, loc)
+        if isinstance(t, T.SetType):
+            from ember.frontend import sets
+            return sets.contains(self, container, x, node)
         if isinstance(t, T.DictType):
             return self.b.kernel("dict.contains", [container, self.coerce(x, t.key, node.span,
                                                                           convert=True)],
@@ -885,10 +894,12 @@ class ExprMixin:
         return self.b.create("dict.new", ops, [T.DictType(kt, vt)], loc=self.loc(node)).result
 
     def e_Set(self, node, expected):
-        return self.unsupported("sets are not supported; use a dict with None values or a list",
-                                node.span)
+        from ember.frontend.sets import e_Set
+        return e_Set(self, node, expected)
 
-    e_SetComp = e_Set
+    def e_SetComp(self, node, expected):
+        from ember.frontend.sets import e_SetComp
+        return e_SetComp(self, node, expected)
 
     def e_Starred(self, node, expected):
         return self.unsupported("starred expressions (*x) are not supported", node.span)

@@ -437,6 +437,9 @@ class LoopMixin:
             return self.for_sequences(s, _Seq("str", v, T.STR, self.loc(it)))
         if isinstance(t, T.DictType):
             return self.for_sequences(s, _DictSeq(self, v, "keys", self.loc(it)))
+        if isinstance(t, T.SetType):
+            from ember.frontend.sets import SetSeq
+            return self.for_sequences(s, SetSeq(self, v, self.loc(it)))
         if isinstance(t, T.TupleType):
             return self.for_tuple(s, v, it)
         from ember.frontend.module_exprs import container_info, items
@@ -569,6 +572,9 @@ class LoopMixin:
             return _Seq("str", v, T.STR, loc)
         if isinstance(t, T.DictType):
             return _DictSeq(self, v, "keys", loc)
+        if isinstance(t, T.SetType):
+            from ember.frontend.sets import SetSeq
+            return SetSeq(self, v, loc)
         if isinstance(t, T.TensorType):
             return _TensorSeq(self, v, loc)
         if isinstance(t, T.TupleType) and t.elems and all(e == t.elems[0] for e in t.elems):

@@ -208,7 +208,7 @@ BUILTIN_FUNCS = {
 }
 TYPE_NAMES = {"List", "Dict", "Tuple", "Optional", "Union", "Final", "Any", "Callable",
               "NamedTuple", "Tensor", "list", "dict", "tuple", "int", "float", "bool", "str",
-              "Sequence", "Type"}
+              "Sequence", "Type", "Set", "set"}
 TORCH_DTYPES = {
     "float32": "float32", "float": "float32", "float64": "float64", "double": "float64",
     "float16": "float16", "half": "float16", "int64": "int64", "long": "int64",

@@ -276,6 +276,9 @@ class RefineMixin:
             return self.b.kernel("int.ne", [n, self.b.const(0, T.I64, loc)], T.BOOL, loc)
         if isinstance(t, T.TupleType):
             return self.b.const(bool(t.elems), T.BOOL, loc)
+        if isinstance(t, T.SetType):
+            from ember.frontend import sets
+            return sets.truth(self, v, node)
         if isinstance(t, T.OptionalType):
             return self.optional_truth_value(v, node)
         if isinstance(t, T.TensorType):

@@ -54,6 +54,8 @@ def show(t: T.Type) -> str:
         return f"List[{show(t.elem)}]"
     if isinstance(t, T.DictType):
         return f"Dict[{show(t.key)}, {show(t.value)}]"
+    if isinstance(t, T.SetType):
+        return f"Set[{show(t.elem)}]"
     if isinstance(t, T.TupleType):
         return f"Tuple[{', '.join(show(e) for e in t.elems) or '()'}]"
     if isinstance(t, T.OptionalType):
@@ -127,6 +129,8 @@ class Matcher:
             return T.OptionalType(got) if isinstance(arg, T.OptionalType) else got
         if name == "List" and isinstance(arg, T.ListType):
             return self._invariant(arg, arg.elem, p.args[0], T.ListType)
+        if name == "Set" and isinstance(arg, T.SetType):
+            return arg if self.match(arg.elem, p.args[0]) == arg.elem else None
         if name == "Dict" and isinstance(arg, T.DictType):
             k = self.match(arg.key, p.args[0])
             v = self.match(arg.value, p.args[1])
@@ -184,6 +188,8 @@ class Matcher:
             return T.ListType(args[0])
         if p.name == "Dict":
             return T.DictType(args[0], args[1])
+        if p.name == "Set":
+            return T.SetType(args[0])
         if p.name == "Tuple":
             return T.TupleType(tuple(args))
         if p.name == "Optional":

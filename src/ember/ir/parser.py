@@ -558,6 +558,7 @@ class Parser:
 _TYPE_PARSERS = {
     "tensor": Parser._tensor,
     "list": lambda p: p._one(T.ListType),
+    "set": lambda p: p._one(T.SetType),
     "optional": lambda p: p._one(T.OptionalType),
     "var": lambda p: p._one(T.VarType),
     "dict": Parser._dict,

@@ -127,6 +127,20 @@ class DictType(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class SetType(Type):
+    """A Python set of hashable values (int, float, bool, str, tuples of those)."""
+
+    elem: Type
+
+    def __str__(self) -> str:
+        return f"set<{self.elem}>"
+
+    @property
+    def is_refcounted(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
 class TupleType(Type):
     elems: tuple[Type, ...]
 
@@ -260,6 +274,8 @@ def is_subtype(sub: Type, sup: Type) -> bool:
         return _tensor_only_refinement(sub.elem, sup.elem)
     if isinstance(sub, DictType) and isinstance(sup, DictType):
         return sub.key == sup.key and _tensor_only_refinement(sub.value, sup.value)
+    if isinstance(sub, SetType) and isinstance(sup, SetType):
+        return sub.elem == sup.elem
     return False
 
 

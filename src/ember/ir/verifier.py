@@ -66,6 +66,8 @@ def _value_fits(m, v, t, seen) -> bool:
     if isinstance(v, tuple):
         return isinstance(t, T.TupleType) and len(t.elems) == len(v) and \
             all(_value_fits(m, x, e, seen) for x, e in zip(v, t.elems))
+    if isinstance(v, (set, frozenset)):
+        return isinstance(t, T.SetType) and all(_value_fits(m, x, t.elem, seen) for x in v)
     if isinstance(v, dict):
         return isinstance(t, T.DictType) and all(
             _value_fits(m, k, t.key, seen) and _value_fits(m, x, t.value, seen)

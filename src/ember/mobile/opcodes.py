@@ -27,7 +27,7 @@ from enum import IntEnum
 FORMAT_NAME = "ember-artifact"
 """The `format` field of every artifact manifest."""
 
-FORMAT_VERSION = 7
+FORMAT_VERSION = 8
 # Artifact format versions. Bump with an entry here, in the same commit as the change:
 #   1  zip of manifest.json, code.bin (int32 words), lines.bin (int32 (pc, source, line)
 #      triples where the location changes), consts.json (tagged constants),
@@ -47,7 +47,10 @@ FORMAT_VERSION = 7
 #      runtime would reject them as a corrupt artifact rather than name the version).
 #   7  adds the FUSED opcode and its constants, tagged "g": a fused group of tensor ops
 #      (mobile/fused.py). A runtime reading at most 6 refuses such an artifact.
-READS = (1, 7)
+#   8  sets: the type set<T> in signatures and field types, and the set.* operators
+#      (ember.ops.scalar_sets). A runtime reading at most 7 refuses such an artifact
+#      rather than reject its types as corrupt.
+READS = (1, 8)
 """The [min, max] artifact format versions this runtime reads."""
 
 

@@ -21,6 +21,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     scalar_complex,
     scalar_containers,
     scalar_num,
+    scalar_sets,
     scalar_str,
     tensor_activation,
     tensor_attention,

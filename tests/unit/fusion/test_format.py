@@ -43,7 +43,7 @@ def _fused_artifact(tmp_path):
 
 def test_version_7_holds_a_group(tmp_path):
     m = _manifest(_fused_artifact(tmp_path))
-    assert m["version"] == 7
+    assert m["version"] >= 7
     groups = [c for cs in m["consts"] for c in cs if c[0] == "g"]
     assert [s[0] for s in groups[0][1]["steps"]] == [
         "tensor.mul_scalar", "tensor.add_scalar", "tensor.tanh"]
@@ -53,7 +53,7 @@ def test_an_older_runtime_refuses_it_naming_both_versions(tmp_path, monkeypatch)
     path = tmp_path / "f.ember"
     path.write_bytes(_fused_artifact(tmp_path))
     monkeypatch.setattr(MF, "READS", (1, 6))
-    with pytest.raises(ArtifactError, match=r"version 7 is newer than this runtime reads "
+    with pytest.raises(ArtifactError, match=r"version \d+ is newer than this runtime reads "
                                             r"\(1-6\)"):
         mobile.load(path)
 

@@ -1,0 +1,175 @@
+"""Sets: `Set[T]` values, literals, comprehensions, `set(...)`, the operators and methods.
+
+A set's elements are hashable values ember compares by value: int, float, bool, str,
+complex, None and tuples of those. At run time a set is CPython's own set, built by the
+same sequence of operations CPython performs for the same code (ember.ops.scalar_sets),
+so iterating it, printing it and everything derived from its order (list(s), a for loop,
+s.pop()) give CPython's result.
+"""
+
+from __future__ import annotations
+
+from ember.frontend import ast as A
+from ember.frontend.typing_ import ErrorType, show
+from ember.ir import types as T
+
+_BINOPS = {"|": "or", "&": "and", "-": "sub", "^": "xor"}
+_COMPARE = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+
+
+def hashable(t) -> bool:
+    """Whether set elements (and dict keys compared by value) may have type t."""
+    if t in (T.I64, T.F64, T.BOOL, T.STR, T.C128, T.NONE):
+        return True
+    if isinstance(t, T.TupleType):
+        return all(hashable(e) for e in t.elems)
+    if isinstance(t, (T.OptionalType, T.UnionType)):
+        return all(hashable(m) for m in T.members(t))
+    return False
+
+
+def check_elem(em, elem, span) -> bool:
+    if isinstance(elem, ErrorType) or hashable(elem):
+        return True
+    em.error(f"a set's elements must be hashable values (int, float, bool, str, complex, "
+             f"None or tuples of those), not {show(elem)}", span)
+    return False
+
+
+def e_Set(em, node, expected):
+    """`{a, b, c}`: the elements evaluated left to right, then added in order (CPython's
+    BUILD_SET); three or more constants are added from a frozenset, as CPython compiles
+    such a literal."""
+    if any(isinstance(e, A.Starred) for e in node.elts):
+        return em.unsupported("starred elements in a set literal ({*xs}) are not supported; "
+                              "use set(xs) | {...}", node.span)
+    want = T.ListType(expected.elem) if isinstance(expected, T.SetType) else None
+    items = em.value(A.List(node.span, list(node.elts)), want)
+    return _from_items(em, items, node, constants=len(node.elts) >= 3 and all(
+        isinstance(e, A.Constant) or (isinstance(e, A.UnaryOp) and e.op == "-" and
+                                      isinstance(e.operand, A.Constant))
+        for e in node.elts))
+
+
+def e_SetComp(em, node, expected):
+    """`{f(x) for x in xs}`: the elements in order (a list comprehension's), then added."""
+    want = T.ListType(expected.elem) if isinstance(expected, T.SetType) else None
+    items = em.value(A.ListComp(node.span, node.elt, node.generators), want)
+    return _from_items(em, items, node)
+
+
+def _from_items(em, items, node, constants=False):
+    if isinstance(items.type, ErrorType):
+        return items
+    elem = items.type.elem
+    check_elem(em, elem, node.span)
+    kernel = "set.from_constants" if constants else "set.from_list"
+    return em.b.kernel(kernel, [items], T.SetType(elem), em.loc(node))
+
+
+def b_set(em, node, expected):
+    """set(), set(iterable): a copy of a set (CPython copies its table), the characters
+    of a str, else the iterable's items added in order."""
+    from ember.frontend.builtins_ import materialize
+    if node.keywords or len(node.args) > 1:
+        return em.error("set() takes at most one positional argument", node.span)
+    loc = em.loc(node)
+    if not node.args:
+        if not isinstance(expected, T.SetType):
+            return em.error("the element type of an empty set() is unknown here: annotate the "
+                            "variable (s: Set[int] = set())", node.span)
+        check_elem(em, expected.elem, node.span)
+        return em.b.kernel("set.empty", [], expected, loc)
+    arg = node.args[0]
+    if isinstance(arg, (A.List, A.Tuple)) and not arg.elts and isinstance(expected, T.SetType):
+        return em.b.kernel("set.empty", [], expected, loc)
+    v = None
+    if not isinstance(arg, (A.GeneratorExp, A.ListComp, A.Call, A.List, A.Tuple)):
+        v = em.value(arg)
+        if isinstance(v.type, ErrorType):
+            return v
+        if isinstance(v.type, T.SetType):
+            return em.b.kernel("set.copy", [v], v.type, loc)
+        if v.type == T.STR:
+            return em.b.kernel("set.from_str", [v], T.SetType(T.STR), loc)
+    if v is not None:
+        from ember.frontend.builtins_ import hidden_name
+        from ember.frontend.env import Var
+        name = hidden_name("it")
+        em.env.set(name, Var(v.type, v, True))
+        try:
+            items = materialize(em, A.Name(arg.span, name))
+        finally:
+            em.env.pop(name)
+    else:
+        items = materialize(em, arg)
+    if isinstance(items.type, ErrorType):
+        return items
+    if not isinstance(items.type, T.ListType):
+        return em.error(f"set() of {show(items.type)} is not supported", arg.span)
+    if isinstance(expected, T.SetType) and items.type.elem != expected.elem and \
+            not items.op.operands and items.op.name == "list.new":
+        items.type = T.ListType(expected.elem)
+    return _from_items(em, items, node)
+
+
+def binop(em, op, a, b, node, aug):
+    """a | b, a & b, a - b, a ^ b on two sets of one element type; `a |= b` changes a in
+    place (set.__ior__) and gives a back."""
+    name = _BINOPS.get(op)
+    loc = em.loc(node)
+    if name is None or not (isinstance(a.type, T.SetType) and a.type == b.type):
+        return em.error(f"unsupported operand types for {op}: {show(a.type)} and "
+                        f"{show(b.type)}", node.span)
+    if aug:
+        em.b.kernel(f"set.i{name}", [a, b], T.NONE, loc)
+        return a
+    return em.b.kernel(f"set.{name}", [a, b], a.type, loc)
+
+
+def compare(em, op, a, b, node):
+    """== != < <= > >= between sets (subset order); == with another type is False."""
+    loc = em.loc(node)
+    if a.type != b.type:
+        if op in ("==", "!="):
+            return em.b.const(op == "!=", T.BOOL, loc)
+        return em.error(f"'{op}' not supported between {show(a.type)} and {show(b.type)}",
+                        node.span)
+    return em.b.kernel(f"set.{_COMPARE[op]}", [a, b], T.BOOL, loc)
+
+
+def contains(em, s, x, node):
+    elem = s.type.elem
+    x = em.coerce(x, elem, node.span, convert=True, what="the value looked up in a set")
+    return em.b.kernel("set.contains", [s, x], T.BOOL, em.loc(node))
+
+
+def truth(em, v, node):
+    loc = em.loc(node)
+    n = em.b.kernel("set.len", [v], T.I64, loc)
+    return em.b.kernel("int.ne", [n, em.b.const(0, T.I64, loc)], T.BOOL, loc)
+
+
+class SetSeq:
+    """A set's elements in its iteration order, listed when the loop starts; each step
+    first checks that the set still has as many, as CPython's set iterator does."""
+
+    kind = "list"
+
+    def __init__(self, em, s, loc):
+        self.elem, self.loc, self.set = s.type.elem, loc, s
+        self.value = em.b.kernel("set.to_list", [s], T.ListType(self.elem), loc)
+        self.n = em.b.kernel("set.len", [s], T.I64, loc)
+
+    def length(self, em):
+        return self.n
+
+    def cond(self, em, i):
+        return em.b.kernel("set.iter_ok", [self.set, self.n, i], T.BOOL, self.loc)
+
+    def item(self, em, i):
+        return em.b.kernel("list.getitem", [self.value, i], self.elem, self.loc)
+
+
+__all__ = ["e_Set", "e_SetComp", "b_set", "binop", "compare", "contains", "truth", "SetSeq",
+           "hashable"]
