@@ -1,10 +1,10 @@
 # error: UnsupportedError
 # line: 6
-# match: set
+# match: starred elements in a set literal
 
 def f(x: int) -> int:
-    s = {1, 2, x}
-    return x
+    s = {1, 2, *[x]}
+    return len(s)
 
 
 ENTRY = "f"
