@@ -48,7 +48,11 @@ class CallMixin:
     def e_Call(self, node, expected):
         if any(isinstance(a, A.Starred) for a in node.args) or \
                 any(k.arg is None for k in node.keywords):
-            return self.unsupported("*args and **kwargs in calls are not supported", node.span)
+            from ember.frontend.meta import MFunction
+            if not (isinstance(node.func, A.Name) and
+                    isinstance(self.global_meta(node.func.id), MFunction)):
+                return self.unsupported("f(*xs) and f(**d) are supported in calls of the "
+                                        "program's own functions only", node.span)
         callee = self.expr(node.func)
         if isinstance(callee, Value):
             if isinstance(callee.type, ErrorType):

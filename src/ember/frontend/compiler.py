@@ -371,6 +371,11 @@ def compile_function(fn, *, module: Module | None = None) -> tuple[Module, str]:
     funcs, classes = set(c.module.funcs), set(c.module.classes)
     try:
         info = c.function_info(fn)
+        from ember.frontend.kwargs import has_kwargs
+        if has_kwargs(info.node):
+            raise UnsupportedError("a function with **kwargs is compiled where it is called; "
+                                   "it cannot be an entry point", info.node.name_span or
+                                   info.node.span)
         if info.symbol is None:
             info.symbol = c.unique_symbol(info.name)
         c.ensure_compiled(info)
@@ -406,8 +411,9 @@ def compile_source(text: str, filename: str = "<string>") -> Module:
     for info in defs:
         if is_generator_def(info.node):
             check_generator_def(c, info)
+    from ember.frontend.kwargs import has_kwargs
     defs = [info for info in defs if not has_varargs(info.node) and not _any_params(info)
-            and not is_generator_def(info.node)]
+            and not is_generator_def(info.node) and not has_kwargs(info.node)]
     for info in defs:
         info.symbol = info.symbol or c.unique_symbol(info.node.name)
     for info in defs:

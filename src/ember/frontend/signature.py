@@ -31,11 +31,14 @@ def function_signature(em):
                            "number of arguments given there; it cannot be an entry point",
                            arg.span)
             continue
-        if arg.kind != "normal":
-            what = {"star": "*args", "starstar": "**kwargs",
-                    "kwonly": "keyword-only parameters"}[arg.kind]
-            em.unsupported(f"{what} are not supported; give the function ordinary "
-                           "parameters (TorchScript has the same rule)", arg.span)
+        if arg.kind == "starstar":
+            from ember.frontend.kwargs import kwargs_param
+            kwargs_param(em, arg, names, types, defaults)
+            continue
+        if arg.kind == "kwonly" and arg.default is None and defaults:
+            em.unsupported("a keyword-only parameter without a default after a parameter "
+                           "with a default is not supported; give it a default or move it",
+                           arg.span)
             continue
         names.append(arg.arg)
         any_types = em.info.any_types

@@ -39,6 +39,17 @@ def call_user_function(em, info, node, leading, values=None):
     from ember.frontend.generators import is_generator_def, refuse_generator_value
     if is_generator_def(info.node):
         return refuse_generator_value(em, info, node)
+    from ember.frontend.kwargs import expand_call, needs_expansion
+    if values is None and needs_expansion(node):
+        call, hidden = expand_call(em, node)
+        try:
+            if call is None:
+                from ember.frontend.function import Poison
+                return Poison()
+            return call_user_function(em, info, call, leading)
+        finally:
+            for name in hidden:
+                em.env.pop(name)
     from ember.frontend.compiler import has_varargs
     if has_varargs(info.node) and info.vararg_count is None:
         return call_varargs(em, info, node, leading, values)
@@ -50,10 +61,13 @@ def call_user_function(em, info, node, leading, values=None):
     ensure_symbol(c, info)
     names, types, defaults, declared = signature_of(c, info)
     fname = info.node.name
+    from ember.frontend.kwargs import param_kinds
+    kinds = param_kinds(info, len(leading))
     if values is None:
-        args = bind_arguments(em, fname, names, types, defaults, leading, node, declared)
+        args = bind_arguments(em, fname, names, types, defaults, leading, node, declared,
+                              kinds)
     else:
-        args = _bind_values(em, fname, names, types, defaults, leading, values, node)
+        args = _bind_values(em, fname, names, types, defaults, leading, values, node, kinds)
     if args is None:
         from ember.frontend.function import Poison
         return Poison()
@@ -132,15 +146,9 @@ def call_varargs(em, info, node, leading, values):
     length), as Python's args is a tuple of what the call gave."""
     fname = info.node.name
     star = next(i for i, a in enumerate(info.node.args) if a.kind == "star")
-    if any(a.kind != "normal" for a in info.node.args[star + 1:]):
-        return em.unsupported("parameters after *args (keyword-only or **kwargs) are not "
-                              "supported", info.node.args[star + 1].span)
+    keywords = []
     if values is None:
-        if node.keywords:
-            return em.unsupported(f"keyword arguments in a call of {fname}(), which has "
-                                  "*args, are not supported", node.keywords[0].span)
-        if any(isinstance(a, A.Starred) for a in node.args):
-            return em.unsupported("f(*xs) calls are not supported", node.span)
+        keywords = node.keywords
         values = [em.value(a) for a in node.args]
     n_normal = star - (1 if info.owner is not None and not info.static else 0)
     k = max(0, len(values) - n_normal)
@@ -155,13 +163,14 @@ def call_varargs(em, info, node, leading, values):
     if any(isinstance(t, ErrorType) for t in types):
         from ember.frontend.function import Poison
         return Poison()
-    elem_t = types[-1].elems
+    tuple_t = types[names.index(info.node.args[star].arg)]
+    elem_t = tuple_t.elems
     spans = [a.span for a in node.args] if len(node.args) == len(values) else \
         [node.span] * len(values)
     extras = [em.coerce(v, t, sp, what=f"argument of {fname}()'s *args", convert=True)
               for v, t, sp in zip(values[n_normal:], elem_t, spans[n_normal:])]
     loc = em.loc(node)
-    packed = em.b.create("tuple.new", extras, [types[-1]], loc=loc).result
+    packed = em.b.create("tuple.new", extras, [tuple_t], loc=loc).result
     if len(values) < n_normal:  # the missing normal parameters take their defaults
         need = n_normal - len(values)
         if need > len(defaults):
@@ -169,10 +178,36 @@ def call_varargs(em, info, node, leading, values):
             return em.error(f"{fname}() missing required argument '{first}'", node.span)
         values = values + [em.constant(d, node) for d in defaults[len(defaults) - need:]]
     spec_values = values[:n_normal] + [packed]
-    return call_user_function(em, spec, node, leading, spec_values)
+    if not keywords and not any(a.kind != "normal" for a in info.node.args[star + 1:]):
+        return call_user_function(em, spec, node, leading, spec_values)
+    return _call_with_keywords(em, spec, node, leading, spec_values, keywords)
 
 
-def _bind_values(em, fname, names, types, defaults, leading, values, node):
+def _call_with_keywords(em, spec, node, leading, values, keywords):
+    """A call of a *args function whose keyword arguments bind keyword-only parameters or
+    **kwargs: its positional values (the args tuple last) held in hidden variables."""
+    from ember.frontend.builtins_ import hidden_name
+    from ember.frontend.env import Var
+    held = []
+    for v in values:
+        name = hidden_name("arg")
+        em.env.set(name, Var(v.type, v, True))
+        held.append(name)
+    try:
+        call = A.Call(node.span, node.func, [A.Name(node.span, n) for n in held],
+                      list(keywords))
+        return call_user_function(em, spec, call, leading)
+    finally:
+        for name in held:
+            em.env.pop(name)
+
+
+def _bind_values(em, fname, names, types, defaults, leading, values, node, kinds=None):
+    if kinds and "starstar" in kinds and len(kinds) == len(names) - len(leading):
+        empty = em.b.create("dict.new", [], [types[-1]], loc=em.loc(node)).result
+        out = _bind_values(em, fname, names[:-1], types[:-1], defaults[:-1], leading, values,
+                           node)
+        return None if out is None else out + [empty]
     n = len(names) - len(leading)
     if not n - len(defaults) <= len(values) <= n:
         em.error(f"{fname}() takes {n} argument(s) but {len(values)} were given", node.span)
@@ -223,23 +258,38 @@ def _holds_function(t) -> bool:
     return False
 
 
-def bind_arguments(em, fname, names, types, defaults, leading, node, ret=None):
+def bind_arguments(em, fname, names, types, defaults, leading, node, ret=None, kinds=None):
     """Match positional and keyword arguments to parameters; converted values or None.
-    `ret`: the callee's declared return type, if any."""
+    `ret`: the callee's declared return type, if any. `kinds`: each parameter's kind
+    (keyword-only ones take no positional argument; a **kwargs one takes the keywords no
+    other parameter takes)."""
     nlead = len(leading)
     params = names[nlead:]
     ptypes = types[nlead:]
     first_default = len(names) - len(defaults)
-    if len(node.args) > len(params):
-        em.error(f"{fname}() takes {len(params)} argument(s) but {len(node.args)} were given",
+    if not kinds or len(kinds) != len(params):
+        kinds = ["normal"] * len(params)
+    n_pos = sum(1 for k in kinds if k == "normal")
+    if len(node.args) > n_pos:
+        more = " positional" if n_pos < len(params) else ""
+        em.error(f"{fname}() takes {n_pos}{more} argument(s) but {len(node.args)} were given",
                  node.span)
         return None
     slots = [None] * len(params)
     transient = _keeps_no_function(types, ret)
     for i, a in enumerate(node.args):
         slots[i] = (_argument(em, a, ptypes[i], transient), a)
+    star = kinds.index("starstar") if "starstar" in kinds else None
+    extra = []
     for k in node.keywords:
-        if k.arg not in params:
+        if k.arg not in params or kinds[params.index(k.arg)] == "starstar":
+            if star is not None:
+                if any(e.arg == k.arg for e in extra):
+                    em.error(f"{fname}() got multiple values for keyword argument "
+                             f"'{k.arg}'", k.span)
+                    return None
+                extra.append(k)
+                continue
             em.error(f"{fname}() got an unexpected keyword argument '{k.arg}'", k.span)
             return None
         i = params.index(k.arg)
@@ -247,6 +297,9 @@ def bind_arguments(em, fname, names, types, defaults, leading, node, ret=None):
             em.error(f"{fname}() got multiple values for argument '{k.arg}'", k.span)
             return None
         slots[i] = (_argument(em, k.value, ptypes[i], transient), k.value)
+    if star is not None:
+        from ember.frontend.kwargs import pack_kwargs
+        slots[star] = (pack_kwargs(em, fname, extra, ptypes[star], node), node)
     out = list(leading)
     for i, (slot, pname, ptype) in enumerate(zip(slots, params, ptypes)):
         if slot is None:

@@ -1,9 +1,13 @@
-# error: UnsupportedError
-# line: 5
-# match: **kwargs
+# error: TypeCheckError
+# line: 10
+# match: keywords must be strings
 
-def f(**kwargs: int) -> int:
-    return 0
+def g(**kwargs: int) -> int:
+    return len(kwargs)
+
+
+def f(n: int) -> int:
+    return g(**{1: n})
 
 
 ENTRY = "f"

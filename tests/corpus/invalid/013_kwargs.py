@@ -1,9 +1,13 @@
-# error: UnsupportedError
-# line: 5
-# match: **kwargs
+# error: TypeCheckError
+# line: 10
+# match: keyword argument 'label' of g()'s **kwargs
 
-def f(x: int, **kw: int) -> int:
-    return x
+def g(x: int, **kw: int) -> int:
+    return x + len(kw)
+
+
+def f(n: int) -> int:
+    return g(n, size=2, label="big")
 
 
 ENTRY = "f"

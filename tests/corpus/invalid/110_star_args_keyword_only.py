@@ -1,13 +1,13 @@
-# error: UnsupportedError
-# line: 5
-# match: parameters after *args
+# error: TypeCheckError
+# line: 10
+# match: unexpected keyword argument 'scal'
 
 def total(*args: int, scale: int = 1) -> int:
     return len(args) * scale
 
 
 def f(n: int) -> int:
-    return total(n)
+    return total(n, scal=2)
 
 
 ENTRY = "f"
