@@ -169,6 +169,8 @@ class AnnotationResolver:
         args = node.slice.elts if isinstance(node.slice, A.Tuple) else [node.slice]
         if head in ("List", "list", "Sequence"):
             return T.ListType(self.resolve(args[0]))
+        if head == "Iterator" and len(args) == 1:
+            return T.IterType(self.resolve(args[0]))
         if head in ("Set", "set", "AbstractSet"):
             from ember.frontend.sets import check_elem
             elem = self.resolve(args[0])

@@ -17,7 +17,7 @@ from ember.ir import types as T
 
 _BY_OPS = {"len", "abs", "min", "max", "sum", "sorted", "round", "divmod", "ord", "chr",
            "any", "all", "repr", "format", "hash", "bin", "oct", "hex"}
-_UNSUPPORTED = {"id", "iter", "next", "map", "filter", "set", "frozenset", "type",
+_UNSUPPORTED = {"id", "frozenset", "type",
                 "getattr", "setattr", "hasattr", "super", "open", "input", "eval", "exec",
                 "compile", "globals", "locals", "vars", "callable", "ascii", "bytes",
                 "bytearray", "complex", "object", "memoryview", "property", "staticmethod", "classmethod", "issubclass"}
@@ -455,8 +455,38 @@ def b_pow(em, node, expected):
 
 
 def b_enumerate(em, node, expected):
-    return em.unsupported("enumerate()/zip()/reversed() are only supported in for loops and "
-                          "comprehensions", node.span)
+    from ember.frontend import iterators
+    return iterators.b_enumerate(em, node, expected)
+
+
+def b_zip(em, node, expected):
+    from ember.frontend import iterators
+    return iterators.b_zip(em, node, expected)
+
+
+def b_reversed(em, node, expected):
+    from ember.frontend import iterators
+    return iterators.b_reversed(em, node, expected)
+
+
+def b_iter(em, node, expected):
+    from ember.frontend import iterators
+    return iterators.b_iter(em, node, expected)
+
+
+def b_next(em, node, expected):
+    from ember.frontend import iterators
+    return iterators.b_next(em, node, expected)
+
+
+def b_map(em, node, expected):
+    from ember.frontend import iterators
+    return iterators.b_map(em, node, expected)
+
+
+def b_filter(em, node, expected):
+    from ember.frontend import iterators
+    return iterators.b_filter(em, node, expected)
 
 
 # ----------------------------------------------------------------------------- any / all / sorted
@@ -610,8 +640,9 @@ _HANDLERS = {
     "complex": b_complex,
     "bool": b_bool, "str": b_str, "range": b_range, "list": b_list, "dict": b_dict,
     "slice": b_slice,
-    "tuple": b_tuple, "pow": b_pow, "enumerate": b_enumerate, "zip": b_enumerate,
-    "reversed": b_enumerate, "set": b_set,
+    "tuple": b_tuple, "pow": b_pow, "enumerate": b_enumerate, "zip": b_zip,
+    "reversed": b_reversed, "set": b_set, "iter": b_iter, "next": b_next, "map": b_map,
+    "filter": b_filter,
 }
 
 

@@ -440,6 +440,9 @@ class LoopMixin:
         if isinstance(t, T.SetType):
             from ember.frontend.sets import SetSeq
             return self.for_sequences(s, SetSeq(self, v, self.loc(it)))
+        if isinstance(t, T.IterType):
+            from ember.frontend.iterators import IterSeq
+            return self.for_sequences(s, IterSeq(self, v, self.loc(it)))
         if isinstance(t, T.TupleType):
             return self.for_tuple(s, v, it)
         from ember.frontend.module_exprs import container_info, items
@@ -550,6 +553,13 @@ class LoopMixin:
                 return self.reversed_sequence(node)
             if node.func.id == "zip":
                 parts = [self.sequence_of(a) for a in node.args]
+                if any(getattr(p, "kind", None) == "iter" for p in parts[1:]):
+                    self.unsupported("zip() in a for loop with an iterator after its first "
+                                     "argument is not supported (CPython would not advance "
+                                     "it past a shorter argument before it): assign the "
+                                     "zip(...) to a variable and loop over that",
+                                     node.span)
+                    return None
                 if not parts or None in parts:
                     if not parts:
                         self.error("zip() needs at least one iterable", node.span)
@@ -575,6 +585,9 @@ class LoopMixin:
         if isinstance(t, T.SetType):
             from ember.frontend.sets import SetSeq
             return SetSeq(self, v, loc)
+        if isinstance(t, T.IterType):
+            from ember.frontend.iterators import IterSeq
+            return IterSeq(self, v, loc)
         if isinstance(t, T.TensorType):
             return _TensorSeq(self, v, loc)
         if isinstance(t, T.TupleType) and t.elems and all(e == t.elems[0] for e in t.elems):

@@ -279,6 +279,8 @@ class RefineMixin:
         if isinstance(t, T.SetType):
             from ember.frontend import sets
             return sets.truth(self, v, node)
+        if isinstance(t, T.IterType):
+            return self.b.const(True, T.BOOL, loc)
         if isinstance(t, T.OptionalType):
             return self.optional_truth_value(v, node)
         if isinstance(t, T.TensorType):

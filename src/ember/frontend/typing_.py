@@ -56,6 +56,8 @@ def show(t: T.Type) -> str:
         return f"Dict[{show(t.key)}, {show(t.value)}]"
     if isinstance(t, T.SetType):
         return f"Set[{show(t.elem)}]"
+    if isinstance(t, T.IterType):
+        return f"Iterator[{show(t.elem)}]"
     if isinstance(t, T.TupleType):
         return f"Tuple[{', '.join(show(e) for e in t.elems) or '()'}]"
     if isinstance(t, T.OptionalType):
@@ -129,6 +131,8 @@ class Matcher:
             return T.OptionalType(got) if isinstance(arg, T.OptionalType) else got
         if name == "List" and isinstance(arg, T.ListType):
             return self._invariant(arg, arg.elem, p.args[0], T.ListType)
+        if name == "Iterator" and isinstance(arg, T.IterType):
+            return arg if self.match(arg.elem, p.args[0]) == arg.elem else None
         if name == "Set" and isinstance(arg, T.SetType):
             return arg if self.match(arg.elem, p.args[0]) == arg.elem else None
         if name == "Dict" and isinstance(arg, T.DictType):
@@ -190,6 +194,8 @@ class Matcher:
             return T.DictType(args[0], args[1])
         if p.name == "Set":
             return T.SetType(args[0])
+        if p.name == "Iterator":
+            return T.IterType(args[0])
         if p.name == "Tuple":
             return T.TupleType(tuple(args))
         if p.name == "Optional":

@@ -665,7 +665,7 @@ replaced)."""
 def _traits_of(d) -> frozenset:
     traits = set()
     # A fresh list or dict must not be merged by CSE (two calls give two objects).
-    if d.pure and d.schema.ret.name not in ("List", "Dict", "Set"):
+    if d.pure and d.schema.ret.name not in ("List", "Dict", "Set", "Iterator"):
         traits.add(PURE)
     if d.may_raise:
         traits.add(MAY_RAISE)

@@ -559,6 +559,7 @@ _TYPE_PARSERS = {
     "tensor": Parser._tensor,
     "list": lambda p: p._one(T.ListType),
     "set": lambda p: p._one(T.SetType),
+    "iter": lambda p: p._one(T.IterType),
     "optional": lambda p: p._one(T.OptionalType),
     "var": lambda p: p._one(T.VarType),
     "dict": Parser._dict,

@@ -141,6 +141,21 @@ class SetType(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class IterType(Type):
+    """An iterator (iter(), map(), filter(), zip(), enumerate(), reversed() as values): each
+    element is produced once, when asked for."""
+
+    elem: Type
+
+    def __str__(self) -> str:
+        return f"iter<{self.elem}>"
+
+    @property
+    def is_refcounted(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
 class TupleType(Type):
     elems: tuple[Type, ...]
 
@@ -274,7 +289,7 @@ def is_subtype(sub: Type, sup: Type) -> bool:
         return _tensor_only_refinement(sub.elem, sup.elem)
     if isinstance(sub, DictType) and isinstance(sup, DictType):
         return sub.key == sup.key and _tensor_only_refinement(sub.value, sup.value)
-    if isinstance(sub, SetType) and isinstance(sup, SetType):
+    if isinstance(sub, (SetType, IterType)) and type(sup) is type(sub):
         return sub.elem == sup.elem
     return False
 

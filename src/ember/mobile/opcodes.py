@@ -47,9 +47,9 @@ FORMAT_VERSION = 8
 #      runtime would reject them as a corrupt artifact rather than name the version).
 #   7  adds the FUSED opcode and its constants, tagged "g": a fused group of tensor ops
 #      (mobile/fused.py). A runtime reading at most 6 refuses such an artifact.
-#   8  sets: the type set<T> in signatures and field types, and the set.* operators
-#      (ember.ops.scalar_sets). A runtime reading at most 7 refuses such an artifact
-#      rather than reject its types as corrupt.
+#   8  sets and iterators: the types set<T> and iter<T> in signatures and field types,
+#      and the set.* and iter.* operators (ember.ops.scalar_sets, scalar_iter). A runtime
+#      reading at most 7 refuses such an artifact rather than reject its types as corrupt.
 READS = (1, 8)
 """The [min, max] artifact format versions this runtime reads."""
 

@@ -2,7 +2,7 @@
 
 The runtime cannot import ember.ir, so this is a small twin of its type
 syntax: i64 f64 c128 bool str none exc dtype tensor<f32, [3, ?, N]> list<T>
-dict<K, V> set<T> tuple<A, B> optional<T> union<A, B> fn<(A) -> R> var<T> !Name.
+dict<K, V> set<T> iter<T> tuple<A, B> optional<T> union<A, B> fn<(A) -> R> var<T> !Name.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def _parse(toks, i, depth):
         return RType(name), i
     if name == "tensor":
         return _parse_tensor(toks, i)
-    if name in ("list", "set", "optional", "var"):
+    if name in ("list", "set", "iter", "optional", "var"):
         i = _expect(toks, i, "<")
         t, i = _parse(toks, i, depth + 1)
         return RType(name, (t,)), _expect(toks, i, ">")
@@ -200,6 +200,10 @@ def _set(t, classes):
     return lambda v: type(v) is set and all(elem(x) for x in v)
 
 
+def _iter(t, classes):
+    return lambda v: type(v).__name__ == "ScriptIterator"
+
+
 def _dict(t, classes):
     k, val = checker(t.args[0], classes), checker(t.args[1], classes)
     return lambda v: type(v) is dict and all(k(a) and val(b) for a, b in v.items())
@@ -261,7 +265,7 @@ def _real_to_complex(v):
     return v
 
 
-_COMPOUND = {"tensor": _tensor, "list": _list, "set": _set, "dict": _dict, "tuple": _tuple,
+_COMPOUND = {"tensor": _tensor, "list": _list, "set": _set, "iter": _iter, "dict": _dict, "tuple": _tuple,
              "optional": _optional, "union": _union, "class": _class,
              "var": lambda t, c: (lambda v: False)}
 
@@ -285,7 +289,7 @@ def show(t: RType) -> str:
     if t.name == "class":
         return t.args[0]
     inner = ", ".join(show(a) for a in t.args)
-    name = {"list": "List", "set": "Set", "dict": "Dict", "tuple": "Tuple", "optional": "Optional",
+    name = {"list": "List", "set": "Set", "iter": "Iterator", "dict": "Dict", "tuple": "Tuple", "optional": "Optional",
             "union": "Union", "var": "Var"}[t.name]
     return f"{name}[{inner}]"
 

@@ -19,6 +19,7 @@ exactly like these kernels.
 from ember.ops import (  # noqa: F401  (importing registers the operators)
     scalar_builtins,
     scalar_complex,
+    scalar_iter,
     scalar_containers,
     scalar_num,
     scalar_sets,

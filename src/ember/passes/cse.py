@@ -42,7 +42,8 @@ def _hashable(v):
 
 def _mutable(t) -> bool:
     """Values of type t may change in place (or hold something that may)."""
-    if isinstance(t, (T.ListType, T.DictType, T.SetType, T.ClassType, T.TensorType)):
+    if isinstance(t, (T.ListType, T.DictType, T.SetType, T.IterType, T.ClassType,
+                      T.TensorType)):
         return True
     if isinstance(t, T.TupleType):
         return any(_mutable(e) for e in t.elems)
