@@ -306,10 +306,12 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
     def assigned(self, stmts) -> list[str]:
         """assigned_names(stmts), cached: nested loops ask for the same statements again."""
         key = tuple(map(id, stmts))
-        names = self._assigned_cache.get(key)
-        if names is None:
-            names = self._assigned_cache[key] = assigned_names(stmts)
-        return names
+        hit = self._assigned_cache.get(key)
+        # The statements are kept with the answer: an id is only unique while its object
+        # lives, and synthetic statements (inlined generators, any/all loops) are dropped.
+        if hit is None or any(a is not b for a, b in zip(hit[0], stmts)):
+            hit = self._assigned_cache[key] = (list(stmts), assigned_names(stmts))
+        return hit[1]
 
     def read_var(self, name: str, span) -> Value | None:
         if name in self.boxed:
