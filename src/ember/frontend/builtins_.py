@@ -254,6 +254,8 @@ def isinstance_types(em, node, subject):
         elif isinstance(m, MClass):
             decl = em.c.declare_class(m.info)
             out.append(T.ClassType(decl.name))
+            from ember.frontend.inherit import subclass_types
+            out.extend(subclass_types(em, m.info, subject))
         elif isinstance(m, MException):
             out.append(T.EXC)
         elif isinstance(m, (MTypeName,)) or (hasattr(m, "type") and False):

@@ -46,6 +46,10 @@ _TYPE_PREFIX = {T.I64: "int", T.F64: "float", T.C128: "complex", T.BOOL: "bool",
 
 class CallMixin:
     def e_Call(self, node, expected):
+        from ember.frontend.inherit import is_super_call
+        if is_super_call(node):
+            from ember.frontend.inherit import super_call
+            return super_call(self, node)
         if any(isinstance(a, A.Starred) for a in node.args) or \
                 any(k.arg is None for k in node.keywords):
             from ember.frontend.meta import MFunction

@@ -67,6 +67,10 @@ def declare_class(c, info) -> None:
             info.methods[name].overloads = [OverloadInfo(info.methods[name], i,
                                                          lambda d=d: d)
                                             for i, d in enumerate(decls)]
+    if getattr(info, "base", None) is not None:
+        from ember.frontend.inherit import inherit
+        if not inherit(c, info, decl):
+            return
     if kind == "class" and "__init__" in info.methods:
         init = info.methods["__init__"]
         from ember.frontend.userfuncs import ensure_symbol
@@ -212,8 +216,14 @@ def _kind(c, info):
             return "namedtuple"
         if name == "object":
             return "class"
-    c.report(UnsupportedError("class inheritance is not supported (only NamedTuple bases)",
-                              bases[0].span))
+    from ember.frontend.inherit import base_class
+    base = base_class(c, info)
+    if base is not None:
+        info.base = base
+        return "class"
+    if len(bases) == 1:
+        c.report(UnsupportedError("a class may inherit from one user class, NamedTuple or "
+                                  "an exception class only", bases[0].span))
     return None
 
 
