@@ -249,6 +249,8 @@ _COMPILER_MODULES = (
     "ember.frontend.tensors", "ember.frontend.builtins_", "ember.frontend.annotations",
     "ember.frontend.typing_", "ember.frontend.signature", "ember.frontend.closures",
     "ember.frontend.comprehensions", "ember.frontend.fstrings", "ember.frontend.prelude",
+    "ember.frontend.generators", "ember.frontend.kwargs", "ember.frontend.inherit",
+    "ember.frontend.sets", "ember.frontend.iterators",
     "ember.nn", "ember.nn.from_torch",
     "ember.passes.manager", "ember.passes.ao_qparams", "ember.passes.quantize",
     "ember.interpreter.pipeline", "ember.interpreter.lower",
