@@ -538,6 +538,12 @@ class FunctionGen:
 
     def op_narrow(self, op) -> None:
         src, dst = op.operands[0].type, op.result.type
+        if isinstance(src, T.OptionalType) and dst == T.NONE:  # (refined: `is None` held)
+            present = self.b.extract_value(self.native(op.operands[0]), 0)
+            self.deopt_if(self.b.icmp_unsigned("!=", present, I8(0)),
+                          "narrow of a present value to None", op.loc)
+            self.define(op.result, I8(0))
+            return
         if not isinstance(src, T.OptionalType) or dst != src.elem:
             raise NotNative(f"narrow of {src} to {dst}")
         x = self.native(op.operands[0])
@@ -597,10 +603,7 @@ class FunctionGen:
         s = self.slot(t)
         self.b.store(ir.Constant(lltype(t), None), s)
         if op.operands and op.operands[0].type != T.NONE:
-            if op.operands[0].type != t:
-                raise NotNative(f"a var of {t} set to a {op.operands[0].type}")
-            (v,) = self.transfer(op.operands)
-            self.b.store(v, s)
+            self.b.store(self._into_var(op.operands[0], t), s)
         self.vals[op.result] = Static("var", (s, t))
         if is_refcounted(t):
             self.scopes[-1].append(("slot", s, t))
@@ -619,11 +622,24 @@ class FunctionGen:
 
     def op_var_set(self, op) -> None:
         s, t = self._var(op.operands[0])
-        if op.operands[1].type != t:
-            raise NotNative(f"a var of {t} set to a {op.operands[1].type}")
-        (v,) = self.transfer(op.operands[1:])
+        v = self._into_var(op.operands[1], t)
         self.rt.release(self.b, self.load(s, t), t)
         self.b.store(v, s)
+
+    def _into_var(self, operand, t):
+        """operand's value as a var of type t holds it: owned, and widened when t is the
+        Optional of its type (a var keeps the declared Optional; the value may be plain)."""
+        src = operand.type
+        if src == t:
+            (v,) = self.transfer([operand])
+            return v
+        if isinstance(t, T.OptionalType) and src == T.NONE:
+            return ir.Constant(lltype(t), None)
+        if isinstance(t, T.OptionalType) and src == t.elem:
+            (v,) = self.transfer([operand])
+            agg = ir.Constant(lltype(t), None)
+            return self.b.insert_value(self.b.insert_value(agg, I8(1), 0), v, 1)
+        raise NotNative(f"a var of {t} set to a {src}")
 
     def op_try(self, op) -> None:
         b = self.b
