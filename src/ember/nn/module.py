@@ -165,7 +165,8 @@ class Module:
         """Copy arrays (numpy, or anything np.asarray takes, e.g. CPU torch tensors) into the
         tensors of the same names, in place (as torch does), casting to their dtypes; shapes
         must match. frozen=True instead replaces each tensor by a read-only frozen copy (one
-        copy, straight from the source's memory: what ember.script keeps of torch layers)."""
+        copy, straight from the source's memory), or by the array itself when it is frozen
+        already (what ember.script keeps of torch layers: nn/torch_memory.py)."""
         own = {}
         for mname, m in self._all_named_modules():
             for tname, t in m._tensors.items():
@@ -185,7 +186,7 @@ class Module:
                 raise ValueError(f"load_state_dict: '{key}' has shape {arr.shape}, expected "
                                  f"{old.shape}")
             if frozen:
-                setattr(m, tname, seal(arr if arr.dtype == old.dtype else arr.astype(old.dtype)))
+                setattr(m, tname, seal(arr, old.dtype))
             elif old.flags.writeable:
                 old[...] = arr  # in place, as torch: arrays held elsewhere stay current
             else:
