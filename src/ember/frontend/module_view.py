@@ -19,7 +19,7 @@ import numpy as np
 
 from ember.errors import UnsupportedError
 from ember.ir import types as T
-from ember.ops.tensor_common import seal
+from ember.nn.torch_memory import frozen_array
 
 _BASES = {("ember.nn.module", "Module"), ("torch.nn.modules.module", "Module"),
           ("torch.jit._script", "ScriptModule"), ("torch.jit._script", "RecursiveScriptModule")}
@@ -148,13 +148,13 @@ def _is_torch_tensor(v) -> bool:
 
 
 def torch_array(t, cache: dict, what: str) -> np.ndarray:
-    """A torch tensor's data as a frozen numpy array (read-only; one copy per tensor
-    object, straight from torch's memory)."""
+    """A torch tensor's data as a frozen numpy array (read-only; a view of a copy-on-write
+    clone of torch's memory, else one copy: nn/torch_memory.py), one per tensor object."""
     key = id(t)
     if key in cache:
         return cache[key][1]
     try:
-        arr = seal(t.detach().cpu().numpy())
+        arr = frozen_array(t)
     except (TypeError, RuntimeError) as e:
         raise UnsupportedError(f"cannot read tensor {what} ({e}); ember stores float16/32/64, "
                                "int8/16/32/64, uint8 and bool tensors") from None

@@ -20,6 +20,7 @@ import numpy as np
 
 import ember.nn as enn
 from ember.errors import UnsupportedError
+from ember.nn.torch_memory import frozen_array
 
 
 PADDING_LAYERS = tuple(f"{kind}Pad{n}d" for kind in ("Zero", "Constant", "Reflection",
@@ -36,7 +37,8 @@ def _dtype(m) -> str | None:
 
 
 _FROZEN = contextvars.ContextVar("ember_convert_frozen", default=False)
-"""convert_layer(frozen=True) is running: tensors become frozen copies."""
+"""convert_layer(frozen=True) is running: tensors become frozen arrays (views of torch's
+memory made copy-on-write, else copies: nn/torch_memory.py)."""
 
 
 def _copy_tensors(layer, m):
@@ -57,8 +59,10 @@ def _copy_tensors(layer, m):
             raise UnsupportedError(f"{type(m).__name__}.{name} is a torch.ao quantized layer "
                                    "where ember's layer has none")
         setattr(owner, last, convert_layer(sub))
-    layer.load_state_dict({k: v.detach().cpu().numpy() for k, v in state.items()},
-                          strict=not quantized, frozen=_FROZEN.get())
+    frozen = _FROZEN.get()
+    arrays = {k: frozen_array(v) if frozen else v.detach().cpu().numpy()
+              for k, v in state.items()}
+    layer.load_state_dict(arrays, strict=not quantized, frozen=frozen)
     return layer
 
 

@@ -20,7 +20,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from ember.ops.tensor_common import seal
+from ember.ops.tensor_common import frozen as is_frozen, seal
 
 
 def export(fn):
@@ -185,8 +185,9 @@ class Module:
             if old.shape != arr.shape:
                 raise ValueError(f"load_state_dict: '{key}' has shape {arr.shape}, expected "
                                  f"{old.shape}")
-            if frozen:
-                setattr(m, tname, seal(arr, old.dtype))
+            if frozen:  # an array frozen already (a torch COW view, a mapping) is kept
+                keep = arr.dtype == old.dtype and is_frozen(arr)
+                setattr(m, tname, arr if keep else seal(arr, old.dtype))
             elif old.flags.writeable:
                 old[...] = arr  # in place, as torch: arrays held elsewhere stay current
             else:

@@ -190,13 +190,28 @@ class FrozenBuffer(np.ndarray):
     """Memory ember filled once and hands out only through read-only views (`seal`)."""
 
 
-_IMMUTABLE = (bytes, FrozenMap, FrozenBuffer)
+class FrozenExternal:
+    """Memory another library owns and writes only after giving its writer a copy: ember
+    holds `keep`, a copy-on-write clone of a torch tensor (nn/torch_memory.py), and reads
+    the clone's buffer through the read-only array `np.asarray(holder)` (whose base this
+    holder is). Torch-free: the clone is only kept alive here."""
+
+    __slots__ = ("keep", "__array_interface__")
+
+    def __init__(self, keep, address: int, shape: tuple, typestr: str):
+        self.keep = keep
+        self.__array_interface__ = {"version": 3, "shape": shape, "typestr": typestr,
+                                    "data": (address, True)}  # True: read-only
+
+
+_IMMUTABLE = (bytes, FrozenMap, FrozenBuffer, FrozenExternal)
 
 
 def frozen(a: np.ndarray) -> bool:
     """True if nothing can change a's values: it and every array it views are read-only
     and the memory belongs to an immutable owner — bytes, an artifact's read-only file
-    mapping (FrozenMap) or a FrozenBuffer behind a read-only memoryview (`seal`)."""
+    mapping (FrozenMap), a FrozenBuffer behind a read-only memoryview (`seal`) or a torch
+    copy-on-write clone (FrozenExternal)."""
     while isinstance(a, np.ndarray):
         if a.flags.writeable:
             return False

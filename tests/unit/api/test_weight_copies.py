@@ -1,7 +1,8 @@
-"""Weights are copied once on their way into ember: scripting a torch module copies each
-tensor straight from torch's memory into a frozen (read-only, immutable) array, which the
-program, the runtime and the save path then share; later changes to the torch module do
-not reach the script module."""
+"""Weights are copied at most once on their way into ember: scripting a torch module makes
+each tensor a frozen (read-only, immutable) array — a view of a copy-on-write clone of
+torch's memory (no copy; torch copies if it writes later), else one copy straight from
+torch's memory — which the program, the runtime and the save path then share; later
+changes to the torch module do not reach the script module."""
 
 from __future__ import annotations
 
@@ -71,3 +72,79 @@ def test_convert_layer_frozen_and_writable():
     assert frozen(f.weight) and frozen(f.bias)
     np.testing.assert_array_equal(f.weight, lin.weight.detach().numpy())
     assert not np.shares_memory(f.weight, _torch_memory(lin)[0])
+
+
+# ----------------------------------------------------------------------------- shared memory
+
+_cow = pytest.mark.skipif(not hasattr(torch, "_lazy_clone"),
+                          reason="this torch has no copy-on-write clones: weights are copied")
+
+
+def _big():
+    torch.manual_seed(1)
+    return torch.nn.Sequential(torch.nn.Linear(256, 256), torch.nn.ReLU(),
+                               torch.nn.Linear(256, 16)).eval()
+
+
+@_cow
+def test_scripting_shares_torch_memory_copy_on_write():
+    m = _big()
+    before = {p.const_data_ptr() for p in m.parameters()}
+    s = ember.script(m)
+    tensors = [a for _, a in s.program.tensors]
+    assert all(frozen(a) for a in tensors)
+    assert {a.ctypes.data for a in tensors} == before  # no copy at script time
+    x = torch.rand(3, 256)
+    with torch.no_grad():
+        m(x)  # torch reading its weights copies nothing either
+    assert {p.const_data_ptr() for p in m.parameters()} == before
+
+
+def _mutations():
+    def no_grad_inplace(m):
+        with torch.no_grad():
+            m[0].weight.mul_(2)
+
+    def through_data(m):
+        m[0].weight.data.add_(1)
+
+    def through_numpy(m):
+        m[0].bias.detach().numpy()[:] = 5
+
+    def load_state(m):
+        m.load_state_dict({k: torch.zeros_like(v) for k, v in m.state_dict().items()})
+
+    def optimizer_step(m):
+        opt = torch.optim.Adam(m.parameters(), lr=0.5)
+        m(torch.rand(2, 256)).sum().backward()
+        opt.step()
+    return [no_grad_inplace, through_data, through_numpy, load_state, optimizer_step]
+
+
+@_cow
+@pytest.mark.parametrize("mutate", _mutations(), ids=lambda f: f.__name__)
+def test_changing_the_torch_module_later_leaves_the_script_module(mutate):
+    m = _big()
+    s = ember.script(m)
+    x = np.random.default_rng(0).standard_normal((2, 256)).astype(np.float32)
+    want = s(x)
+    with torch.no_grad():
+        np.testing.assert_allclose(m(torch.from_numpy(x)).numpy(), want, rtol=1e-5, atol=1e-6)
+    mutate(m)  # torch copies the buffers it writes; ember keeps the originals
+    np.testing.assert_array_equal(s(x), want)
+    with torch.no_grad():
+        assert not np.allclose(m(torch.from_numpy(x)).numpy(), want)
+
+
+def test_memory_torch_does_not_own_is_copied():
+    m = torch.nn.Linear(4, 3)
+    w = np.ones((3, 4), np.float32)
+    with torch.no_grad():
+        m.weight = torch.nn.Parameter(torch.from_numpy(w))  # numpy owns this memory
+    s = ember.script(m)
+    arrays = [a for _, a in s.program.tensors]
+    assert all(frozen(a) for a in arrays)
+    assert not any(np.shares_memory(a, w) for a in arrays)
+    w[:] = 2  # written behind torch's back: the copy does not see it
+    bias = m.bias.detach().numpy()
+    np.testing.assert_allclose(s(np.ones((1, 4), np.float32)), 4 + bias[None], rtol=1e-6)
