@@ -7,7 +7,8 @@ of about 1M, 10M, 100M and 300M parameters, plus the 512 MiB MLP of issue 18 (8 
 
   script  ember.script(m)                  | torch.jit.script(m) + torch.jit.freeze
   save    ScriptModule.save(path)          | torch.jit.save(scripted)   | numpy.savez (weights)
-          (and ember's save without its fsync, which the others do not do)
+          (ember's save does not fsync, as the others; save(path, durable=True), which
+          also fsyncs the file and its directory, is timed beside it)
   load    ember.mobile.load(path)          | torch.jit.load             | numpy.load + every array
   call    the first call after load        | the first call after load
   rss     peak RSS of load + first call minus the RSS after the imports (MiB), and the
@@ -24,8 +25,9 @@ memory and page cache before each timed script and save: without it, whichever s
 touches memory new to the process pays for it (a copy into fresh memory, a write into
 fresh page cache), which on a VM can cost more than the copy itself.
 
-Memory: the parent holds the torch model, ember's frozen copy and torch's frozen module at
-once (about 3x the weights); the 300M models need about 4 GB. Run them once.
+Memory: the parent holds the torch model (whose memory ember's frozen arrays share,
+copy-on-write), torch's frozen module and the npz state (.numpy() makes torch copy its
+COW buffers: about 2-3x the weights); the 300M models need about 4 GB. Run them once.
 """
 
 from __future__ import annotations
@@ -153,15 +155,10 @@ def warm_up(family: str) -> None:
     torch.jit.freeze(torch.jit.script(m))
 
 
-def _save_without_fsync(s, path) -> float:
-    """The save's time less its fsync (torch.jit.save and numpy do not fsync): the same
-    streaming writer into a plain file, then removed."""
-    from ember.interpreter.artifact_writer import write_to
-
-    def write():
-        with open(path, "wb") as fh:
-            write_to(s.program, fh)
-    _, t = timed(write)
+def _durable_save(s, path) -> float:
+    """The time of save(path, durable=True): the same atomic write plus the fsyncs that
+    make it survive a power loss (torch.jit.save and numpy do neither)."""
+    _, t = timed(lambda: s.save(path, durable=True))
     os.unlink(path)
     return t
 
@@ -203,7 +200,7 @@ def measure(family: str, size: str, spec, tmp: str, warm: bool = False) -> dict:
     prepare()
     _, row["ember save"] = timed(lambda: s.save(paths["ember"]))
     prepare()
-    row["ember save, no fsync"] = _save_without_fsync(s, paths["ember"] + ".nosync")
+    row["ember save, durable"] = _durable_save(s, paths["ember"] + ".durable")
     x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
     want = s(x)
     del s
@@ -262,7 +259,7 @@ def show(rows) -> None:
         rss = " | ".join(f"{r[f'{k} rss']:8.0f} {r[f'{k} peak']:6.0f}"
                          for k in ("ember", "torch", "npz"))
         print(f"{'':32} | {'rss':6} {rss}   (MiB: load+call peak - RSS after import, peak)")
-        print(f"{'':32} | ember save without its fsync: {r['ember save, no fsync']:.3f} s; "
+        print(f"{'':32} | ember save(durable=True): {r['ember save, durable']:.3f} s; "
               f"max |ember - torch| = {r['max |ember - torch|']:.2e}")
 
 

@@ -167,15 +167,17 @@ class ScriptFunction:
 
         return mobile.disassemble(self.program)
 
-    def save(self, path) -> None:
-        """Write one artifact file (atomically); `ember.mobile.load(path)` runs it.
+    def save(self, path, durable: bool = False) -> None:
+        """Write one artifact file (atomically: a temporary file renamed over `path`);
+        `ember.mobile.load(path)` runs it. durable=True also fsyncs it before the rename
+        (and the directory after), so it survives a power loss.
 
         The artifact's default entry is this function; the module's other entry
         points are attributes of the loaded object.
         """
         from ember.interpreter.artifact_writer import write_artifact
 
-        write_artifact(self.program, path, default_entry=self.entry)
+        write_artifact(self.program, path, default_entry=self.entry, durable=durable)
 
     def __repr__(self) -> str:
         return f"<ember.ScriptFunction {self.entry}>"

@@ -218,9 +218,9 @@ class TrainStep(ScriptFunction):
         """The current parameters and buffers (copies) under torch's names."""
         return dict(self._state())
 
-    def save(self, path) -> None:
+    def save(self, path, durable: bool = False) -> None:
         """Write an artifact with entries step (default), forward and state_dict."""
-        super().save(path)
+        super().save(path, durable)
 
     def __repr__(self) -> str:
         return "<ember.TrainStep>"

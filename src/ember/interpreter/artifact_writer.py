@@ -16,9 +16,11 @@ def artifact_bytes(program, default_entry: str | None = None) -> bytes:
     return _writer.artifact_bytes(program, default_entry, portable_names)
 
 
-def write_artifact(program, path, default_entry: str | None = None) -> None:
-    """Write `program` to `path` atomically, streaming each tensor from its own buffer."""
-    _writer.write_artifact(program, path, default_entry, portable_names)
+def write_artifact(program, path, default_entry: str | None = None,
+                   durable: bool = False) -> None:
+    """Write `program` to `path` atomically, streaming each tensor from its own buffer
+    (durable=True: fsynced before it is renamed into place)."""
+    _writer.write_artifact(program, path, default_entry, portable_names, durable)
 
 
 def write_to(program, fh, default_entry: str | None = None) -> None:

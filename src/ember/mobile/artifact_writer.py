@@ -1,8 +1,10 @@
 """Writing artifacts (the read side and the format constants live in ember.mobile).
 
-Writes are atomic: the zip goes to a temporary file in the target directory,
-is flushed to disk and renamed over the target; on any error the target is
-untouched. Shared tensors (byte-identical arrays of the same dtype and shape,
+Writes are atomic: the zip goes to a temporary file in the target directory and is
+renamed over the target; on any error the target is untouched. durable=True also
+fsyncs the file before the rename and the directory after it, so the new artifact
+survives a power loss (torch.jit.save and numpy.save do not; it costs the time to
+write the whole file to disk). Shared tensors (byte-identical arrays of the same dtype and shape,
 e.g. tied weights) are stored once.
 """
 
@@ -27,21 +29,38 @@ from ember.mobile.manifest import (
 from ember.mobile.opcodes import FORMAT_NAME, FORMAT_VERSION, READS
 
 
-def write_artifact(program, path, default_entry: str | None = None, rename=None) -> None:
-    """Write `program` to `path` atomically, streaming each tensor from its own buffer."""
+def write_artifact(program, path, default_entry: str | None = None, rename=None,
+                   durable: bool = False) -> None:
+    """Write `program` to `path` atomically (a temporary file renamed over it), streaming
+    each tensor from its own buffer; durable=True also fsyncs the file and its directory."""
     path = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".ember-", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as fh:
             write_to(program, fh, default_entry, rename)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+    if durable:
+        _fsync_directory(directory)
+
+
+def _fsync_directory(directory: str) -> None:
+    """Make the rename itself durable (where a directory can be opened: not on Windows)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def artifact_bytes(program, default_entry: str | None = None, rename=None) -> bytes:

@@ -72,12 +72,14 @@ class LoadedModule:
                             for name, i in p.entries.items()},
                 "operators": list(p.operators), "metadata": dict(p.metadata)}
 
-    def save(self, path) -> None:
+    def save(self, path, durable: bool = False) -> None:
         """Write this program, with its tensors as they are now (weights a training step
-        updated in place), as an artifact with the same entries (numpy only; atomic).
-        An entry point named `save` is reached with `entry("save")`."""
+        updated in place), as an artifact with the same entries (numpy only; atomic;
+        durable=True: fsynced). An entry point named `save` is reached with
+        `entry("save")`."""
         from ember.mobile.artifact_writer import write_artifact
-        write_artifact(self.program, path, self.program.default_entry_name())
+        write_artifact(self.program, path, self.program.default_entry_name(),
+                       durable=durable)
 
     def __getattr__(self, name):
         entries = self.__dict__.get("_entries", {})

@@ -12,6 +12,7 @@ import pytest
 from ember import mobile
 from ember.errors import ArtifactError
 from ember.interpreter.artifact_writer import artifact_bytes, write_artifact
+from ember.mobile import artifact_writer as writer
 from ember.mobile.artifact import read_program
 from ember.fuzz.mutators import pack, unpack
 from ember.mobile.opcodes import FORMAT_VERSION, Op
@@ -62,9 +63,46 @@ def test_write_is_atomic(tmp_path, unit, monkeypatch):
 
     def boom(*a, **k):
         raise OSError("disk full")
-    monkeypatch.setattr(os, "fsync", boom)
+    monkeypatch.setattr(writer, "_write_manifest", boom)  # fails after tensors.bin
     with pytest.raises(OSError):
         write_artifact(unit.fib.program, path)
+    assert path.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["x.ember"]
+
+
+def test_durable_write_fsyncs_the_file_then_the_directory(tmp_path, unit, monkeypatch):
+    path = tmp_path / "x.ember"
+    path.write_bytes(b"old")
+    synced = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd):
+        synced.append(os.path.realpath(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    def replace(a, b):
+        synced.append("rename")
+        real_replace(a, b)
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    write_artifact(unit.fib.program, path)
+    assert synced == ["rename"]  # not durable by default: as torch.jit.save, numpy.save
+    synced.clear()
+    write_artifact(unit.fib.program, path, durable=True)
+    assert len(synced) == 3 and synced[1] == "rename"
+    assert ".ember-" in synced[0] and synced[2] == os.path.realpath(tmp_path)
+    assert mobile.load(path)(10) == 55
+
+
+def test_a_failing_fsync_leaves_the_target(tmp_path, unit, monkeypatch):
+    path = tmp_path / "x.ember"
+    path.write_bytes(b"old")
+
+    def boom(*a, **k):
+        raise OSError("disk full")
+    monkeypatch.setattr(os, "fsync", boom)
+    with pytest.raises(OSError):
+        write_artifact(unit.fib.program, path, durable=True)
     assert path.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["x.ember"]
 
