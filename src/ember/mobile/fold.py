@@ -242,9 +242,27 @@ def _assigned(stmts, value: bool):
     return s.targets[0].id, _stamp(s.value, s)
 
 
+_MAX_DEPTH = 100
+"""Folds nest at most this deep: a chain of thousands of single-use values would
+otherwise nest expressions past the recursion limits of this pass and of CPython's
+compiler (a straight-line chain of ~1500 `str.lower` calls failed to translate)."""
+
+
 class _Folder:
     def __init__(self, after):
         self.after = after
+        self.depth: dict[int, int] = {}
+        """id(statement) -> how deep folds nest in it (absent: 0)."""
+
+    def fold(self, p, s) -> bool:
+        """Move p into s if that is exact and keeps nesting bounded; True if it did."""
+        d = self.depth.pop(id(p), 0)  # p is gone either way once folded
+        if d >= _MAX_DEPTH or not self.fold_once(p, s):
+            if d:
+                self.depth[id(p)] = d
+            return False
+        self.depth[id(s)] = max(self.depth.get(id(s), 0), d + 1)
+        return True
 
     def block(self, stmts) -> list:
         out = []
@@ -265,7 +283,7 @@ class _Folder:
             s.body = s.body[1:] or [ast.Pass(lineno=s.lineno)]
         return s
 
-    def fold(self, p, s) -> bool:
+    def fold_once(self, p, s) -> bool:
         """Move p into s if that is exact; True if it did."""
         if isinstance(p, ast.If):
             return self.fold_condition(p, s)

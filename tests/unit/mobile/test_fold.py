@@ -214,3 +214,22 @@ def test_while_true_with_exit_test_becomes_while_condition():
     assert _fold(src) == "while i < n:\n    i = i + 1\nreturn i"
     src = "while True:\n    v = i < n\n    if not v:\n        x = True\n        break\n    i = 1"
     assert _fold(src).startswith("while True:")
+
+
+def test_a_long_chain_of_single_use_values_folds_to_bounded_depth():
+    from ember import mobile
+    from ember.interpreter.assembler import assemble
+    from ember.mobile import fold
+
+    n = 3 * fold._MAX_DEPTH + 7  # thousands failed: nesting past Python's recursion limit
+    lines = ["function f(x: str) -> str", "  .entry f"]
+    lines += [f"  KCALL r{i + 1} str.lower (r{i})" for i in range(n)]
+    lines.append(f"  RETURN r{n}")
+    text = "\n".join(lines)
+    src = translated_source(assemble(text))
+    assert src.count("_k0(") == n
+    assert 3 <= src.count("\n    r") <= 5  # a statement every _MAX_DEPTH + 1 calls
+    assert mobile.build(assemble(text))("AbC") == "abc"
+    long = "\n".join(lines[:2] + [f"  KCALL r{i + 1} str.lower (r{i})" for i in range(3000)] +
+                     ["  RETURN r3000"])
+    assert mobile.build(assemble(long))("X") == "x"
