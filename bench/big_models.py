@@ -1,5 +1,5 @@
 """Big-model benchmark (not a test): `python bench/big_models.py [--sizes 1M,10M,100M,512MiB,300M]
-[--families mlp,transformer] [--warm] [--json rows.jsonl]`.
+[--families mlp,transformer] [--warm] [--repeat N] [--json rows.jsonl]`.
 
 For MLPs (Linear + ReLU stacks) and transformer encoder stacks (torch.nn.TransformerEncoder)
 of about 1M, 10M, 100M and 300M parameters, plus the 512 MiB MLP of issue 18 (8 layers of
@@ -178,7 +178,19 @@ def warm_memory(nbytes: int, tmp: str) -> None:
     os.unlink(path)
 
 
-def measure(family: str, size: str, spec, tmp: str, warm: bool = False) -> dict:
+def children(kind: str, path: str, shape, repeat: int) -> dict:
+    """Load and first call in `repeat` fresh processes: the median times, the largest RSS."""
+    import statistics
+
+    runs = [child(kind, path, shape) for _ in range(repeat)]
+    out = {k: statistics.median(r[k] for r in runs) if runs[0][k] is not None else None
+           for k in ("load", "call")}
+    out.update({k: max(r[k] for r in runs) for k in ("rss", "peak")})
+    return out
+
+
+def measure(family: str, size: str, spec, tmp: str, warm: bool = False,
+            repeat: int = 1) -> dict:
     import numpy as np
     import torch
 
@@ -227,7 +239,7 @@ def measure(family: str, size: str, spec, tmp: str, warm: bool = False) -> dict:
 
     for kind, path in (("ember", paths["ember"]), ("torch", paths["torch"]),
                        ("npz", paths["npz"])):
-        r = child(kind, path, shape)
+        r = children(kind, path, shape, repeat)
         row[f"{kind} load"], row[f"{kind} call"] = r["load"], r["call"]
         row[f"{kind} rss"], row[f"{kind} peak"] = r["rss"], r["peak"]
         os.unlink(path)
@@ -268,6 +280,9 @@ def main() -> int:
     ap.add_argument("--sizes", default="1M,10M,100M,512MiB")
     ap.add_argument("--families", default="mlp,transformer")
     ap.add_argument("--json", help="append the rows to this file")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="load and call each artifact in this many fresh processes and "
+                         "report the medians (the machine is shared and noisy)")
     ap.add_argument("--warm", action="store_true",
                     help="touch and free the weights' size of memory and page cache before "
                          "each timed script and save (see warm_memory)")
@@ -286,7 +301,7 @@ def main() -> int:
                 spec = SIZES[size][0 if family == "mlp" else 1]
                 if spec is None:
                     continue
-                row = measure(family, size, spec, tmp, args.warm)
+                row = measure(family, size, spec, tmp, args.warm, args.repeat)
                 rows.append(row)
                 print(json.dumps(row), flush=True)
                 if args.json:
