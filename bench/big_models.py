@@ -10,6 +10,8 @@ of about 1M, 10M, 100M and 300M parameters, plus the 512 MiB MLP of issue 18 (8 
           (ember's save does not fsync, as the others; save(path, durable=True), which
           also fsyncs the file and its directory, is timed beside it)
   load    ember.mobile.load(path)          | torch.jit.load             | numpy.load + every array
+          (the JSON rows also hold each load's CPU time, "load cpu": on a shared machine the
+          wall time is the CPU time stretched by how busy the other cores are)
   call    the first call after load        | the first call after load
   rss     peak RSS of load + first call minus the RSS after the imports (MiB), and the
           peak itself (absolute)
@@ -116,14 +118,16 @@ else:
         return {k: f[k] for k in f.files}
     call = None
 base = dict(hwm())
+c0 = time.process_time()
 t0 = time.perf_counter()
 m = load(path)
 t1 = time.perf_counter()
+c1 = time.process_time()
 if call is not None:
     call(m)
 t2 = time.perf_counter()
 end = dict(hwm())
-print(json.dumps({"load": t1 - t0, "call": (t2 - t1) if call else None,
+print(json.dumps({"load": t1 - t0, "load cpu": c1 - c0, "call": (t2 - t1) if call else None,
                   "rss": end["VmHWM"] - base["VmRSS"], "peak": end["VmHWM"]}))
 """
 
@@ -184,7 +188,7 @@ def children(kind: str, path: str, shape, repeat: int) -> dict:
 
     runs = [child(kind, path, shape) for _ in range(repeat)]
     out = {k: statistics.median(r[k] for r in runs) if runs[0][k] is not None else None
-           for k in ("load", "call")}
+           for k in ("load", "load cpu", "call")}
     out.update({k: max(r[k] for r in runs) for k in ("rss", "peak")})
     return out
 
@@ -241,6 +245,7 @@ def measure(family: str, size: str, spec, tmp: str, warm: bool = False,
                        ("npz", paths["npz"])):
         r = children(kind, path, shape, repeat)
         row[f"{kind} load"], row[f"{kind} call"] = r["load"], r["call"]
+        row[f"{kind} load cpu"] = r["load cpu"]  # the CPU time: less noisy on a busy machine
         row[f"{kind} rss"], row[f"{kind} peak"] = r["rss"], r["peak"]
         os.unlink(path)
     return row
