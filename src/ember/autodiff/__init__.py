@@ -11,4 +11,4 @@ from ember.autodiff.transform import differentiate, value_and_grad_func
 
 __all__ = ["differentiate", "value_and_grad_func"]
 
-from ember.ops import vjp_layers, vjp_scalar, vjp_tensor  # noqa: E402,F401  (registers the rules)
+from ember.ops import vjp_layers, vjp_more, vjp_scalar, vjp_tensor  # noqa: E402,F401  (the rules)

@@ -217,8 +217,11 @@ def _silu(e, a, out, g):
 
 @vjp("tensor.gelu")
 def _gelu(e, a, out, g):
+    if e.value_of(a[1]) == "tanh":
+        from ember.ops.vjp_more import gelu_tanh
+        return [gelu_tanh(e, a[0], g), None]
     if e.value_of(a[1]) != "none":
-        raise NotImplementedError("gelu(approximate='tanh') has no derivative rule yet")
+        raise NotImplementedError("gelu's approximate must be a constant 'none' or 'tanh'")
     x = a[0]
     cdf = e.op("tensor.mul_scalar", e.op("tensor.add_scalar", e.op(
         "tensor.erf", e.op("tensor.mul_scalar", x, 0.7071067811865476)), 1.0), 0.5)

@@ -259,3 +259,25 @@ def more_shapes(x: Tensor, y: Tensor) -> Tensor:
 def test_more_rules(fn):
     check(fn, [A(3, 4), A(4, 3) if fn is more_shapes else A(3, 4)],
           [0, 1] if fn is more_shapes else [0])
+
+
+def more_acts(x: Tensor, y: Tensor) -> Tensor:
+    return (F.mish(x) + F.selu(x) + F.celu(x, 0.7) + F.tanhshrink(x) +
+            F.gelu(x, approximate="tanh") * y).sum()
+
+
+def more_products(x: Tensor, a: Tensor, b: Tensor) -> Tensor:
+    m = torch.addmm(x, a, b, beta=0.5, alpha=2.0) + torch.addmm(x, a, b)
+    t = torch.tril(m, -1) * 2.0 + torch.triu(m, 1) + torch.roll(m, 1, 0) + \
+        torch.roll(m, [2, -1], [0, 1])
+    return (t * t).sum()
+
+
+def batched_products(x: Tensor, a: Tensor, b: Tensor) -> Tensor:
+    return (torch.baddbmm(x, a, b, beta=1.5, alpha=0.5) ** 2).sum()
+
+
+def test_activations_triangles_rolls_and_fused_products():
+    check(more_acts, [A(3, 4), A(3, 4)], [0, 1])
+    check(more_products, [A(4, 5), A(4, 3), A(3, 5)], [0, 1, 2])
+    check(batched_products, [A(2, 3, 4), A(2, 3, 2), A(2, 2, 4)], [0, 1, 2])

@@ -1,0 +1,110 @@
+"""More derivative rules (see ops/vjp_tensor.py for the conventions): the activations with
+closed-form derivatives (mish, selu, celu, tanhshrink, gelu's tanh form), triangular
+masks, roll, and the fused products addmm / baddbmm. Each is written in ember operators,
+so a gradient stays differentiable."""
+
+from __future__ import annotations
+
+from ember.ops.registry import vjp
+from ember.ops.vjp_tensor import _const, _false, _sum_to, _t
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+_SQRT_2_PI = 0.7978845608028654  # sqrt(2 / pi), as torch's gelu(approximate='tanh')
+_GELU_C = 0.044715
+
+
+def _times(e, g, d):
+    return e.op("tensor.mul", g, d)
+
+
+@vjp("tensor.mish")
+def _mish(e, a, out, g):
+    """x tanh(softplus(x)): tanh(sp) + x sigmoid(x) (1 - tanh(sp)^2), as torch's backward."""
+    _false(e, a[1], "mish")
+    x = a[0]
+    t = e.op("tensor.tanh", e.op("tensor.softplus", x, 1.0, 20.0))
+    sech2 = e.op("tensor.rsub_scalar", e.op("tensor.mul", t, t), 1.0)
+    d = e.op("tensor.add", t, e.op("tensor.mul", e.op("tensor.mul", x, e.op(
+        "tensor.sigmoid", x)), sech2))
+    return [_times(e, g, d), None]
+
+
+@vjp("tensor.selu")
+def _selu(e, a, out, g):
+    """scale where x > 0, else scale alpha exp(x) = out + scale alpha."""
+    _false(e, a[1], "selu")
+    x = a[0]
+    neg = e.op("tensor.add_scalar", out, _SELU_SCALE * _SELU_ALPHA)
+    d = e.op("tensor.where", e.op("tensor.gt_scalar", x, 0.0),
+             e.op("tensor.mul_scalar", e.op("tensor.ones_like", x), _SELU_SCALE), neg)
+    return [_times(e, g, d), None]
+
+
+@vjp("tensor.celu")
+def _celu(e, a, out, g):
+    """1 where x > 0, else exp(x / alpha) = out / alpha + 1."""
+    x, alpha, inplace = a
+    _false(e, inplace, "celu")
+    alpha = _const(e, alpha, "celu's alpha")
+    neg = e.op("tensor.add_scalar", e.op("tensor.mul_scalar", out, 1.0 / alpha), 1.0)
+    d = e.op("tensor.where", e.op("tensor.gt_scalar", x, 0.0), e.op("tensor.ones_like", x), neg)
+    return [_times(e, g, d), None, None]
+
+
+@vjp("tensor.tanhshrink")
+def _tanhshrink(e, a, out, g):
+    t = e.op("tensor.tanh", a[0])
+    return [_times(e, g, e.op("tensor.mul", t, t))]
+
+
+def gelu_tanh(e, x, g):
+    """d/dx of 0.5 x (1 + tanh(k (x + c x^3))): 0.5 (1 + t) + 0.5 x (1 - t^2) k (1 + 3c x^2)."""
+    x2 = e.op("tensor.mul", x, x)
+    inner = e.op("tensor.mul_scalar", e.op("tensor.add", x, e.op(
+        "tensor.mul_scalar", e.op("tensor.mul", x2, x), _GELU_C)), _SQRT_2_PI)
+    t = e.op("tensor.tanh", inner)
+    left = e.op("tensor.mul_scalar", e.op("tensor.add_scalar", t, 1.0), 0.5)
+    dinner = e.op("tensor.mul_scalar", e.op("tensor.add_scalar", e.op(
+        "tensor.mul_scalar", x2, 3.0 * _GELU_C), 1.0), _SQRT_2_PI)
+    right = e.op("tensor.mul", e.op("tensor.mul_scalar", x, 0.5), e.op(
+        "tensor.mul", e.op("tensor.rsub_scalar", e.op("tensor.mul", t, t), 1.0), dinner))
+    return _times(e, g, e.op("tensor.add", left, right))
+
+
+@vjp("tensor.tril")
+def _tril(e, a, out, g):
+    return [e.op("tensor.tril", g, a[1]), None]
+
+
+@vjp("tensor.triu")
+def _triu(e, a, out, g):
+    return [e.op("tensor.triu", g, a[1]), None]
+
+
+@vjp("tensor.roll")
+def _roll(e, a, out, g):
+    shifts = _const(e, a[1], "roll's shifts")
+    back = [-s for s in shifts] if isinstance(shifts, (list, tuple)) else -shifts
+    return [e.op("tensor.roll", g, back, a[2]), None, None]
+
+
+def _fused_product(e, a, g, product, transpose):
+    """self beta + (m1 @ m2) alpha (addmm, baddbmm): beta and alpha compile-time constants."""
+    x, m1, m2, beta, alpha = a
+    beta, alpha = _const(e, beta, "beta"), _const(e, alpha, "alpha")
+    ga = g if alpha == 1 else e.op("tensor.mul_scalar", g, float(alpha))
+    gx = g if beta == 1 else e.op("tensor.mul_scalar", g, float(beta))
+    return [_sum_to(e, gx, x) if beta != 0 else None,
+            e.op(product, ga, transpose(e, m2)) if e.need(1) else None,
+            e.op(product, transpose(e, m1), ga) if e.need(2) else None, None, None]
+
+
+@vjp("tensor.addmm")
+def _addmm(e, a, out, g):
+    return _fused_product(e, a, g, "tensor.mm", lambda e, m: e.op("tensor.t", m))
+
+
+@vjp("tensor.baddbmm")
+def _baddbmm(e, a, out, g):
+    return _fused_product(e, a, g, "tensor.bmm", _t)
