@@ -44,6 +44,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     tensor_loss,
     tensor_math,
     tensor_nn,
+    tensor_norm_grad,
     tensor_pool,
     tensor_quant,
     tensor_quant_dynamic,

@@ -1,6 +1,7 @@
 """More derivative rules (see ops/vjp_tensor.py for the conventions): the activations with
 closed-form derivatives (mish, selu, celu, tanhshrink, gelu's tanh form), triangular
-masks, roll, and the fused products addmm / baddbmm. Each is written in ember operators,
+masks, roll, the fused products addmm / baddbmm, and group / instance norm (backward
+kernels in ops/tensor_norm_grad.py). Each is written in ember operators,
 so a gradient stays differentiable."""
 
 from __future__ import annotations
@@ -108,3 +109,22 @@ def _addmm(e, a, out, g):
 @vjp("tensor.baddbmm")
 def _baddbmm(e, a, out, g):
     return _fused_product(e, a, g, "tensor.bmm", _t)
+
+
+def _affine_grads(e, r, w, b):
+    return [e.tuple_get(r, 1) if e.is_tensor(w) else None,
+            e.tuple_get(r, 2) if e.is_tensor(b) else None]
+
+
+@vjp("tensor.group_norm")
+def _group_norm(e, a, out, g):
+    x, groups, w, b, eps = a
+    r = e.op("tensor.group_norm_backward", g, x, groups, w, b, eps)
+    return [e.tuple_get(r, 0), None] + _affine_grads(e, r, w, b) + [None]
+
+
+@vjp("tensor.instance_norm")
+def _instance_norm(e, a, out, g):
+    x, rm, rv, w, b, use_input_stats, momentum, eps = a
+    r = e.op("tensor.instance_norm_backward", g, x, rm, rv, w, b, use_input_stats, eps)
+    return [e.tuple_get(r, 0), None, None] + _affine_grads(e, r, w, b) + [None] * 3

@@ -281,3 +281,21 @@ def test_activations_triangles_rolls_and_fused_products():
     check(more_acts, [A(3, 4), A(3, 4)], [0, 1])
     check(more_products, [A(4, 5), A(4, 3), A(3, 5)], [0, 1, 2])
     check(batched_products, [A(2, 3, 4), A(2, 3, 2), A(2, 2, 4)], [0, 1, 2])
+
+
+def gn(x: Tensor, w: Tensor, b: Tensor) -> Tensor:
+    return (F.group_norm(x, 2, w, b, 1e-5) ** 3).sum() + (F.group_norm(x, 3) ** 2).sum()
+
+
+def inorm(x: Tensor, w: Tensor, b: Tensor) -> Tensor:
+    return (F.instance_norm(x, weight=w, bias=b) ** 3).sum()
+
+
+def inorm_running(x: Tensor, w: Tensor, b: Tensor, rm: Tensor, rv: Tensor) -> Tensor:
+    return (F.instance_norm(x, rm, rv, w, b, use_input_stats=False) ** 2).sum()
+
+
+def test_group_and_instance_norm():
+    check(gn, [A(2, 6, 3, 2), A(6), A(6)], [0, 1, 2])
+    check(inorm, [A(2, 3, 5), A(3), A(3)], [0, 1, 2])
+    check(inorm_running, [A(2, 3, 4, 2), A(3), A(3)], [0, 1, 2], extra=(A(3), A(3, lo="pos")))
