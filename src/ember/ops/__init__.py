@@ -46,6 +46,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     tensor_nn,
     tensor_norm_grad,
     tensor_pool,
+    tensor_pool_grad,
     tensor_quant,
     tensor_quant_dynamic,
     tensor_reduce,

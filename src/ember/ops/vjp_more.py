@@ -128,3 +128,19 @@ def _instance_norm(e, a, out, g):
     x, rm, rv, w, b, use_input_stats, momentum, eps = a
     r = e.op("tensor.instance_norm_backward", g, x, rm, rv, w, b, use_input_stats, eps)
     return [e.tuple_get(r, 0), None, None] + _affine_grads(e, r, w, b) + [None] * 3
+
+
+@vjp("tensor.avg_pool1d")
+def _avg_pool1d(e, a, out, g):
+    return [e.op("tensor.avg_pool1d_backward", g, *a)] + [None] * (len(a) - 1)
+
+
+def _avg_pool_rule(n):
+    @vjp(f"tensor.avg_pool{n}d")
+    def rule(e, a, out, g):
+        return [e.op(f"tensor.avg_pool{n}d_backward", g, *a)] + [None] * (len(a) - 1)
+    return rule
+
+
+_avg_pool_rule(2)
+_avg_pool_rule(3)

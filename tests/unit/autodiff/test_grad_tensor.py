@@ -299,3 +299,16 @@ def test_group_and_instance_norm():
     check(gn, [A(2, 6, 3, 2), A(6), A(6)], [0, 1, 2])
     check(inorm, [A(2, 3, 5), A(3), A(3)], [0, 1, 2])
     check(inorm_running, [A(2, 3, 4, 2), A(3), A(3)], [0, 1, 2], extra=(A(3), A(3, lo="pos")))
+
+
+def avg_pools(x: Tensor, y: Tensor, z: Tensor) -> Tensor:
+    a = F.avg_pool2d(x, 3, 2, 1) ** 2
+    b = F.avg_pool2d(x, [2, 3], [1, 2], [1, 0], True, False) ** 2
+    c = F.avg_pool2d(x, 2, divisor_override=3) ** 2
+    d = F.avg_pool1d(y, 3, 2, 1, True, False) ** 2
+    f = F.avg_pool3d(z, 2, 1, 1) ** 2
+    return a.sum() + b.sum() + c.sum() + d.sum() + f.sum()
+
+
+def test_avg_pools():
+    check(avg_pools, [A(2, 3, 7, 6), A(2, 3, 8), A(1, 2, 3, 4, 3)], [0, 1, 2])
