@@ -38,18 +38,21 @@ def _avg_pool_backward(g, x, kernel_size, stride, padding, ceil_mode, count_incl
 
 
 def avg_pool1d_backward(g, x, kernel_size, stride, padding, ceil_mode, count_include_pad):
+    """d avg_pool1d: each output's gradient spread evenly over its window."""
     return _avg_pool_backward(g, x, kernel_size, stride, padding, ceil_mode,
                               count_include_pad, None, 1)
 
 
 def avg_pool2d_backward(g, x, kernel_size, stride, padding, ceil_mode, count_include_pad,
                         divisor_override):
+    """d avg_pool2d: each output's gradient spread evenly over its window."""
     return _avg_pool_backward(g, x, kernel_size, stride, padding, ceil_mode,
                               count_include_pad, divisor_override, 2)
 
 
 def avg_pool3d_backward(g, x, kernel_size, stride, padding, ceil_mode, count_include_pad,
                         divisor_override):
+    """d avg_pool3d: each output's gradient spread evenly over its window."""
     return _avg_pool_backward(g, x, kernel_size, stride, padding, ceil_mode,
                               count_include_pad, divisor_override, 3)
 
