@@ -7,7 +7,7 @@ so a gradient stays differentiable."""
 from __future__ import annotations
 
 from ember.ops.registry import vjp
-from ember.ops.vjp_tensor import _const, _false, _sum_to, _t
+from ember.ops.vjp_tensor import _as_1d_param, _const, _false, _sum_to, _t
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -144,3 +144,33 @@ def _avg_pool_rule(n):
 
 _avg_pool_rule(2)
 _avg_pool_rule(3)
+
+
+@vjp("tensor.conv_transpose2d")
+def _conv_transpose2d(e, a, out, g):
+    """conv_transpose2d(x, w) is the adjoint of conv2d(., w): the input's gradient is that
+    conv2d of g; the weight's is conv2d's weight gradient with x as the output gradient
+    and g as the input (output_padding only sized g)."""
+    x, w, b, stride, padding, output_padding, groups, dilation = a
+    rest = (stride, padding, dilation, groups)
+    gx = e.op("tensor.conv2d", g, w, None, *rest) if e.need(0) else None
+    gw = e.op("tensor.conv2d_weight_backward", x, g, w, *rest) if e.need(1) else None
+    gb = e.op("tensor.sum", g, [0, 2, 3]) if e.is_tensor(b) and e.need(2) else None
+    return [gx, gw, gb] + [None] * 5
+
+
+@vjp("tensor.conv_transpose1d")
+def _conv_transpose1d(e, a, out, g):
+    """conv_transpose1d as conv_transpose2d over a height of 1."""
+    x, w, b, stride, padding, output_padding, groups, dilation = a
+    s = _as_1d_param(e, stride, "stride")
+    p = _as_1d_param(e, padding, "padding")
+    d = _as_1d_param(e, dilation, "dilation")
+    x2, w2, g2 = (e.op("tensor.unsqueeze", v, 2) for v in (x, w, g))
+    rest = ([1, s], [0, p], [1, d], groups)
+    gx = e.op("tensor.squeeze_dims", e.op("tensor.conv2d", g2, w2, None, *rest), 2) \
+        if e.need(0) else None
+    gw = e.op("tensor.squeeze_dims", e.op("tensor.conv2d_weight_backward", x2, g2, w2, *rest),
+              2) if e.need(1) else None
+    gb = e.op("tensor.sum", g, [0, 2]) if e.is_tensor(b) and e.need(2) else None
+    return [gx, gw, gb] + [None] * 5

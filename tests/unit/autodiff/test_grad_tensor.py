@@ -312,3 +312,21 @@ def avg_pools(x: Tensor, y: Tensor, z: Tensor) -> Tensor:
 
 def test_avg_pools():
     check(avg_pools, [A(2, 3, 7, 6), A(2, 3, 8), A(1, 2, 3, 4, 3)], [0, 1, 2])
+
+
+def tconv(x: Tensor, w: Tensor, b: Tensor) -> Tensor:
+    return (F.conv_transpose2d(x, w, b, 2, 1, 1) ** 2).sum()
+
+
+def tconv_grouped(x: Tensor, w: Tensor, b: Tensor) -> Tensor:
+    return (F.conv_transpose2d(x, w, b, [1, 2], [0, 1], [0, 1], 2, [2, 1]) ** 2).sum()
+
+
+def tconv1(x: Tensor, w: Tensor, b: Tensor) -> Tensor:
+    return (F.conv_transpose1d(x, w, b, 3, 1, 2) ** 2).sum()
+
+
+def test_transposed_convolutions():
+    check(tconv, [A(2, 3, 4, 3), A(3, 2, 3, 3), A(2)], [0, 1, 2])
+    check(tconv_grouped, [A(1, 4, 3, 4), A(4, 3, 2, 3), A(6)], [0, 1, 2])
+    check(tconv1, [A(2, 2, 5), A(2, 3, 4), A(3)], [0, 1, 2])
