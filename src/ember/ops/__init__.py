@@ -54,6 +54,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     tensor_rnn,
     tensor_rnn_grad,
     tensor_shape,
+    tensor_shape_grad,
 )
 from ember.ops.registry import (
     REGISTRY,

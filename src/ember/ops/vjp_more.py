@@ -174,3 +174,54 @@ def _conv_transpose1d(e, a, out, g):
               2) if e.need(1) else None
     gb = e.op("tensor.sum", g, [0, 2]) if e.is_tensor(b) and e.need(2) else None
     return [gx, gw, gb] + [None] * 5
+
+
+@vjp("tensor.pixel_shuffle")
+def _pixel_shuffle(e, a, out, g):
+    return [e.op("tensor.pixel_unshuffle", g, a[1]), None]
+
+
+@vjp("tensor.pixel_unshuffle")
+def _pixel_unshuffle(e, a, out, g):
+    return [e.op("tensor.pixel_shuffle", g, a[1]), None]
+
+
+@vjp("tensor.pad")
+def _pad(e, a, out, g):
+    """Constant padding: the gradient is g with the padding cut off (negative pads crop)."""
+    x, pads, mode, value = a
+    if _const(e, mode, "pad's mode") != "constant":
+        raise NotImplementedError("pad in reflect, replicate or circular mode has no "
+                                  "derivative rule yet")
+    back = [-int(p) for p in _const(e, pads, "pad's sizes")]
+    gv = None
+    if e.is_float(value):  # the padded cells' share goes to the fill value
+        whole, inner = e.op("tensor.sum", g), e.op("tensor.sum", e.op("tensor.pad", g, back))
+        gv = e.to_float(e.op("tensor.sub", whole, inner))
+    return [e.op("tensor.pad", g, back), None, None, gv]
+
+
+@vjp("tensor.index_select")
+def _index_select(e, a, out, g):
+    x, dim, index = a
+    return [e.op("tensor.index_select_backward", g, x, dim, index), None, None]
+
+
+@vjp("tensor.repeat")
+def _repeat(e, a, out, g):
+    return [e.op("tensor.repeat_backward", g, a[0], a[1]), None]
+
+
+@vjp("tensor.normalize")
+def _normalize(e, a, out, g):
+    """p=2: (g - y sum(g y)) / n where n = ||x|| > eps, else g / eps (y the result)."""
+    x, p, dim, eps = a
+    if _const(e, p, "normalize's p") != 2.0:
+        raise NotImplementedError("normalize with p other than 2 has no derivative rule yet")
+    eps = _const(e, eps, "normalize's eps")
+    norm = e.op("tensor.norm", x, 2.0, [_const(e, dim, "normalize's dim")], True)
+    dot = e.op("tensor.sum", e.op("tensor.mul", g, out), [dim], True)
+    inside = e.op("tensor.truediv", e.op("tensor.sub", g, e.op("tensor.mul", out, dot)), norm)
+    small = e.op("tensor.mul_scalar", g, 1.0 / eps)
+    return [e.op("tensor.where", e.op("tensor.gt_scalar", norm, eps), inside, small),
+            None, None, None]

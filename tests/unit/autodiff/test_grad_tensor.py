@@ -330,3 +330,23 @@ def test_transposed_convolutions():
     check(tconv, [A(2, 3, 4, 3), A(3, 2, 3, 3), A(2)], [0, 1, 2])
     check(tconv_grouped, [A(1, 4, 3, 4), A(4, 3, 2, 3), A(6)], [0, 1, 2])
     check(tconv1, [A(2, 2, 5), A(2, 3, 4), A(3)], [0, 1, 2])
+
+
+def reshuffles(x: Tensor, y: Tensor) -> Tensor:
+    a = F.pixel_shuffle(x, 2) ** 2
+    b = F.pixel_unshuffle(a, 2) * 3.0
+    c = (F.pad(y, [1, 2, 0, 1]) ** 2).sum() + (F.pad(y, [0, 1, 2, 0], value=0.5) ** 3).sum()
+    d = F.pad(y, [-1, 0, 1, -1]) ** 2
+    return a.sum() + (b * b).sum() + c.sum() + d.sum()
+
+
+def gathers(x: Tensor, y: Tensor, idx: Tensor) -> Tensor:
+    a = torch.index_select(x, 1, idx) ** 2
+    b = y.repeat(2, 1, 3) ** 2
+    n = F.normalize(x, dim=1) * x
+    return a.sum() + b.sum() + n.sum()
+
+
+def test_shuffles_pads_gathers_tiles_and_normalize():
+    check(reshuffles, [A(2, 8, 2, 3), A(2, 3, 4)], [0, 1])
+    check(gathers, [A(3, 4), A(2, 3)], [0, 1], extra=(np.array([0, 3, 3, 1]),))
