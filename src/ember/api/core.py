@@ -85,9 +85,12 @@ class _Compiled:
         from ember.interpreter.pipeline import compile_to_program
 
         self.module = module
+        epilogues = optimize and backend == "llvm"
         if optimize and settled:
             _run_after_freeze(module)
             optimize = False  # optimized: what is left is verifying and lowering
+        if epilogues:
+            optimize = _fuse_epilogues(module, optimize)
         self.program = compile_to_program(module, optimize=optimize)
         self.native = None
         if backend == "llvm":
@@ -117,6 +120,19 @@ def _native_fused_group(group):
     from ember.llvm.fused import NativeFusedGroup
 
     return NativeFusedGroup(group)
+
+
+def _fuse_epilogues(module, optimize: bool) -> bool:
+    """The LLVM backend runs a producer and its activation as one kernel: after the
+    pipeline (run here when still due), pair them (passes/fuse_epilogue.py). Returns the
+    `optimize` left for compile_to_program (False: done)."""
+    from ember.interpreter.pipeline import run_passes
+    from ember.passes.fuse_epilogue import FuseEpilogue
+
+    if optimize:
+        run_passes(module)
+    FuseEpilogue().run(module)
+    return False
 
 
 def _run_after_freeze(module) -> None:

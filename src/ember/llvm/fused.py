@@ -288,6 +288,10 @@ class NativeFusedGroup(FusedGroup):
     def __init__(self, spec):
         super().__init__(spec)
         self.spec = spec
+        self._producer = _producer_plan(self) if any(
+            name in _PRODUCERS for name, _ in self.specs) else None
+        """For a group a producer starts (passes/fuse_epilogue.py): (its native twins,
+        the epilogue fast path or None); such a group never runs the planned sequence."""
         self._native: dict = {}
         self._fast = None
         """(index of the first tensor, object entry) once a call ran natively."""
@@ -297,6 +301,8 @@ class NativeFusedGroup(FusedGroup):
         self._nout = len(self.outputs)
 
     def __call__(self, *args):
+        if self._producer is not None:
+            return self._run_producer(args)
         fast = self._fast
         if fast is not None:
             a0 = args[fast[0]]
@@ -318,6 +324,28 @@ class NativeFusedGroup(FusedGroup):
                     self._fast = (kinds.index("t"), fn[1])
                 return self._run_native(fn[0], args, kinds)
         return super().__call__(*args)
+
+    def _run_producer(self, args):
+        """The producer with its activation in the product's epilogue where the native
+        kernel covers the call; else the steps one by one through their native twins."""
+        twins, epilogue = self._producer
+        if epilogue is not None:
+            name, get, act, flag = epilogue
+            a = get(args + self.consts)
+            y = _EPILOGUE[name](a, act)
+            if y is not None:
+                from ember.llvm import kernels
+
+                kernels.count(name, "native")
+                kernels.count("tensor." + act, "native")
+                return y
+            return twins[1](twins[0](*a), flag)
+        vals = list(args)
+        vals.extend(self.consts)
+        for twin, (_, refs) in zip(twins, self.specs):
+            vals.append(twin(*[vals[i] for i in refs]))
+        return vals[self.outputs[0]] if self.single else \
+            tuple(vals[i] for i in self.outputs)
 
     def _recycled(self, shape):
         """The previous call's output if the caller has let go of it (this thread's slot
@@ -349,6 +377,40 @@ class NativeFusedGroup(FusedGroup):
         optr = self._outs(*[o.ctypes.data for o in outs])
         fn(ctypes.addressof(tens), ctypes.addressof(scal), ctypes.addressof(optr), first.size)
         return outs[0] if self.single else tuple(outs)
+
+
+_PRODUCERS = ("tensor.conv2d", "tensor.linear")
+
+
+def _conv2d_act(a, act):
+    from ember.llvm.kernel_conv import conv2d_act
+    return conv2d_act(*a, act=act)
+
+
+def _linear_act(a, act):
+    from ember.llvm.kernel_linear import linear_act
+    return linear_act(*a, act=act)
+
+
+_EPILOGUE = {"tensor.conv2d": _conv2d_act, "tensor.linear": _linear_act}
+"""Producer -> f(its operands, activation): the result with the activation in the native
+product's epilogue, or None where the native kernel does not cover the call."""
+
+
+def _producer_plan(group):
+    """(native twin per step, (producer, its operand refs, activation) when the group is
+    exactly a producer and a relu of it, else None)."""
+    from ember.llvm.kernels import native_kernel
+
+    twins = tuple(native_kernel(name, k) for (name, _), k in zip(group.specs, group.kernels))
+    n0 = group.n_in + len(group.consts)
+    epilogue = None
+    if len(group.specs) == 2 and group.outputs == (n0 + 1,):
+        (p, prefs), (a, arefs) = group.specs
+        if p in _EPILOGUE and a == "tensor.relu" and len(arefs) == 2 and arefs[0] == n0 and \
+                group.n_in <= arefs[1] < n0 and group.consts[arefs[1] - group.n_in] is False:
+            epilogue = (p, lambda v, refs=prefs: [v[i] for i in refs], "relu", False)
+    return twins, epilogue
 
 
 def _kinds(args):

@@ -141,6 +141,15 @@ class NativeConv2d:
         return out
 
 
+def conv2d_act(x, w, b, stride, padding, dilation, groups, act):
+    """conv2d then `act` with the activation in the native product's epilogue (dense and
+    grouped convolutions); None where that path does not cover the call (the caller runs
+    the two ops one by one)."""
+    if _plan(x, w, b, stride, padding, dilation, groups) is not None:
+        return None  # depthwise: its own loop, no epilogue
+    return dense.conv2d(x, w, b, stride, padding, dilation, groups, act)
+
+
 def _plan(x, w, b, stride, padding, dilation, groups):
     """((top, bottom), (left, right), (dh, dw)) for a depthwise call this loop covers;
     None for anything else (including every call the kernel would refuse)."""

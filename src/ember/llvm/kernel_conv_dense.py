@@ -39,10 +39,10 @@ _ND = np.ndarray
 _F32 = np.dtype(np.float32)
 
 
-def build(module, bias_kind) -> None:
+def build(module, bias_kind, act) -> None:
     """`ember_conv(args…)`: per sample, the padded copy (when `scr` is given), then one
-    product per group."""
-    gemm = G.build(module, "ember_conv_gemm", (bias_kind, None, False))
+    product per group (bias and activation in its epilogue)."""
+    gemm = G.build(module, "ember_conv_gemm", (bias_kind, act, False))
     fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [PTR if a in _PTRS else I64
                                                              for a in _ARGS]), "ember_conv")
     a = dict(zip(_ARGS, fn.args))
@@ -89,14 +89,14 @@ def build(module, bias_kind) -> None:
 _FN: dict = {}
 
 
-def _native(bias_kind):
-    fn = _FN.get(bias_kind)
+def _native(bias_kind, act):
+    fn = _FN.get((bias_kind, act))
     if fn is None:
         src = inspect.getsource(inspect.getmodule(build)) + \
             inspect.getsource(inspect.getmodule(G.build))
-        addr, = kernels.compile_kernel("conv", (bias_kind,), lambda m: build(m, bias_kind),
-                                       ["ember_conv"], src)
-        fn = _FN[bias_kind] = _PROTO(addr)
+        addr, = kernels.compile_kernel("conv", (bias_kind, act),
+                                       lambda m: build(m, bias_kind, act), ["ember_conv"], src)
+        fn = _FN[(bias_kind, act)] = _PROTO(addr)
     return fn
 
 
@@ -116,8 +116,9 @@ def _offsets(cg, kh, kw, image, wp, dh, dw):
     return off
 
 
-def conv2d(x, w, b, stride, padding, dilation, groups):
-    """The convolution natively, or None where this path does not cover the call."""
+def conv2d(x, w, b, stride, padding, dilation, groups, act=None):
+    """The convolution (then `act`: None or "relu", in the product's epilogue) natively,
+    or None where this path does not cover the call."""
     plan = _plan(x, w, b, stride, padding, dilation, groups)
     if plan is None:
         return None
@@ -129,16 +130,16 @@ def conv2d(x, w, b, stride, padding, dilation, groups):
     o, cg, kh, kw = w.shape
     hp, wp = h + pt + pb, wd + pl + pr
     ho, wo = hp - dh * (kh - 1), wp - dw * (kw - 1)
-    out = np.empty((n, o, ho, wo), np.float32)
     if n == 0:
-        return out[0] if squeeze else out
+        return None  # the kernel makes the empty result
+    out = np.empty((n, o, ho, wo), np.float32)
     w = np.ascontiguousarray(w)
     padded = pt or pb or pl or pr
     flat = kh == kw == 1 and not padded
     scr = np.zeros(cin * hp * wp, np.float32) if padded else None
     off = _offsets(cg, kh, kw, hp * wp, wp, dh, dw)
     ni, nj, sbi, sci = (1, ho * wo, 0, 0) if flat else (ho, wo, wp, wo)
-    _native(None if b is None else "row")(
+    _native(None if b is None else "row", act)(
         x.ctypes.data, n, cin, h, wd, 0 if scr is None else scr.ctypes.data, hp, wp, pt, pl,
         w.ctypes.data, o, groups, cg * kh * kw, off.ctypes.data, out.ctypes.data, ho * wo,
         ni, nj, sbi, sci, 0 if b is None else b.ctypes.data)
@@ -173,3 +174,51 @@ def _plan(x, w, b, stride, padding, dilation, groups):
     if h + pt + pb - dil[0] * (kh - 1) <= 0 or wd + pl + pr - dil[1] * (kw - 1) <= 0:
         return None
     return (pt, pb), (pl, pr), dil
+
+
+class NativeMulConv2d:
+    """tensor.mul_conv2d (ops/tensor_fused.py): conv2d(a * b, ...). Its squeeze-excite fast
+    path — a pointwise convolution of y scaled per channel by s, computed as the weight
+    scaled per sample (W * s) @ y — runs each sample's product natively (float32,
+    C-contiguous y), the bias in the epilogue; every other call runs the kernel."""
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+
+    def __call__(self, a, b, w, bias, stride, padding, dilation, groups):
+        out = _mul_conv2d(a, b, w, bias, stride, padding, dilation, groups)
+        if out is None:
+            kernels.count("tensor.mul_conv2d", "numpy")
+            return self.kernel(a, b, w, bias, stride, padding, dilation, groups)
+        kernels.count("tensor.mul_conv2d", "native")
+        return out
+
+
+def _mul_conv2d(a, b, w, bias, stride, padding, dilation, groups):
+    from ember.ops import tensor_fused as TF
+
+    if type(a) is not _ND or type(b) is not _ND or type(w) is not _ND or \
+            not TF._pointwise(w, stride, padding, dilation, groups):
+        return None
+    y, s = (a, b) if TF._channel_scale(a, b) else (b, a) if TF._channel_scale(b, a) else \
+        (None, None)
+    if y is None or y.dtype is not _F32 or w.dtype is not _F32 or not y.flags.c_contiguous:
+        return None
+    if bias is not None and (type(bias) is not _ND or bias.dtype is not _F32 or
+                             bias.shape != (w.shape[0],) or not bias.flags.c_contiguous):
+        return None
+    n, c, h, wd = y.shape
+    o = w.shape[0]
+    if w.shape[1] != c or n == 0 or o == 0 or h * wd == 0:
+        return None
+    scaled = np.ascontiguousarray(w.reshape(1, o, c) * s.reshape(-1, 1, c))
+    out = np.empty((n, o, h, wd), np.float32)
+    plane = h * wd
+    off = _offsets(c, 1, 1, plane, 1, 1, 1)
+    fn = G.native(None if bias is None else "row", None)
+    per = scaled.shape[0] > 1
+    for i in range(n):
+        fn(scaled.ctypes.data + (i * o * c * 4 if per else 0), c, 1, off.ctypes.data,
+           y.ctypes.data + i * c * plane * 4, 0, out.ctypes.data + i * o * plane * 4, plane,
+           0, 0 if bias is None else bias.ctypes.data, o, c, 1, plane)
+    return out

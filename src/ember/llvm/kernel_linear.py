@@ -43,20 +43,29 @@ class NativeLinear:
         self.kernel = kernel
 
     def __call__(self, x, w, b):
-        if not _covered(x, w, b):
+        y = linear_act(x, w, b)
+        if y is None:
             kernels.count("tensor.linear", "numpy")
             return self.kernel(x, w, b)
         kernels.count("tensor.linear", "native")
-        n, k = w.shape
-        rows = x.size // k
-        wt = weight_t(w)
-        if not wt.flags.c_contiguous:
-            wt = np.ascontiguousarray(wt)
-        y = np.empty(x.shape[:-1] + (n,), np.float32)
-        G.native(None if b is None else "col", None)(
-            x.ctypes.data, k, 1, _offsets(k, n).ctypes.data, wt.ctypes.data, 0, y.ctypes.data,
-            n, 0, 0 if b is None else b.ctypes.data, rows, k, 1, n)
         return y
+
+
+def linear_act(x, w, b, act=None):
+    """x @ w.T + b (then `act`: None or "relu", in the epilogue) natively, or None where
+    the native product does not cover the call."""
+    if not _covered(x, w, b):
+        return None
+    n, k = w.shape
+    rows = x.size // k
+    wt = weight_t(w)
+    if not wt.flags.c_contiguous:
+        wt = np.ascontiguousarray(wt)
+    y = np.empty(x.shape[:-1] + (n,), np.float32)
+    G.native(None if b is None else "col", act)(
+        x.ctypes.data, k, 1, _offsets(k, n).ctypes.data, wt.ctypes.data, 0, y.ctypes.data,
+        n, 0, 0 if b is None else b.ctypes.data, rows, k, 1, n)
+    return y
 
 
 def _covered(x, w, b) -> bool:

@@ -130,7 +130,13 @@ def _max_pool2d(kernel):
     return NativeMaxPool2d(kernel)
 
 
+def _mul_conv2d(kernel):
+    from ember.llvm.kernel_conv_dense import NativeMulConv2d
+    return NativeMulConv2d(kernel)
+
+
 NATIVE = {
+    "tensor.mul_conv2d": _mul_conv2d,
     "tensor.max_pool2d": _max_pool2d,
     "tensor.lstm": _lstm,
     "tensor.conv2d": _conv2d,

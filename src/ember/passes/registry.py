@@ -38,6 +38,7 @@ PASSES = {
     "ranges": ("ember.passes.ranges", "Ranges"),
     "version-loops": ("ember.passes.version_loops", "VersionLoops"),
     "fuse": ("ember.passes.fuse", "Fuse"),
+    "fuse-epilogue": ("ember.passes.fuse_epilogue", "FuseEpilogue"),
 }
 
 

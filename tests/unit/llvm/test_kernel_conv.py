@@ -106,3 +106,66 @@ def test_unbatched_and_errors_are_the_kernels():
     with pytest.raises(type(want.value)) as got:
         nat(bad)
     assert str(got.value).splitlines()[0] == str(want.value).splitlines()[0]
+
+
+@pytest.mark.parametrize("conv, where, epilogue", [
+    (lambda: torch.nn.Conv2d(3, 10, 3, padding=1), "native", True),
+    (lambda: torch.nn.Conv2d(4, 4, 3, padding=1, groups=4), "native", False),  # depthwise
+    (lambda: torch.nn.Conv2d(3, 10, 3, stride=2), "numpy", False),             # strided
+])
+def test_conv_relu_pairs(conv, where, epilogue, tmp_path):
+    """passes/fuse_epilogue pairs a convolution with its relu under the LLVM backend; the
+    pair runs as one native product with relu in its epilogue where it can, else its two
+    steps through their twins; a saved artifact runs the pair on the VM."""
+    torch.manual_seed(11)
+    layer = conv()
+    m = torch.nn.Sequential(layer, torch.nn.ReLU()).eval()
+    vm, nat = ember.script(m), ember.script(m, backend="llvm")
+    assert "tensor.fused" in nat.graph and "tensor.fused" not in vm.graph
+    x = np.random.default_rng(12).standard_normal((2, layer.in_channels, 9, 10))
+    x = x.astype(np.float32)
+    before = dict(kernels.COUNTS)
+    got = nat(x)
+    used = {k: v - before.get(k, 0) for k, v in kernels.COUNTS.items()
+            if v != before.get(k, 0)}
+    want = vm(x)
+    assert used.get(("tensor.conv2d", where)) == 1
+    assert used.get(("tensor.relu", "native")) == (1 if epilogue else None)
+    terms = vm_conv_abs(x, layer.weight.detach().numpy().astype(np.float64), layer)
+    assert got.shape == want.shape and np.all(np.abs(got - want) <= 1e-6 * (terms + 1))
+    assert not np.signbit(got).any()
+    path = tmp_path / "pair.ember"
+    nat.save(path)
+    from ember import mobile
+    assert np.array_equal(mobile.load(path)(x), want)
+
+
+class _SE(torch.nn.Module):
+    def __init__(self, bias):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(6, 8, 1)
+        self.gate = torch.nn.Conv2d(8, 8, 1)
+        self.project = torch.nn.Conv2d(8, 5, 1, bias=bias)
+
+    def forward(self, x):
+        y = self.conv(x)
+        s = torch.sigmoid(self.gate(torch.nn.functional.adaptive_avg_pool2d(y, 1)))
+        return self.project(y * s)
+
+
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("batch", [1, 3])
+def test_squeeze_excite_scaled_pointwise_conv_runs_natively(bias, batch):
+    """freeze rewrites conv2d(y * s) into tensor.mul_conv2d; its per-sample scaled-weight
+    products run natively."""
+    torch.manual_seed(13)
+    m = _SE(bias).eval()
+    vm, nat = ember.script(m), ember.script(m, backend="llvm")
+    assert "tensor.mul_conv2d" in nat.graph
+    x = np.random.default_rng(14).standard_normal((batch, 6, 5, 7)).astype(np.float32)
+    before = dict(kernels.COUNTS)
+    got = nat(x)
+    assert kernels.COUNTS.get(("tensor.mul_conv2d", "native"), 0) == \
+        before.get(("tensor.mul_conv2d", "native"), 0) + 1
+    want = vm(x)
+    assert got.shape == want.shape and np.abs(got - want).max() <= 1e-5
