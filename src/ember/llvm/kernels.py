@@ -135,7 +135,13 @@ def _mul_conv2d(kernel):
     return NativeMulConv2d(kernel)
 
 
+def _layer_norm(kernel):
+    from ember.llvm.kernel_norm import NativeLayerNorm
+    return NativeLayerNorm(kernel)
+
+
 NATIVE = {
+    "tensor.layer_norm": _layer_norm,
     "tensor.mul_conv2d": _mul_conv2d,
     "tensor.max_pool2d": _max_pool2d,
     "tensor.lstm": _lstm,
