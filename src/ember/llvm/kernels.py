@@ -57,7 +57,7 @@ def _compile(tag, params, build, symbols, source):
 
     from ember.llvm import cache, jit
 
-    digest = hashlib.sha256(source.encode()).hexdigest()[:16]
+    digest = hashlib.sha256((source + _helpers_source()).encode()).hexdigest()[:16]
     key = cache.key("kernel", tag, repr(params), jit.target_key(), digest)
     hit = cache.load(key)
     if hit is not None:
@@ -71,6 +71,15 @@ def _compile(tag, params, build, symbols, source):
     loaded = jit.Loaded(obj)
     _KEEP.append(loaded)  # the code lives as long as the process
     return [loaded.address(s) for s in symbols]
+
+
+def _helpers_source() -> str:
+    """The IR helpers every kernel builder uses (their text is part of each cache key)."""
+    import inspect
+
+    from ember.llvm import kernel_rnn as R
+
+    return "".join(inspect.getsource(f) for f in (R._ptr, R._splat, R._loop))
 
 
 def prototype(*argtypes):
