@@ -169,3 +169,31 @@ def test_squeeze_excite_scaled_pointwise_conv_runs_natively(bias, batch):
         before.get(("tensor.mul_conv2d", "native"), 0) + 1
     want = vm(x)
     assert got.shape == want.shape and np.abs(got - want).max() <= 1e-5
+
+
+def test_native_kernels_from_eight_threads_give_identical_results():
+    """Per-call and per-thread scratch only: the same module from 8 threads at once."""
+    import threading
+
+    torch.manual_seed(15)
+    m = torch.nn.Sequential(torch.nn.Conv2d(3, 16, 3, padding=1), torch.nn.ReLU(),
+                            torch.nn.MaxPool2d(2), torch.nn.Conv2d(16, 8, 1),
+                            torch.nn.Flatten(), torch.nn.Linear(8 * 16, 20),
+                            torch.nn.LayerNorm(20)).eval()
+    nat = ember.script(m, backend="llvm")
+    xs = [np.random.default_rng(b).standard_normal((b, 3, 8, 8)).astype(np.float32)
+          for b in (1, 4, 9)]
+    want = [nat(x) for x in xs]
+    bad = []
+
+    def work(k):
+        for r in range(6):
+            i = (k + r) % len(xs)
+            if not np.array_equal(nat(xs[i]), want[i]):
+                bad.append((k, i))
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not bad
