@@ -183,7 +183,8 @@ def _worth_fusing(g, min_elementwise) -> bool:
     return len(g.members) >= 2 and n >= max(min_elementwise, 1)
 
 
-def _build(g, block) -> None:
+def _build(g, block, at=None) -> None:
+    """The group's `tensor.fused` op, placed before `at` (default: its last member)."""
     members = g.members
     inside = set(members)
     inputs, const_ops = [], []
@@ -210,7 +211,7 @@ def _build(g, block) -> None:
     body.append(YieldOp([mapping[r] for r in outputs], (), None, (), last.loc))
     fused = FusedOp(inputs, [r.type for r in outputs], None, [Region(body)], last.loc,
                     [r.name for r in outputs])
-    block.insert_before(last, fused)
+    block.insert_before(last if at is None else at, fused)
     for r, new in zip(outputs, fused.results):
         r.replace_all_uses_with(new)
     for m in reversed(members):

@@ -108,18 +108,20 @@ def test_unbatched_and_errors_are_the_kernels():
     assert str(got.value).splitlines()[0] == str(want.value).splitlines()[0]
 
 
-@pytest.mark.parametrize("conv, where, epilogue", [
-    (lambda: torch.nn.Conv2d(3, 10, 3, padding=1), "native", True),
-    (lambda: torch.nn.Conv2d(4, 4, 3, padding=1, groups=4), "native", False),  # depthwise
-    (lambda: torch.nn.Conv2d(3, 10, 3, stride=2), "numpy", False),             # strided
+@pytest.mark.parametrize("conv, where, epilogue, bn", [
+    (lambda: torch.nn.Conv2d(3, 10, 3, padding=1), "native", True, False),
+    (lambda: torch.nn.Conv2d(3, 10, 3, padding=1), "native", True, True),  # BN folded
+    (lambda: torch.nn.Conv2d(4, 4, 3, padding=1, groups=4), "native", False, False),
+    (lambda: torch.nn.Conv2d(3, 10, 3, stride=2), "numpy", False, False),
 ])
-def test_conv_relu_pairs(conv, where, epilogue, tmp_path):
+def test_conv_relu_pairs(conv, where, epilogue, bn, tmp_path):
     """passes/fuse_epilogue pairs a convolution with its relu under the LLVM backend; the
     pair runs as one native product with relu in its epilogue where it can, else its two
     steps through their twins; a saved artifact runs the pair on the VM."""
     torch.manual_seed(11)
     layer = conv()
-    m = torch.nn.Sequential(layer, torch.nn.ReLU()).eval()
+    norm = [torch.nn.BatchNorm2d(layer.out_channels)] if bn else []
+    m = torch.nn.Sequential(layer, *norm, torch.nn.ReLU()).eval()
     vm, nat = ember.script(m), ember.script(m, backend="llvm")
     assert "tensor.fused" in nat.graph and "tensor.fused" not in vm.graph
     x = np.random.default_rng(12).standard_normal((2, layer.in_channels, 9, 10))
@@ -132,7 +134,8 @@ def test_conv_relu_pairs(conv, where, epilogue, tmp_path):
     assert used.get(("tensor.conv2d", where)) == 1
     assert used.get(("tensor.relu", "native")) == (1 if epilogue else None)
     terms = vm_conv_abs(x, layer.weight.detach().numpy().astype(np.float64), layer)
-    assert got.shape == want.shape and np.all(np.abs(got - want) <= 1e-6 * (terms + 1))
+    scale = 1.0 + 2.0 * bn  # a folded batch norm scales the weights (by about 1 here)
+    assert got.shape == want.shape and np.all(np.abs(got - want) <= 1e-6 * scale * (terms + 1))
     assert not np.signbit(got).any()
     path = tmp_path / "pair.ember"
     nat.save(path)
