@@ -184,7 +184,8 @@ def _worth_fusing(g, min_elementwise) -> bool:
 
 
 def _build(g, block, at=None) -> None:
-    """The group's `tensor.fused` op, placed before `at` (default: its last member)."""
+    """The group's `tensor.fused` op, placed before `at` (default: its last member), with
+    that op's location (where its errors are reported)."""
     members = g.members
     inside = set(members)
     inputs, const_ops = [], []
@@ -209,9 +210,10 @@ def _build(g, block, at=None) -> None:
         body.append(m.clone(mapping))
     last = members[-1]
     body.append(YieldOp([mapping[r] for r in outputs], (), None, (), last.loc))
-    fused = FusedOp(inputs, [r.type for r in outputs], None, [Region(body)], last.loc,
+    place = last if at is None else at  # the group's line is its place's
+    fused = FusedOp(inputs, [r.type for r in outputs], None, [Region(body)], place.loc,
                     [r.name for r in outputs])
-    block.insert_before(last if at is None else at, fused)
+    block.insert_before(place, fused)
     for r, new in zip(outputs, fused.results):
         r.replace_all_uses_with(new)
     for m in reversed(members):

@@ -11,8 +11,8 @@ A pair forms when the activation (EPILOGUES, its `inplace` flag the constant Fal
 the producer's result, nothing else reads it but for its shape (tensor.size and the like:
 those then read the activation's result, of the same shape), both are in one block, and
 no op between them writes a tensor or calls a function. The group takes the producer's
-place (the activation moves up to it: its other operands are constants).
-The group holds the two ops in order, so the VM runs them as before (mobile/fused.py
+place and line (the activation moves up to it: its other operands are constants; the
+producer's errors keep its line). The group holds the two ops in order, so the VM runs them as before (mobile/fused.py
 runs a producer step by its kernel): results are the unfused ops', bit for bit.
 """
 

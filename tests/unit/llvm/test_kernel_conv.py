@@ -200,3 +200,29 @@ def test_native_kernels_from_eight_threads_give_identical_results():
     for t in threads:
         t.join()
     assert not bad
+
+
+def test_a_paired_convolutions_error_keeps_its_line():
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = torch.nn.Conv2d(3, 4, 3)
+
+        def forward(self, x):
+            y = self.conv(x)
+            return torch.relu(y)
+
+    m = M().eval()
+    vm, nat = ember.script(m), ember.script(m, backend="llvm")
+    assert "tensor.fused" in nat.graph
+    bad = np.zeros((1, 5, 6, 6), np.float32)
+    with pytest.raises(Exception) as want:
+        vm(bad)
+    with pytest.raises(type(want.value)) as got:
+        nat(bad)
+    assert str(got.value) == str(want.value)
+
+    def frames(e):
+        return [ln.strip() for n in getattr(e, "__notes__", []) for ln in n.splitlines()
+                if ln.strip().startswith("File ")]
+    assert frames(got.value) == frames(want.value) and frames(want.value)
