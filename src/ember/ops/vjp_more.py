@@ -212,16 +212,62 @@ def _repeat(e, a, out, g):
     return [e.op("tensor.repeat_backward", g, a[0], a[1]), None]
 
 
+def _unit(e, x, dim, eps):
+    """(x / max(||x||, eps) along dim, ||x||), the norm kept as a dim of size 1."""
+    norm = e.op("tensor.norm", x, 2.0, [dim], True)
+    return e.op("tensor.truediv", x, e.op("tensor.clamp_min", norm, eps)), norm
+
+
+def _unit_vjp(e, g, y, norm, dim, eps):
+    """The adjoint of x -> y = x / max(||x||, eps): (g - y sum(g y)) / ||x|| where the norm
+    passes eps, else g / eps."""
+    dot = e.op("tensor.sum", e.op("tensor.mul", g, y), [dim], True)
+    inside = e.op("tensor.truediv", e.op("tensor.sub", g, e.op("tensor.mul", y, dot)), norm)
+    return e.op("tensor.where", e.op("tensor.gt_scalar", norm, eps), inside,
+                e.op("tensor.mul_scalar", g, 1.0 / eps))
+
+
 @vjp("tensor.normalize")
 def _normalize(e, a, out, g):
-    """p=2: (g - y sum(g y)) / n where n = ||x|| > eps, else g / eps (y the result)."""
     x, p, dim, eps = a
     if _const(e, p, "normalize's p") != 2.0:
         raise NotImplementedError("normalize with p other than 2 has no derivative rule yet")
-    eps = _const(e, eps, "normalize's eps")
-    norm = e.op("tensor.norm", x, 2.0, [_const(e, dim, "normalize's dim")], True)
-    dot = e.op("tensor.sum", e.op("tensor.mul", g, out), [dim], True)
-    inside = e.op("tensor.truediv", e.op("tensor.sub", g, e.op("tensor.mul", out, dot)), norm)
-    small = e.op("tensor.mul_scalar", g, 1.0 / eps)
-    return [e.op("tensor.where", e.op("tensor.gt_scalar", norm, eps), inside, small),
-            None, None, None]
+    dim, eps = _const(e, dim, "normalize's dim"), _const(e, eps, "normalize's eps")
+    norm = e.op("tensor.norm", x, 2.0, [dim], True)
+    return [_unit_vjp(e, g, out, norm, dim, eps), None, None, None]
+
+
+@vjp("tensor.cosine_similarity")
+def _cosine_similarity(e, a, out, g):
+    """sum(u1 u2) with u = x / max(||x||, eps), as torch computes it."""
+    x1, x2, dim, eps = a
+    dim, eps = _const(e, dim, "cosine_similarity's dim"), _const(e, eps, "its eps")
+    b1 = e.op("tensor.add", x1, e.op("tensor.zeros_like", x2))  # broadcast, as torch does
+    b2 = e.op("tensor.add", x2, e.op("tensor.zeros_like", x1))
+    (u1, n1), (u2, n2) = _unit(e, b1, dim, eps), _unit(e, b2, dim, eps)
+    gk = e.op("tensor.unsqueeze", g, dim)
+    g1 = _unit_vjp(e, e.op("tensor.mul", gk, u2), u1, n1, dim, eps) if e.need(0) else None
+    g2 = _unit_vjp(e, e.op("tensor.mul", gk, u1), u2, n2, dim, eps) if e.need(1) else None
+    return [_sum_to(e, g1, x1) if g1 is not None else None,
+            _sum_to(e, g2, x2) if g2 is not None else None, None, None]
+
+
+@vjp("tensor.max_pool1d")
+def _max_pool1d(e, a, out, g):
+    """max_pool1d as max_pool2d over a height of 1 (its backward kernel)."""
+    x, k, stride, padding, dilation, ceil_mode, ret_idx = a
+    one = [_as_1d_param(e, v, what) for v, what in ((k, "kernel_size"), (padding, "padding"),
+                                                     (dilation, "dilation"))]
+    st = _const(e, stride, "stride")
+    st = [1, one[0]] if st is None or st == [] else [1, _as_1d_param(e, stride, "stride")]
+    r = e.op("tensor.max_pool2d_backward", e.op("tensor.unsqueeze", g, -2),
+             e.op("tensor.unsqueeze", x, -2), [1, one[0]], st, [0, one[1]], [1, one[2]],
+             ceil_mode)
+    return [e.op("tensor.squeeze_dims", r, -2)] + [None] * 6
+
+
+@vjp("tensor.adaptive_avg_pool1d")
+def _adaptive_avg_pool1d(e, a, out, g):
+    r = e.op("tensor.adaptive_avg_pool2d_backward", e.op("tensor.unsqueeze", g, -2),
+             e.op("tensor.unsqueeze", a[0], -2))
+    return [e.op("tensor.squeeze_dims", r, -2), None]

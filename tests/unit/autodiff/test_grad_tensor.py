@@ -350,3 +350,14 @@ def gathers(x: Tensor, y: Tensor, idx: Tensor) -> Tensor:
 def test_shuffles_pads_gathers_tiles_and_normalize():
     check(reshuffles, [A(2, 8, 2, 3), A(2, 3, 4)], [0, 1])
     check(gathers, [A(3, 4), A(2, 3)], [0, 1], extra=(np.array([0, 3, 3, 1]),))
+
+
+def cosines_and_1d_pools(x: Tensor, y: Tensor, z: Tensor) -> Tensor:
+    c = F.cosine_similarity(x, y, 1) * 2.0 + F.cosine_similarity(x, y[0], 1)
+    m = (F.max_pool1d(z, 3, 2, 1) ** 2).sum() + (F.max_pool1d(z, 2) ** 3).sum()
+    a = F.adaptive_avg_pool1d(z, 3) ** 3
+    return c.sum() + m.sum() + a.sum()
+
+
+def test_cosines_and_1d_pools():
+    check(cosines_and_1d_pools, [A(3, 4), A(3, 4), A(2, 3, 7)], [0, 1, 2])
