@@ -1,5 +1,6 @@
-"""Backward kernels of index_select and repeat (rules in ops/vjp_more.py): the gradient of a
-gather is a scatter-add; the gradient of tiling sums the tiles."""
+"""Backward kernels of index_select, repeat and prelu (rules in ops/vjp_more.py): the
+gradient of a gather is a scatter-add; the gradient of tiling sums the tiles; prelu's
+weight sums over everything but the channels."""
 
 from __future__ import annotations
 
@@ -30,6 +31,26 @@ def repeat_backward(g, x, repeats):
     return np.ascontiguousarray(g.sum(axis=axes, dtype=x.dtype).reshape(x.shape))
 
 
+def prelu_backward(g, x, weight):
+    """(d input, d weight) of prelu: the weight (one, or one per channel of dim 1)."""
+    x, g, w = arr(x), arr(g), arr(weight)
+    g = g.astype(x.dtype, copy=False)
+    per_channel = w.size > 1 and x.ndim >= 2
+    wb = w.reshape((1, -1) + (1,) * (x.ndim - 2)) if per_channel else w.reshape(())
+    neg = x <= 0
+    gx = np.where(neg, g * wb.astype(x.dtype), g)
+    contrib = np.where(neg, g * x, x.dtype.type(0))
+    if per_channel:
+        gw = contrib.sum(axis=(0,) + tuple(range(2, x.ndim)), dtype=x.dtype)
+    else:
+        gw = np.full(w.shape, contrib.sum(dtype=x.dtype), x.dtype)
+    return arr(gx.astype(x.dtype)), arr(gw.reshape(w.shape).astype(w.dtype))
+
+
+def _prelu_info(args):
+    return (TensorInfo(args[1].dtype, args[1].shape), TensorInfo(args[2].dtype, args[2].shape))
+
+
 def _like_second(args):
     b = args[1]
     return TensorInfo(b.dtype, b.shape) if b.is_tensor else UNKNOWN
@@ -39,3 +60,5 @@ reg("tensor.index_select_backward", "(Tensor grad, Tensor self, int dim, Tensor 
     index_select_backward, shape=_like_second)
 reg("tensor.repeat_backward", "(Tensor grad, Tensor self, int[] repeats) -> Tensor",
     repeat_backward, shape=_like_second)
+reg("tensor.prelu_backward", "(Tensor grad, Tensor self, Tensor weight) -> Tuple[Tensor, Tensor]",
+    prelu_backward, shape=_prelu_info)

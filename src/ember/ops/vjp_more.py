@@ -7,7 +7,7 @@ so a gradient stays differentiable."""
 from __future__ import annotations
 
 from ember.ops.registry import vjp
-from ember.ops.vjp_tensor import _as_1d_param, _const, _false, _sum_to, _t
+from ember.ops.vjp_tensor import _as_1d_param, _const, _false, _sum_to, _t, _unreduce
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -271,3 +271,24 @@ def _adaptive_avg_pool1d(e, a, out, g):
     r = e.op("tensor.adaptive_avg_pool2d_backward", e.op("tensor.unsqueeze", g, -2),
              e.op("tensor.unsqueeze", a[0], -2))
     return [e.op("tensor.squeeze_dims", r, -2), None]
+
+
+@vjp("tensor.norm")
+def _norm(e, a, out, g):
+    """The 2-norm: g x / ||x|| (0 where the norm is 0, as torch's subgradient)."""
+    x, p, dim, keepdim, _ = a
+    if _const(e, p, "norm's p") not in (2, 2.0, None):
+        raise NotImplementedError("norm with p other than 2 has no derivative rule yet")
+    if _const(e, dim, "norm's dim") in (None, []):  # over everything: a 0-dim result
+        n, gx = e.op("tensor.expand_as", out, x), e.op("tensor.expand_as", g, x)
+    else:
+        n, gx = _unreduce(e, out, x, dim, keepdim), _unreduce(e, g, x, dim, keepdim)
+    share = e.op("tensor.truediv", e.op("tensor.mul", gx, x), n)
+    return [e.op("tensor.where", e.op("tensor.gt_scalar", n, 0.0), share,
+                 e.op("tensor.zeros_like", x)), None, None, None, None]
+
+
+@vjp("tensor.prelu")
+def _prelu(e, a, out, g):
+    r = e.op("tensor.prelu_backward", g, a[0], a[1])
+    return [e.tuple_get(r, 0) if e.need(0) else None, e.tuple_get(r, 1) if e.need(1) else None]

@@ -361,3 +361,13 @@ def cosines_and_1d_pools(x: Tensor, y: Tensor, z: Tensor) -> Tensor:
 
 def test_cosines_and_1d_pools():
     check(cosines_and_1d_pools, [A(3, 4), A(3, 4), A(2, 3, 7)], [0, 1, 2])
+
+
+def norms_and_prelu(x: Tensor, w: Tensor, v: Tensor) -> Tensor:
+    a = torch.norm(x) + torch.norm(x, 2, [1]).sum() * 2.0 + torch.norm(x, dim=0, keepdim=True).sum()
+    y = x.view(2, 3, 2)
+    return a + (F.prelu(y, w) ** 2).sum() + (F.prelu(x, v) ** 3).sum()
+
+
+def test_norms_and_prelu():
+    check(norms_and_prelu, [A(3, 4), A(3), A(1)], [0, 1, 2])
