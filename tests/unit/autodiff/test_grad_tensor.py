@@ -340,7 +340,7 @@ def reshuffles(x: Tensor, y: Tensor) -> Tensor:
     return a.sum() + (b * b).sum() + c.sum() + d.sum()
 
 
-def gathers(x: Tensor, y: Tensor, idx: Tensor) -> Tensor:
+def selects_and_tiles(x: Tensor, y: Tensor, idx: Tensor) -> Tensor:
     a = torch.index_select(x, 1, idx) ** 2
     b = y.repeat(2, 1, 3) ** 2
     n = F.normalize(x, dim=1) * x
@@ -349,7 +349,7 @@ def gathers(x: Tensor, y: Tensor, idx: Tensor) -> Tensor:
 
 def test_shuffles_pads_gathers_tiles_and_normalize():
     check(reshuffles, [A(2, 8, 2, 3), A(2, 3, 4)], [0, 1])
-    check(gathers, [A(3, 4), A(2, 3)], [0, 1], extra=(np.array([0, 3, 3, 1]),))
+    check(selects_and_tiles, [A(3, 4), A(2, 3)], [0, 1], extra=(np.array([0, 3, 3, 1]),))
 
 
 def cosines_and_1d_pools(x: Tensor, y: Tensor, z: Tensor) -> Tensor:
