@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ember.ops.tensor_common import arr, reg
-from ember.ops.tensorinfo import TensorInfo
+from ember.ops.tensor_grad import _ln_info  # (d input like the input; the rest per channel)
 
 
 def _per_channel(v, ndim):
@@ -57,15 +57,10 @@ def instance_norm_backward(g, x, running_mean, running_var, weight, bias, use_in
     return arr((g * _per_channel(scale, x.ndim)).astype(x.dtype)), arr(gw), arr(gb)
 
 
-def _info(args):
-    a = args[1]
-    return (TensorInfo(a.dtype, a.shape), TensorInfo(a.dtype, None), TensorInfo(a.dtype, None))
-
-
 reg("tensor.group_norm_backward",
     "(Tensor grad, Tensor input, int num_groups, Tensor? weight, Tensor? bias, float eps) -> "
-    "Tuple[Tensor, Tensor, Tensor]", group_norm_backward, shape=_info)
+    "Tuple[Tensor, Tensor, Tensor]", group_norm_backward, shape=_ln_info)
 reg("tensor.instance_norm_backward",
     "(Tensor grad, Tensor input, Tensor? running_mean, Tensor? running_var, Tensor? weight, "
     "Tensor? bias, bool use_input_stats, float eps) -> Tuple[Tensor, Tensor, Tensor]",
-    instance_norm_backward, shape=_info)
+    instance_norm_backward, shape=_ln_info)

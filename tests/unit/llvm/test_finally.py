@@ -3,11 +3,11 @@ first, nested trys included; arguments and results compared with the VM."""
 
 from __future__ import annotations
 
-import copy
 
 import pytest
 
 import ember
+from tests.unit.llvm.outcomes import outcome as _outcome
 
 pytest.importorskip("llvmlite")
 src = '''
@@ -53,14 +53,6 @@ def f4(xs: List[int], n: int) -> int:
         finally:
             xs.append(i)
 '''
-
-
-def _outcome(f, args):
-    args = copy.deepcopy(args)
-    try:
-        return ("ok", f(*args), args)
-    except Exception as e:  # noqa: BLE001 - the exception is the result being compared
-        return ("err", type(e).__name__, str(e), args)
 
 
 def test_jumps_through_finally_agree_with_the_vm():

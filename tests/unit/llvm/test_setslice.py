@@ -4,13 +4,13 @@ CPython (results, argument lists after the call, exception type and message), al
 
 from __future__ import annotations
 
-import copy
 import os
 import random
 
 import pytest
 
 import ember
+from tests.unit.llvm.outcomes import outcome as _outcome
 
 pytest.importorskip("llvmlite")
 SRC = '''
@@ -35,14 +35,6 @@ def floats(xs: List[float]) -> List[float]:
     return xs
 '''
 NAMES = ("f", "same", "nested", "star", "floats")
-
-
-def _outcome(fn, args):
-    args = copy.deepcopy(args)
-    try:
-        return ("ok", fn(*args), args)
-    except Exception as e:  # noqa: BLE001 - the exception is the result being compared
-        return ("err", type(e).__name__, str(e), args)
 
 
 @pytest.fixture(scope="module")

@@ -5,11 +5,11 @@ cache's JSON."""
 
 from __future__ import annotations
 
-import copy
 
 import pytest
 
 import ember
+from tests.unit.llvm.outcomes import outcome as _outcome
 from ember.llvm.sites import Site
 
 pytest.importorskip("llvmlite")
@@ -32,14 +32,6 @@ def m(t: Tuple[List[int], List[int]], i: int) -> List[int]:
 '''
 CASES = {"g": [((1, 2, 3), i) for i in range(-5, 5)], "h": [()], "k": [(3,), (-7,)],
          "m": [(([1], [2]), i) for i in (-3, -2, -1, 0, 1, 2)]}
-
-
-def _outcome(fn, args):
-    args = copy.deepcopy(args)
-    try:
-        return ("ok", fn(*args), args)
-    except Exception as e:  # noqa: BLE001 - the exception is the result being compared
-        return ("err", type(e).__name__, str(e), args)
 
 
 def test_runtime_tuple_indices_agree_with_cpython_and_the_vm():
