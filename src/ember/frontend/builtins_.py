@@ -33,6 +33,8 @@ def call_builtin(em, name, node, expected):
         if node.args and name in ("any", "all") and is_lazy_source(em, node.args[0]):
             return any_all(em, node, name)
         kw = {k.arg for k in node.keywords}
+        if name == "sum" and (len(node.args) == 2 or (len(node.args) == 1 and kw == {"start"})):
+            return sum_with_start(em, node)
         if name in ("min", "max") and len(node.args) == 1 and kw & {"key", "default"}:
             return minmax_key(em, name, node)
         if name in _ITERABLE_ARG and len(node.args) == 1:
@@ -513,6 +515,32 @@ def any_all(em, node, name):
     em.stmt(A.For(sp, A.Name(sp, item), gen, body, []))
     result = em.env.get(flag).value
     em.env.pop(flag)
+    return result
+
+
+def sum_with_start(em, node):
+    """sum(iterable, start): start + x0 + x1 + ... from the left, as CPython adds (so
+    sum(lists, []) concatenates). The running total keeps start's type."""
+    from ember.frontend.env import Var
+    seq = materialize(em, node.args[0])
+    if isinstance(seq.type, ErrorType):
+        return seq
+    start_node = node.args[1] if len(node.args) == 2 else node.keywords[0].value
+    start = em.value(start_node, getattr(seq.type, "elem", None))
+    if isinstance(start.type, ErrorType):
+        return start
+    if start.type == T.STR:
+        return em.error("sum() can't sum strings [use ''.join(seq) instead]", start_node.span)
+    acc, item, lst = hidden_name("acc"), hidden_name("x"), hidden_name("seq")
+    em.env.set(lst, Var(seq.type, seq, True))
+    em.env.set(acc, Var(start.type, start, True))
+    sp = node.span
+    add = A.BinOp(sp, A.Name(sp, acc), "+", A.Name(sp, item))
+    em.stmt(A.For(sp, A.Name(sp, item), A.Name(sp, lst),
+                  [A.Assign(sp, [A.Name(sp, acc)], add)], []))
+    result = em.env.get(acc).value
+    em.env.pop(acc)
+    em.env.pop(lst)
     return result
 
 

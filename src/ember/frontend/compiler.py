@@ -424,7 +424,7 @@ def compile_source(text: str, filename: str = "<string>") -> Module:
 
 
 _TYPING_NAMES = ("List", "Dict", "Tuple", "Optional", "Union", "Any", "Final", "NamedTuple",
-                 "Callable")
+                 "Callable", "Set", "Iterator", "Iterable", "Generator")
 
 
 def string_frontend_names() -> dict:

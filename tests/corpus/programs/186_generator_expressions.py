@@ -77,6 +77,10 @@ def enumerated(xs: List[str]) -> List[str]:
     return [str(i) + s for i, s in enumerate((s.upper() for s in xs), 1)]
 
 
+def with_start(xs: List[int], xss: List[List[int]]) -> Tuple[float, List[int], int]:
+    return sum((x / 2 for x in xs), 0.5), sum(xss, []), sum(xs, start=10)
+
+
 CASES = [
     ("squares", ([1, 2, 3],)),
     ("squares", ([],)),
@@ -96,4 +100,6 @@ CASES = [
     ("short_circuit_log", ([1, 3, 5],)),
     ("scoping", ([1, 2],)),
     ("enumerated", (["a", "b"],)),
+    ("with_start", ([1, 2], [[1], [], [2, 3]])),
+    ("with_start", ([], [])),
 ]
