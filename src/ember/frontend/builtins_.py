@@ -9,7 +9,7 @@ import string
 
 from ember import ops
 from ember.frontend import ast as A
-from ember.frontend.generators import generator_call, is_lazy_source
+from ember.frontend.generators import dunder_iter_call, is_lazy_source
 from ember.frontend.meta import MBuiltin, MClass, MException, MTypeName
 from ember.frontend.typing_ import ErrorType, show
 from ember.ir import Region
@@ -93,7 +93,7 @@ def materialize(em, node):
     from ember.frontend.env import Var
     if isinstance(node, A.GeneratorExp):
         return em.value(node)
-    if generator_call(em, node) is not None:
+    if is_lazy_source(em, node) or dunder_iter_call(em, node) is not None:
         return _listcomp_over(em, node)
     if isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
             node.func.id in ("range", "enumerate", "zip", "reversed") and \

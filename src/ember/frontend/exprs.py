@@ -103,6 +103,9 @@ class ExprMixin:
         if isinstance(v, MHook):
             return v.value(self, node)
         if isinstance(v, (MFunction, MLambda, MNested)):
+            from ember.frontend.generators import is_generator_def, refuse_generator_value
+            if isinstance(v, MFunction) and is_generator_def(v.info.node):
+                return refuse_generator_value(self, v.info, node)
             from ember.frontend.closures import function_value
             return function_value(self, v, node)
         return self.error(f"{v.describe()} cannot be used as a value here", node.span)

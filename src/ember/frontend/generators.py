@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from ember.frontend import ast as A
 from ember.frontend.env import children, local_names, target_names
 from ember.frontend.meta import MBuiltin, MFunction
+from ember.ir import types as T
 
 _counter = [0]
 
@@ -80,15 +81,44 @@ def generator_call(em, node):
     return None
 
 
+def generator_method_call(em, node):
+    """The FuncInfo of the generator method `name.m(...)` calls, name a local variable
+    holding an object (`self.items()`, `tree.walk()`), else None."""
+    if not (isinstance(node, A.Call) and isinstance(node.func, A.Attribute) and
+            isinstance(node.func.value, A.Name)):
+        return None
+    var = em.env.get(node.func.value.id)
+    t = getattr(var, "type", None)
+    if not isinstance(t, T.ClassType):
+        return None
+    info = em.c.class_by_decl.get(t.name)
+    method = info.methods.get(node.func.attr) if info is not None else None
+    if method is not None and not method.static and is_generator_def(method.node):
+        return method
+    return None
+
+
+def dunder_iter_call(em, node):
+    """`obj` (a local variable) whose class's __iter__ is a generator: the call
+    `obj.__iter__()` a for loop makes, else None."""
+    if not isinstance(node, A.Name):
+        return None
+    call = A.Call(node.span, A.Attribute(node.span, A.Name(node.span, node.id), "__iter__"),
+                  [], [])
+    return call if generator_method_call(em, call) is not None else None
+
+
 def is_lazy_source(em, node) -> bool:
-    """A generator expression or a call of a generator function."""
-    return isinstance(node, A.GeneratorExp) or generator_call(em, node) is not None
+    """A generator expression or a call of a generator function or method."""
+    return isinstance(node, A.GeneratorExp) or generator_call(em, node) is not None or \
+        generator_method_call(em, node) is not None
 
 
 def _enumerate_of_generator(em, node):
     if isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
             node.func.id == "enumerate" and isinstance(em.global_meta("enumerate"), MBuiltin) \
-            and node.args and is_lazy_source(em, node.args[0]):
+            and node.args and (is_lazy_source(em, node.args[0]) or
+                               dunder_iter_call(em, node.args[0]) is not None):
         return node
     return None
 
@@ -319,7 +349,7 @@ def _genexp_source(gen: A.GeneratorExp):
     return [], body
 
 
-def _call_source(em, info, call):
+def _call_source(em, info, call, receiver=None):
     """A generator function's call: its parameters bound to the arguments (in the call's
     order, each converted to its annotation), its body renamed apart. None after an
     error (reported)."""
@@ -337,11 +367,14 @@ def _call_source(em, info, call):
     em.local_names |= set(names.values())
     params = [a for a in fdef.args]
     prelude = []
-    if len(call.args) > len(params):
+    if len(call.args) + (receiver is not None) > len(params):
         em.error(f"{fdef.name}() takes {len(params)} positional argument(s) but "
                  f"{len(call.args)} were given", call.span)
         return None
-    pairs = list(zip(params, call.args))
+    args = list(call.args)
+    if receiver is not None:  # a method: self is the object the call names
+        args.insert(0, A.Name(receiver.span, receiver.id))
+    pairs = list(zip(params, args))
     by_name = {p.arg: p for p in params}
     for kw in call.keywords:
         p = by_name.get(kw.arg)
@@ -463,6 +496,9 @@ def _elem_annotation(em, fdef):
 def inline_for(em, s) -> bool:
     """Compile `for t in <generator>` by inlining; False when s.iter is not a generator."""
     it = s.iter
+    via_iter = dunder_iter_call(em, it)
+    if via_iter is not None:
+        it = via_iter
     enum = _enumerate_of_generator(em, it)
     if enum is not None:
         return _inline_enumerate(em, s, enum)
@@ -471,6 +507,10 @@ def inline_for(em, s) -> bool:
                        "in a for loop, or make a list of it first)", it.span)
         return True
     info = generator_call(em, it)
+    receiver = None
+    if info is None:
+        info = generator_method_call(em, it)
+        receiver = it.func.value if info is not None else None
     if info is None and not isinstance(it, A.GeneratorExp):
         return False
     job = _Inline(em, s)
@@ -478,7 +518,7 @@ def inline_for(em, s) -> bool:
         job.gen_name = f"'{info.node.name}'"
         if info.node.returns is not None:
             job.elem_type = _elem_annotation(em, info.node)
-        src = _call_source(em, info, it)
+        src = _call_source(em, info, it, receiver)
         if src is None:
             return True
     else:

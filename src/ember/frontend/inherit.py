@@ -107,6 +107,8 @@ def super_call(em, node):
     defining = getattr(em.info, "defined_in", None) or owner
     base = getattr(defining, "base", None)
     name = node.func.attr
+    if base is None and name == "__init__" and not node.args and not node.keywords:
+        return em.b.const(None, T.NONE, em.loc(node))  # object.__init__(self)
     if base is None or name not in base.methods:
         where = base.name if base is not None else "object"
         return em.error(f"'super' object has no attribute '{name}' (class '{where}' has no "

@@ -618,6 +618,10 @@ class LoopMixin:
         seq = self.sequence_of(arg)
         if seq is None:
             return None
+        if getattr(seq, "kind", None) == "iter" or type(seq).__name__ == "SetSeq":
+            self.error(f"'{'set' if seq.kind != 'iter' else 'iterator'}' object is not "
+                       "reversible", arg.span)
+            return None
         if not isinstance(seq, (_Seq, _Range)):
             self.unsupported("reversed() of zip()/enumerate() is not supported (Python "
                              "cannot reverse them either)", arg.span)
@@ -641,6 +645,10 @@ class LoopMixin:
             return self.for_reversed_range(s, arg)
         seq = self.sequence_of(arg)
         if seq is None:
+            return
+        if getattr(seq, "kind", None) == "iter" or type(seq).__name__ == "SetSeq":
+            self.error(f"'{'set' if seq.kind != 'iter' else 'iterator'}' object is not "
+                       "reversible", arg.span)
             return
         if not isinstance(seq, _Seq):
             self.unsupported("reversed() of zip()/enumerate() is not supported", arg.span)

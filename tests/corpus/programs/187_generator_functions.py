@@ -44,6 +44,33 @@ def shifted(xs: List[int], k: int = 1) -> Iterator[int]:
         yield add(x)
 
 
+class Bag:
+    def __init__(self, xs: List[int]):
+        self.xs = xs
+
+    def evens(self, limit: int = 100) -> Iterator[int]:
+        for x in self.xs:
+            if x % 2 == 0 and x < limit:
+                yield x
+
+    def __iter__(self) -> Iterator[int]:
+        for x in self.xs:
+            yield x * 10
+
+    def pairs(self) -> Iterator[Tuple[int, int]]:
+        for i, x in enumerate(self):
+            yield i, x
+
+
+def methods(xs: List[int]) -> Tuple[List[int], List[int], List[Tuple[int, int]], bool]:
+    b = Bag(xs)
+    out: List[int] = []
+    for v in b.evens():
+        out.append(v)
+    return (out + list(b.evens(limit=5)), sorted(b, reverse=True) + [sum(b)],
+            list(b.pairs()), any(v > 20 for v in b))
+
+
 def consumers(n: int) -> Tuple[List[int], int, int, List[int], Dict[int, str], str]:
     return (list(count_up(n)), sum(count_up(n)), max(count_up(n + 1)),
             sorted(count_up(n), reverse=True), dict(labelled(n)),
@@ -146,4 +173,6 @@ CASES = [
     ("keywords", ([1, 2],)),
     ("last_value", (3,)),
     ("last_value", (0,)),
+    ("methods", ([1, 2, 4, 6],)),
+    ("methods", ([],)),
 ]
