@@ -76,6 +76,8 @@ def b_set(em, node, expected):
     loc = em.loc(node)
     if not node.args:
         if not isinstance(expected, T.SetType):
+            expected = _infer_empty(em, node)
+        if not isinstance(expected, T.SetType):
             return em.error("the element type of an empty set() is unknown here: annotate the "
                             "variable (s: Set[int] = set())", node.span)
         check_elem(em, expected.elem, node.span)
@@ -111,6 +113,73 @@ def b_set(em, node, expected):
             not items.op.operands and items.op.name == "list.new":
         items.type = T.ListType(expected.elem)
     return _from_items(em, items, node)
+
+
+def _infer_empty(em, node):
+    """The type of `name = set()` (unannotated) from the first `name.add(x)` after it, when
+    x's type is known here: a constant, a variable already bound, a `for` target over a
+    container bound here, or a tuple of those. None when it cannot be told."""
+    from ember.frontend.env import walk
+    body = getattr(em.node, "body", None) or []
+    target = None
+    for n in walk(A.Module(node.span, body)):
+        if isinstance(n, A.Assign) and n.value is node and len(n.targets) == 1 and \
+                isinstance(n.targets[0], A.Name):
+            target = n.targets[0].id
+            break
+    if target is None:
+        return None
+    loops: dict = {}
+    for n in walk(A.Module(node.span, body)):
+        if isinstance(n, A.For) and isinstance(n.target, (A.Name, A.Tuple)):
+            loops.setdefault(_key(n.target), n.iter)
+        if isinstance(n, A.Call) and isinstance(n.func, A.Attribute) and \
+                n.func.attr == "add" and isinstance(n.func.value, A.Name) and \
+                n.func.value.id == target and len(n.args) == 1:
+            t = _guess(em, n.args[0], loops, 0)
+            return T.SetType(t) if t is not None and hashable(t) else None
+    return None
+
+
+def _key(target):
+    return target.id if isinstance(target, A.Name) else None
+
+
+def _guess(em, e, loops, depth):
+    from ember.frontend.iterators import elem_type
+    if depth > 3:
+        return None
+    if isinstance(e, A.Constant) and type(e.value) in (int, float, str, bool):
+        return {int: T.I64, float: T.F64, str: T.STR, bool: T.BOOL}[type(e.value)]
+    if isinstance(e, A.Tuple):
+        parts = [_guess(em, x, loops, depth + 1) for x in e.elts]
+        return None if None in parts else T.TupleType(tuple(parts))
+    if isinstance(e, A.Compare):
+        parts = [_guess(em, x, loops, depth + 1) for x in [e.left] + list(e.comparators)]
+        return T.BOOL if None not in parts and not any(
+            isinstance(p, T.TensorType) for p in parts) else None
+    if isinstance(e, A.BinOp):
+        a, b = _guess(em, e.left, loops, depth + 1), _guess(em, e.right, loops, depth + 1)
+        ints = (T.I64, T.BOOL)
+        if a == b == T.BOOL and e.op in ("&", "|", "^"):
+            return T.BOOL
+        if a in ints and b in ints and e.op != "/":
+            return T.I64
+        if a in ints + (T.F64,) and b in ints + (T.F64,):
+            return T.F64
+        if a == b == T.STR and e.op == "+":
+            return T.STR
+        return None
+    if isinstance(e, A.Name):
+        var = em.env.get(e.id)
+        if var is not None and getattr(var, "type", None) is not None:
+            return var.type
+        it = loops.get(e.id)
+        if isinstance(it, A.Name):
+            outer = em.env.get(it.id)
+            return elem_type(outer.type) if outer is not None and \
+                getattr(outer, "type", None) is not None else None
+    return None
 
 
 def binop(em, op, a, b, node, aug):

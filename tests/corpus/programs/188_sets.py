@@ -89,6 +89,19 @@ def dedupe(words: List[str]) -> List[str]:
     return out
 
 
+def dedupe_inferred(words: List[str], xs: List[int]) -> Tuple[List[str], int]:
+    seen = set()  # the element type comes from the first seen.add(...)
+    out: List[str] = []
+    for w in words:
+        if w not in seen:
+            seen.add(w)
+            out.append(w)
+    pairs = set()
+    for x in xs:
+        pairs.add((x % 2, x > 2))
+    return out, len(pairs)
+
+
 def printed(xs: List[int]) -> str:
     s = set(xs)
     e: Set[str] = set()
@@ -143,6 +156,7 @@ CASES = [
     ("tuples", ([1, 2, 1, 40],)),
     ("floats", ([0.5, 1.0, 0.5, -0.0, 0.0, 1e300],)),
     ("dedupe", (["x", "y", "x", "z", "y"],)),
+    ("dedupe_inferred", (["x", "y", "x"], [1, 2, 3, 5])),
     ("printed", ([3, 1, 3],)),
     ("passed_in", ({1, 2}, 3)),
     ("from_dict", ({9: "a", 1: "b", 17: "c"},)),
