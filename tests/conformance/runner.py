@@ -19,6 +19,7 @@ import numpy as np
 
 from ember.fuzz.oracle import same, string_frontend_values
 
+MESSAGES = bool(os.environ.get("CONFORMANCE_MESSAGES"))
 _DEF = re.compile(r"^def (\w+)\(", re.M)
 
 
@@ -72,6 +73,8 @@ def agree(want, got) -> bool:
     if want[0] != got[0] or want[-1] != got[-1]:
         return False
     if want[0] == "raise":
+        if want[1] == got[1] and want[2] != got[2] and MESSAGES:
+            print(f"    message: {got[2]!r} vs CPython {want[2]!r}")
         return want[1] == got[1]
     return same_value(want[1], got[1])
 
@@ -101,7 +104,10 @@ def ember_fns(source: str):
 
 def check_case(source: str, arglist) -> str | None:
     """None when ember agrees with CPython on every args tuple, else what differed."""
-    py = cpython_fn(source)
+    try:
+        py = cpython_fn(source)
+    except Exception as e:  # noqa: BLE001 - a case CPython cannot run is the case's bug
+        return f"invalid case: CPython: {type(e).__name__}: {e}"
     try:
         fn, loaded = ember_fns(source)
     except Exception as e:  # noqa: BLE001 - a rejection is the probe's finding

@@ -243,6 +243,9 @@ def isinstance_types(em, node, subject):
     nodes = node.elts if isinstance(node, A.Tuple) else [node]
     out = []
     for n in nodes:
+        if isinstance(n, A.Subscript):  # isinstance(x, List[int]), torch.jit.isinstance
+            out.append(em.ann.resolve(n))
+            continue
         m = em.expr(n)
         bare = _BARE.get(m.name) if isinstance(m, (MBuiltin, MTypeName)) else None
         if bare is not None:
@@ -451,8 +454,10 @@ def b_tuple(em, node, expected):
 
 
 def b_pow(em, node, expected):
+    if len(node.args) == 3 and not node.keywords:
+        return em.call_python_op("builtins.pow", em.call_args(node), node)
     if len(node.args) != 2 or node.keywords:
-        return em.unsupported("pow() with a modulus is not supported", node.span)
+        return em.error("pow() takes 2 or 3 positional arguments", node.span)
     a, b = (em.value(x) for x in node.args)
     fake = A.BinOp(node.span, node.args[0], "**", node.args[1])
     return em.binop("**", a, b, fake)

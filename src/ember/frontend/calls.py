@@ -80,6 +80,11 @@ class CallMixin:
             return call_builtin(self, callee.name, node, expected)
         if isinstance(callee, MOpFunc) and callee.qualname == "torch.jit.annotate":
             return self.annotate(node)
+        if isinstance(callee, MOpFunc) and callee.qualname == "torch.jit.isinstance":
+            from ember.frontend.builtins_ import b_isinstance
+            return b_isinstance(self, node, expected)
+        if isinstance(callee, MOpFunc) and callee.qualname == "torch.jit._unwrap_optional":
+            return self.unwrap_optional(node)
         if isinstance(callee, MHook):
             return callee.call(self, node, expected)
         if isinstance(callee, MOpFunc):
@@ -116,6 +121,16 @@ class CallMixin:
             return Poison()
         return self.coerce(self.value(node.args[1], expected=t), t, node.args[1].span)
 
+    def unwrap_optional(self, node):
+        """torch.jit._unwrap_optional(x): x, narrowed to its non-None type (a TypeError
+        at run time when it is None)."""
+        if len(node.args) != 1 or node.keywords:
+            return self.error("torch.jit._unwrap_optional takes one argument", node.span)
+        v = self.value(node.args[0])
+        if not isinstance(v.type, T.OptionalType):
+            return v
+        return self.b.create("narrow", [v], [v.type.elem], loc=self.loc(node)).result
+
     def call_args(self, node):
         return [self.value(a) for a in node.args]
 
@@ -144,9 +159,9 @@ class CallMixin:
         if isinstance(t, T.TensorType) and m.name == "tolist" and not node.args and \
                 not node.keywords:
             return self.tensor_tolist(recv, node, expected)
-        if isinstance(t, T.TensorType) and m.name == "item" and t.dtype in ("c64", "c128") \
-                and not node.args and not node.keywords:  # a complex tensor's element
-            return self.b.kernel("tensor.complex_value", [recv], T.C128, self.loc(node))
+        if isinstance(t, T.TensorType) and m.name == "item" and t.dtype is not None \
+                and not node.args and not node.keywords:
+            return self.tensor_item(recv, node, expected)
         qual = f"{prefix}.{m.name}"
         if not ops.by_python_name(qual):
             return self.error(f"{show(t)} has no method '{m.name}'", m.span, NameResolutionError)
@@ -155,6 +170,18 @@ class CallMixin:
                 for i, a in enumerate(node.args)]
         return self.call_python_op(qual, [recv] + args, node, self.call_kwargs(node),
                                    receiver=True)
+
+    def tensor_item(self, recv, node, expected):
+        """x.item() of a tensor whose dtype is known: a number of the dtype's kind, as
+        TorchScript's Scalar holds it at run time (an int tensor's element is an int);
+        a float where the context wants a float."""
+        dt = recv.type.dtype
+        kind = "bool" if dt == "bool" else dt[0]
+        if expected == T.F64 and kind != "c":
+            kind = "f"
+        name, ret = {"bool": ("tensor.bool_value", T.BOOL), "c": ("tensor.complex_value", T.C128),
+                     "f": ("tensor.item_float", T.F64)}.get(kind, ("tensor.int_value", T.I64))
+        return self.b.kernel(name, [recv], ret, self.loc(node))
 
     def tensor_tolist(self, recv, node, expected):
         """x.tolist(), typed as TorchScript types it: by the type the context expects

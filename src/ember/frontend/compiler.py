@@ -275,22 +275,26 @@ def check_decorators(c, node: A.FunctionDef, method: bool) -> None:
         if name.endswith("jit.unused"):
             continue  # compiled as a raise (FunctionEmitter.run)
         if name.endswith("jit.ignore"):
-            msg = (f"@{name} is not supported: ember runs without Python at run time, so it "
-                   "cannot call back into Python; remove the decorator so ember compiles the "
-                   "function")
-        else:
-            shown = name or "this decorator"
-            msg = (f"decorator @{shown} is not supported: ember compiles the undecorated "
-                   "function, which would change its meaning (allowed: @torch.jit.export, "
-                   "@torch.jit.script, @ember.export" +
-                   (", @staticmethod, @property" if method else "") + ")")
+            continue  # compiled: ember has no Python to call back at run time
+        shown = name or "this decorator"
+        msg = (f"decorator @{shown} is not supported: ember compiles the undecorated "
+               "function, which would change its meaning (allowed: @torch.jit.export, "
+               "@torch.jit.script, @torch.jit.ignore, @ember.export" +
+               (", @staticmethod, @property" if method else "") + ")")
         c.report(UnsupportedError(msg, d.span))
+
+
+def _drops(d) -> bool:
+    """`@torch.jit.ignore(drop=True)`: TorchScript's old spelling of @torch.jit.unused."""
+    return isinstance(d, A.Call) and decorator_name(d).endswith("jit.ignore") and any(
+        k.arg == "drop" and isinstance(k.value, A.Constant) and k.value.value is True
+        for k in d.keywords)
 
 
 def is_unused(info) -> bool:
     """Whether info's function is marked @torch.jit.unused (or torch.jit.ignore(drop=True)):
     TorchScript compiles its signature and replaces its body by a raise."""
-    if any(decorator_name(d).endswith("jit.unused") for d in info.node.decorators):
+    if any(decorator_name(d).endswith("jit.unused") or _drops(d) for d in info.node.decorators):
         return True
     modifier = getattr(getattr(info.pyfn, "__func__", info.pyfn), "_torchscript_modifier", None)
     return getattr(modifier, "name", "") in ("UNUSED", "_DROP")

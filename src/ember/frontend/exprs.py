@@ -24,6 +24,7 @@ from ember.frontend.meta import (
 from ember.frontend.typing_ import ErrorType, numeric_rank, show
 from ember.ir import Region, Value
 from ember.ir import types as T
+from ember import ops
 from ember.ops.int64 import INT64_MAX, INT64_MIN
 from ember.ops.scalar_complex import CMATH_CONSTANTS
 
@@ -38,6 +39,8 @@ _NAMES = {"+": "add", "-": "sub", "*": "mul", "/": "truediv", "//": "floordiv", 
 _CMP_NAMES = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 _SWAP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
 _MATH_CONSTS = {"pi", "e", "tau", "inf", "nan"}
+_TYPE_BUILTINS = {"dict", "list", "str", "int", "float", "complex", "bool", "tuple"}
+"""Builtin types whose methods may be called through the type (str.lower(s))."""
 _PARTS = {T.C128: ("complex", T.F64), T.F64: ("float", T.F64), T.I64: ("int", T.I64),
           T.BOOL: ("int", T.I64)}
 """Numbers with .real / .imag: the operator prefix and the parts' type."""
@@ -171,7 +174,10 @@ class ExprMixin:
         if isinstance(base, MClass):
             from ember.frontend.classes import class_attribute
             return class_attribute(self, base, node)
-        from ember.frontend.meta import MSlice
+        from ember.frontend.meta import MBuiltin, MOpFunc, MSlice
+        if isinstance(base, MBuiltin) and base.name in _TYPE_BUILTINS and \
+                ops.by_python_name(f"{base.name}.{attr}"):
+            return MOpFunc(f"{base.name}.{attr}")  # dict.fromkeys(...), str.lower(s)
         if isinstance(base, MSlice) and attr in ("start", "stop", "step"):
             part = getattr(base.node, {"start": "lower", "stop": "upper"}.get(attr, attr))
             return self.value(part) if part is not None else \
@@ -471,6 +477,8 @@ class ExprMixin:
         loc = self.loc(node)
         if isinstance(ta, ErrorType) or isinstance(tb, ErrorType):
             return a if isinstance(ta, ErrorType) else b
+        if op in ("is", "is not") and ta == tb == T.DTYPE:  # torch's dtypes are singletons
+            op = "==" if op == "is" else "!="
         if op in ("is", "is not"):
             return self.b.kernel("obj.is" if op == "is" else "obj.isnot", [a, b], T.BOOL, loc)
         if op in ("in", "not in"):
@@ -960,6 +968,8 @@ class ExprMixin:
                 m = dunder(self, v.type, name)
                 if m is not None:
                     return call_dunder(self, m, v, [], node)
+        if v.type == T.DTYPE:  # str(torch.float32) is "torch.float32"
+            return self.b.kernel("dtype.str", [v], T.STR, self.loc(node))
         return self.b.kernel(f"builtins.{kind}", [v], T.STR, self.loc(node))
 
     def format_of(self, v, spec, node):

@@ -90,6 +90,10 @@ class RefineMixin:
                 and node.func.id == "isinstance" and len(node.args) == 2 \
                 and isinstance(self.global_meta("isinstance"), MBuiltin):
             return self.isinstance_condition(node)
+        if isinstance(node, A.Call) and len(node.args) == 2 and isinstance(
+                node.func, A.Attribute) and node.func.attr == "isinstance" and \
+                _is_torch_jit(node.func.value):
+            return self.isinstance_condition(node)
         if isinstance(node, A.BoolOp):
             return self.boolop_condition(node)
         if isinstance(node, A.Name):
@@ -309,3 +313,11 @@ class RefineMixin:
         with self.at(else_r.block):
             self.b.yield_([self.b.const(False, T.BOOL, loc)], loc)
         return op.result
+
+
+def _is_torch_jit(node) -> bool:
+    """`torch.jit` (or `jit`) as written before `.isinstance`."""
+    if isinstance(node, A.Attribute):
+        return node.attr == "jit" and isinstance(node.value, A.Name) and \
+            node.value.id == "torch"
+    return isinstance(node, A.Name) and node.id == "jit"

@@ -56,6 +56,25 @@ _reg("math.gcd", "(int a, int b) -> int", _int_result(math.gcd, "math.gcd"), ("m
      may_raise=True)
 _reg("math.factorial", "(int n) -> int", _factorial, ("math.factorial",), may_raise=True)
 _reg("math.isclose", "(float a, float b) -> bool", math.isclose, ("math.isclose",))
+_reg("math.ldexp", "(float x, int i) -> float", math.ldexp, ("math.ldexp",), may_raise=True)
+_reg("math.frexp", "(float x) -> Tuple[float, int]", math.frexp, ("math.frexp",))
+_reg("math.modf", "(float x) -> Tuple[float, float]", math.modf, ("math.modf",))
+_reg("math.fsum", "(List[float] xs) -> float", math.fsum, ("math.fsum",), may_raise=True,
+     pure=False)
+_reg("math.prod_int", "(List[int] xs) -> int", _int_result(math.prod, "math.prod"),
+     ("math.prod",), may_raise=True, pure=False)
+_reg("math.prod", "(List[float] xs) -> float", math.prod, ("math.prod",), pure=False)
+_reg("math.isqrt", "(int n) -> int", math.isqrt, ("math.isqrt",), may_raise=True)
+for _n in ("comb", "perm", "lcm"):
+    _reg(f"math.{_n}", "(int a, int b) -> int", _int_result(getattr(math, _n), f"math.{_n}"),
+         (f"math.{_n}",), may_raise=True)
+_reg("math.dist", "(List[float] p, List[float] q) -> float", math.dist, ("math.dist",),
+     may_raise=True, pure=False)
+_reg("dtype.str", "(ScalarType d) -> str", lambda d: f"torch.{d}", (),
+     doc="str(dtype): torch's spelling (torch.float32); ember's dtype value is numpy's name.")
+_reg("builtins.pow_mod", "(int base, int exp, int mod) -> int", pow, ("builtins.pow",),
+     may_raise=True, doc="pow(base, exp, mod): modular power (a negative exp inverts).")
+_reg("float.is_integer", "(float self) -> bool", float.is_integer, ("float.is_integer",))
 
 # ----------------------------------------------------------------------------- text
 

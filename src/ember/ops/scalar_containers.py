@@ -142,11 +142,18 @@ _DICT = [
      False, False),
     ("update", f"({D}, Dict[k, v] other) -> None", dict.update, ("dict.update",), False,
      False),
+    ("update_pairs", f"({D}, List[Tuple[k, v]] other) -> None", dict.update, ("dict.update",),
+     False, False),
+    ("popitem", f"({D}) -> Tuple[k, v]", dict.popitem, ("dict.popitem",), True, False),
     ("clear", f"({D}) -> None", dict.clear, ("dict.clear",), False, False),
     ("copy", f"({D}) -> Dict[k, v]", dict.copy, ("dict.copy",), False, False),
 ]
 for _n, _schema, _k, _py, _raises, _pure in _DICT:
     _reg(f"dict.{_n}", _schema, _k, _py, may_raise=_raises, pure=False, fold=False)
+_reg("dict.fromkeys", "(List[k] keys, v value) -> Dict[k, v]", dict.fromkeys,
+     ("dict.fromkeys",), pure=False, fold=False, doc="dict.fromkeys(keys, value).")
+_reg("dict.fromkeys_str", "(str keys, v value) -> Dict[str, v]", dict.fromkeys,
+     ("dict.fromkeys",), pure=False, fold=False, doc="dict.fromkeys(a string's characters, value).")
 
 # ----------------------------------------------------------------------------- any value
 
@@ -218,6 +225,14 @@ _reg("builtins.sum_int", "(List[int] xs) -> int", _sum_int, ("builtins.sum",), m
      pure=False)
 _reg("builtins.sum_float", "(List[float] xs) -> float", _sum_float, ("builtins.sum",),
      pure=False)
+_reg("builtins.sum_bool", "(List[bool] xs) -> int", _sum_int, ("builtins.sum",), pure=False,
+     doc="sum() of bools: how many are True.")
+_reg("builtins.sum_int_start", "(List[int] xs, int start) -> int",
+     lambda xs, start: _sum_int([start] + xs), ("builtins.sum",), may_raise=True, pure=False,
+     doc="sum(xs, start) of ints.")
+_reg("builtins.sum_float_start", "(List[float] xs, float start) -> float",
+     lambda xs, start: sum(xs, start), ("builtins.sum",), pure=False,
+     doc="sum(xs, start) of floats.")
 _reg("builtins.sorted", "(List[t] xs, bool reverse=False) -> List[t]", _sorted,
      ("builtins.sorted",), may_raise=True, fold=False, pure=False)
 _reg("builtins.sorted_key", "(List[t] xs, Callable[[t], u] key, bool reverse=False) -> List[t]",

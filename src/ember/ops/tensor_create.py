@@ -279,24 +279,38 @@ def _from_data(default):
     return kernel
 
 
-_TENSOR_FROM = [("floats", "float[]", np.float32), ("ints", "int[]", np.int64),
+_TENSOR_FROM = [("bool", "bool", np.bool_), ("int", "int", np.int64),
+                ("float", "float", np.float32), ("complex", "complex", np.complex64),
+                ("floats", "float[]", np.float32), ("ints", "int[]", np.int64),
                 ("bools", "bool[]", np.bool_), ("nested_floats", "float[][]", np.float32),
                 ("nested_ints", "int[][]", np.int64), ("nested3_floats", "float[][][]",
                                                        np.float32),
-                ("float", "float", np.float32), ("int", "int", np.int64),
-                ("bool", "bool", np.bool_), ("complexes", "complex[]", np.complex64),
-                ("nested_complexes", "complex[][]", np.complex64),
-                ("complex", "complex", np.complex64)]
+                ("nested_bools", "bool[][]", np.bool_), ("nested3_ints", "int[][][]", np.int64),
+                ("complexes", "complex[]", np.complex64),
+                ("nested_complexes", "complex[][]", np.complex64)]
+"""The scalars first: an int must not become int[] (the varargs rule of sizes)."""
 def _data_shape(arg):
-    """The static shape of torch.tensor's data: () for a number, [n] for a list literal."""
+    """The static shape of torch.tensor's data: () for a number, [n] for a list literal,
+    [n, m] for a literal of n list literals of m numbers (and deeper)."""
     if arg.kind in ("int", "float", "bool", "complex"):
         return ()
-    if arg.items is not None and all(it.kind in ("int", "float", "bool", "complex")
-                                     for it in arg.items):
-        return (len(arg.items),)
-    if isinstance(arg.const, list) and all(not isinstance(v, list) for v in arg.const):
-        return (len(arg.const),)
+    if arg.items is not None and arg.items:
+        inner = {_data_shape(it) for it in arg.items}
+        if len(inner) == 1 and None not in inner:
+            return (len(arg.items),) + inner.pop()
+        return None
+    if isinstance(arg.const, list):
+        return _const_shape(arg.const)
     return None
+
+
+def _const_shape(data):
+    if not isinstance(data, list):
+        return ()
+    inner = {_const_shape(v) for v in data}
+    if len(inner) > 1 or None in inner:
+        return None
+    return (len(data),) + (inner.pop() if inner else ())
 
 
 def _data_info(default):
