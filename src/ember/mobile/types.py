@@ -233,16 +233,27 @@ def _class(t, classes):
 
 
 def converter(t: RType, classes: dict):
-    """For values that cross the call boundary in another form: a function making the
-    runtime's representation (a NamedTuple of the caller's class -> the script's class),
-    or None when values pass as they are. An int given for a float parameter (plain or
-    Optional) becomes a float, as TorchScript converts it (a bool stays refused); an int or
-    a float given for a complex parameter becomes a complex."""
-    if t.name == "f64" or (t.name == "optional" and t.args[0].name == "f64"):
-        return _int_to_float
-    if t.name == "c128" or (t.name == "optional" and t.args[0].name == "c128"):
-        return _real_to_complex
-    if t.name == "class":
+    """For values that cross the call boundary in another form, as TorchScript converts
+    its arguments: a function making the runtime's representation, or None when values
+    pass as they are. An int or a bool given for a float becomes a float, a bool given for
+    an int an int, an int or a float given for a complex a complex; a tuple or a range
+    given for a List is a new list, a list given for a Tuple a tuple, and containers whose
+    elements convert are copied with them (a list that needs nothing stays the caller's
+    object); a plain tuple given for a NamedTuple becomes the script's class."""
+    name = t.name
+    if name in _SCALAR_CONVERTERS:
+        return _SCALAR_CONVERTERS[name]
+    if name == "optional":
+        inner = converter(t.args[0], classes)
+        return None if inner is None else (lambda v: v if v is None else inner(v))
+    if name == "list":
+        return _list_converter(converter(t.args[0], classes))  # a tuple/range: a new list
+    if name == "tuple":
+        return _tuple_converter([converter(a, classes) for a in t.args])
+    if name == "dict":
+        k, v = converter(t.args[0], classes), converter(t.args[1], classes)
+        return None if k is None and v is None else _dict_converter(k, v)
+    if name == "class":
         cls = classes.get(t.args[0])
         if cls is not None and issubclass(cls, tuple):
             n = len(cls._fields)
@@ -255,14 +266,62 @@ def converter(t: RType, classes: dict):
     return None
 
 
-def _int_to_float(v):
+def _to_float(v):
+    if type(v) is bool:
+        return float(v)
     return float(v) if type(v) is int and -2 ** 63 <= v < 2 ** 63 else v
 
 
+def _bool_to_int(v):
+    return int(v) if type(v) is bool else v
+
+
 def _real_to_complex(v):
-    if type(v) is float or (type(v) is int and -2 ** 63 <= v < 2 ** 63):
+    if type(v) is float or type(v) is bool or (type(v) is int and -2 ** 63 <= v < 2 ** 63):
         return complex(v)
     return v
+
+
+_SCALAR_CONVERTERS = {"f64": _to_float, "i64": _bool_to_int, "c128": _real_to_complex}
+
+
+def _list_converter(elem):
+    def convert(v):
+        if type(v) in (tuple, range):
+            v = list(v)
+        elif type(v) is not list:
+            return v
+        if elem is None:
+            return v
+        out = [elem(x) for x in v]
+        return out if any(a is not b for a, b in zip(out, v)) else v
+    return convert
+
+
+def _dict_converter(key, value):
+    key = key or (lambda k: k)
+    value = value or (lambda v: v)
+
+    def convert(d):
+        if type(d) is not dict:
+            return d
+        out = {key(k): value(v) for k, v in d.items()}
+        same = all(a is b and x is y for (a, x), (b, y) in zip(out.items(), d.items()))
+        return d if same and len(out) == len(d) else out
+    return convert
+
+
+def _tuple_converter(elems):
+    n = len(elems)
+
+    def convert(v):
+        if type(v) is list and len(v) == n:
+            v = tuple(v)
+        if type(v) is not tuple or len(v) != n:
+            return v
+        out = tuple(x if c is None else c(x) for c, x in zip(elems, v))
+        return out if any(a is not b for a, b in zip(out, v)) else v
+    return convert
 
 
 _COMPOUND = {"tensor": _tensor, "list": _list, "set": _set, "iter": _iter, "dict": _dict, "tuple": _tuple,

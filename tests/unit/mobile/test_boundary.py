@@ -74,10 +74,9 @@ def test_tensor_arguments(m):
 def test_scalar_arguments(m):
     assert m.scalars(1, 1.0, True, "s", None) == 1
     assert m.scalars(1, 1, True, "s", None) == 1  # an int for a float: converted (TorchScript)
+    assert m.scalars(True, True, True, "s", None) == 1  # bools for numbers: converted too
     cases = [
-        ((True, 1.0, True, "s", None), "argument 'i' must be int, got bool"),
         ((2 ** 63, 1.0, True, "s", None), "argument 'i' must be int, got int \\(outside int64\\)"),
-        ((1, True, True, "s", None), "argument 'f' must be float, got bool"),
         ((1, 2 ** 70, True, "s", None), "argument 'f' must be float, got int"),
         ((1, np.float64(1.0), True, "s", None), "argument 'f' must be float, got numpy.float64"),
         ((1, 1.0, 1, "s", None), "argument 'b' must be bool, got int"),
@@ -93,13 +92,15 @@ def test_scalar_arguments(m):
 def test_container_arguments_checked_recursively(m):
     ok = ([[1], []], {"a": 1.0}, (1, "x"), None, "u")
     assert m.containers(*ok) == 0
+    # as TorchScript converts them: sequences to lists and tuples, numbers to the element type
+    assert m.containers([[1], (True,)], {"a": 1}, [1, "x"], None, "u") == 0
     cases = [
-        (0, [[1], [True]], "'xs' must be List\\[List\\[int\\]\\], got List\\[List\\[int\\]\\]"),
-        (0, [(1,)], "'xs' must be List\\[List\\[int\\]\\], got List\\[Tuple\\[int\\]\\]"),
-        (1, {"a": 1}, "'d' must be Dict\\[str, float\\], got Dict\\[str, int\\]"),
+        (0, [["1"]], "'xs' must be List\\[List\\[int\\]\\], got List\\[List\\[str\\]\\]"),
+        (0, [{1: 1}], "'xs' must be List\\[List\\[int\\]\\], got List\\[Dict\\[int, int\\]\\]"),
+        (1, {"a": "1"}, "'d' must be Dict\\[str, float\\], got Dict\\[str, str\\]"),
         (1, {1: 1.0}, "got Dict\\[int, float\\]"),
         (2, (1, "x", 2), "'t' must be Tuple\\[int, str\\], got Tuple\\[int, str, int\\]"),
-        (2, [1, "x"], "got List\\[int\\]"),
+        (2, [1, 2], "got Tuple\\[int, int\\]"),
         (3, 1.5, "'o' must be Optional\\[int\\], got float"),
         (4, None, "'u' must be Union\\[int, str\\], got None"),
     ]
