@@ -249,6 +249,14 @@ def _quiet(kernel):
 for _row in _ARITH:
     _register_arith(*_row)
 
+reg("tensor.fmod", "(Tensor self, Tensor other) -> Tensor",
+    _quiet(tt_kernel(np.fmod, _real_divisor("fmod_cpu"))), ("Tensor.fmod", "torch.fmod"),
+    binary_info, may_raise=True,
+    doc="Elementwise C fmod (the remainder has the dividend's sign), torch promotion.")
+reg("tensor.fmod_scalar", "(Tensor self, Scalar other) -> Tensor",
+    _quiet(ts_kernel(np.fmod, _real_divisor("fmod_cpu"))), ("Tensor.fmod", "torch.fmod"),
+    binary_info, may_raise=True, doc="Elementwise C fmod of a tensor by a Python number.")
+
 
 def _alpha(ufunc):
     tt, scale = tt_kernel(ufunc), ts_kernel(np.multiply)
