@@ -56,6 +56,8 @@ def call_builtin(em, name, node, expected):
                 return container_len(em, args[0], node)
         if name in ("min", "max") and len(args) > 2:
             return _fold_minmax(em, name, args, node)
+        if name == "abs" and len(args) == 1 and args[0].type == T.BOOL:  # abs(True) is 1
+            args = [em.b.kernel("bool.to_int", args, T.I64, em.loc(node))]
         if len(args) == 1 and isinstance(args[0].type, T.ClassType) and \
                 name in ("len", "abs", "repr"):
             from ember.frontend.classes import call_dunder, dunder
