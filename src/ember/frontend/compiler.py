@@ -433,15 +433,18 @@ _TYPING_NAMES = ("List", "Dict", "Tuple", "Optional", "Union", "Any", "Final", "
 
 def string_frontend_names() -> dict:
     """The names a CompilationUnit's source may use with no import, as TorchScript's
-    string frontend resolves them: typing's constructs, Tensor and torch (and math and
-    cmath, which TorchScript's CompilationUnit leaves undefined but its Python frontend
-    resolves through a function's globals). The source's own imports and definitions take
+    string frontend resolves them: typing's constructs, Tensor and torch (and math, cmath,
+    F for torch.nn.functional and nn for torch.nn, which TorchScript's CompilationUnit
+    leaves undefined but its Python frontend resolves through a function's globals, where
+    test files and models import them). The source's own imports and definitions take
     precedence."""
     table = {name: MTypeName(name) for name in _TYPING_NAMES}
     table["Tensor"] = MTypeName("Tensor")
     table["torch"] = MModule("torch")
     table["math"] = MModule("math")
     table["cmath"] = MModule("cmath")
+    table["F"] = MModule("torch.nn.functional")  # the conventional aliases of torch's
+    table["nn"] = MModule("torch.nn")             # test files and models
     return table
 
 

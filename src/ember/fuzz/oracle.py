@@ -142,6 +142,13 @@ def string_frontend_values(source: str) -> dict:
                 except ImportError:
                     continue
                 out[name] = torch if name == "torch" else torch.Tensor
+        elif name in ("F", "nn"):
+            if re.search(rf"\b{name}\.", source):
+                try:
+                    import torch.nn as tnn
+                except ImportError:
+                    continue
+                out[name] = tnn.functional if name == "F" else tnn
         elif name in ("math", "cmath"):
             out[name] = __import__(name)
         elif hasattr(typing, name):

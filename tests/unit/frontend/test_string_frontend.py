@@ -66,8 +66,19 @@ def test_names_torchscript_does_not_resolve_stay_undefined():
         ember.CompilationUnit("def f(x: Sequence[int]) -> int:\n    return len(x)\n")
     assert "from typing import Sequence" in str(ei.value) and ei.value.line == 1
     with pytest.raises(NameResolutionError) as ei:
-        ember.CompilationUnit("def f(x: int) -> int:\n    return F.relu(x)\n")
+        ember.CompilationUnit("def f(x: int) -> int:\n    return np.abs(x)\n")
     assert ei.value.line == 2
+
+
+def test_the_conventional_torch_aliases_resolve():
+    """F and nn, as a test file's or model's globals hold them for TorchScript's Python
+    frontend; a source's own F comes first."""
+    cu = ember.CompilationUnit("def f(x: Tensor) -> Tensor:\n"
+                               "    return F.relu(x) + nn.functional.relu(x)\n")
+    assert cu.f(np.array([-1.0, 2.0], np.float32)).tolist() == [0.0, 4.0]
+    cu = ember.CompilationUnit("def F(x: int) -> int:\n    return x + 1\n"
+                               "def g(x: int) -> int:\n    return F(x)\n")
+    assert cu.g(1) == 2
 
 
 def test_torchscript_accepts_the_same_source():
