@@ -114,22 +114,6 @@ def f():
     return Outer(torch.ones(2)).s
 ''', [()]),
     ('''
-class Dup(object):
-    def __init__(self, x):
-        self.x = x
-
-    def clone(self):
-        c = Dup(self.x)
-        return c
-
-
-def f():
-    d = Dup(3)
-    e = d.clone()
-    e.x = 4
-    return d.x, e.x
-''', [()]),
-    ('''
 class Pt(object):
     def __init__(self, x: float, y: float):
         self.x = x

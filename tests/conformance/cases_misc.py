@@ -13,11 +13,6 @@ def f():
     ('''
 def f():
     x = torch.ones(2, 3)
-    return x.shape == (2, 3), x.size(1), tuple(x.shape), x.shape[-1]
-''', [()]),
-    ('''
-def f():
-    x = torch.ones(2, 3)
     a, b = x.shape
     return a * b
 ''', [()]),

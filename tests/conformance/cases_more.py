@@ -30,24 +30,6 @@ def f(s: str):
     return out, Shape.SQUARE.value == s
 ''', [("sq",)]),
     ('''
-from dataclasses import dataclass
-
-
-@dataclass
-class Pt:
-    x: float
-    y: float = 0.0
-
-    def norm(self) -> float:
-        return (self.x ** 2 + self.y ** 2) ** 0.5
-
-
-def f(a: float):
-    p = Pt(a)
-    q = Pt(3.0, 4.0)
-    return p.norm(), q.norm(), p == Pt(a, 0.0)
-''', [(2.0,)]),
-    ('''
 class Ctx(object):
     def __init__(self, log: List[str]):
         self.log = log
@@ -99,10 +81,6 @@ def f(x: Union[int, str, List[int]]):
     else:
         return "list" + str(len(x))
 ''', [(1,), ("a",), ([1, 2],)]),
-    ('''
-def f(x: Union[int, float]) -> float:
-    return x * 2.0
-''', [(1,), (1.5,)]),
     ('''
 def f(flag: bool) -> Union[int, str]:
     if flag:

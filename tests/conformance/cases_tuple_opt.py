@@ -171,10 +171,6 @@ def f() -> Tuple[int, int]:
     return a, b
 ''', [()]),
     ('''
-def f(t: Tuple[int, ...]) -> int:
-    return len(t)
-''', [((1, 2, 3),)]),
-    ('''
 def f(x: int) -> Tuple[int, int]:
     return divmod(x, 3)
 ''', [(7,), (-7,)]),

@@ -35,6 +35,8 @@ def to_numpy(x):
         torch = None
     if torch is not None and isinstance(x, torch.Tensor):
         return x.detach().numpy()
+    if torch is not None and isinstance(x, torch.Size):
+        return list(x)  # TorchScript's sizes are List[int]
     if isinstance(x, list):
         return [to_numpy(v) for v in x]
     if isinstance(x, tuple) and not hasattr(x, "_fields"):
@@ -46,9 +48,14 @@ def to_numpy(x):
 
 def same_value(a, b) -> bool:
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and \
-            a.dtype == b.dtype and a.shape == b.shape and \
-            bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and
+                a.dtype == b.dtype and a.shape == b.shape):
+            return False
+        if a.dtype.kind in "fc":  # torch's assertEqual tolerances for float32
+            return bool(np.allclose(a, b, rtol=1.3e-6, atol=1e-5, equal_nan=True))
+        return bool(np.array_equal(a, b))
+    if type(a) is tuple and type(b) is list and a and all(isinstance(x, np.ndarray) for x in a):
+        a = list(a)  # torch's tuples of tensors (x.chunk) are TorchScript's List[Tensor]
     if isinstance(a, (list, tuple)) and type(a) is type(b) and not hasattr(a, "_fields"):
         return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
     if isinstance(a, dict) and isinstance(b, dict):
