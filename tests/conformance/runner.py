@@ -95,18 +95,24 @@ def cpython_fn(source: str):
 def ember_fns(source: str):
     """(in-process function, loaded function)."""
     import ember
-    from ember import mobile
 
     cu = ember.CompilationUnit(source)
     fn = getattr(cu, entry_of(source))
+    if hasattr(fn, "instance"):  # Any parameters: compiled (and saved) per argument types
+        return fn, lambda *args: saved_and_loaded(fn.instance(*args))(*args)
+    return fn, saved_and_loaded(fn)
+
+
+def saved_and_loaded(fn):
+    from ember import mobile
+
     fd, path = tempfile.mkstemp(suffix=".ember")
     os.close(fd)
     try:
         fn.save(path)
-        loaded = getattr(mobile.load(path), entry_of(source))
+        return getattr(mobile.load(path), fn.entry)
     finally:
         os.unlink(path)
-    return fn, loaded
 
 
 def check_case(source: str, arglist) -> str | None:

@@ -30,7 +30,6 @@ GAPS = {
     ("cases_more", 0): "Enum classes",
     ("cases_more", 1): "Enum classes",
     ("cases_tensor_args", 23): "Tensor.kthvalue",
-    ("cases_tuple_opt", 33): "Any as an entry point's parameter",
 }
 
 

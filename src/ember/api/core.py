@@ -219,6 +219,11 @@ class CompilationUnit:
         self.module = compiled.module
         self._functions = {name: ScriptFunction(None, name, compiled=compiled)
                            for name in self.module.entries}
+        from ember.api.any_entry import AnyEntry, any_entries
+        for name, node in any_entries(source).items():  # compiled per argument types
+            self._functions.setdefault(name, AnyEntry(
+                source, filename, node,
+                lambda text, fname: CompilationUnit(text, fname, optimize, backend)))
 
     def __getattr__(self, name):
         fns = self.__dict__.get("_functions", {})

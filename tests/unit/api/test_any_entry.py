@@ -1,0 +1,48 @@
+"""A CompilationUnit's entry with Any parameters is compiled per argument types."""
+
+import numpy as np
+import pytest
+
+import ember
+from ember import mobile
+from ember.errors import CallError
+
+SOURCE = '''
+def describe(x: Any, times: int = 1) -> str:
+    if isinstance(x, int):
+        return "int " + str(x * times)
+    if isinstance(x, str):
+        return "str " + x * times
+    return "other " + str(x)
+
+
+def count(xs: List[Any]) -> int:
+    return len(xs)
+'''
+
+
+def test_each_call_runs_the_instance_for_its_argument_types():
+    cu = ember.CompilationUnit(SOURCE)
+    assert cu.functions == ["describe", "count"]
+    assert cu.describe(3) == "int 3"
+    assert cu.describe("ab", 2) == "str abab"
+    assert cu.describe("ab", times=3) == "str ababab"
+    assert cu.describe([1.5]) == "other [1.5]"
+    assert cu.describe(None) == "other None"
+    assert cu.count([np.zeros(2), np.ones(1)]) == 2
+    assert cu.count([(1, "a")]) == 1
+
+
+def test_an_instance_is_saved_and_loaded_like_any_entry(tmp_path):
+    cu = ember.CompilationUnit(SOURCE)
+    inst = cu.describe.instance(7)
+    inst.save(tmp_path / "d.ember")
+    assert getattr(mobile.load(tmp_path / "d.ember"), inst.entry)(8) == "int 8"
+
+
+@pytest.mark.parametrize("value, match", [([], "empty list"), ([1, "a"], "mixed list"),
+                                          (object(), "cannot pass a object")])
+def test_values_without_one_ember_type_are_call_errors(value, match):
+    cu = ember.CompilationUnit(SOURCE)
+    with pytest.raises(CallError, match=match):
+        cu.describe(value)
