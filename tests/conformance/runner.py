@@ -34,7 +34,7 @@ def to_numpy(x):
     except ImportError:  # pragma: no cover
         torch = None
     if torch is not None and isinstance(x, torch.Tensor):
-        return x.detach().numpy()
+        return x.detach().resolve_conj().resolve_neg().numpy()
     if torch is not None and isinstance(x, torch.Size):
         return list(x)  # TorchScript's sizes are List[int]
     if isinstance(x, list):

@@ -45,7 +45,10 @@ _PARTS = {T.C128: ("complex", T.F64), T.F64: ("float", T.F64), T.I64: ("int", T.
           T.BOOL: ("int", T.I64)}
 """Numbers with .real / .imag: the operator prefix and the parts' type."""
 _TENSOR_PROPERTIES = {"shape", "dtype", "T", "ndim", "mT", "data", "device", "is_cuda", "real",
-                      "imag"}
+                      "imag", "H", "mH", "grad", "is_cpu", "is_leaf", "itemsize", "nbytes",
+                      "name", "is_ipu", "is_maia", "is_meta", "is_mkldnn", "is_mps", "is_mtia",
+                      "is_nested", "is_quantized", "is_sparse", "is_sparse_csr", "is_vulkan",
+                      "is_xla", "is_xpu", "retains_grad"}
 
 
 def mix_hint(a, b) -> str:

@@ -542,3 +542,40 @@ reg("tensor.device", "(Tensor self) -> str", lambda x: "cpu", ("Tensor.device",)
     doc="The device: always 'cpu'.")
 reg("tensor.is_cuda", "(Tensor self) -> bool", lambda x: False, ("Tensor.is_cuda",),
     pure=True, doc="Always False (ember runs on the CPU).")
+_NOT_KINDS = ("is_ipu", "is_maia", "is_meta", "is_mkldnn", "is_mps", "is_mtia", "is_nested",
+              "is_quantized", "is_sparse", "is_sparse_csr", "is_vulkan", "is_xla", "is_xpu",
+              "retains_grad")
+for _n in _NOT_KINDS:
+    reg(f"tensor.{_n}", "(Tensor self) -> bool", lambda x: False, (f"Tensor.{_n}",), pure=True,
+        doc=f"x.{_n}: always False (a dense CPU tensor without autograd).")
+reg("tensor.is_cpu", "(Tensor self) -> bool", lambda x: True, ("Tensor.is_cpu",), pure=True,
+    doc="Always True (ember runs on the CPU).")
+reg("tensor.is_leaf", "(Tensor self) -> bool", lambda x: True, ("Tensor.is_leaf",), pure=True,
+    doc="Always True: no tensor has a gradient history in compiled code.")
+reg("tensor.grad", "(Tensor self) -> Tensor?", lambda x: None, ("Tensor.grad",), pure=True,
+    doc="Always None: no gradient is accumulated in compiled code.")
+reg("tensor.name", "(Tensor self) -> str?", lambda x: None, ("Tensor.name",), pure=True,
+    doc="Always None (ember's tensors are not named).")
+reg("tensor.itemsize", "(Tensor self) -> int", lambda x: x.itemsize, ("Tensor.itemsize",),
+    pure=True, doc="Bytes per element.")
+reg("tensor.nbytes", "(Tensor self) -> int", lambda x: x.nbytes, ("Tensor.nbytes",),
+    pure=True, doc="Bytes of the elements (size * itemsize).")
+
+
+def _adjoint(x, matrix: bool):
+    if x.ndim != 2 and not matrix:
+        raise RuntimeError("tensor.H is only supported on matrices (2-D tensors). Got "
+                           f"{x.ndim}-D tensor.")
+    if x.ndim < 2:
+        raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. "
+                           f"Got {x.ndim}-D tensor.")
+    y = np.swapaxes(x, -1, -2)
+    return np.conj(y) if y.dtype.kind == "c" else y
+
+
+reg("tensor.H", "(Tensor self) -> Tensor", lambda x: _adjoint(x, False), ("Tensor.H",),
+    lambda a: TensorInfo(a[0].dtype, None), may_raise=True,
+    doc="The conjugate transpose of a matrix.")
+reg("tensor.mH", "(Tensor self) -> Tensor", lambda x: _adjoint(x, True), ("Tensor.mH",),
+    lambda a: TensorInfo(a[0].dtype, None), may_raise=True,
+    doc="The conjugate transpose of the last two dims.")
