@@ -109,3 +109,35 @@ def f(x: torch.Tensor, k: int = 2):
     return x.view(k, -1), x.size(), x.dtype == torch.float
 ''', [(V,), (V, 4)]),
 ]
+
+CASES += [
+    ('''
+def f(x):
+    torch._check(x.sum().item() > -1000)
+    torch._check(x.sum().item() > -1000, "sum too small")
+    torch._check(message="sum too small", cond=x.sum().item() > -1000)
+    sizes = torch.jit.annotate(List[int], x.tolist())
+    for s in sizes:
+        torch._check(s > -100)
+    return x
+''', [(torch.tensor([1, 2, 3]),)]),
+    ('''
+def f(x):
+    a = torch.zeros_like(x, dtype=torch.uint8)
+    a[torch.tensor(0)] = torch.tensor(2, dtype=torch.uint8)
+    a[1] = 3
+    return a
+''', [(torch.zeros(3, dtype=torch.uint8),)]),
+    ('''
+def f(x):
+    scalar = x.item()
+    return int(scalar), float(scalar)
+''', [(torch.tensor(1.0),), (torch.tensor(1),)]),
+    ('''
+def f(x: List[int]) -> List[int]:
+    a, b, c = x[0], x[1], x[2]
+    del a, b, c
+    del x[0], x[1]
+    return x
+''', [([0, 1, 2, 3],)]),
+]

@@ -253,3 +253,17 @@ def _torch_assert(condition, message):
 _reg("torch.assert", "(bool condition, str message) -> None", _torch_assert,
      ("torch._assert", "torch._assert_async"), pure=False, may_raise=True, fold=False,
      doc="torch._assert(condition, message): raise AssertionError(message) if not condition.")
+
+
+def _torch_check(cond, message):
+    """torch._check as TorchScript compiles it: RuntimeError unless cond holds."""
+    if not cond:
+        raise RuntimeError(message if message is not None else
+                           "Expected cond to be True, but got False. (Could this error message "
+                           "be improved? If so, please report an enhancement request to "
+                           "PyTorch.)")
+
+
+_reg("torch.check", "(bool cond, str? message=None) -> None", _torch_check,
+     ("torch._check",), pure=False, may_raise=True, fold=False,
+     doc="torch._check(cond, message=None): raise RuntimeError unless cond.")
