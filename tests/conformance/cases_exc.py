@@ -139,3 +139,23 @@ def f() -> Tensor:
     return x
 ''', [()]),
 ]
+
+CASES += [
+    ('''
+def f(x: int) -> int:
+    if x > 0:
+        raise RuntimeError("hello", x, 2.5)
+    raise ValueError("a", "b")
+''', [(1,), (0,)]),
+    ('''
+def f():
+    if 1 == 1:
+        a = 1
+    else:
+        if 1 == 1:
+            raise Exception("Hi")
+        else:
+            raise Exception("Hi")
+    return a
+''', [()]),
+]

@@ -258,10 +258,15 @@ class StmtMixin:
         if isinstance(exc, A.Call):
             callee = self.expr(exc.func)
             if isinstance(callee, MException):
-                if len(exc.args) > 1 or exc.keywords:
-                    self.unsupported("exceptions take at most one (message) argument",
-                                     exc.span)
-                msg = self.exc_argument(exc.args[0]) if exc.args else None
+                if exc.keywords:
+                    self.unsupported("exceptions take no keyword arguments", exc.span)
+                if len(exc.args) > 1:  # str(e) is the str of the args' tuple, as in Python
+                    items = [self.value(a) for a in exc.args]
+                    tup = self.b.create("tuple.new", items, [T.TupleType(tuple(
+                        v.type for v in items))], loc=self.loc(exc)).result
+                    msg = self.str_of(tup, exc)
+                else:
+                    msg = self.exc_argument(exc.args[0]) if exc.args else None
                 self.raise_new(callee.name, msg, s)
                 return
         v = self.expr(exc)
