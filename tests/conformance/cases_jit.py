@@ -245,3 +245,42 @@ def f() -> float:
     return float(x.sum()) + int(x[0]) + bool(x[1])
 ''', [()]),
 ]
+
+CASES += [
+    ('''
+@torch.jit._overload
+def pick(x):
+    # type: (int) -> int
+    pass
+
+
+@torch.jit._overload
+def pick(x):
+    # type: (float) -> float
+    pass
+
+
+def pick(x):
+    return x
+
+
+@torch.jit._overload
+def tag(x: int, y: str = "a") -> str:
+    pass
+
+
+@torch.jit._overload
+def tag(x: str, y: str = "b") -> str:
+    pass
+
+
+def tag(x, y: str = "c") -> str:
+    if isinstance(x, int):
+        return str(x + 1) + y
+    return x + y
+
+
+def f():
+    return pick(1.0), pick(2), tag(1), tag("z"), tag(2, y="q")
+''', [()]),
+]

@@ -406,10 +406,17 @@ def compile_source(text: str, filename: str = "<string>") -> Module:
     table: dict = string_frontend_names()
     scope = UnitScope(table, c)
     defs = []
+    declared: dict = {}  # name -> its @torch.jit._overload declarations so far
     for node in tree.body:
+        if isinstance(node, A.FunctionDef) and _is_overload_declaration(node):
+            declared.setdefault(node.name, []).append(node)
+            continue
         _declare_toplevel(c, node, table, scope, source, defs)
+        if isinstance(node, A.FunctionDef) and node.name in declared:
+            _attach_overloads(table[node.name].info, declared.pop(node.name))
     c.raise_errors()
-    # A function with *args is compiled per call arity where it is called (userfuncs).
+    # A function with *args is compiled per call arity where it is called (userfuncs); an
+    # overloaded one once per declaration where it is called (overloads).
     # A generator function is inlined into the loops that iterate it (generators).
     from ember.frontend.generators import check_generator_def, is_generator_def
     for info in defs:
@@ -417,7 +424,8 @@ def compile_source(text: str, filename: str = "<string>") -> Module:
             check_generator_def(c, info)
     from ember.frontend.kwargs import has_kwargs
     defs = [info for info in defs if not has_varargs(info.node) and not _any_params(info)
-            and not is_generator_def(info.node) and not has_kwargs(info.node)]
+            and not is_generator_def(info.node) and not has_kwargs(info.node)
+            and not info.overloads]
     for info in defs:
         info.symbol = info.symbol or c.unique_symbol(info.node.name)
     for info in defs:
@@ -425,6 +433,17 @@ def compile_source(text: str, filename: str = "<string>") -> Module:
     c.raise_errors()
     c.module.entries.extend(info.symbol for info in defs)
     return c.module
+
+
+def _is_overload_declaration(node) -> bool:
+    """`@torch.jit._overload` on a top-level def: one signature of the function that
+    follows (TorchScript's function overloads)."""
+    return any(decorator_name(d).rsplit(".", 1)[-1] == "_overload" for d in node.decorators)
+
+
+def _attach_overloads(impl, declarations) -> None:
+    from ember.frontend.overloads import OverloadInfo
+    impl.overloads = [OverloadInfo(impl, i, lambda d=d: d) for i, d in enumerate(declarations)]
 
 
 _TYPING_NAMES = ("List", "Dict", "Tuple", "Optional", "Union", "Any", "Final", "NamedTuple",

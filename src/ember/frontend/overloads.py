@@ -49,7 +49,9 @@ class OverloadInfo(FuncInfo):
         if self._node is None:
             impl, decl = self._impl.node, self._declaration()
             _check_parameters(impl, decl)
-            self._node = dataclasses.replace(impl, args=decl.args, returns=decl.returns)
+            args = [dataclasses.replace(d, default=i.default) if i.default is not None else d
+                    for d, i in zip(decl.args, impl.args)]  # Python runs impl's defaults
+            self._node = dataclasses.replace(impl, args=args, returns=decl.returns)
         return self._node
 
     @node.setter
