@@ -331,7 +331,8 @@ class CallMixin:
                     v.type in (T.I64, T.BOOL):
                 v = IntPack([v])
             slots[idx] = v
-        if d.name == "str.join":  # sep.join(args): a tuple of strings joins as a list
+        if d.name in ("str.join", "str.startswith_any", "str.endswith_any"):
+            # sep.join(args), s.startswith(("a", "b")): a tuple of strings as a list
             slots = [self.tuple_as_list(v) if isinstance(getattr(v, "type", None),
                                                          T.TupleType) else v for v in slots]
         if d.name.startswith("tensor."):

@@ -81,6 +81,19 @@ for _n, _schema, _k, _raises in _METHODS:
     _reg(f"str.{_n}", _schema, _k, (f"str.{_n}",), may_raise=_raises)
 
 
+def _any_of(method):
+    def kernel(s, prefixes, start=None, end=None):
+        return method(s, tuple(prefixes), start, end)
+    kernel.__name__ = f"{method.__name__}_any"
+    return kernel
+
+
+for _n in ("startswith", "endswith"):
+    _reg(f"str.{_n}_any", "(str self, str[] prefixes, int? start=None, int? end=None) -> bool",
+         _any_of(getattr(str, _n)), (f"str.{_n}",),
+         doc=f"s.{_n}((a, b, ...)): any of a tuple of strings.")
+
+
 def _ord(c):
     return ord(c)
 
