@@ -55,8 +55,8 @@ CASES = [
      E.TypeCheckError, 3, "not a type"),
     ("import functools\n@functools.lru_cache\ndef f(x: int) -> int:\n    return x\n",
      E.UnsupportedError, 2, "@functools.lru_cache"),
-    ("def f(x: int) -> int:\n    with nn.no_grad():\n        x = 1\n    return x\n",
-     E.NameResolutionError, 2, "'nn' is not defined"),
+    ("def f(x: int) -> int:\n    with tch.no_grad():\n        x = 1\n    return x\n",
+     E.NameResolutionError, 2, "'tch' is not defined"),
     ("class A:\n    x = [1]\n    def __init__(self):\n        self.y = 1\n"
      "def f() -> int:\n    return A().y\n", E.UnsupportedError, 2, "class body"),
     ("class A:\n    def __init__(self):\n        self.y = 1\ndef f() -> int:\n    return A.z\n",
