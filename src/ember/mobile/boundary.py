@@ -4,8 +4,8 @@ A LoadedFunction checks every argument against the entry's typed signature
 before the translated code runs: a wrong count, an unknown keyword or a value
 of the wrong type is a CallError (a TypeError) naming the parameter and both
 types, after TorchScript's conversions (types.converter: an int or a bool for a float,
-a bool for an int, a tuple or range for a List, a list for a Tuple, elements
-likewise). int parameters reject values outside int64, tensors must be numpy arrays of the declared
+a tuple or range for a List, a list for a Tuple, elements likewise). int parameters
+reject bools and values outside int64, tensors must be numpy arrays of the declared
 dtype and known dims, containers are checked element by element, and tensor
 arguments sharing a symbolic dim (tensor<f32, [N, 784]>) must agree on it.
 

@@ -235,8 +235,8 @@ def _class(t, classes):
 def converter(t: RType, classes: dict):
     """For values that cross the call boundary in another form, as TorchScript converts
     its arguments: a function making the runtime's representation, or None when values
-    pass as they are. An int or a bool given for a float becomes a float, a bool given for
-    an int an int, an int or a float given for a complex a complex; a tuple or a range
+    pass as they are. An int or a bool given for a float becomes a float, an int, a float
+    or a bool given for a complex a complex; a tuple or a range
     given for a List is a new list, a list given for a Tuple a tuple, and containers whose
     elements convert are copied with them (a list that needs nothing stays the caller's
     object); a plain tuple given for a NamedTuple becomes the script's class."""
@@ -272,17 +272,15 @@ def _to_float(v):
     return float(v) if type(v) is int and -2 ** 63 <= v < 2 ** 63 else v
 
 
-def _bool_to_int(v):
-    return int(v) if type(v) is bool else v
-
-
 def _real_to_complex(v):
     if type(v) is float or type(v) is bool or (type(v) is int and -2 ** 63 <= v < 2 ** 63):
         return complex(v)
     return v
 
 
-_SCALAR_CONVERTERS = {"f64": _to_float, "i64": _bool_to_int, "c128": _real_to_complex}
+_SCALAR_CONVERTERS = {"f64": _to_float, "c128": _real_to_complex}
+"""(An int parameter takes no converter, so that the native backend's fast entry stays
+open to int-only signatures: a bool for an int is refused.)"""
 
 
 def _list_converter(elem):
@@ -293,8 +291,10 @@ def _list_converter(elem):
             return v
         if elem is None:
             return v
-        out = [elem(x) for x in v]
-        return out if any(a is not b for a, b in zip(out, v)) else v
+        for i, x in enumerate(v):
+            if elem(x) is not x:  # copy only a list with an element to convert
+                return v[:i] + [elem(y) for y in v[i:]]
+        return v
     return convert
 
 

@@ -74,8 +74,9 @@ def test_tensor_arguments(m):
 def test_scalar_arguments(m):
     assert m.scalars(1, 1.0, True, "s", None) == 1
     assert m.scalars(1, 1, True, "s", None) == 1  # an int for a float: converted (TorchScript)
-    assert m.scalars(True, True, True, "s", None) == 1  # bools for numbers: converted too
+    assert m.scalars(1, True, True, "s", None) == 1  # a bool for a float: converted too
     cases = [
+        ((True, 1.0, True, "s", None), "argument 'i' must be int, got bool"),
         ((2 ** 63, 1.0, True, "s", None), "argument 'i' must be int, got int \\(outside int64\\)"),
         ((1, 2 ** 70, True, "s", None), "argument 'f' must be float, got int"),
         ((1, np.float64(1.0), True, "s", None), "argument 'f' must be float, got numpy.float64"),
@@ -93,7 +94,7 @@ def test_container_arguments_checked_recursively(m):
     ok = ([[1], []], {"a": 1.0}, (1, "x"), None, "u")
     assert m.containers(*ok) == 0
     # as TorchScript converts them: sequences to lists and tuples, numbers to the element type
-    assert m.containers([[1], (True,)], {"a": 1}, [1, "x"], None, "u") == 0
+    assert m.containers([[1], (2,)], {"a": 1}, [1, "x"], None, "u") == 0
     cases = [
         (0, [["1"]], "'xs' must be List\\[List\\[int\\]\\], got List\\[List\\[str\\]\\]"),
         (0, [{1: 1}], "'xs' must be List\\[List\\[int\\]\\], got List\\[Dict\\[int, int\\]\\]"),
