@@ -453,7 +453,7 @@ _TYPING_NAMES = ("List", "Dict", "Tuple", "Optional", "Union", "Any", "Final", "
 def string_frontend_names() -> dict:
     """The names a CompilationUnit's source may use with no import, as TorchScript's
     string frontend resolves them: typing's constructs, Tensor and torch (and math, cmath,
-    F for torch.nn.functional and nn for torch.nn, which TorchScript's CompilationUnit
+    F for torch.nn.functional, nn for torch.nn and OrderedDict, which TorchScript's CompilationUnit
     leaves undefined but its Python frontend resolves through a function's globals, where
     test files and models import them). The source's own imports and definitions take
     precedence."""
@@ -464,6 +464,7 @@ def string_frontend_names() -> dict:
     table["cmath"] = MModule("cmath")
     table["F"] = MModule("torch.nn.functional")  # the conventional aliases of torch's
     table["nn"] = MModule("torch.nn")             # test files and models
+    table["OrderedDict"] = _from_import("collections", "OrderedDict")
     return table
 
 

@@ -151,6 +151,9 @@ def string_frontend_values(source: str) -> dict:
                 out[name] = tnn.functional if name == "F" else tnn
         elif name in ("math", "cmath"):
             out[name] = __import__(name)
+        elif name == "OrderedDict":
+            import collections
+            out[name] = collections.OrderedDict
         elif hasattr(typing, name):
             out[name] = getattr(typing, name)
     return out

@@ -84,3 +84,9 @@ def test_the_conventional_torch_aliases_resolve():
 def test_torchscript_accepts_the_same_source():
     torch = pytest.importorskip("torch")
     torch.jit.CompilationUnit(FUNCTIONS)  # (its string frontend has no classes)
+
+
+def test_ordered_dict_needs_no_import():
+    cu = ember.CompilationUnit("def f() -> Dict[int, int]:\n"
+                               "    return OrderedDict([(1, 2), (2, 3), (1, 4)])\n")
+    assert cu.f() == {1: 4, 2: 3}
