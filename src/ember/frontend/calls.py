@@ -38,7 +38,7 @@ from ember.frontend.typing_ import (
     show,
 )
 from ember.frontend.tensors import _const_value
-from ember.ir import Value
+from ember.ir import Region, Value
 from ember.ir import types as T
 
 _TYPE_PREFIX = {T.I64: "int", T.F64: "float", T.C128: "complex", T.BOOL: "bool", T.STR: "str"}
@@ -122,14 +122,25 @@ class CallMixin:
         return self.coerce(self.value(node.args[1], expected=t), t, node.args[1].span)
 
     def unwrap_optional(self, node):
-        """torch.jit._unwrap_optional(x): x, narrowed to its non-None type (a TypeError
-        at run time when it is None)."""
+        """torch.jit._unwrap_optional(x): x, narrowed to its non-None type; None raises
+        AssertionError("Unwrapping null optional"), as torch's function does."""
         if len(node.args) != 1 or node.keywords:
             return self.error("torch.jit._unwrap_optional takes one argument", node.span)
         v = self.value(node.args[0])
         if not isinstance(v.type, T.OptionalType):
             return v
-        return self.b.create("narrow", [v], [v.type.elem], loc=self.loc(node)).result
+        loc = self.loc(node)
+        test = self.b.kernel("obj.isnot", [v, self.b.const(None, T.NONE, loc)], T.BOOL, loc)
+        then_r, else_r = Region(), Region()
+        self.b.create("if", [test], [], regions=[then_r, else_r], loc=loc)
+        with self.at(then_r.block):
+            self.b.yield_([], loc)
+        with self.at(else_r.block):
+            was = self.terminated
+            self.raise_new("AssertionError",
+                           self.b.const("Unwrapping null optional", T.STR, loc), node)
+            self.terminated = was
+        return self.b.create("narrow", [v], [v.type.elem], loc=loc).result
 
     def call_args(self, node):
         return [self.value(a) for a in node.args]

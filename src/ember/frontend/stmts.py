@@ -264,7 +264,7 @@ class StmtMixin:
                     items = [self.value(a) for a in exc.args]
                     tup = self.b.create("tuple.new", items, [T.TupleType(tuple(
                         v.type for v in items))], loc=self.loc(exc)).result
-                    msg = self.str_of(tup, exc)
+                    msg = tup  # str(e) of the args' tuple, as for one tuple argument
                 else:
                     msg = self.exc_argument(exc.args[0]) if exc.args else None
                 self.raise_new(callee.name, msg, s)

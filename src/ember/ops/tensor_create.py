@@ -552,7 +552,8 @@ reg("tensor.is_cpu", "(Tensor self) -> bool", lambda x: True, ("Tensor.is_cpu",)
     doc="Always True (ember runs on the CPU).")
 reg("tensor.is_leaf", "(Tensor self) -> bool", lambda x: True, ("Tensor.is_leaf",), pure=True,
     doc="Always True: no tensor has a gradient history in compiled code.")
-reg("tensor.grad", "(Tensor self) -> Tensor?", lambda x: None, ("Tensor.grad",), pure=True,
+reg("tensor.grad", "(Tensor self) -> Tensor?", lambda x: None, ("Tensor.grad",),
+    lambda a: TensorInfo(a[0].dtype, a[0].shape), pure=True,
     doc="Always None: no gradient is accumulated in compiled code.")
 reg("tensor.name", "(Tensor self) -> str?", lambda x: None, ("Tensor.name",), pure=True,
     doc="Always None (ember's tensors are not named).")
