@@ -71,12 +71,29 @@ class Emitter:
         return not isinstance(v, Value) or v.type == T.NONE
 
     def list_items(self, v):
-        """The elements of a list literal (`list.new`), or None for any other list."""
+        """The elements of a list built in one straight run: a literal (`list.new`) and the
+        `list.append`s that follow it in the same block before anything reads it; None for
+        any other list (built in a loop, or changed otherwise), whose elements no rule can
+        name — a gradient through it is refused rather than dropped."""
         while isinstance(v, OpResult) and v.op.name == "widen":
             v = v.op.operands[0]
-        if isinstance(v, OpResult) and v.op.name == "list.new":
-            return list(v.op.operands)
-        return None
+        if not (isinstance(v, OpResult) and v.op.name == "list.new"):
+            return None
+        block, items = v.op.parent, list(v.op.operands)
+        uses = _uses_through_widens(v)
+        if any(_position(block, op) is None for op in uses):
+            return None  # read or changed inside a nested region
+        uses.sort(key=lambda op: _position(block, op))
+        reading = False
+        for op in uses:
+            if op.name == "list.append" and not reading:
+                items.append(op.operands[1])
+            elif op.name.startswith("list.") and op.name in _LIST_MUTATORS or \
+                    op.name == "list.append":
+                return None  # changed after it was read, or changed otherwise
+            else:
+                reading = True
+        return items
 
     def value_of(self, v):
         """The compile-time value of a constant operand (None if not constant)."""
@@ -222,3 +239,24 @@ def _to_type(result, ret):
     if isinstance(result, tuple) and isinstance(ret, T.TupleType):
         return T.TupleType(tuple(_to_type(r, t) for r, t in zip(result, ret.elems)))
     return ret
+
+
+_LIST_MUTATORS = frozenset({"list.append", "list.setitem", "list.insert", "list.pop",
+                            "list.delitem", "list.extend", "list.clear", "list.remove",
+                            "list.reverse", "list.sort", "list.setslice", "list.delslice",
+                            "list.imul", "list.iadd"})
+
+
+def _uses_through_widens(v) -> list:
+    out = []
+    for use in v.uses:
+        if use.op.name == "widen":
+            out.extend(_uses_through_widens(use.op.results[0]))
+        else:
+            out.append(use.op)
+    return out
+
+
+def _position(block, op):
+    """op's index in block, or None when op sits in another block (a nested region)."""
+    return block.ops.index(op) if op.parent is block else None

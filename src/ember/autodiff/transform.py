@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import linecache
 
-from ember.autodiff.emit import Emitter
+from ember.autodiff.emit import _LIST_MUTATORS, Emitter
 from ember.errors import CompileError, Source, Span, UnsupportedError
 from ember.ir import types as T
 from ember.ir.builder import IRBuilder
@@ -517,7 +517,23 @@ def _activity(seeds, steps) -> set:
         reads = [v for sub in op.walk() for v in sub.operands]
         if any(v in active for v in reads):
             active.update(op.results)
+            for sub in op.walk():  # a list that takes an active value becomes active
+                if sub.name in _LIST_MUTATORS and any(v in active for v in sub.operands[1:]):
+                    _activate(active, sub.operands[0])
     return active
+
+
+def _activate(active: set, v) -> None:
+    """v and the views of it through widen and narrow (one list object) are active."""
+    if v in active:
+        return
+    active.add(v)
+    owner = getattr(v, "op", None)
+    if owner is not None and owner.name in ("widen", "narrow"):
+        _activate(active, owner.operands[0])
+    for use in v.uses:
+        if use.op.name in ("widen", "narrow"):
+            _activate(active, use.op.results[0])
 
 
 def b_of(e: Emitter):

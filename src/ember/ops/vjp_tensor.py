@@ -578,7 +578,9 @@ def _gather(e, a, out, g):
 def _items(e, v, what):
     items = e.list_items(v)
     if items is None:
-        raise NotImplementedError(f"{what} of a list that is not a literal [a, b, ...]")
+        raise NotImplementedError(f"{what} of a list built in a loop or changed after it "
+                                  "was read (a literal [a, b, ...], or appends in straight-"
+                                  "line code, differentiate)")
     return items
 
 

@@ -1,6 +1,8 @@
 """Tensor derivative rules: each checked in float64 against central finite differences
 (always) and against torch.autograd (when torch is installed)."""
 
+from typing import List
+
 import numpy as np
 import pytest
 
@@ -371,3 +373,26 @@ def norms_and_prelu(x: Tensor, w: Tensor, v: Tensor) -> Tensor:
 
 def test_norms_and_prelu():
     check(norms_and_prelu, [A(3, 4), A(3), A(1)], [0, 1, 2])
+
+
+def appended(x: Tensor, y: Tensor) -> Tensor:
+    feats: List[Tensor] = []
+    feats.append(x * 2.0)
+    feats.append(y * x)
+    return (torch.stack(feats, dim=1) ** 2).sum() + (torch.cat(feats, 0) ** 3).sum()
+
+
+def appended_in_a_loop(x: Tensor) -> Tensor:
+    feats: List[Tensor] = []
+    for i in range(3):
+        x = torch.relu(x) + x * float(i + 1)
+        feats.append(x)
+    return (torch.stack(feats, dim=1) ** 2).sum()
+
+
+def test_lists_built_by_appends():
+    """Straight-line appends are the list's items; a list built in a loop is refused, never
+    differentiated as if it were empty."""
+    check(appended, [A(3, 4), A(3, 4)], [0, 1])
+    with pytest.raises(ember.errors.UnsupportedError, match="built in a loop"):
+        ember.grad(appended_in_a_loop)(A(3, 4))
