@@ -25,8 +25,11 @@ all of the model's batch norms; `num_batches_tracked` is not kept), while `forwa
 in eval mode with the running statistics. Dropout layers drop in the step (not in
 `forward`) with masks from numpy's PCG64 seeded with (seed, step count, dropout site) —
 `tensor.dropout_seeded` — so a run is reproducible and the backward reuses the forward's
-mask; they must share one probability. Dropout1d/2d/3d, alpha dropout and instance norms
-are refused rather than trained in eval mode.
+mask; they must share one probability. Instance norms train on each sample's statistics
+(as in both of torch's modes) unless they track running statistics. Dropout1d/2d/3d, alpha
+dropout and instance norms with running statistics are refused rather than trained in eval
+mode. A model with several inputs takes them in order, or as one tuple, before the target;
+a model returning a tuple needs a loss function that takes that tuple.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from ember.api.core import ScriptFunction, _Compiled, no_gc
 from ember.errors import UnsupportedError
 
 _TRAINING_ONLY = ("Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
-                  "SyncBatchNorm", "InstanceNorm")
+                  "SyncBatchNorm")
 
 _LOSSES = {
     # torch loss module -> (functional, attributes passed as keywords)
@@ -76,6 +79,10 @@ def _check_layers(model) -> None:
             raise UnsupportedError(
                 f"train_step: {name} behaves differently in training mode, which ember does "
                 "not compile yet (batch statistics, dropout masks)")
+        if name.startswith("InstanceNorm") and getattr(m, "track_running_stats", False):
+            raise UnsupportedError(
+                f"train_step: {name}(track_running_stats=True) updates running statistics in "
+                "training mode, which ember does not compile yet")
         if _inner_dropout(m, name):
             raise UnsupportedError(
                 f"train_step: {name}(dropout={m.dropout}) drops inside the layer in training "
@@ -203,15 +210,22 @@ def _add_loss(module, loss_fn) -> str:
 
 
 class TrainStep(ScriptFunction):
-    """A compiled training step: call it with (inputs, target); `forward`, `state_dict`."""
+    """A compiled training step: call it with the inputs and the target; `forward`,
+    `state_dict`."""
 
     def __init__(self, compiled):
         super().__init__(None, "step", compiled=compiled)
         self.forward = ScriptFunction(None, "forward", compiled=compiled)
         self._state = ScriptFunction(None, "state_dict", compiled=compiled)
 
-    def __call__(self, x, target):
-        xs = x if isinstance(x, tuple) else (x,)
+    def __call__(self, *args):
+        """step(x, target), step((x1, x2), target) or step(x1, x2, target)."""
+        if len(args) < 2:
+            raise TypeError("a training step takes the model's inputs and the target "
+                            f"({len(args)} argument{'s' if len(args) != 1 else ''} given)")
+        *xs, target = args
+        if len(xs) == 1 and isinstance(xs[0], tuple):
+            xs = list(xs[0])
         return self._fn(*xs, target)
 
     def state_dict(self) -> dict:

@@ -9,10 +9,11 @@ import numpy as np
 
 from ember.autodiff.emit import Emitter
 from ember.autodiff.transform import Differentiator, coerce
+from ember.errors import UnsupportedError
 from ember.ir import types as T
 from ember.ir.builder import IRBuilder
 from ember.ir.core import SymbolRef
-from ember.ir.ops import FuncOp, create_op
+from ember.ir.ops import CallOp, FuncOp, create_op
 
 STEP = "optim.step"
 """The step count tensor (float64, 0-d) of optimizers that need it."""
@@ -103,14 +104,66 @@ def _model(module, fwd, params, ptypes) -> None:
     for op in fwd.body.ops:
         f.body.append(op.clone(mapping))
     tensor_lists_literal(module, f)
-    where = {p: i for i, p in enumerate(params)}
-    for op in list(f.walk()):
-        if op.name == "const" and isinstance(op.attrs.get("value"), SymbolRef) and \
-                op.attrs["value"].name in where:
-            op.result.replace_all_uses_with(f.args[where[op.attrs["value"].name]])
-            op.erase()
+    env = {p: f.args[i] for i, p in enumerate(params)}
+    _params_as_values(module, f, env, {})
     _check_no_hidden_params(module, f, set(params))
     module.add_func(f)
+
+
+def _params_as_values(module, f, env: dict, memo: dict) -> None:
+    """In f, each read of a parameter constant becomes its value in env (a function
+    argument), and each call to a function that reads parameters, directly or through its
+    own calls, calls a copy of it that takes them as extra arguments — a callee ember did
+    not inline (a layer whose forward raises) must not hide a parameter from the gradient."""
+    for op in list(f.walk()):
+        if op.name == "const" and isinstance(op.attrs.get("value"), SymbolRef) and \
+                op.attrs["value"].name in env:
+            op.result.replace_all_uses_with(env[op.attrs["value"].name])
+            op.erase()
+        elif isinstance(op, CallOp):
+            reads = sorted(_params_read(module, op.callee, set(env), set()))
+            if reads:
+                name = _with_params(module, op.callee, reads, memo)
+                new = create_op("call", list(op.operands) + [env[p] for p in reads],
+                                [r.type for r in op.results], {"callee": SymbolRef(name)}, [],
+                                op.loc)
+                op.parent.insert_before(op, new)
+                op.replace_with(new.results)
+
+
+def _params_read(module, name: str, params: set, seen: set) -> set:
+    """The parameter symbols function `name` reads, itself or through its calls."""
+    f = module.funcs.get(name)
+    if f is None or name in seen:
+        return set()
+    seen.add(name)
+    out = set()
+    for op in f.walk():
+        if op.name == "const" and isinstance(op.attrs.get("value"), SymbolRef) and \
+                op.attrs["value"].name in params:
+            out.add(op.attrs["value"].name)
+        elif isinstance(op, CallOp):
+            out |= _params_read(module, op.callee, params, seen)
+    return out
+
+
+def _with_params(module, name: str, reads: list, memo: dict) -> str:
+    """A copy of function `name` taking the parameters `reads` as trailing arguments."""
+    key = (name, tuple(reads))
+    if key in memo:
+        return memo[key]
+    src = module.funcs[name]
+    new_name = f"{name}$params{len(memo)}"
+    memo[key] = new_name
+    types = tuple(src.type.params) + tuple(module.tensors[p].type for p in reads)
+    g = FuncOp(new_name, T.FunctionType(types, src.type.ret), src.loc,
+               [a.name for a in src.args] + [f"param{i}" for i in range(len(reads))])
+    mapping = dict(zip(src.args, g.args))
+    for op in src.body.ops:
+        g.body.append(op.clone(mapping))
+    _params_as_values(module, g, dict(zip(reads, g.args[len(src.args):])), memo)
+    module.add_func(g)
+    return new_name
 
 
 _LIST_MUTATORS = ("list.append", "list.setitem", "list.insert", "list.pop", "list.delitem",
@@ -205,6 +258,12 @@ def _objective(module, fwd, loss, ptypes, in_types, target_type) -> None:
     else:
         out = b.create("call", list(f.args[:-1]), [fwd.type.ret],
                        {"callee": SymbolRef("__model")}).result
+    if not T.is_subtype(out.type, loss.type.params[0]):
+        raise UnsupportedError(
+            f"train_step: the model returns {out.type}, but the loss takes "
+            f"{loss.type.params[0]}: pass a loss function that takes the model's output "
+            "(for a tuple, e.g. def loss(out: Tuple[Tensor, Tensor], target: Tensor) -> "
+            "Tensor: return F.mse_loss(out[0], target))")
     out = coerce(e, out, loss.type.params[0])
     r = b.create("call", [out, f.args[-1]], [loss.type.ret],
                  {"callee": SymbolRef(loss.sym_name)}).result

@@ -6,6 +6,7 @@ so a gradient stays differentiable."""
 
 from __future__ import annotations
 
+from ember.ir import types as T
 from ember.ops.registry import vjp
 from ember.ops.vjp_tensor import _as_1d_param, _const, _false, _sum_to, _t, _unreduce
 
@@ -111,9 +112,15 @@ def _baddbmm(e, a, out, g):
     return _fused_product(e, a, g, "tensor.bmm", _t)
 
 
+def _holds_tensor(e, v) -> bool:
+    """v is a tensor, or an Optional one (a module's `weight: Optional[Tensor]`)."""
+    t = getattr(v, "type", None)
+    return e.is_tensor(v) or (isinstance(t, T.OptionalType) and isinstance(t.elem, T.TensorType))
+
+
 def _affine_grads(e, r, w, b):
-    return [e.tuple_get(r, 1) if e.is_tensor(w) else None,
-            e.tuple_get(r, 2) if e.is_tensor(b) else None]
+    return [e.tuple_get(r, 1) if _holds_tensor(e, w) else None,
+            e.tuple_get(r, 2) if _holds_tensor(e, b) else None]
 
 
 @vjp("tensor.group_norm")

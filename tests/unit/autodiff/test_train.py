@@ -2,6 +2,7 @@
 artifact in a process that imports only numpy and ember.mobile, against torch."""
 
 import copy
+from typing import List, Tuple
 import json
 import os
 import subprocess
@@ -366,3 +367,100 @@ def test_dropout_masks_are_seeded_and_reused_by_the_backward():
     plain = torch.nn.Sequential(ref[0], torch.nn.ReLU(), ref[3], ref[5])
     np.testing.assert_allclose(step.forward(x), plain(torch.tensor(x)).detach().numpy(),
                                rtol=1e-12)
+
+
+class _TwoInputs(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = torch.nn.Linear(3, 2), torch.nn.Linear(4, 2)
+
+    def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        return self.a(x) * self.b(y)
+
+
+class _Pair(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.enc, self.dec = torch.nn.Linear(4, 2), torch.nn.Linear(2, 4)
+
+    def forward(self, x: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+        z = self.enc(x)
+        return self.dec(z), z
+
+
+def _pair_loss(out: Tuple[torch.Tensor, torch.Tensor], target: torch.Tensor) -> torch.Tensor:
+    d = out[0] - target
+    return (d * d).mean() + (out[1] * out[1]).mean() * 0.1
+
+
+def test_several_inputs_a_tuple_output_and_instance_norm_train_like_torch():
+    """Inputs in order or as one tuple; a tuple output through a loss that takes it (a plain
+    loss is refused by name); instance norm on each sample's statistics."""
+    rng = np.random.default_rng(0)
+    x, y, t = rng.standard_normal((5, 3)), rng.standard_normal((5, 4)), rng.standard_normal((5, 2))
+    model = _TwoInputs().double()
+    ref = copy.deepcopy(model)
+    step = ember.train_step(model, torch.nn.MSELoss(), ember.optim.SGD(0.1))
+    got = [step(x, y, t), step((x, y), t)]
+    opt = torch.optim.SGD(ref.parameters(), lr=0.1)
+    want = []
+    for _ in range(2):
+        loss = torch.nn.functional.mse_loss(ref(torch.tensor(x), torch.tensor(y)), torch.tensor(t))
+        opt.zero_grad(), loss.backward(), opt.step()
+        want.append(loss.item())
+    assert got == pytest.approx(want, rel=1e-12)
+    with pytest.raises(ember.errors.UnsupportedError, match="the model returns tuple"):
+        ember.train_step(_Pair(), torch.nn.MSELoss(), ember.optim.SGD(0.1))
+    pair = _Pair().double()
+    ref = copy.deepcopy(pair)
+    loss = ember.train_step(pair, _pair_loss, ember.optim.SGD(0.1))(y, y)
+    assert loss == pytest.approx(_pair_loss(ref(torch.tensor(y)), torch.tensor(y)).item(),
+                                 rel=1e-12)
+    net = torch.nn.Sequential(torch.nn.Conv1d(2, 3, 3), torch.nn.InstanceNorm1d(3, affine=True),
+                              torch.nn.Flatten(), torch.nn.Linear(3 * 6, 2)).double()
+    ref = copy.deepcopy(net)
+    step = ember.train_step(net, torch.nn.MSELoss(), ember.optim.SGD(0.1))
+    xs = rng.standard_normal((4, 2, 8))
+    step(xs, t[:4])
+    opt = torch.optim.SGD(ref.parameters(), lr=0.1)
+    loss = torch.nn.functional.mse_loss(ref(torch.tensor(xs)), torch.tensor(t[:4]))
+    opt.zero_grad(), loss.backward(), opt.step()
+    sd = step.state_dict()
+    for k, v in ref.state_dict().items():
+        np.testing.assert_allclose(sd[k], v.numpy(), rtol=1e-10, atol=1e-12)
+    with pytest.raises(ember.errors.UnsupportedError, match="track_running_stats"):
+        ember.train_step(torch.nn.InstanceNorm1d(3, track_running_stats=True),
+                         torch.nn.MSELoss(), ember.optim.SGD(0.1))
+
+
+class _Blocks(torch.nn.Module):
+    """Features collected from a ModuleList by appends, then stacked (ember unrolls the loop)."""
+
+    def __init__(self):
+        super().__init__()
+        self.blocks = torch.nn.ModuleList([torch.nn.Linear(4, 4) for _ in range(3)])
+        self.head = torch.nn.Linear(4, 2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        feats: List[torch.Tensor] = []
+        for block in self.blocks:
+            x = torch.relu(block(x)) + x
+            feats.append(x)
+        return self.head(torch.stack(feats, dim=1).sum(dim=1))
+
+
+def test_parameters_reaching_the_loss_through_an_appended_list_train():
+    """The list that collects the blocks' outputs depends on their weights (activity flows
+    through list.append): every weight gets its gradient."""
+    rng = np.random.default_rng(1)
+    x, t = rng.standard_normal((5, 4)), rng.standard_normal((5, 2))
+    model = _Blocks().double()
+    ref = copy.deepcopy(model)
+    step = ember.train_step(model, torch.nn.MSELoss(), ember.optim.SGD(0.1))
+    step(x, t)
+    opt = torch.optim.SGD(ref.parameters(), lr=0.1)
+    loss = torch.nn.functional.mse_loss(ref(torch.tensor(x)), torch.tensor(t))
+    opt.zero_grad(), loss.backward(), opt.step()
+    sd = step.state_dict()
+    for k, v in ref.state_dict().items():
+        np.testing.assert_allclose(sd[k], v.numpy(), rtol=1e-10, atol=1e-12, err_msg=k)
