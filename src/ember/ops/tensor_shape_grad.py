@@ -1,6 +1,7 @@
-"""Backward kernels of index_select, repeat and prelu (rules in ops/vjp_more.py): the
-gradient of a gather is a scatter-add; the gradient of tiling sums the tiles; prelu's
-weight sums over everything but the channels."""
+"""Backward kernels of index_select, repeat, prelu and non-constant pads (rules in
+ops/vjp_more.py): the gradient of a gather is a scatter-add; the gradient of tiling sums
+the tiles; prelu's weight sums over everything but the channels; a reflect, replicate or
+circular pad adds each padded cell's gradient to the cell it copied."""
 
 from __future__ import annotations
 
@@ -51,6 +52,26 @@ def _prelu_info(args):
     return (TensorInfo(args[1].dtype, args[1].shape), TensorInfo(args[2].dtype, args[2].shape))
 
 
+def pad_backward(g, x, pads, mode):
+    """d F.pad in reflect, replicate or circular mode: per padded dim, the source index of
+    every padded position (np.pad of the positions themselves, in the same mode) takes
+    that position's gradient."""
+    from ember.ops.tensor_resize import _MODES
+    x, g = arr(x), arr(g)
+    pads = [pads] if isinstance(pads, int) else list(pads)
+    out = g.astype(x.dtype, copy=False)
+    for i in range(len(pads) // 2):
+        d, (a, b) = x.ndim - 1 - i, (pads[2 * i], pads[2 * i + 1])
+        if a == 0 and b == 0:
+            continue
+        src = np.pad(np.arange(x.shape[d]), (a, b), mode=_MODES[mode])
+        moved = np.moveaxis(out, d, 0)
+        acc = np.zeros((x.shape[d],) + moved.shape[1:], x.dtype)
+        np.add.at(acc, src, moved)
+        out = np.moveaxis(acc, 0, d)
+    return np.ascontiguousarray(out)
+
+
 def _like_second(args):
     b = args[1]
     return TensorInfo(b.dtype, b.shape) if b.is_tensor else UNKNOWN
@@ -62,3 +83,5 @@ reg("tensor.repeat_backward", "(Tensor grad, Tensor self, int[] repeats) -> Tens
     repeat_backward, shape=_like_second)
 reg("tensor.prelu_backward", "(Tensor grad, Tensor self, Tensor weight) -> Tuple[Tensor, Tensor]",
     prelu_backward, shape=_prelu_info)
+reg("tensor.pad_backward", "(Tensor grad, Tensor self, Any pad, str mode) -> Tensor",
+    pad_backward, shape=_like_second)

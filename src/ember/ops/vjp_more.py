@@ -195,11 +195,11 @@ def _pixel_unshuffle(e, a, out, g):
 
 @vjp("tensor.pad")
 def _pad(e, a, out, g):
-    """Constant padding: the gradient is g with the padding cut off (negative pads crop)."""
+    """Constant padding: g with the padding cut off (negative pads crop); other modes: each
+    padded cell's gradient added to the cell it copied (tensor.pad_backward)."""
     x, pads, mode, value = a
     if _const(e, mode, "pad's mode") != "constant":
-        raise NotImplementedError("pad in reflect, replicate or circular mode has no "
-                                  "derivative rule yet")
+        return [e.op("tensor.pad_backward", g, x, pads, mode), None, None, None]
     back = [-int(p) for p in _const(e, pads, "pad's sizes")]
     gv = None
     if e.is_float(value):  # the padded cells' share goes to the fill value
@@ -299,3 +299,15 @@ def _norm(e, a, out, g):
 def _prelu(e, a, out, g):
     r = e.op("tensor.prelu_backward", g, a[0], a[1])
     return [e.tuple_get(r, 0) if e.need(0) else None, e.tuple_get(r, 1) if e.need(1) else None]
+
+
+@vjp("tensor.glu")
+def _glu(e, a, out, g):
+    """a * sigmoid(b) for the halves (a, b) of x along dim: (g s, g a s (1 - s)) joined."""
+    x, dim = a
+    half = e.op("int.floordiv", e.op("tensor.size_dim", x, dim), 2)
+    first, second = e.op("tensor.narrow", x, dim, 0, half), e.op("tensor.narrow", x, dim, half, half)
+    s = e.op("tensor.sigmoid", second)
+    ga = e.op("tensor.mul", g, s)
+    gb = e.op("tensor.mul", e.op("tensor.mul", ga, first), e.op("tensor.rsub_scalar", s, 1.0))
+    return [e.op("tensor.cat", [ga, gb], dim), None]

@@ -396,3 +396,16 @@ def test_lists_built_by_appends():
     check(appended, [A(3, 4), A(3, 4)], [0, 1])
     with pytest.raises(ember.errors.UnsupportedError, match="built in a loop"):
         ember.grad(appended_in_a_loop)(A(3, 4))
+
+
+def pads_and_glu(x: Tensor, y: Tensor) -> Tensor:
+    a = F.pad(x, [2, 1, 1, 2], mode="reflect") ** 2
+    b = F.pad(x, [3, 0, 0, 1], mode="replicate") ** 3
+    c = F.pad(x, [1, 2, 2, 1], mode="circular") * 2.0
+    d = F.pad(y, [2, 3], mode="reflect") ** 2
+    return a.sum() + b.sum() + (c * c).sum() + d.sum() + (F.glu(x, 1) ** 2).sum() + \
+        (F.glu(x, -2) ** 3).sum()
+
+
+def test_reflect_replicate_circular_pads_and_glu():
+    check(pads_and_glu, [A(2, 4, 4, 6), A(2, 3, 5)], [0, 1])
