@@ -328,6 +328,18 @@ for _n, _fn in (("tril", np.tril), ("triu", np.triu)):
         _tri(_fn, _n), (f"torch.{_n}", f"Tensor.{_n}"),
         lambda a: TensorInfo(a[0].dtype, a[0].shape), may_raise=True,
         doc=f"The {'lower' if _n == 'tril' else 'upper'} triangle of the last two dims.")
+def _diag(x, k):
+    """torch.diag: the k-th diagonal of a matrix, or the matrix with a vector on it."""
+    if x.ndim == 1:
+        return np.diag(x, k)
+    if x.ndim == 2:
+        return np.diag(x, k).copy()
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {x.ndim}D")
+
+
+reg("tensor.diag", "(Tensor self, int diagonal=0) -> Tensor", _diag,
+    ("torch.diag", "Tensor.diag"), lambda a: TensorInfo(a[0].dtype, None), may_raise=True,
+    doc="The diagonal of a matrix, or a square matrix with a vector on its diagonal.")
 reg("tensor.one_hot", "(Tensor self, int num_classes=-1) -> Tensor", _one_hot,
     (f"{F}.one_hot",), lambda a: TensorInfo("int64", None if a[0].shape is None else
                                             a[0].shape + (a[1].const if isinstance(

@@ -401,6 +401,9 @@ reg("tensor.clone", "(Tensor self) -> Tensor", lambda x: x.copy(),
 reg("tensor.detach", "(Tensor self) -> Tensor", lambda x: x,
     ("Tensor.detach", "Tensor.data", "Tensor.detach_", "Tensor.requires_grad_", "Tensor.cpu",
      "Tensor.numpy"), same_as_first, doc="x itself (no autograd in ember).")
+reg("tensor.requires_grad_flag", "(Tensor self, bool requires_grad=True) -> Tensor",
+    lambda x, flag=True: x, ("Tensor.requires_grad_",), same_as_first,
+    doc="x itself: x.requires_grad_(flag) (no autograd in ember).")
 reg("tensor.flip", "(Tensor self, int[] dims) -> Tensor",
     lambda x, d: np.flip(x, check_dims(d, x.ndim)).copy(), ("torch.flip", "Tensor.flip"),
     same_as_first, may_raise=True, doc="x reversed along dims (a copy, as in torch).")
