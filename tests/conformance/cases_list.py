@@ -252,3 +252,10 @@ def f(a: List[int]) -> int:
     return len([x for x in a if x > 0]) + a.count(0)
 ''', [([1, -1, 0, 0, 3],)]),
 ]
+
+CASES += [
+    ('''
+def f(xs: List[int]) -> Tuple[int, int]:
+    return xs.index(2, 1), xs.index(2, -3, 2)
+''', [([2, 1, 2],), ([2, 2, 5],), ([2, 1, 3],)]),
+]
