@@ -319,3 +319,28 @@ class _RoundN:
                  "": "fmt_empty"}
         gv = _cstr(self.mg, "ember.round_n." + names[text], text)
         return self.b.gep(gv, [I32(0), I32(0)])
+
+
+@emitter("float.is_integer")
+def _float_is_integer(g, op):
+    """CPython's float.is_integer: finite and equal to its floor."""
+    (x,) = args(g, op)
+    b = g.b
+    finite = b.fcmp_ordered("<", b.call(g.mg.intrinsic("llvm.fabs", F64), [x]),
+                            _const(float("inf")))
+    whole = b.fcmp_ordered("==", b.call(g.mg.intrinsic("llvm.floor", F64), [x]), x)
+    return b.zext(b.and_(finite, whole), I8)
+
+
+@emitter("math.modf")
+def _math_modf(g, op):
+    """(fraction, integer part), both with x's sign (C's modf): an infinity's fraction is a
+    signed zero, a NaN gives NaNs."""
+    (x,) = args(g, op)
+    b = g.b
+    whole = b.call(g.mg.intrinsic("llvm.trunc", F64), [x])
+    inf = b.fcmp_ordered("==", b.call(g.mg.intrinsic("llvm.fabs", F64), [x]), _const(float("inf")))
+    frac = b.select(inf, _const(0.0), b.fsub(x, whole))
+    frac = b.call(g.mg.intrinsic("llvm.copysign", F64, 2), [frac, x])
+    t = ir.LiteralStructType([F64, F64])
+    return b.insert_value(b.insert_value(ir.Constant(t, None), frac, 0), whole, 1)

@@ -445,3 +445,18 @@ def _tuple_getitem(g, op):
                typ=lltype(op.result.type))
     g.retain(v, op.result.type)
     return v
+
+
+@emitter("torch.check")
+def _torch_check(g, op):
+    """torch._check(cond, message): RuntimeError unless cond (the message a constant)."""
+    cond, msg = g.native(op.operands[0]), g.get(op.operands[1])
+    if op.operands[1].type == T.NONE or getattr(msg, "kind", None) == "none":
+        text = None
+    elif getattr(msg, "kind", None) == "str":
+        text = msg.value
+    else:
+        raise NotNative("torch._check with a message that is not a constant string")
+    fail(g, op, g.b.icmp_unsigned("==", cond, I8(0)), [cond],
+         kinds=("bool", ("const", text)), cls="RuntimeError")
+    return I8(0)
