@@ -18,7 +18,6 @@ REFUSED = {
     "autoencoder": "the model returns tuple",   # needs a loss that takes the tuple
     "scorer": "the model returns tuple",
     "multi_head": "list.getitem",                # chunk's pieces carry no gradient yet
-    "tiny_unet": "tensor.interpolate",           # no derivative rule yet
 }
 DROPOUT = {"residual_mlp"}  # ember's masks are its own (seeded), not torch's
 

@@ -72,6 +72,49 @@ def pad_backward(g, x, pads, mode):
     return np.ascontiguousarray(out)
 
 
+def _scatter_axis(g, axis, idx, weights, in_size, dtype):
+    """The transpose of resampling along axis: each output's gradient, times its tap's
+    weight, added to the input index the tap read."""
+    moved = np.moveaxis(g, axis, 0)
+    acc = np.zeros((in_size,) + moved.shape[1:], dtype)
+    shape = (-1,) + (1,) * (moved.ndim - 1)
+    for j in range(idx.shape[1]):
+        np.add.at(acc, idx[:, j], moved * weights[:, j].astype(dtype).reshape(shape))
+    return np.moveaxis(acc, 0, axis)
+
+
+def interpolate_backward(g, x, size, scale_factor, mode, align_corners,
+                         recompute_scale_factor, antialias):
+    """d F.interpolate: the forward resamples one spatial dim after the other (tensor_resize),
+    so the gradient runs the transposed resamplings in reverse order, from the same taps."""
+    from ember.ops import tensor_resize as R
+    x, g = arr(x), arr(g)
+    R._check_mode(x, mode, align_corners, antialias)
+    n = x.ndim - 2
+    out, scales = R._sizes(x, size, scale_factor, n)
+    if recompute_scale_factor:
+        scales = [None] * n
+    if mode == "area":
+        if n != 2:
+            raise NotImplementedError("the gradient of interpolate(mode='area') needs 2 "
+                                      "spatial dims")
+        from ember.ops.tensor_grad import adaptive_avg_pool2d_backward
+        return adaptive_avg_pool2d_backward(g, x)
+    y = g.astype(x.dtype, copy=False)
+    for i in reversed(range(n)):
+        axis, in_size = 2 + i, x.shape[2 + i]
+        if mode in ("nearest", "nearest-exact"):
+            src = R._nearest_source(in_size, out[i], scales[i], mode != "nearest",
+                                    n == 2 and mode == "nearest")
+            y = _scatter_axis(y, axis, src[:, None], np.ones((len(src), 1)), in_size, x.dtype)
+        elif out[i] == in_size and mode != "bicubic":
+            continue
+        else:
+            idx, w = R._taps(in_size, out[i], scales[i], bool(align_corners), mode == "bicubic")
+            y = _scatter_axis(y, axis, idx, w, in_size, x.dtype)
+    return np.ascontiguousarray(y)
+
+
 def _like_second(args):
     b = args[1]
     return TensorInfo(b.dtype, b.shape) if b.is_tensor else UNKNOWN
@@ -85,3 +128,7 @@ reg("tensor.prelu_backward", "(Tensor grad, Tensor self, Tensor weight) -> Tuple
     prelu_backward, shape=_prelu_info)
 reg("tensor.pad_backward", "(Tensor grad, Tensor self, Any pad, str mode) -> Tensor",
     pad_backward, shape=_like_second)
+reg("tensor.interpolate_backward",
+    "(Tensor grad, Tensor self, Any size, Any scale_factor, str mode, bool? align_corners, "
+    "bool? recompute_scale_factor, bool antialias) -> Tensor", interpolate_backward,
+    shape=_like_second)

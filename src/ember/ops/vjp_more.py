@@ -311,3 +311,8 @@ def _glu(e, a, out, g):
     ga = e.op("tensor.mul", g, s)
     gb = e.op("tensor.mul", e.op("tensor.mul", ga, first), e.op("tensor.rsub_scalar", s, 1.0))
     return [e.op("tensor.cat", [ga, gb], dim), None]
+
+
+@vjp("tensor.interpolate")
+def _interpolate(e, a, out, g):
+    return [e.op("tensor.interpolate_backward", g, *a)] + [None] * (len(a) - 1)

@@ -409,3 +409,18 @@ def pads_and_glu(x: Tensor, y: Tensor) -> Tensor:
 
 def test_reflect_replicate_circular_pads_and_glu():
     check(pads_and_glu, [A(2, 4, 4, 6), A(2, 3, 5)], [0, 1])
+
+
+def resamples(x: Tensor, y: Tensor) -> Tensor:
+    a = F.interpolate(x, scale_factor=2.0, mode="nearest") ** 2
+    b = F.interpolate(x, size=[5, 7], mode="bilinear", align_corners=False) ** 2
+    c = F.interpolate(x, size=[4, 9], mode="bilinear", align_corners=True) ** 3
+    d = F.interpolate(x, size=[6, 5], mode="bicubic", align_corners=False) ** 2
+    f = F.interpolate(y, scale_factor=1.5, mode="linear") ** 2
+    h = F.interpolate(x, size=[5, 4], mode="nearest-exact") ** 2
+    k = F.interpolate(x, size=[2, 3], mode="area") ** 2
+    return a.sum() + b.sum() + c.sum() + d.sum() + f.sum() + h.sum() + k.sum()
+
+
+def test_interpolate():
+    check(resamples, [A(2, 2, 3, 4), A(2, 3, 5)], [0, 1])
