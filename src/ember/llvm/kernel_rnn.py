@@ -17,8 +17,10 @@ the VM's by float32 rounding of the products (tests: within 2e-6 absolute over 3
 on the bench model's scale, checked against the VM).
 
 From BATCHED rows on, a step is one native product instead (build_batched: kernel_gemm's
-8-row tiles over all rows, accumulated in place into a time-major input projection that
-the same product computed), then the rows' gate math; h kept in a contiguous buffer.
+8-row tiles over all rows of [x_t | h] times the stacked [W_ih^T; W_hh^T], bias in the
+epilogue: no separate projection pass), then the rows' gate math; h kept beside x_t in
+a contiguous buffer (rows of a batch-first output lie T * H floats apart, which maps
+them all to the same cache sets).
 
 Covered: float32 input and weights, no projection (proj_size 0), an even hidden size, at
 least one step; any layers, directions, batch, batch_first, initial states. Anything
@@ -209,36 +211,48 @@ def build(module) -> None:
     b.ret_void()
 
 
-def build_batched(module) -> None:
-    """`ember_lstm_gemm(args…, ptr off)`: per step, the recurrent product of all rows as
-    one native product (kernel_gemm.py: 8-row register tiles) accumulated in place into
-    the step's input projection (xw, time-major), then each row's gate math. h lives in
-    its own contiguous buffer (`h0`, updated in place) as well as in `out`: rows of a
-    batch-first output lie T * H floats apart, which maps them all to the same cache
-    sets."""
+_XARGS = ["x", "sxn", "sxt", "w", "bias", "xh", "out", "son", "sot", "c", "g", "n", "t", "h",
+          "i", "rev", "off"]
+_XPTRS = {"x", "w", "bias", "xh", "out", "c", "g", "off"}
+
+
+def build_batched(module, has_bias) -> None:
+    """`ember_lstm_xh(_XARGS…)`: per step, each row's input x_t is copied beside its h in
+    `xh` (rows [x_t | h], I + H wide), then one native product of all rows (kernel_gemm.py)
+    with the stacked weights [W_ih^T; W_hh^T] gives the step's gates (bias in the epilogue),
+    then each row's gate math writes c, h (into xh) and the output. No projection pass:
+    x_t @ W_ih^T is computed with the recurrent product."""
     from ember.llvm import kernel_gemm as G
 
-    gemm = G.build(module, "ember_lstm_product", (None, None, True))
-    fn = ir.Function(module, _fn_type([PTR]), "ember_lstm_gemm")
-    a = dict(zip(_ARGS + ["off"], fn.args))
+    gemm = G.build(module, "ember_lstm_product", ("col" if has_bias else None, None, False))
+    fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [
+        PTR if x in _XPTRS else I64 for x in _XARGS]), "ember_lstm_xh")
+    a = dict(zip(_XARGS, fn.args))
     b = ir.IRBuilder(fn.append_basic_block("entry"))
     hdim = a["h"]
     g4 = b.mul(hdim, I64(4))
+    width = b.add(a["i"], hdim)
+    memcpy = module.globals.get("llvm.memcpy.p0.p0.i64") or ir.Function(
+        module, ir.FunctionType(ir.VoidType(), [PTR, PTR, I64, ir.IntType(1)]),
+        "llvm.memcpy.p0.p0.i64")
 
     def step(b, t):
         rev = b.icmp_signed("!=", a["rev"], I64(0))
-        last = b.sub(a["t"], I64(1))
-        tt = b.select(rev, b.sub(last, t), t)
-        tprev = b.select(rev, b.add(tt, I64(1)), b.sub(tt, I64(1)))
-        xw = _ptr(b, a["xw"], b.mul(tt, a["sxt"]))
-        b.call(gemm, [a["h0"], hdim, I64(1), a["off"], a["wh"], I64(0), xw, a["sxn"], I64(0),
-                      ir.Constant(PTR, None), a["n"], hdim, I64(1), g4])
+        tt = b.select(rev, b.sub(b.sub(a["t"], I64(1)), t), t)
+
+        def copy(b, r):
+            src = _ptr(b, a["x"], b.add(b.mul(r, a["sxn"]), b.mul(tt, a["sxt"])))
+            b.call(memcpy, [_ptr(b, a["xh"], b.mul(r, width)), src, b.mul(a["i"], I64(4)),
+                            ir.IntType(1)(0)])
+        _loop(b, fn, I64(0), a["n"], I64(1), "cp", copy)
+        b.call(gemm, [a["xh"], width, I64(1), a["off"], a["w"], I64(0), a["g"], g4, I64(0),
+                      a["bias"], a["n"], width, I64(1), g4])
 
         def row(b, r):
-            grow = _ptr(b, xw, b.mul(r, a["sxn"]))
+            grow = _ptr(b, a["g"], b.mul(r, g4))
             orow = _ptr(b, a["out"], b.add(b.mul(r, a["son"]), b.mul(tt, a["sot"])))
             _gates(b, fn, hdim, grow, _ptr(b, a["c"], b.mul(r, hdim)), orow,
-                   _ptr(b, a["h0"], b.mul(r, hdim)))
+                   _ptr(b, a["xh"], b.add(b.mul(r, width), a["i"])))
         _loop(b, fn, I64(0), a["n"], I64(1), "row", row)
 
     _loop(b, fn, I64(0), a["t"], I64(1), "t", step)
@@ -246,9 +260,9 @@ def build_batched(module) -> None:
 
 
 _FN: list = []
-_FN_GEMM: list = []
-_PROTO_GEMM = kernels.prototype(*[ctypes.c_void_p if a in _PTRS else ctypes.c_int64
-                                  for a in _ARGS] + [ctypes.c_void_p])
+_FN_GEMM: dict = {}
+_PROTO_XH = kernels.prototype(*[ctypes.c_void_p if x in _XPTRS else ctypes.c_int64
+                                for x in _XARGS])
 BATCHED = 8
 """From this many rows the recurrence runs as one product per step (build_batched)."""
 
@@ -267,12 +281,14 @@ def _native():
     return _FN[0]
 
 
-def _native_batched():
-    if not _FN_GEMM:
-        addr, = kernels.compile_kernel("lstm_gemm", (), build_batched, ["ember_lstm_gemm"],
-                                       _source())
-        _FN_GEMM.append(_PROTO_GEMM(addr))
-    return _FN_GEMM[0]
+def _native_batched(has_bias):
+    fn = _FN_GEMM.get(has_bias)
+    if fn is None:
+        addr, = kernels.compile_kernel("lstm_xh", (has_bias,),
+                                       lambda m: build_batched(m, has_bias),
+                                       ["ember_lstm_xh"], _source())
+        fn = _FN_GEMM[has_bias] = _PROTO_XH(addr)
+    return fn
 
 
 # ----------------------------------------------------------------------------- calls
@@ -382,11 +398,10 @@ def _direction(x, batch_first, weights, h0, c0, out, col, reverse):
     wi, wh, b = weights
     n, hid = c0.shape
     steps = R._steps(x, batch_first)
-    out_bf = batch_first
-    batched = c0.shape[0] >= BATCHED
-    if batched and batch_first:  # time-major: each step's rows contiguous
-        x, batch_first = x.transpose(1, 0, 2), False
-    xw = _projection(np.ascontiguousarray(x), wi, b)
+    if n >= BATCHED:
+        return _direction_batched(x, batch_first, weights, h0, c0, out, col, reverse)
+    x, out_bf = np.ascontiguousarray(x), batch_first
+    xw = _projection(x, wi, b)
     wh = np.ascontiguousarray(wh, np.float32)
     h0 = np.ascontiguousarray(h0, np.float32)
     c = np.array(c0, np.float32, order="C")
@@ -394,16 +409,51 @@ def _direction(x, batch_first, weights, h0, c0, out, col, reverse):
     sx, so = xw.strides, out.strides
     sxn, sxt = (sx[0], sx[1]) if batch_first else (sx[1], sx[0])
     son, sot = (so[0], so[1]) if out_bf else (so[1], so[0])
-    args = (xw.ctypes.data, sxn // 4, sxt // 4, wh.ctypes.data, h0.ctypes.data,
-            out.ctypes.data + 4 * col, son // 4, sot // 4, c.ctypes.data, g.ctypes.data,
-            n, steps, hid, 1 if reverse else 0)
-    if batched:
-        off = np.arange(hid, dtype=np.int64) * (4 * hid)
-        h0 = h0.copy()  # the recurrence's h buffer
-        args = args[:4] + (h0.ctypes.data,) + args[5:]
-        _native_batched()(*args, off.ctypes.data)
-    else:
-        _native()(*args)
+    _native()(xw.ctypes.data, sxn // 4, sxt // 4, wh.ctypes.data, h0.ctypes.data,
+              out.ctypes.data + 4 * col, son // 4, sot // 4, c.ctypes.data, g.ctypes.data,
+              n, steps, hid, 1 if reverse else 0)
     last = 0 if reverse else steps - 1
     h = (out[:, last] if out_bf else out[last])[:, col:col + hid].copy()
+    return h, c
+
+
+_STACKED: dict = {}
+
+
+def _stacked(wi, wh):
+    """[W_ih^T; W_hh^T] (I + H, 4H), C-contiguous, cached per weight pair (the kernel's
+    prepared weights are the same objects every call for a frozen model)."""
+    key = (id(wi), id(wh))
+    hit = _STACKED.get(key)
+    if hit is None or hit[0] is not wi or hit[1] is not wh:
+        if len(_STACKED) >= 64:
+            _STACKED.clear()
+        hit = _STACKED[key] = (wi, wh, np.ascontiguousarray(np.concatenate([wi, wh]),
+                                                            np.float32))
+    return hit[2]
+
+
+def _direction_batched(x, batch_first, weights, h0, c0, out, col, reverse):
+    wi, wh, b = weights
+    n, hid = c0.shape
+    steps = R._steps(x, batch_first)
+    x = np.ascontiguousarray(x, np.float32)
+    width = x.shape[-1] + hid
+    w = _stacked(wi, wh)
+    xh = np.empty((n, width), np.float32)
+    xh[:, x.shape[-1]:] = h0
+    c = np.array(c0, np.float32, order="C")
+    g = np.empty((n, 4 * hid), np.float32)
+    bias = None if b is None else np.ascontiguousarray(b, np.float32)
+    off = np.arange(width, dtype=np.int64) * (4 * hid)
+    sx, so = x.strides, out.strides
+    sxn, sxt = (sx[0], sx[1]) if batch_first else (sx[1], sx[0])
+    son, sot = (so[0], so[1]) if batch_first else (so[1], so[0])
+    _native_batched(bias is not None)(
+        x.ctypes.data, sxn // 4, sxt // 4, w.ctypes.data,
+        0 if bias is None else bias.ctypes.data, xh.ctypes.data, out.ctypes.data + 4 * col,
+        son // 4, sot // 4, c.ctypes.data, g.ctypes.data, n, steps, hid, x.shape[-1],
+        1 if reverse else 0, off.ctypes.data)
+    last = 0 if reverse else steps - 1
+    h = (out[:, last] if batch_first else out[last])[:, col:col + hid].copy()
     return h, c
