@@ -47,7 +47,15 @@ def _numpy_dtype(t):
 
 
 def _shared_view(t) -> np.ndarray | None:
-    """A read-only array over a COW clone of t's memory, or None when it cannot be made."""
+    """A read-only array over a COW clone of t's memory, or None when it cannot be made
+    (then the copy path runs, and reports what it cannot read as before)."""
+    try:
+        return _cow_view(t)
+    except Exception:  # noqa: BLE001 - tensor subclasses, inference tensors, ...: copy
+        return None
+
+
+def _cow_view(t) -> np.ndarray | None:
     import torch
 
     lazy_clone = getattr(torch, "_lazy_clone", None)
@@ -58,10 +66,7 @@ def _shared_view(t) -> np.ndarray | None:
             t.numel() == 0 or not t.is_contiguous() or t.is_conj() or t.is_neg() or \
             not t.untyped_storage().resizable():
         return None
-    try:
-        clone = lazy_clone(t)
-    except RuntimeError:
-        return None
+    clone = lazy_clone(t)
     if not is_cow(clone):  # this torch shares no memory: never hand out t's own buffer
         return None
     holder = FrozenExternal(clone, clone.const_data_ptr(), tuple(clone.shape),

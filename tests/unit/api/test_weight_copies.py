@@ -148,3 +148,16 @@ def test_memory_torch_does_not_own_is_copied():
     w[:] = 2  # written behind torch's back: the copy does not see it
     bias = m.bias.detach().numpy()
     np.testing.assert_allclose(s(np.ones((1, 4), np.float32)), 4 + bias[None], rtol=1e-6)
+
+
+def test_tensors_torch_cannot_share_are_copied_once():
+    from ember.nn.torch_memory import frozen_array
+
+    with torch.inference_mode():
+        inference = torch.ones(4, 4)
+    cases = [inference, torch.arange(12.).reshape(3, 4).t(),  # not contiguous
+             torch.ones(3, dtype=torch.float64)]
+    for t in cases:
+        a = frozen_array(t, np.float32)
+        assert frozen(a) and a.dtype == np.float32
+        np.testing.assert_array_equal(a, t.numpy().astype(np.float32))
