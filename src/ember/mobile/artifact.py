@@ -10,15 +10,17 @@ interpreter/artifact_writer.py):
                     where the location changes), "consts" (per function, its tagged
                     constants: manifest.decode_const), tensor records {name, dtype, shape,
                     offset, nbytes}, objects, sources {filename, text} (for tracebacks),
-                    the sha256 checksum of tensors.bin, metadata
+                    the sha256 checksum of tensors.bin (format 9 on: none, the zip
+                    entry's CRC-32 stands for it), metadata
     tensors.bin     stored: raw little-endian tensor data, each tensor 64-byte aligned, no
                     overlaps, no holes beyond alignment padding (identical tensors shared);
                     the writer puts it first, its data 64-byte aligned in the file
 
 Large files are mapped (MAP_MIN_BYTES) and tensors are read-only views of the mapping;
 bytes, small files and file objects are read once and tensors view those bytes. The
-sha256 of tensors.bin is checked per `verify` (see read_program); every structural check
-always runs, including that tensors.bin's data lies inside the file.
+checksum of tensors.bin (its sha256 up to format 8, its zip CRC-32 from 9) is checked per
+`verify` (see read_program); every structural check always runs, including that
+tensors.bin's data lies inside the file.
 
 Versions 1-4 keep code, lines and consts in stored entries of their own (code.bin and
 lines.bin: little-endian int32 words; consts.json) and each source in source/N, with a
@@ -62,8 +64,8 @@ MAP_MIN_BYTES = 1 << 20
 """Files at least this large are mapped (mmap) rather than read: their tensors are views
 of the mapping. Smaller ones are read into memory, which costs less than a mapping."""
 VERIFY_MAX_BYTES = 16 << 20
-"""verify=None hashes tensors.bin against the manifest's sha256 when it is at most this
-large (a few milliseconds); larger ones are checked with verify=True only."""
+"""verify=None checks tensors.bin's checksum when it is at most this large (a few
+milliseconds); larger ones are checked with verify=True only."""
 
 
 def load_program(source, verify: bool | None = None) -> Program:
@@ -104,9 +106,10 @@ def _map_or_read(fh):
 def read_program(data, verify: bool | None = None) -> Program:
     """Check an artifact's bytes (or a FrozenMap of its file) and return its Program;
     ArtifactError on any problem. Tensors are views of `data` (of a copy for a mutable
-    buffer). verify: hash tensors.bin against the manifest's sha256 (True), skip that
-    (False), or hash it only when it is at most VERIFY_MAX_BYTES (None). Every structural
-    check runs either way: the hash catches changed weight values, not unsafe files."""
+    buffer). verify: check tensors.bin against its checksum (True: the manifest's sha256,
+    or from format 9 the zip's CRC-32), skip that (False), or check it only when it is at
+    most VERIFY_MAX_BYTES (None). Every structural check runs either way: the checksum
+    catches changed weight values, not unsafe files."""
     if not isinstance(data, (bytes, FrozenMap)):
         data = bytes(data)
     try:
@@ -171,7 +174,7 @@ class _Reader:
         M.check_tables(m, version)
         self.check_entry_names(m)
         self.blob = self.tensor_blob()
-        self.check_checksums(m)
+        self.check_checksums(m, version)
         tensors = self.read_tensors(m)
         objects = self.read_objects(m, len(tensors))
         functions = self.read_functions(m, len(tensors), len(objects))
@@ -257,10 +260,18 @@ class _Reader:
         missing = sorted(allowed - self.names)
         need(not missing, f"artifact is missing {', '.join(missing[:10])}")
 
-    def check_checksums(self, m):
+    def check_checksums(self, m, version: int):
+        """Each stored entry's sha256 in the manifest; from format 9 tensors.bin may have
+        none, and its zip CRC-32 is checked instead (both only per `verify`)."""
         sums = m["checksums"]
         for name in sorted(self.names - {"manifest.json"}):
             want = sums.get(name)
+            if name == "tensors.bin" and want is None and version >= M.ZIP_CRC_VERSION:
+                if self.verify_tensors():
+                    crc = self.zf.getinfo(name).CRC
+                    need(zlib.crc32(self.blob) == crc, "checksum mismatch in 'tensors.bin' "
+                                                       "(CRC-32): the artifact is corrupt")
+                continue
             need(type(want) is str, f"manifest has no checksum for entry {name!r:.60}")
             if name == "tensors.bin":
                 if not self.verify_tensors():

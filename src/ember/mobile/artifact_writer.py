@@ -10,13 +10,11 @@ e.g. tied weights) are stored once.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import os
 import struct
 import tempfile
-import threading
 import zipfile
 import zlib
 
@@ -73,17 +71,18 @@ def artifact_bytes(program, default_entry: str | None = None, rename=None) -> by
 def write_to(program, fh, default_entry: str | None = None, rename=None) -> None:
     """Write the artifact to the seekable binary file `fh`, positioned at its start: first
     tensors.bin, its data 64-byte aligned in the file and written in one pass from the
-    tensors' buffers (hashed as it goes), then the manifest that records the hash."""
+    tensors' buffers (zipfile computes its CRC-32, its checksum, as it goes), then the
+    manifest."""
     arrays, records, size = _tensor_plan(program.tensors)
     with zipfile.ZipFile(fh, "w") as zf:
-        digest = _write_tensors(zf, fh, arrays, size)
-        manifest = _manifest(program, default_entry, records, digest, rename)
+        _write_tensors(zf, fh, arrays, size)
+        manifest = _manifest(program, default_entry, records, rename)
         # ASCII JSON: \u escapes carry any str, lone surrogates included.
         text = json.dumps(manifest, separators=(",", ":")).encode("ascii")
         _write_manifest(zf, text)
 
 
-def _manifest(program, default_entry, records, digest, rename) -> dict:
+def _manifest(program, default_entry, records, rename) -> dict:
     return {
         "format": FORMAT_NAME, "version": FORMAT_VERSION, "reads": list(READS),
         "producer": f"ember {__version__}", "byteorder": "little",
@@ -99,7 +98,7 @@ def _manifest(program, default_entry, records, digest, rename) -> dict:
         "sources": _sources(program.sources, rename),
         "objects": [{"class": ci, "fields": [encode_value(v) for v in values]}
                     for ci, values in program.objects],
-        "checksums": {"tensors.bin": digest},
+        "checksums": {},  # tensors.bin's is the zip's CRC-32 (format 9)
         "metadata": dict(program.metadata),
         "mutable_tensors": program.mutable_tensors,
     }
@@ -149,10 +148,10 @@ _PAD_ID = 0xD935
 Android's zipalign uses); readers skip extra fields they do not know."""
 
 
-def _write_tensors(zf, fh, arrays, size) -> str:
-    """tensors.bin, stored, its data starting at a multiple of ALIGN in the file; returns
-    the data's sha256. zipfile computes the CRC as the bytes go by; the hash runs beside
-    the writes in a thread for large data (hashlib, zlib and file writes release the GIL)."""
+def _write_tensors(zf, fh, arrays, size) -> None:
+    """tensors.bin, stored, its data starting at a multiple of ALIGN in the file; zipfile
+    computes the CRC-32 as the bytes go by (the entry's checksum since format 9: no second
+    pass over the weights, no sha256)."""
     info = zipfile.ZipInfo("tensors.bin", date_time=_STAMP)
     info.compress_type = zipfile.ZIP_STORED
     info.file_size = size
@@ -160,20 +159,11 @@ def _write_tensors(zf, fh, arrays, size) -> str:
     header = fh.tell() + 30 + len(info.filename) + (20 if zip64 else 0) + 4
     pad = (-header) % ALIGN
     info.extra = struct.pack("<HH", _PAD_ID, pad) + bytes(pad)
-    pieces = list(_pieces(arrays))
-    hasher = _Hasher(pieces, threaded=size >= _THREAD_HASH_BYTES)
-    try:
-        with zf.open(info, "w", force_zip64=zip64) as out:
-            if fh.tell() % ALIGN:
-                raise RuntimeError("tensors.bin is not aligned in the artifact")
-            for piece in pieces:
-                out.write(piece)
-    finally:
-        digest = hasher.digest()
-    return digest
-
-
-_THREAD_HASH_BYTES = 8 << 20
+    with zf.open(info, "w", force_zip64=zip64) as out:
+        if fh.tell() % ALIGN:
+            raise RuntimeError("tensors.bin is not aligned in the artifact")
+        for piece in _pieces(arrays):
+            out.write(piece)
 
 
 def _pieces(arrays):
@@ -184,34 +174,6 @@ def _pieces(arrays):
             yield bytes(offset - at)
         yield data
         at = offset + data.nbytes
-
-
-class _Hasher:
-    """sha256 of the pieces, in a thread of its own or at digest()."""
-
-    def __init__(self, pieces, threaded: bool):
-        self.pieces = pieces
-        self.sha = hashlib.sha256()
-        self.error = None
-        self.thread = threading.Thread(target=self.run, daemon=True) if threaded else None
-        if self.thread is not None:
-            self.thread.start()
-
-    def run(self):
-        try:
-            for piece in self.pieces:
-                self.sha.update(piece)
-        except BaseException as e:  # noqa: BLE001 - re-raised by digest()
-            self.error = e
-
-    def digest(self) -> str:
-        if self.thread is None:
-            self.run()
-        else:
-            self.thread.join()
-        if self.error is not None:
-            raise self.error
-        return self.sha.hexdigest()
 
 
 def _write_manifest(zf, text: bytes) -> None:

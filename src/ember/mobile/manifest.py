@@ -31,6 +31,9 @@ MAX_VALUE_DEPTH = 32
 """Nesting limit of lists / tuples / dicts in object field values."""
 MAX_SOURCES = MAX_ZIP_ENTRIES - 8
 INLINE_VERSION = 5
+ZIP_CRC_VERSION = 9
+"""From this format on, tensors.bin may have no sha256 in "checksums": its zip CRC-32
+stands for it (see opcodes.FORMAT_VERSION)."""
 """From this format version on, code, lines, consts and source texts are manifest fields
 and the manifest may be deflated (older artifacts hold them in entries of their own)."""
 MAX_INFLATION = 8

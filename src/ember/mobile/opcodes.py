@@ -27,7 +27,7 @@ from enum import IntEnum
 FORMAT_NAME = "ember-artifact"
 """The `format` field of every artifact manifest."""
 
-FORMAT_VERSION = 8
+FORMAT_VERSION = 9
 # Artifact format versions. Bump with an entry here, in the same commit as the change:
 #   1  zip of manifest.json, code.bin (int32 words), lines.bin (int32 (pc, source, line)
 #      triples where the location changes), consts.json (tagged constants),
@@ -50,7 +50,12 @@ FORMAT_VERSION = 8
 #   8  sets and iterators: the types set<T> and iter<T> in signatures and field types,
 #      and the set.* and iter.* operators (ember.ops.scalar_sets, scalar_iter). A runtime
 #      reading at most 7 refuses such an artifact rather than reject its types as corrupt.
-READS = (1, 8)
+#   9  tensors.bin's checksum is the zip entry's own CRC-32 (computed as it is written):
+#      the manifest's "checksums" may leave tensors.bin out, and then load(verify=...)
+#      checks the CRC. Saving no longer hashes every weight byte with sha256 (~0.27 s of
+#      CPU per 512 MiB, as much as torch.jit.save's whole write); a runtime reading at
+#      most 8 refuses such an artifact rather than report a missing checksum.
+READS = (1, 9)
 """The [min, max] artifact format versions this runtime reads."""
 
 

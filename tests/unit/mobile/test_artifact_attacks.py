@@ -171,12 +171,13 @@ def test_schema_violations(artifact, edit, match):
 def test_missing_and_wrong_checksums(artifact):
     zin = zipfile.ZipFile(io.BytesIO(artifact.read_bytes()))
     manifest = json.loads(zin.read("manifest.json"))
-    for change, match in [(lambda s: s.pop("tensors.bin"),
+    assert "tensors.bin" not in manifest["checksums"]  # format 9: the zip CRC-32 stands in
+    for change, match in [(lambda m: m.update(version=8),  # before 9 a sha256 is required
                            "no checksum for entry 'tensors.bin'"),
-                          (lambda s: s.update({"tensors.bin": "0" * 64}),
-                           "checksum mismatch in 'tensors.bin'")]:
+                          (lambda m: m["checksums"].update({"tensors.bin": "0" * 64}),
+                           "checksum mismatch in 'tensors.bin'")]:  # one given is checked
         m = json.loads(json.dumps(manifest))
-        change(m["checksums"])
+        change(m)
         out = io.BytesIO()
         with zipfile.ZipFile(out, "w") as z:
             for n in zin.namelist():
