@@ -429,10 +429,7 @@ class FunctionGen:
         b.branch(head)
         b.position_at_end(head)
 
-        def on_condition(vals):
-            c = self.b.icmp_unsigned("!=", vals[0], I8(0))
-            self.b.cbranch(c, body, done)
-        self.emit_region(op.cond, self._carried(loop), on_condition)
+        self.emit_branching(op.cond, self._carried(loop), body, done)
         b.position_at_end(body)
 
         def on_yield(vals):
@@ -443,6 +440,41 @@ class FunctionGen:
         self.loops.pop()
         self._normal_exit(loop)
         self._end_loop(loop)
+
+    def emit_branching(self, region, args, t_bb, f_bb, release_to=None) -> None:
+        """Emit a region that ends by yielding one bool, and branch to t_bb or f_bb on it.
+        When that bool is the result of an `if` (how `and` and `or` are built), each arm of
+        the if branches itself (recursively): a `while a and b` loop keeps one exit per
+        test, so LLVM sees the counted one and can unroll the loop by it."""
+        if release_to is None:
+            release_to = len(self.scopes)
+        block = region.block
+        tail = _bool_if_tail(block)
+        if tail is None:
+            def on_yield(vals):
+                self.release_scopes(release_to)  # the enclosing blocks' values
+                self._branch_on(vals[0], t_bb, f_bb)
+            self.emit_region(region, args, on_yield)
+            return
+        self.scopes.append([])
+        for a, v in zip(block.args, args):
+            self.define(a, v, owned=False)
+        for o in block.ops[:-2]:
+            self.emit(o)
+        b = self.b
+        cond = b.icmp_unsigned("!=", self.native(tail.operands[0]), I8(0))
+        then_bb, else_bb = b.append_basic_block("then"), b.append_basic_block("else")
+        b.cbranch(cond, then_bb, else_bb)
+        for arm, bb in zip(tail.regions, (then_bb, else_bb)):
+            self.b.position_at_end(bb)
+            self.emit_branching(arm, [], t_bb, f_bb, release_to)
+        self.scopes.pop()
+
+    def _branch_on(self, v, t_bb, f_bb) -> None:
+        if isinstance(v, ir.Constant) and isinstance(v.constant, int):
+            self.b.branch(t_bb if v.constant else f_bb)
+        else:
+            self.b.cbranch(self.b.icmp_unsigned("!=", v, I8(0)), t_bb, f_bb)
 
     def op_break(self, op) -> None:
         loop = self.loops[-1]
@@ -805,6 +837,18 @@ def as_word(b, w):
     if w.type in (I8, I1):
         return b.zext(w, I64)
     raise NotNative(f"payload of type {w.type}")
+
+
+def _bool_if_tail(block):
+    """The `if` whose one bool result the block's terminator yields (its last op), else
+    None."""
+    ops = block.ops
+    if len(ops) < 2 or ops[-1].name not in ("yield", "condition") or len(ops[-1].operands) != 1:
+        return None
+    last = ops[-2]
+    if last.name != "if" or len(last.results) != 1 or ops[-1].operands[0] is not last.results[0]:
+        return None
+    return last if last.results[0].type == T.BOOL else None
 
 
 STRUCTURAL = {
