@@ -155,6 +155,13 @@ def _int_mod(g, op, a, b):
     return bld.select(neg1, I64(0), r)
 
 
+@emitter("int.mod_natural")
+def _int_mod_natural(g, op):
+    """a % b with a >= 0 and b >= 1 proven (passes/ranges): the unsigned remainder."""
+    a, b = args(g, op)
+    return g.b.urem(a, b)
+
+
 @emitter("int.mod")
 def _int_mod_op(g, op):
     a, b = args(g, op)

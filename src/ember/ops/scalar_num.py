@@ -74,6 +74,9 @@ register(OpDef("int.neg_nowrap", "int.neg_nowrap(int a) -> int", operator.neg,
                doc=_NOWRAP_DOC.format("int.neg")))
 register(OpDef("int.abs_nowrap", "int.abs_nowrap(int a) -> int", abs,
                doc=_NOWRAP_DOC.format("int.abs")))
+register(OpDef("int.mod_natural", "int.mod_natural(int a, int b) -> int", operator.mod,
+               doc="int.mod where the compiler proved a >= 0 and b >= 1 (passes/ranges): "
+                   "the C remainder is Python's, with no sign fix-up and no zero check."))
 
 
 def _int_divmod(a, b):

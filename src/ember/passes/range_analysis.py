@@ -19,7 +19,8 @@ One forward walk over the structured IR with an environment of refinements in sc
 
 Every interval is sound: each run-time value at that point lies in it. `fits[op]` says
 whether the exact result of a checked int op is proven to be an int64, in the last
-(most general) visit of op. Other loop-carried relations between values are out of reach.
+(most general) visit of op; `natural[op]` whether an `int.mod`'s dividend is proven
+>= 0 and its divisor >= 1 there, likewise. Other loop-carried relations between values are out of reach.
 """
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ def _mul(op, rs):
 _LEN = lambda op, rs: (0, I.LEN_MAX)
 _RULES = {
     "int.add": _arith(I.add), "int.sub": _arith(I.sub), "int.mul": _mul,
-    "int.floordiv": _arith(I.floordiv), "int.mod": _arith(I.mod), "int.neg": _arith(I.neg),
+    "int.floordiv": _arith(I.floordiv), "int.mod": _arith(I.mod),
+    "int.mod_natural": _arith(I.mod), "int.neg": _arith(I.neg),
     "int.abs": _arith(I.absolute), "int.and": _arith(I.bit_and),
     "int.rshift": _arith(I.rshift), "int.pos": lambda op, rs: rs[0],
     "int.from_int": lambda op, rs: rs[0], "bool.to_int": lambda op, rs: (0, 1),
@@ -170,6 +172,9 @@ class RangeAnalysis:
         """Bool result of an `if` -> its truth (facts if true, facts if false)."""
         self.fits: dict = {}
         """Checked int op -> is its exact result proven to be an int64?"""
+        self.natural: dict = {}
+        """`int.mod` op -> are its dividend proven >= 0 and its divisor >= 1 (the C
+        remainder is then Python's)?"""
         self.entry: dict = {}
         """`for` op -> the environment where the loop starts."""
         self.loops: list[_LoopState] = []
@@ -248,6 +253,8 @@ class RangeAnalysis:
         rule, after, checked = known
         get, base = env.get, self.base
         rs = [get(v) or base.get(v, I.I64) for v in op.operands]
+        if op.name == "int.mod":
+            self.natural[op] = rs[0][0] >= 0 and rs[1][0] >= 1
         if rule is not None and op.results and op.results[0].type == T.I64:
             exact = rule(op, rs)
             if checked:

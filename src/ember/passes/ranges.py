@@ -5,6 +5,9 @@ A checked int op (`int.add`, `int.sub`, `int.mul`, `int.floordiv`, `int.neg`,
 `_nowrap` twin: the same operator without the check, which the runtime inlines as a bare
 CPython operator. Nothing else changes: a `_nowrap` op computes the same value, and the
 checked op could not have raised (`int.floordiv_nowrap` still raises ZeroDivisionError).
+Likewise an `int.mod` whose dividend is proven >= 0 and divisor >= 1 becomes
+`int.mod_natural`: the same value, which native code computes as an unsigned
+remainder (no sign fix-up, no zero check).
 """
 
 from __future__ import annotations
@@ -36,7 +39,10 @@ def narrow_checks(f) -> bool:
     proven = [op for op, ok in analysis.fits.items() if ok and op.name in NOWRAP]
     for op in proven:
         replace_kernel(op, NOWRAP[op.name])
-    return bool(proven)
+    natural = [op for op, ok in analysis.natural.items() if ok and op.name == "int.mod"]
+    for op in natural:
+        replace_kernel(op, "int.mod_natural")
+    return bool(proven or natural)
 
 
 @dataclass
