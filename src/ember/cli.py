@@ -6,7 +6,8 @@
     ember run [--backend llvm] FILE.py:NAME [ARG ...]   script a source and run it
     ember inspect OUT.ember                   manifest, signatures, operators, sizes, disassembly
     ember inspect [--backend vm] FILE.py:NAME each function of the scripted source and where
-                                              it runs (llvm, or vm and why; default llvm)
+                                              it runs (llvm, or vm and why; default llvm),
+        [--dot G.dot]                         and its tensor ops' native report (+ its graph)
     ember convert MODEL.pt -o OUT.ember       import a TorchScript archive (.pt, .ptl) without
                                               torch and save an artifact
     ember demo                                script, save, load and run the bundled examples
@@ -55,6 +56,8 @@ def main(argv=None) -> int:
     i.add_argument("artifact", help="OUT.ember, or FILE.py:NAME")
     i.add_argument("--backend", choices=BACKENDS, default=None,
                    help="for FILE.py:NAME: the backend to compile for (default llvm)")
+    i.add_argument("--dot", metavar="OUT.dot", default=None,
+                   help="for FILE.py:NAME: write the native report's graph (Graphviz)")
     sub.add_parser("demo", help="script, save, load and run the bundled examples")
     f = sub.add_parser("fuzz", help="run the differential program fuzzer")
     f.add_argument("--seconds", type=float, default=10.0)
@@ -314,11 +317,35 @@ def _inspect(args) -> int:
         print(f"{args.artifact} (backend {backend}): entry {getattr(fn, 'entry', '?')} "
               f"runs on {fn.backend}")
         print(_placement(fn))
+        if backend == "llvm" and hasattr(fn, "native_report"):
+            report = fn.native_report()
+            print(report)
+            if args.dot:
+                _write_text(args.dot, report.dot())
+                print(f"wrote {args.dot}")
         return 0
+    if args.dot:
+        raise UnsupportedError("--dot is for FILE.py:NAME under the llvm backend")
     if args.backend:
         raise UnsupportedError("--backend is for FILE.py:NAME; an artifact runs on the VM")
     print(mobile.describe(args.artifact))
     return 0
+
+
+def _write_text(path: str, text: str) -> None:
+    """Write `text` atomically (a temporary file in the same folder renamed over `path`)."""
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=".ember-", suffix=".tmp",
+                               dir=os.path.dirname(os.path.abspath(path)))
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
 
 
 def _demo(args) -> int:

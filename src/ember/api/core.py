@@ -183,6 +183,20 @@ class ScriptFunction:
 
         return mobile.disassemble(self.program)
 
+    def native_report(self, *args, **kwargs):
+        """Where each tensor op of this function runs under `backend="llvm"`: fused native
+        groups, native kernels, numpy (with the reason), views (ember/llvm/report.py).
+        With arguments, one call is run and recorded; without, the report is static.
+        `str(report)` is a table, `report.dot()` a Graphviz graph."""
+        from ember.llvm.report import recorded_report, static_report
+
+        if self._compiled.native is None:
+            raise UnsupportedError(
+                "native_report() describes the LLVM backend; script with backend=\"llvm\"")
+        if args or kwargs:
+            return recorded_report(self._compiled, self.entry, self.backend, args, kwargs)
+        return static_report(self.module, self.entry, self.backend)
+
     def save(self, path, durable: bool = False) -> None:
         """Write one artifact file (atomically: a temporary file renamed over `path`);
         `ember.mobile.load(path)` runs it. durable=True also fsyncs it before the rename

@@ -347,6 +347,22 @@ class NativeFusedGroup(FusedGroup):
         return vals[self.outputs[0]] if self.single else \
             tuple(vals[i] for i in self.outputs)
 
+    def explain(self, args):
+        """("native", None) if a call with these arguments runs natively, else ("numpy",
+        why) (for native_report; a producer group's twins say for themselves)."""
+        if self._producer is not None:
+            return ("native", None)
+        kinds = _kinds(args)
+        if kinds is None:
+            return ("numpy", "inputs not all float32 C-contiguous tensors of one shape "
+                    "and Python scalars: " + _describe(args))
+        if not plan_native(self.spec, kinds):
+            missing = sorted({n for n, _ in self.specs if n not in STEPS})
+            return ("numpy", "steps without a native emitter: " + ", ".join(missing)
+                    if missing else "operand kinds the native loop does not take: " +
+                    _describe(args))
+        return ("native", None)
+
     def _recycled(self, shape):
         """The previous call's output if the caller has let go of it (this thread's slot
         is its only reference, as mobile/fused.py checks), else a fresh array: writing
@@ -411,6 +427,11 @@ def _producer_plan(group):
                 group.n_in <= arefs[1] < n0 and group.consts[arefs[1] - group.n_in] is False:
             epilogue = (p, lambda v, refs=prefs: [v[i] for i in refs], "relu", False)
     return twins, epilogue
+
+
+def _describe(args) -> str:
+    from ember.llvm.report import describe_args
+    return describe_args(args)
 
 
 def _kinds(args):

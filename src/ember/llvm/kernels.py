@@ -110,6 +110,12 @@ class NativeUnary:
         self.group = NativeFusedGroup(spec)
         self.kernel = kernel
 
+    def explain(self, x, *flag):
+        """("native", None) or ("numpy", why) for a call with these arguments."""
+        if type(x) is _ND and x.dtype is _F32 and (not flag or flag[0] is False):
+            return self.group.explain((x,))
+        return ("numpy", "not a float32 tensor, or in place")
+
     def __call__(self, x, *flag):
         if type(x) is _ND and x.dtype is _F32 and (not flag or flag[0] is False):
             return self.group(x)
