@@ -36,10 +36,12 @@ from __future__ import annotations
 import linecache
 
 from ember.autodiff.emit import _LIST_MUTATORS, Emitter
+from ember.autodiff.lists import (ListAdjoints, appends_outside, check_stale_reads,
+                                  defined_inside, is_tensor_list)
 from ember.errors import CompileError, Source, Span, UnsupportedError
 from ember.ir import types as T
 from ember.ir.builder import IRBuilder
-from ember.ir.core import Block, Loc, Region, SymbolRef
+from ember.ir.core import Block, Loc, Region, SymbolRef, Value
 from ember.ir.ops import FuncOp, IfOp, KernelOp, create_op
 from ember.ops import registry as R
 
@@ -200,6 +202,7 @@ class Differentiator:
     def __init__(self, module):
         self.m = module
         self.made: dict[str, str] = {}
+        self.lists = ListAdjoints(module, error)
 
     # -- functions ------------------------------------------------------------------------
     def vjp(self, fname: str, wrt=None) -> FuncOp:
@@ -241,11 +244,17 @@ class Differentiator:
         return g
 
     # -- forward sweep ------------------------------------------------------------------------
-    def forward(self, ops, mapping: dict, b: IRBuilder) -> list[Step]:
-        """Clone `ops` at b's insertion point (loops record tapes); one Step per op."""
+    def forward(self, ops, mapping: dict, b: IRBuilder, inside=None) -> list[Step]:
+        """Clone `ops` at b's insertion point (loops record tapes); one Step per op. When
+        recomputing a region (`inside`: the values it defines), appends to lists made
+        outside it are not run again (their Step has no clone)."""
         steps = []
         for op in ops:
             self._check_forward(op)
+            if inside is not None and op.name == "list.append" and \
+                    op.operands[0] not in inside:
+                steps.append(Step(op, None, mapping))
+                continue
             if op.name in ("for", "while"):
                 steps.append(self._forward_loop(op, mapping, b))
                 continue
@@ -291,11 +300,19 @@ class Differentiator:
 
     # -- reverse sweep ----------------------------------------------------------------------
     def reverse(self, steps, adj: Adjoints, b: IRBuilder) -> None:
+        lists = self.lists
+        lists.note_block(steps, b)
         for st in reversed(steps):
-            outs = [adj.get(r) for r in st.clone.results]
-            if all(g is None for g in outs):
+            op = st.orig
+            if op.name == "list.append":
+                lst, x = (st.mapping.get(v, v) for v in op.operands)
+                with b.at_loc(op.loc):
+                    lists.reverse_append(lst, x, adj, b, op.loc)
                 continue
-            with b.at_loc(st.orig.loc):
+            outs = [lists.get(r) if lists.tracked(r) else adj.get(r) for r in st.clone.results]
+            if all(g is None for g in outs) and not (op.regions and appends_outside(op)):
+                continue
+            with b.at_loc(op.loc):
                 self._reverse_op(st, outs, adj, b)
 
     def _reverse_op(self, st, outs, adj, b) -> None:
@@ -324,6 +341,10 @@ class Differentiator:
                 g = outs[0]
                 adj.add(c.operands[0], g)
             return
+        if name == "list.new":
+            return self.lists.reverse_new(c, adj, b)
+        if name == "list.getitem" and is_tensor_list(c.operands[0].type):
+            return self.lists.reverse_getitem(c, adj.value(c.result, outs[0]), b, op.loc)
         if name == "call":
             return self._reverse_call(st, outs, adj, b)
         if isinstance(op, KernelOp):
@@ -349,8 +370,8 @@ class Differentiator:
             if not any(carries(v.type) for v in c.operands):
                 return
             raise error(f"grad: operator '{name}' has no derivative rule", op.loc, self.m)
-        g = adj.value(c.result, outs[0])
-        e.needs = [adj.needed(v) for v in c.operands]
+        g = outs[0] if is_tensor_list(c.result.type) else adj.value(c.result, outs[0])
+        e.needs = [adj.needed(v) or is_tensor_list(v.type) for v in c.operands]
         try:
             grads = rule(e, list(c.operands), c.result, g)
         except NotImplementedError as ex:
@@ -360,11 +381,23 @@ class Differentiator:
                 for item, gi in zip(Emitter(b_of(e)).list_items(v) or [], gv):
                     if gi is not None and differentiable(item.type):
                         adj.add(item, gi)
+            elif isinstance(gv, Value) and is_tensor_list(v.type):  # a list's adjoint
+                if not self.lists.tracked(v):
+                    raise error(f"grad: {name}: cannot differentiate into a list of tensors "
+                                "made here (a parameter, a slice, a list held in a tuple)",
+                                op.loc, self.m)
+                gl = self.lists.ensure(v, op.loc)
+                e.b.kernel("grad.list_add_all", [gl, gv], T.NONE)
             elif d and gv is not None:
                 adj.add(v, gv)
 
     def _reverse_call(self, st, outs, adj, b) -> None:
         c = st.clone
+        for v in c.operands:
+            if is_tensor_list(v.type):
+                raise error(f"grad: a list of tensors passed to '{c.callee}' carries no "
+                            "gradient (pass the tensors, or a tuple of them)", st.orig.loc,
+                            self.m)
         if not any(differentiable(v.type) for v in c.operands):
             return
         e = Emitter(b)
@@ -406,7 +439,7 @@ class Differentiator:
         local = dict(mapping)
         extra = prelude(b, local) if prelude else []
         body = region.block
-        steps = self.forward(body.ops[:-1], local, b)
+        steps = self.forward(body.ops[:-1], local, b, _inside(region))
         term = body.ops[-1]
         adj = Adjoints(Emitter(b))
         if isinstance(seeds, tuple):  # (values already adjoints, list for free values)
@@ -424,8 +457,9 @@ class Differentiator:
     def _reverse_if(self, st, outs, adj, b) -> None:
         op, c = st.orig, st.clone
         free = self._free_values(op, st.mapping)
-        if not free:
+        if not free and not appends_outside(op):
             return
+        check_stale_reads(op, self.m, error)
         seeds = [adj.value(r, g) if g is not None else None for r, g in zip(c.results, outs)]
         blocks = []
         for region in op.regions:
@@ -444,6 +478,7 @@ class Differentiator:
     # -- loops -----------------------------------------------------------------------------------
     def _reverse_loop(self, st, outs, adj, b) -> None:
         op, c = st.orig, st.clone
+        check_stale_reads(op, self.m, error)
         e = Emitter(b)
         body = op.body.block
         skip = 1 if op.name == "for" else 0  # the induction variable
@@ -494,7 +529,7 @@ class Differentiator:
         local = dict(mapping)
         extra = prelude(b, local)
         body = region.block
-        steps = self.forward(body.ops[:-1], local, b)
+        steps = self.forward(body.ops[:-1], local, b, _inside(region))
         term = body.ops[-1]
         adj = Adjoints(Emitter(b))
         seed_free, seed_vals = seeds
@@ -506,6 +541,15 @@ class Differentiator:
         self.reverse(steps, adj, b)
         vals = extra(adj) + [adj.value(v) for v in free]
         return rb_block, b, vals
+
+
+def _inside(region) -> set:
+    """The values region defines (its block's arguments and its ops' results)."""
+    out = set(region.block.args)
+    for op in region.block.ops:
+        out.update(defined_inside(op))
+        out.update(op.results)
+    return out
 
 
 def _activity(seeds, steps) -> set:

@@ -432,3 +432,38 @@ reg("tensor.dropout_seeded",
 reg("tensor.dropout_seeded_backward",
     "(Tensor grad, Tensor input, float p, int seed, Tensor counter, int site) -> Tensor",
     dropout_seeded_backward, shape=_like_second)
+
+
+# ----------------------------------------------------------------------------- list adjoints
+# A list of tensors' adjoint is a list of the same length (ember.autodiff.lists): made of
+# zeros, each read of an element adds its gradient in place, and each append is undone by
+# a pop in the reverse sweep (so its length always matches the list's at that point).
+
+
+@op("grad.list_zeros(Tensor[] xs) -> Tensor[]", pure=False)
+def list_zeros(xs):
+    """A new list of zero tensors shaped as xs's elements."""
+    return [np.zeros_like(arr(x)) for x in xs]
+
+
+@op("grad.list_add_at(Tensor[] gs, int i, Tensor g) -> None", pure=False, may_raise=True)
+def list_add_at(gs, i, g):
+    """gs[i] += g (a new array: the old one may be shared)."""
+    old = gs[i]
+    gs[i] = np.asarray(old + arr(g), dtype=old.dtype)
+
+
+@op("grad.list_add_all(Tensor[] gs, Tensor[] g) -> None", pure=False, may_raise=True)
+def list_add_all(gs, g):
+    """gs[i] += g[i] for every i (the lists have one length)."""
+    if len(gs) != len(g):
+        raise RuntimeError(f"internal: list adjoints of lengths {len(gs)} and {len(g)}")
+    for i, gi in enumerate(g):
+        old = gs[i]
+        gs[i] = np.asarray(old + arr(gi), dtype=old.dtype)
+
+
+@op("grad.sizes_along(Tensor[] xs, int dim) -> int[]", pure=False, may_raise=True)
+def sizes_along(xs, dim):
+    """Each tensor's size along dim (how cat's gradient splits)."""
+    return [int(arr(x).shape[dim]) for x in xs]

@@ -575,20 +575,13 @@ def _gather(e, a, out, g):
     return [e.op("tensor.gather_backward", g, a[0], a[1], a[2]), None, None]
 
 
-def _items(e, v, what):
-    items = e.list_items(v)
-    if items is None:
-        raise NotImplementedError(f"{what} of a list built in a loop or changed after it "
-                                  "was read (a literal [a, b, ...], or appends in straight-"
-                                  "line code, differentiate)")
-    return items
-
-
 @vjp("tensor.cat")
 def _cat(e, a, out, g):
     """Each operand's slice of g (a list of adjoints for the list literal)."""
-    items = _items(e, a[0], "cat")
     dim = a[1]
+    items = e.list_items(a[0])
+    if items is None:  # a list built otherwise: its adjoint is a list too
+        return [e.op("tensor.split_sizes", g, e.op("grad.sizes_along", a[0], dim), dim), None]
     start = e.const(0)
     grads = []
     for x in items:
@@ -600,8 +593,21 @@ def _cat(e, a, out, g):
 
 @vjp("tensor.stack")
 def _stack(e, a, out, g):
-    items = _items(e, a[0], "stack")
+    items = e.list_items(a[0])
+    if items is None:
+        return [e.op("tensor.unbind", g, a[1]), None]
     return [[e.op("tensor.select", g, a[1], i) for i in range(len(items))], None]
+
+
+@vjp("tensor.chunk", "tensor.split", "tensor.split_sizes")
+def _pieces(e, a, out, g):
+    """g is the pieces' adjoints (a list): they join back along dim."""
+    return [e.op("tensor.cat", g, a[2]), None, None]
+
+
+@vjp("tensor.unbind")
+def _unbind(e, a, out, g):
+    return [e.op("tensor.stack", g, a[1]), None]
 
 
 @vjp("tensor.layer_norm")
