@@ -29,7 +29,9 @@ mask; they must share one probability. Instance norms train on each sample's sta
 (as in both of torch's modes) unless they track running statistics. Dropout1d/2d/3d, alpha
 dropout and instance norms with running statistics are refused rather than trained in eval
 mode. A model with several inputs takes them in order, or as one tuple, before the target;
-a model returning a tuple needs a loss function that takes that tuple.
+inputs the forward gives defaults may be left out (the compiled `step` entry, as a loaded
+artifact shows it, takes them after the target); a model returning a tuple needs a loss
+function that takes that tuple.
 """
 
 from __future__ import annotations
@@ -217,6 +219,8 @@ class TrainStep(ScriptFunction):
         super().__init__(None, "step", compiled=compiled)
         self.forward = ScriptFunction(None, "forward", compiled=compiled)
         self._state = ScriptFunction(None, "state_dict", compiled=compiled)
+        fwd = compiled.module.funcs["forward"]
+        self._required = len(fwd.args) - len(fwd.defaults)
 
     def __call__(self, *args):
         """step(x, target), step((x1, x2), target) or step(x1, x2, target)."""
@@ -226,7 +230,8 @@ class TrainStep(ScriptFunction):
         *xs, target = args
         if len(xs) == 1 and isinstance(xs[0], tuple):
             xs = list(xs[0])
-        return self._fn(*xs, target)
+        n = self._required  # the step takes the target before inputs that have defaults
+        return self._fn(*xs[:n], target, *xs[n:])
 
     def state_dict(self) -> dict:
         """The current parameters and buffers (copies) under torch's names."""

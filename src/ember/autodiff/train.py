@@ -272,14 +272,20 @@ def _objective(module, fwd, loss, ptypes, in_types, target_type) -> None:
 
 
 def _step(module, fwd, vjp, params, names, ptypes, in_types, target_type, optimizer) -> None:
-    f = FuncOp("step", T.FunctionType(tuple(in_types) + (target_type,), T.F64), fwd.loc,
-               [a.name for a in fwd.args] + ["target"])
+    # step(required inputs…, target, inputs with defaults…): step(x, target) when the
+    # forward's other parameters have defaults (a transformer layer's masks)
+    nreq = len(in_types) - len(fwd.defaults)
+    types = tuple(in_types[:nreq]) + (target_type,) + tuple(in_types[nreq:])
+    arg_names = [a.name for a in fwd.args]
+    f = FuncOp("step", T.FunctionType(types, T.F64), fwd.loc,
+               arg_names[:nreq] + ["target"] + arg_names[nreq:], defaults=fwd.defaults)
     f.attrs["qualname"] = "step"
     b = IRBuilder(f.body, fwd.loc)
     e = Emitter(b)
     pv = [b.const(SymbolRef(p), t) for p, t in zip(params, ptypes)]
     seed = coerce(e, e.op("tensor.from_float", 1.0), T.TENSOR)
-    r = b.create("call", pv + list(f.args) + [seed], [vjp.type.ret],
+    inputs = list(f.args[:nreq]) + list(f.args[nreq + 1:]) + [f.args[nreq]]
+    r = b.create("call", pv + inputs + [seed], [vjp.type.ret],
                  {"callee": SymbolRef(vjp.sym_name)}).result
     if DROPOUT_COUNTER in module.tensors:
         dc = b.const(SymbolRef(DROPOUT_COUNTER), module.tensors[DROPOUT_COUNTER].type)

@@ -2,7 +2,7 @@
 artifact in a process that imports only numpy and ember.mobile, against torch."""
 
 import copy
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 import json
 import os
 import subprocess
@@ -464,3 +464,40 @@ def test_parameters_reaching_the_loss_through_an_appended_list_train():
     sd = step.state_dict()
     for k, v in ref.state_dict().items():
         np.testing.assert_allclose(sd[k], v.numpy(), rtol=1e-10, atol=1e-12, err_msg=k)
+
+
+class _Masked(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 2)
+
+    def forward(self, x: torch.Tensor, mask: Optional[torch.Tensor] = None,
+                scale: float = 1.0) -> torch.Tensor:
+        y = self.fc(x) * scale
+        if mask is not None:
+            y = y * mask
+        return y
+
+
+def test_inputs_with_defaults_may_be_left_out(tmp_path):
+    """step(x, target) for a forward whose other parameters have defaults (a transformer
+    layer's masks); given, they follow the inputs; the artifact's step takes them after
+    the target."""
+    from ember import mobile
+    rng = np.random.default_rng(1)
+    x, m, t = rng.standard_normal((5, 4)), rng.standard_normal((5, 2)), rng.standard_normal((5, 2))
+    model = _Masked().double()
+    ref = copy.deepcopy(model)
+    step = ember.train_step(model, torch.nn.MSELoss(), ember.optim.SGD(0.1))
+    got = [step(x, t), step(x, m, t), step((x, m, 2.0), t)]
+    opt = torch.optim.SGD(ref.parameters(), lr=0.1)
+    want = []
+    for args in [(), (torch.tensor(m),), (torch.tensor(m), 2.0)]:
+        loss = torch.nn.functional.mse_loss(ref(torch.tensor(x), *args), torch.tensor(t))
+        opt.zero_grad(), loss.backward(), opt.step()
+        want.append(loss.item())
+    assert got == pytest.approx(want, rel=1e-12)
+    step.save(tmp_path / "m.ember")
+    loaded = mobile.load(tmp_path / "m.ember")
+    assert loaded.step(x, t) == pytest.approx(step(x, t), rel=1e-12)
+    assert loaded.step(x, t, m) == pytest.approx(step(x, m, t), rel=1e-12)
