@@ -53,6 +53,12 @@ class Emitter:
             return self.b.create("list.new", items, [T.ListType(elem)]).result
         raise TypeError(f"no IR constant for {v!r}")
 
+    def tensor_list(self, items):
+        """A list<tensor> of tensor values (of any tensor types)."""
+        vals = [v if v.type == T.TENSOR else self.b.create("widen", [v], [T.TENSOR]).result
+                for v in items]
+        return self.b.create("list.new", vals, [T.ListType(T.TENSOR)]).result
+
     def dtype(self, name: str):
         """A `ScalarType` constant ("float32")."""
         return self.b.const(name, T.DTYPE)

@@ -56,21 +56,8 @@ def check_scalar(numel):
 
 def max_pool2d_backward(g, x, kernel_size, stride, padding, dilation, ceil_mode):
     """The gradient of max_pool2d: each window's g goes to its (first) maximum."""
-    from ember.ops.registry import get
-    vals, idx = get("tensor.max_pool2d_with_indices").kernel(
-        x, kernel_size, stride, padding, dilation, ceil_mode, True)
-    g = arr(g)
-    lead = x.shape[:-2]
-    plane = x.shape[-2] * x.shape[-1]
-    out = np.zeros(lead + (plane,), dtype=x.dtype)
-    gi = g.reshape(lead + (-1,))
-    ii = idx.reshape(lead + (-1,))
-    flat_out = out.reshape(-1, plane)
-    flat_g = gi.reshape(-1, gi.shape[-1])
-    flat_i = ii.reshape(-1, ii.shape[-1])
-    for r in range(flat_out.shape[0]):
-        np.add.at(flat_out[r], flat_i[r], flat_g[r])
-    return out.reshape(x.shape)
+    from ember.ops.tensor_pool_grad import max_pool_backward
+    return max_pool_backward(g, x, kernel_size, stride, padding, dilation, ceil_mode, 2)
 
 
 reg("tensor.max_pool2d_backward",
@@ -141,22 +128,32 @@ def conv2d_weight_backward(g, x, w, stride, padding, dilation, groups):
 
 
 def _conv2d_weight_taps(g, x, w, stride, padding, dilation, oh, ow):
-    """d(conv2d)/d(weight) without groups: the input's windows gathered tap by tap into a
-    (C, kh, kw, N * oh * ow) buffer (each tap one copy of whole rows, channels first), then
-    one GEMM with g as (O, N * oh * ow)."""
+    """d(conv2d)/d(weight) without groups: a few samples at a time, their input windows
+    gathered tap by tap into a (C, kh, kw, n * oh * ow) buffer that stays in cache (each
+    tap one copy of whole rows), then one GEMM with their g as (O, n * oh * ow), summed."""
     (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
     cout, cin, kh, kw = w.shape
     n = x.shape[0]
     dt = np.result_type(g.dtype, x.dtype)
-    xt = np.zeros((cin, n, x.shape[2] + 2 * ph, x.shape[3] + 2 * pw), dt)
-    xt[:, :, ph:ph + x.shape[2], pw:pw + x.shape[3]] = x.transpose(1, 0, 2, 3)
-    cols = np.empty((cin, kh, kw, n, oh, ow), dt)
-    for i in range(kh):
-        for j in range(kw):
-            cols[:, i, j] = xt[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh,
-                               j * dw:j * dw + sw * (ow - 1) + 1:sw]
-    rows = np.ascontiguousarray(g.transpose(1, 0, 2, 3), dt).reshape(cout, -1)
-    out = rows @ cols.reshape(cin * kh * kw, -1).T
+    xp = x.astype(dt, copy=False)
+    if ph or pw:
+        xp = np.pad(xp, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
+    k = cin * kh * kw
+    bs = max(1, min(n, (1 << 21) // max(k * oh * ow * dt.itemsize, 1)))
+    gt = np.ascontiguousarray(g.transpose(1, 0, 2, 3), dt)
+    out = np.zeros((cout, k), dt)
+    part = np.empty((cout, k), dt)
+    cols = np.empty((cin, kh, kw, bs, oh, ow), dt)
+    for s in range(0, n, bs):
+        m = min(bs, n - s)
+        c = cols[:, :, :, :m]
+        xs = xp[s:s + m].transpose(1, 0, 2, 3)
+        for i in range(kh):
+            for j in range(kw):
+                c[:, i, j] = xs[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh,
+                                j * dw:j * dw + sw * (ow - 1) + 1:sw]
+        np.matmul(gt[:, s:s + m].reshape(cout, -1), c.reshape(k, -1).T, out=part)
+        out += part
     return out.reshape(w.shape).astype(w.dtype, copy=False)
 
 
@@ -194,26 +191,31 @@ def _bn_shape(x):
 
 
 def batch_norm_backward(g, x, running_mean, running_var, weight, training, eps):
-    """(d input, d weight, d bias) of batch_norm; training uses the batch statistics."""
+    """(d input, d weight, d bias) of batch_norm; training uses the batch statistics.
+    Per channel over x as (N, C, T): gx = g * a + (x - mean) * b + c, three passes."""
     g, x = arr(g).astype(x.dtype, copy=False), arr(x)
-    axes, shape = _bn_axes(x), _bn_shape(x)
+    dt = x.dtype.type
+    x3 = x.reshape(x.shape[0], x.shape[1], -1)
+    g3 = g.reshape(x3.shape)
+    n = dt(x3.shape[0] * x3.shape[2])
     if training:
-        mean = x.mean(axis=axes, dtype=x.dtype)
-        var = x.var(axis=axes, dtype=x.dtype)
+        mean = x3.sum(axis=(0, 2), dtype=x.dtype) / n
+        xc = x3 - mean[:, None]
+        var = np.einsum("nct,nct->c", xc, xc) / n
     else:
         mean, var = running_mean.astype(x.dtype), running_var.astype(x.dtype)
-    invstd = 1 / np.sqrt(var + x.dtype.type(eps))
-    xhat = (x - mean.reshape(shape)) * invstd.reshape(shape)
-    gsum = g.sum(axis=axes, dtype=x.dtype)
-    gdot = (g * xhat).sum(axis=axes, dtype=x.dtype)
-    w = weight.astype(x.dtype) if weight is not None else np.ones_like(mean)
+        xc = x3 - mean[:, None]
+    invstd = 1 / np.sqrt(var + dt(eps))
+    gsum = g3.sum(axis=(0, 2), dtype=x.dtype)
+    gdc = np.einsum("nct,nct->c", g3, xc)  # sum of g * (x - mean)
+    w = weight.astype(x.dtype) if weight is not None else np.ones_like(invstd)
+    a = w * invstd
+    gx = np.multiply(g3, a[:, None])
     if training:
-        n = x.dtype.type(x.size // x.shape[1])
-        gx = (w * invstd / n).reshape(shape) * (
-            n * g - gsum.reshape(shape) - xhat * gdot.reshape(shape))
-    else:
-        gx = g * (w * invstd).reshape(shape)
-    return (arr(np.ascontiguousarray(gx.astype(x.dtype))), arr(gdot.astype(x.dtype)),
+        np.multiply(xc, (-a * invstd * invstd * gdc / n)[:, None], out=xc)
+        gx += xc
+        gx += (-a * gsum / n)[:, None]
+    return (arr(gx.reshape(x.shape)), arr((gdc * invstd).astype(x.dtype)),
             arr(gsum.astype(x.dtype)))
 
 
@@ -467,3 +469,34 @@ def list_add_all(gs, g):
 def sizes_along(xs, dim):
     """Each tensor's size along dim (how cat's gradient splits)."""
     return [int(arr(x).shape[dim]) for x in xs]
+
+
+# ----------------------------------------------------------------------------- prod
+
+
+def prod_backward(g, x, dim, keepdim):
+    """d prod: each element's gradient is the product of the others (exclusive products
+    from both sides, so zeros are exact), times g."""
+    x, g = arr(x), arr(g)
+    if dim is None:
+        flat = x.reshape(-1)
+        return (_others_product(flat, 0) * g.reshape(())).reshape(x.shape).astype(x.dtype)
+    d = dim % max(x.ndim, 1)
+    if x.ndim and not keepdim:
+        g = np.expand_dims(g, d)
+    return (_others_product(x, d) * g).astype(x.dtype, copy=False)
+
+
+def _others_product(x, axis):
+    if x.ndim == 0:
+        return np.ones_like(x)
+    one = np.ones_like(np.take(x, [0], axis=axis))
+    left = np.concatenate([one, np.cumprod(x, axis=axis)], axis=axis)
+    right = np.flip(np.cumprod(np.flip(x, axis), axis=axis), axis)
+    right = np.concatenate([right, one], axis=axis)
+    n = x.shape[axis]
+    return np.take(left, range(n), axis=axis) * np.take(right, range(1, n + 1), axis=axis)
+
+
+reg("tensor.prod_backward", "(Tensor grad, Tensor self, int? dim, bool keepdim) -> Tensor",
+    prod_backward, shape=_like_second)

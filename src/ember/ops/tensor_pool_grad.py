@@ -1,13 +1,15 @@
-"""Backward kernels of average pooling (1d, 2d, 3d; rules in ops/vjp_more.py): each output
-cell's gradient, divided as the forward divided it (tensor_pool._avg_counts, or the
-divisor override), spread over its window — the forward's taps run in reverse."""
+"""Backward kernels of average and max pooling (1d, 2d, 3d; rules in ops/vjp_more.py and
+vjp_tensor.py). Average: each output cell's gradient, divided as the forward divided it
+(tensor_pool._avg_counts, or the divisor override), spread over its window — the
+forward's taps run in reverse. Max: each window's gradient goes to its first maximum,
+found tap by tap (no per-row scatter)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ember.ops.tensor_common import arr, reg
-from ember.ops.tensor_pool import _avg_counts, _geometry, _slices
+from ember.ops.tensor_pool import _avg_counts, _geometry, _lowest, _padded_for, _slices
 from ember.ops.tensorinfo import UNKNOWN, TensorInfo
 
 
@@ -69,3 +71,102 @@ for _n, _fn in ((2, avg_pool2d_backward), (3, avg_pool3d_backward)):
     reg(f"tensor.avg_pool{_n}d_backward",
         f"(Tensor grad, Tensor self, {_ARGS}, int? divisor_override) -> Tensor", _fn,
         shape=_like_second)
+
+
+def max_pool_backward(g, x, kernel_size, stride, padding, dilation, ceil_mode, n):
+    """d max_pool{n}d: the taps scanned in order keep each window's first maximum (NaN wins,
+    as the forward propagates it); each tap's strided view of the padded gradient then
+    takes g where that tap won."""
+    x, g = arr(x), arr(g)
+    if x.ndim == n + 1:  # unbatched
+        return max_pool_backward(g[None], x[None], kernel_size, stride, padding, dilation,
+                                 ceil_mode, n)[0]
+    k, s, p, d, out = _geometry(x, kernel_size, stride, padding, dilation, ceil_mode,
+                                f"max_pool{n}d")
+    if s == k and not any(p) and all(di == 1 for di in d) and \
+            all(o * ki <= size for o, ki, size in zip(out, k, x.shape[2:])):
+        return _tiled_max_backward(g, x, k, out)
+    xp = _padded_for(x, k, s, p, d, out, _lowest(x.dtype))
+    best, arg = None, None
+    tap_type = np.int16 if int(np.prod(k)) < 32767 else np.int32
+    for t, view in enumerate(_slices(xp, k, s, d, out)):
+        if best is None:
+            best, arg = view.copy(), np.zeros(view.shape, tap_type)
+            continue
+        won = view > best
+        if x.dtype.kind == "f":
+            won |= np.isnan(view) & ~np.isnan(best)
+        np.copyto(best, view, where=won)
+        arg[won] = t
+    g = g.astype(x.dtype, copy=False)
+    gp = np.zeros(xp.shape, x.dtype)
+    zero = x.dtype.type(0)
+    for t, view in enumerate(_slices(gp, k, s, d, out)):
+        view += np.where(arg == t, g, zero)
+    sizes = x.shape[2:]
+    inner = (slice(None),) * 2 + tuple(slice(pi, pi + b) for pi, b in zip(p, sizes))
+    return np.ascontiguousarray(gp[inner])
+
+
+_MAX = "Any kernel_size, Any stride=None, Any padding=0, Any dilation=1, bool ceil_mode=False"
+
+
+def _tiled_max_backward(g, x, k, out):
+    """Windows that tile the input: the window cells laid out tap-major (one contiguous
+    array per tap), the first maximum found tap by tap, g placed where it won."""
+    n = len(k)
+    lead = x.shape[:2]
+    crop = x[(slice(None),) * 2 + tuple(slice(0, o * ki) for o, ki in zip(out, k))]
+    split = lead + tuple(v for o, ki in zip(out, k) for v in (o, ki))
+    perm = tuple(3 + 2 * i for i in range(n)) + (0, 1) + tuple(2 + 2 * i for i in range(n))
+    taps = np.ascontiguousarray(crop.reshape(split).transpose(perm))
+    taps = taps.reshape((-1,) + lead + tuple(out))
+    tap_type = np.int16 if len(taps) < 32767 else np.int32
+    best, arg = taps[0], np.zeros(taps.shape[1:], tap_type)
+    nan = x.dtype.kind == "f" and bool(np.isnan(taps).any())
+    for t in range(1, len(taps)):  # branch-free (masked writes are slow)
+        won = taps[t] > best
+        if nan:
+            won |= np.isnan(taps[t]) & ~np.isnan(best)
+        best = np.maximum(best, taps[t])
+        arg = np.where(won, tap_type(t), arg)
+    g = g.astype(x.dtype, copy=False)
+    zero = x.dtype.type(0)
+    hot = np.stack([np.where(arg == t, g, zero) for t in range(len(taps))])
+    inv = np.argsort(perm)
+    back = hot.reshape(tuple(k) + lead + tuple(out)).transpose(inv).reshape(crop.shape)
+    if crop.shape == x.shape:
+        return np.ascontiguousarray(back)
+    full = np.zeros(x.shape, x.dtype)
+    full[(slice(None),) * 2 + tuple(slice(0, o * ki) for o, ki in zip(out, k))] = back
+    return full
+
+
+def max_pool3d_backward(g, x, kernel_size, stride, padding, dilation, ceil_mode):
+    """d max_pool3d: each window's gradient goes to its first maximum."""
+    return max_pool_backward(g, x, kernel_size, stride, padding, dilation, ceil_mode, 3)
+
+
+reg("tensor.max_pool3d_backward", f"(Tensor grad, Tensor self, {_MAX}) -> Tensor",
+    max_pool3d_backward, shape=_like_second)
+
+
+def adaptive_max_pool_backward(g, x, output_size, n):
+    """d adaptive_max_pool{n}d: each window's gradient to its (first) maximum, through the
+    forward's flat indices, in one scatter-add over all planes."""
+    from ember.ops.registry import get
+    x, g = arr(x), arr(g)
+    _, idx = get(f"tensor.adaptive_max_pool{n}d_with_indices").kernel(x, output_size, True)
+    plane = int(np.prod(x.shape[x.ndim - n:]))
+    lead = int(np.prod(x.shape[:x.ndim - n]))
+    flat = idx.reshape(lead, -1) + (np.arange(lead, dtype=np.int64) * plane)[:, None]
+    out = np.zeros(lead * plane, x.dtype)
+    np.add.at(out, flat.reshape(-1), g.astype(x.dtype, copy=False).reshape(-1))
+    return out.reshape(x.shape)
+
+
+for _n in (1, 2):
+    reg(f"tensor.adaptive_max_pool{_n}d_backward",
+        "(Tensor grad, Tensor self, Any output_size) -> Tensor",
+        lambda g, x, size, _n=_n: adaptive_max_pool_backward(g, x, size, _n),
+        shape=_like_second, doc=f"d adaptive_max_pool{_n}d: g to each window's maximum.")

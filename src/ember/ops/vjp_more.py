@@ -316,3 +316,60 @@ def _glu(e, a, out, g):
 @vjp("tensor.interpolate")
 def _interpolate(e, a, out, g):
     return [e.op("tensor.interpolate_backward", g, *a)] + [None] * (len(a) - 1)
+
+
+# ----------------------------------------------------------------------------- prod, einsum
+
+
+@vjp("tensor.prod")
+def _prod(e, a, out, g):
+    x, dim, keepdim = a[0], a[1], a[2]
+    return [e.op("tensor.prod_backward", g, x, dim, keepdim), None, None, None]
+
+
+def _adaptive_max_pool(n):
+    @vjp(f"tensor.adaptive_max_pool{n}d")
+    def rule(e, a, out, g):
+        return [e.op(f"tensor.adaptive_max_pool{n}d_backward", g, a[0], a[1]), None, None]
+    return rule
+
+
+_adaptive_max_pool(1)
+_adaptive_max_pool(2)
+
+
+@vjp("tensor.einsum", "tensor.einsum1", "tensor.einsum2", "tensor.einsum3")
+def _einsum(e, a, out, g):
+    """Operand i's gradient is the einsum of g with the other operands into i's subscripts
+    (a ones tensor supplies letters only operand i has); diagonals and '...' are refused."""
+    eq = e.value_of(a[0])
+    if not isinstance(eq, str):
+        raise NotImplementedError("einsum's equation must be a constant string")
+    listed = len(a) == 2 and not e.is_tensor(a[1])
+    items = e.list_items(a[1]) if listed else a[1:]
+    if items is None:
+        raise NotImplementedError("einsum's operands must be a list literal to carry "
+                                  "gradients")
+    eq = eq.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    terms = lhs.split(",")
+    if "." in eq or any(len(set(t)) != len(t) for t in terms):
+        raise NotImplementedError("einsum with '...' or a repeated subscript in one operand "
+                                  "(a diagonal) has no derivative rule yet")
+    if not arrow:
+        letters = "".join(terms)
+        rhs = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    grads = []
+    for i, (term, x) in enumerate(zip(terms, items)):
+        if not e.is_tensor(x):
+            grads.append(None)
+            continue
+        others = [(t, v) for j, (t, v) in enumerate(zip(terms, items)) if j != i]
+        have = set(rhs).union(*[set(t) for t, _ in others])
+        subs = [rhs] + [t for t, _ in others]
+        ops = [g] + [v for _, v in others]
+        if not set(term) <= have:
+            subs.append(term)
+            ops.append(e.op("tensor.ones_like", x))
+        grads.append(e.op("tensor.einsum", ",".join(subs) + "->" + term, e.tensor_list(ops)))
+    return [None, grads] if listed else [None] + grads

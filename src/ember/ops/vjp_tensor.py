@@ -482,6 +482,13 @@ def _max_pool2d(e, a, out, g):
             None, None, None, None, None, None]
 
 
+@vjp("tensor.max_pool3d")
+def _max_pool3d(e, a, out, g):
+    x, k, stride, padding, dilation, ceil_mode, ret_idx = a
+    return [e.op("tensor.max_pool3d_backward", g, x, k, stride, padding, dilation, ceil_mode),
+            None, None, None, None, None, None]
+
+
 @vjp("tensor.batch_norm")
 def _batch_norm(e, a, out, g):
     x, rm, rv, w, b, training, momentum, eps = a

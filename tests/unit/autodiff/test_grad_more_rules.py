@@ -1,0 +1,56 @@
+"""Derivative rules of prod, einsum, max_pool3d and adaptive max pooling: float64 against
+torch.autograd and central differences (test_grad_tensor.check)."""
+
+import pytest
+
+import ember
+from tests.unit.autodiff.test_grad_tensor import A, check
+
+torch = pytest.importorskip("torch")
+F = torch.nn.functional
+Tensor = torch.Tensor
+
+
+def prods(x: Tensor, y: Tensor) -> Tensor:
+    return torch.prod(x) + x.prod(1).sum() + (y.prod(0, keepdim=True) * 2.0).sum() + \
+        torch.prod(y, -1).sum()
+
+
+def einsums(x: Tensor, y: Tensor, z: Tensor) -> Tensor:
+    a = torch.einsum("ij,jk->ik", x, y)
+    b = torch.einsum("ij,ij->i", x, z)
+    c = torch.einsum("bij,bjk->bik", x.unsqueeze(0) * z.unsqueeze(0), y.unsqueeze(0))
+    d = torch.einsum("ij->j", x)
+    e = torch.einsum("ij,kj", x, z)  # implicit output: ik
+    f = torch.einsum("i,j->ij", b, d)
+    return (a ** 2).sum() + b.sum() + c.sum() + (d ** 3).sum() + (e * e).sum() + f.sum()
+
+
+def pools(x: Tensor, y: Tensor, v: Tensor) -> Tensor:
+    a = F.max_pool3d(v, 2) ** 2
+    b = F.max_pool3d(v, 3, stride=2, padding=1) * 3.0
+    c = F.adaptive_max_pool2d(x, (2, 3)) ** 2
+    d = F.adaptive_max_pool1d(y, 3) * 2.0
+    return a.sum() + b.sum() + c.sum() + d.sum()
+
+
+def test_prod():
+    x, y = A(3, 4), A(4, 3)
+    x[1, 2] = 0.0  # one zero in a row: its gradient is the others' product
+    y[0, 0] = y[2, 0] = 0.0  # two zeros in a column: all zero there
+    check(prods, [x, y], [0, 1])
+
+
+def test_einsum():
+    check(einsums, [A(3, 4), A(4, 2), A(3, 4)], [0, 1, 2])
+
+
+def test_einsum_diagonal_is_refused():
+    def trace(x: Tensor) -> Tensor:
+        return torch.einsum("ii->", x)
+    with pytest.raises(ember.errors.UnsupportedError, match="diagonal"):
+        ember.grad(trace)(A(3, 3))
+
+
+def test_max_pool3d_and_adaptive_max_pools():
+    check(pools, [A(2, 3, 5, 7), A(2, 3, 8), A(1, 2, 4, 5, 6)], [0, 1, 2])
