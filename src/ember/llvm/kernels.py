@@ -155,7 +155,19 @@ def _layer_norm(kernel):
     return NativeLayerNorm(kernel)
 
 
+def _qlinear_dynamic(kernel):
+    from ember.llvm.kernel_qlinear import NativeQLinearDynamic
+    return NativeQLinearDynamic(kernel)
+
+
+def _qlinear(kernel):
+    from ember.llvm.kernel_qlinear import NativeQLinear
+    return NativeQLinear(kernel)
+
+
 NATIVE = {
+    "tensor.quantized_linear_dynamic": _qlinear_dynamic,
+    "tensor.quantized_linear": _qlinear,
     "tensor.layer_norm": _layer_norm,
     "tensor.mul_conv2d": _mul_conv2d,
     "tensor.max_pool2d": _max_pool2d,

@@ -1,0 +1,508 @@
+"""Native int8 products: uint8 activation codes x int8 weight codes -> exact int32 sums,
+with the dequantize / requantize epilogues of docs/quantization.md, bit for bit with the
+numpy kernels (ops/tensor_quant.py, ops/tensor_quant_dynamic.py).
+
+The inner step is AVX-512 VNNI's vpdpbusd (16 int32 lanes, each += the dot product of
+four uint8 by four int8: 64 multiply-adds per instruction, exact); on a CPU without it
+(or with EMBER_LLVM_CPU=generic) the same step is plain integer vector arithmetic (widen,
+multiply, add), slower and equally exact. Weight zero points are 0 (torch's qint8
+weights are symmetric); the activation zero point z enters as sum (x - z) w =
+sum x w - z * sum w, the column sums precomputed per weight.
+
+Two shapes of product:
+
+- rows (`linear`): output features in the vector lanes, activation rows broadcast. The
+  weight (N, K) is packed as (ceil(N/16), ceil(K/4), 16, 4) int8 (zeros past N and K),
+  the activation rows as uint8 with K padded to a multiple of 4 (zeros). Tiles of 4 or 1
+  rows by 4 or 1 vectors.
+- pixels (`conv`, stride 1, one group): 16 consecutive output pixels of one output row
+  in the lanes, output channels broadcast. Each image is first laid out as (H + 2ph,
+  ceil(C/4), W + 2pw, 4) uint8 (padding and missing channels hold the input zero point,
+  so centred they are 0), where the four channel codes of a pixel are one int32 and 16
+  consecutive pixels one vector; the weight as (O, kh, kw, ceil(C/4), 4) int8. Tiles of
+  8, 4 or 1 channels by 2 or 1 vectors (a masked one at the row's end).
+
+Epilogues (acc the exact int32 sum, converted to float32 by round-to-nearest-even as
+numpy's float32 / float64 GEMM results are):
+
+- dynamic: y = f32(f64(f32(acc)) * f64(f32(s_x * s_w[j])) + f64(bias[j])), the
+  activation's qparams (fbgemm's ChooseQuantizationParams, [0, qmax]) and codes
+  clamp(rne(f32(x * f32(1 / s_x) + z)), 0, 255) computed in the kernel from its min/max;
+  a NaN or infinite input makes the kernel return 1 without writing (the numpy kernel's
+  general path takes it).
+- static: v = f32(acc); v = f32(v + bterm[c]); v = f32(v * M[c]); q = clamp(rne(v) + zp,
+  lo, 255) as uint8, bterm = f32(bias / f32(s_in * s_w)) and M = f32(f32(s_in * s_w) /
+  s_out) made once per weight by the caller.
+
+Array arguments arrive as numpy array objects (ctypes.py_object: one pointer, far
+cheaper to pass than `a.ctypes.data`), whose data pointer the kernel reads at DATA_OFFSET
+(checked against numpy at import by the callers, kernel_qlinear.py).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import inspect
+import os
+
+import numpy as np
+from llvmlite import ir
+
+from ember.llvm import kernels
+from ember.llvm.kernel_rnn import _loop, _splat
+from ember.llvm.layout import I64, PTR
+
+I1, I8, I32 = ir.IntType(1), ir.IntType(8), ir.IntType(32)
+F32, F64 = ir.FloatType(), ir.DoubleType()
+VI32, VF32, VF64 = ir.VectorType(I32, 16), ir.VectorType(F32, 16), ir.VectorType(F64, 16)
+VI8, V64I8 = ir.VectorType(I8, 16), ir.VectorType(I8, 64)
+M16, M64 = ir.VectorType(I1, 16), ir.VectorType(I1, 64)
+DATA_OFFSET, ND_OFFSET, DIMS_OFFSET = 16, 24, 32
+"""Byte offsets in a numpy array object of its data pointer, its number of dimensions
+(int) and its shape (npy_intp *): PyArrayObject's first fields after CPython's object
+header."""
+SMALL_SCALE = float(np.float32(6.1e-5))
+"""fbgemm's floor for an activation scale (ops.tensor_quant._SMALL_SCALE)."""
+_VNNI: list = []
+
+
+def has_vnni() -> bool:
+    """True when kernels are compiled for a CPU with AVX-512 VNNI (decided once, as
+    jit.py decides its target: EMBER_LLVM_CPU=generic means no)."""
+    if not _VNNI:
+        _VNNI.append(_detect())
+    return _VNNI[0]
+
+
+def _detect() -> bool:
+    if os.environ.get("EMBER_LLVM_CPU", "") == "generic":
+        return False
+    import llvmlite.binding as llvm
+
+    from ember.llvm import jit
+    jit.target_key()  # initializes the native target
+    feats = llvm.get_host_cpu_features()
+    return bool(feats.get("avx512vnni")) and bool(feats.get("avx512bw"))
+
+
+# ----------------------------------------------------------------------------- IR helpers
+
+
+def _intr(m, name, ret, args):
+    f = m.globals.get(name)
+    return f if f is not None else ir.Function(m, ir.FunctionType(ret, args), name)
+
+
+def _gep(b, base, off):
+    """base + off bytes."""
+    return b.gep(base, [off], source_etype=I8)
+
+
+def _data(b, obj):
+    """The data pointer of the numpy array object `obj`."""
+    return b.load(_gep(b, obj, I64(DATA_OFFSET)), typ=PTR)
+
+
+def _rows(b, fn, obj):
+    """The product of every dimension but the last of the numpy array object `obj` (at
+    least one dimension)."""
+    nd = b.sext(b.load(_gep(b, obj, I64(ND_OFFSET)), typ=I32), I64)
+    dims = b.load(_gep(b, obj, I64(DIMS_OFFSET)), typ=PTR)
+    acc = b.alloca(I64)
+    b.store(I64(1), acc)
+    _loop(b, fn, I64(0), b.sub(nd, I64(1)), I64(1), "rows", lambda b, i: b.store(
+        b.mul(b.load(acc, typ=I64), b.load(b.gep(dims, [i], source_etype=I64), typ=I64)),
+        acc))
+    return b.load(acc, typ=I64)
+
+
+def _vconst(vt, v):
+    return ir.Constant(vt, [v] * vt.count)
+
+
+def _mask(b, count, vt=M16):
+    """Lanes (of 16 or 64) below `count` (an i64)."""
+    n = vt.count
+    lanes = ir.Constant(ir.VectorType(I64, n), list(range(n)))
+    return b.icmp_signed("<", lanes, _splat(b, count, ir.VectorType(I64, n)))
+
+
+def _mload(b, vt, p, mask, passthru):
+    name = f"llvm.masked.load.v{vt.count}{_tname(vt.element)}.p0"
+    f = _intr(b.module, name, vt, [PTR, I32, ir.VectorType(I1, vt.count), vt])
+    return b.call(f, [p, I32(1), mask, passthru])
+
+
+def _mstore(b, v, p, mask):
+    vt = v.type
+    name = f"llvm.masked.store.v{vt.count}{_tname(vt.element)}.p0"
+    f = _intr(b.module, name, ir.VoidType(), [vt, PTR, I32, ir.VectorType(I1, vt.count)])
+    b.call(f, [v, p, I32(1), mask])
+
+
+def _tname(t):
+    return {F32: "f32", F64: "f64"}.get(t, f"i{getattr(t, 'width', 0)}")
+
+
+def _rne(b, v):
+    """Round float32 lanes to the nearest integer, ties to even (numpy's rint), with
+    ordinary arithmetic: |v| < 2**23 is rounded by adding and removing 2**23; larger
+    values (and infinities) are integers already."""
+    vt = v.type
+    fabs = _intr(b.module, f"llvm.fabs.v{vt.count}f32", vt, [vt])
+    csign = _intr(b.module, f"llvm.copysign.v{vt.count}f32", vt, [vt, vt])
+    big = _vconst(vt, 8388608.0)
+    a = b.call(fabs, [v])
+    t = b.fsub(b.fadd(a, big), big)
+    return b.select(b.fcmp_ordered("<", a, big), b.call(csign, [t, v]), v)
+
+
+def _clamp(b, v, lo, hi):
+    """min(max(v, lo), hi) of float32 lanes (finite values)."""
+    v = b.select(b.fcmp_ordered("<", v, lo), lo, v)
+    return b.select(b.fcmp_ordered(">", v, hi), hi, v)
+
+
+def dot4(b, acc, a, w, vnni):
+    """acc (16 x i32) + per lane the dot product of a's four uint8 by w's four int8 (both
+    16 x i32, four bytes per lane)."""
+    if vnni:
+        f = _intr(b.module, "llvm.x86.avx512.vpdpbusd.512", VI32, [VI32, VI32, VI32])
+        return b.call(f, [acc, a, w])
+    v64 = ir.VectorType(I32, 64)
+    prod = b.mul(b.zext(b.bitcast(a, V64I8), v64), b.sext(b.bitcast(w, V64I8), v64))
+    for t in range(4):
+        idx = ir.Constant(ir.VectorType(I32, 16), [4 * j + t for j in range(16)])
+        acc = b.add(acc, b.shuffle_vector(prod, ir.Constant(v64, ir.Undefined), idx))
+    return acc
+
+
+# ----------------------------------------------------------------------------- epilogues
+
+
+def requant(b, acc, bterm, mul, zp, lo):
+    """The static epilogue of 16 exact sums: uint8 codes (16 x i8). bterm (None or 16 x
+    f32), mul 16 x f32, zp and lo float32 scalars."""
+    v = b.sitofp(acc, VF32)
+    if bterm is not None:
+        v = b.fadd(v, bterm)
+    v = _rne(b, b.fmul(v, mul))
+    v = b.fadd(v, _splat(b, zp, VF32))
+    v = _clamp(b, v, _splat(b, lo, VF32), _vconst(VF32, 255.0))
+    return b.fptoui(v, VI8)
+
+
+def dequant(b, acc, s_x, wscale, bias):
+    """The dynamic epilogue of 16 exact sums: f32(f64(f32(acc)) * f64(f32(s_x * s_w)) +
+    f64(bias)); s_x a double holding a float32, wscale and bias 16 x f32."""
+    m = b.fpext(b.fptrunc(b.fmul(_splat(b, s_x, VF64), b.fpext(wscale, VF64)), VF32), VF64)
+    y = b.fmul(b.fpext(b.sitofp(acc, VF32), VF64), m)
+    return b.fptrunc(b.fadd(y, b.fpext(bias, VF64)), VF32)
+
+
+# ----------------------------------------------------------------------------- rows product
+
+ROW_ARGS = ["a", "k4", "m", "wp", "kq", "n", "colsum", "z"]
+
+
+def _rows_tile(b, fn, g, rows, nv, m0, jb, epi):
+    """rows x nv vectors of sums at activation rows m0.., weight blocks jb..; then
+    epi(b, r, v, acc) for each."""
+    zero = ir.Constant(VI32, None)
+    arow = [_gep(b, g["a"], b.mul(b.add(m0, I64(r)), g["k4"])) for r in range(rows)]
+    wblk = [_gep(b, g["wp"], b.mul(b.mul(b.add(jb, I64(v)), g["kq"]), I64(64)))
+            for v in range(nv)]
+    head, body, done = (fn.append_basic_block(f"q{rows}x{nv}.{s}") for s in "hbd")
+    pre = b.block
+    b.branch(head)
+    b.position_at_end(head)
+    k = b.phi(I64)
+    k.add_incoming(I64(0), pre)
+    acc = [[b.phi(VI32) for _ in range(nv)] for _ in range(rows)]
+    for row in acc:
+        for x in row:
+            x.add_incoming(zero, pre)
+    b.cbranch(b.icmp_signed("<", k, g["kq"]), body, done)
+    b.position_at_end(body)
+    wv = [b.load(_gep(b, wblk[v], b.mul(k, I64(64))), typ=VI32, align=1) for v in range(nv)]
+    k4 = b.mul(k, I64(4))
+    for r in range(rows):
+        av = _splat(b, b.load(_gep(b, arow[r], k4), typ=I32, align=1), VI32)
+        for v in range(nv):
+            acc[r][v].add_incoming(dot4(b, acc[r][v], av, wv[v], g["vnni"]), body)
+    k.add_incoming(b.add(k, I64(1)), body)
+    b.branch(head)
+    b.position_at_end(done)
+    for r in range(rows):
+        for v in range(nv):
+            epi(b, b.add(m0, I64(r)), b.add(jb, I64(v)), acc[r][v])
+
+
+def rows_product(b, fn, g, epi):
+    """Every tile of the rows product: sums (m, block j) handed to epi(b, m, j, acc) with
+    the column-sum correction applied. Fewer than 4 rows take tiles of 8 vectors (enough
+    independent sums to hide vpdpbusd's latency), more tiles of 4 rows by 4 vectors."""
+    def corrected(b, m, j, acc):
+        cs = b.load(_gep(b, g["colsum"], b.mul(j, I64(64))), typ=VI32, align=4)
+        epi(b, m, j, b.sub(acc, b.mul(_splat(b, g["z"], VI32), cs)))
+
+    nb = b.udiv(b.add(g["n"], I64(15)), I64(16))
+
+    def rowtiles(nv, tiles):
+        def per(b, jb):
+            m0 = I64(0)
+            for rows in tiles:
+                last = b.add(b.sub(g["m"], I64(rows)), I64(1))
+                m0 = _loop(b, fn, m0, last, I64(rows), f"m{rows}x{nv}",
+                           lambda b, m: _rows_tile(b, fn, g, rows, nv, m, jb, corrected))
+        return per
+
+    few, many, done = (fn.append_basic_block(f"rp.{s}") for s in ("few", "many", "done"))
+    b.cbranch(b.icmp_signed("<", g["m"], I64(4)), few, many)
+    for block, wide, tiles in ((few, 8, (1,)), (many, 4, (4, 1))):
+        b.position_at_end(block)
+        j = _loop(b, fn, I64(0), b.add(b.sub(nb, I64(wide)), I64(1)), I64(wide), f"j{wide}",
+                  rowtiles(wide, tiles))
+        _loop(b, fn, j, nb, I64(1), f"j1w{wide}", rowtiles(1, tiles))
+        b.branch(done)
+    b.position_at_end(done)
+
+
+def _lanes(b, g, j):
+    """The mask of block j's lanes below n."""
+    return _mask(b, b.sub(g["n"], b.mul(j, I64(16))))
+
+
+def _vec_at(b, base, j, vt=VF32):
+    return b.load(_gep(b, base, b.mul(j, I64(64))), typ=vt, align=4)
+
+
+# ----------------------------------------------------------------------------- dynamic linear
+
+DYN_ARGS = ["x", "out", "w"]
+"""Array objects: x float32 (..., k) and out float32 (..., n), C-contiguous; w the
+weight's WEIGHT_FIELDS (int64). The activation range is [0, qmax], qmax a parameter of
+the compiled kernel: 127 (reduce_range) or 255."""
+WEIGHT_FIELDS = ["k", "n", "wp", "colsum", "a", "b", "zin", "zout", "lo"]
+"""A packed weight's description: sizes, then the addresses of the packed codes
+(ceil(n/16), ceil(k/4), 16, 4) int8, the column sums (int32) and two float32 per-column
+arrays (dynamic: weight scales, bias; static: M, bterm or null), all padded to 16 lanes;
+for a static product the input and output zero points and the output's lowest code."""
+_PTR_FIELDS = {"wp", "colsum", "a", "b"}
+
+
+def _fields(b, obj):
+    """The WEIGHT_FIELDS of the int64 array object obj: sizes as i64, addresses as
+    pointers."""
+    w = _data(b, obj)
+    return {name: b.load(_gep(b, w, I64(8 * i)), typ=PTR if name in _PTR_FIELDS else I64,
+                         align=8) for i, name in enumerate(WEIGHT_FIELDS)}
+
+
+def _minmax(b, fn, x, total):
+    """(min, max, bad) over total float32 values at x: bad is NaN when any value is NaN
+    or infinite."""
+    first = _splat(b, b.load(x, typ=F32), VF32)
+    state = {"mn": first, "mx": first, "bad": ir.Constant(VF32, None)}
+    pre = b.block
+    head, body, done = (fn.append_basic_block(f"mm.{s}") for s in "hbd")
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.phi(I64)
+    i.add_incoming(I64(0), pre)
+    phis = {k: b.phi(VF32) for k in state}
+    for k, v in state.items():
+        phis[k].add_incoming(v, pre)
+    b.cbranch(b.icmp_signed("<", i, total), body, done)
+    b.position_at_end(body)
+    v = _mload(b, VF32, b.gep(x, [i], source_etype=F32), _mask(b, b.sub(total, i)), first)
+    mn, mx = phis["mn"], phis["mx"]
+    phis["mn"].add_incoming(b.select(b.fcmp_ordered("<", v, mn), v, mn), body)
+    phis["mx"].add_incoming(b.select(b.fcmp_ordered(">", v, mx), v, mx), body)
+    phis["bad"].add_incoming(b.fadd(phis["bad"], b.fsub(v, v)), body)
+    i.add_incoming(b.add(i, I64(16)), body)
+    b.branch(head)
+    b.position_at_end(done)
+    mn = mx = bad = None
+    for t in range(16):
+        a, c, d = (b.extract_element(phis[k], I32(t)) for k in ("mn", "mx", "bad"))
+        mn = a if mn is None else b.select(b.fcmp_ordered("<", a, mn), a, mn)
+        mx = c if mx is None else b.select(b.fcmp_ordered(">", c, mx), c, mx)
+        bad = d if bad is None else b.fadd(bad, d)
+    return mn, mx, bad
+
+
+def _f32(b, v):
+    """A double rounded to float32 and back."""
+    return b.fpext(b.fptrunc(v, F32), F64)
+
+
+def choose_qparams(b, mn, mx, qmax):
+    """ops.tensor_quant.choose_qparams(mn, mx, 0, qmax) for finite float32 mn, mx (as
+    doubles): (scale as a double holding a float32, zero point as a double integer)."""
+    zero, qm = F64(0.0), b.sitofp(qmax, F64)
+    mn = b.select(b.fcmp_ordered("<", mn, zero), mn, zero)
+    mx = b.select(b.fcmp_ordered(">", mx, zero), mx, zero)
+    scale = b.fdiv(b.fsub(mx, mn), qm)
+    s32 = _f32(b, scale)
+    inv = b.fptrunc(b.fdiv(F64(1.0), s32), F32)
+    fabs = _intr(b.module, "llvm.fabs.f32", F32, [F32])
+    degenerate = b.or_(b.fcmp_ordered("==", s32, zero),
+                       b.fcmp_ordered("==", b.call(fabs, [inv]), F32(float("inf"))))
+    scale = b.select(degenerate, F64(0.1), scale)
+    small = b.fcmp_ordered("<", scale, F64(SMALL_SCALE))
+    # below the floor: the range is widened around the zero point
+    span = _f32(b, b.fmul(F64(SMALL_SCALE), qm))
+    amp = _f32(b, b.fdiv(F64(SMALL_SCALE), _f32(b, scale)))
+    mn_zero, mx_zero = b.fcmp_ordered("==", mn, zero), b.fcmp_ordered("==", mx, zero)
+    mx_s = b.select(mn_zero, span, b.select(mx_zero, mx, _f32(b, b.fmul(mx, amp))))
+    mn_s = b.select(mn_zero, mn, b.select(mx_zero, b.fsub(zero, span),
+                                          _f32(b, b.fmul(mn, amp))))
+    mn = b.select(small, mn_s, mn)
+    mx = b.select(small, mx_s, mx)
+    scale = b.select(small, F64(SMALL_SCALE), scale)
+    dmin, dmax = b.fdiv(mn, scale), b.fdiv(mx, scale)
+    fabs64 = _intr(b.module, "llvm.fabs.f64", F64, [F64])
+    from_min, from_max = b.fsub(zero, dmin), b.fsub(qm, dmax)
+    err_min = b.fsub(zero, b.call(fabs64, [dmin]))
+    err_max = b.fsub(qm, b.call(fabs64, [dmax]))
+    zp = b.select(b.fcmp_ordered("<", err_min, err_max), from_min, from_max)
+    reven = _intr(b.module, "llvm.roundeven.f64", F64, [F64])
+    nudged = b.call(reven, [zp])
+    nudged = b.select(b.fcmp_ordered("<", zp, zero), zero, nudged)
+    nudged = b.select(b.fcmp_ordered(">", zp, qm), qm, nudged)
+    return _f32(b, scale), nudged
+
+
+def _quantize_rows(b, fn, x, codes, m, k, k4, inv, z):
+    """codes (m, k4) uint8 = clamp(rne(f32(x * inv + z)), 0, 255) of x (m, k), zeros
+    past k; inv and z doubles."""
+    vinv, vz = _splat(b, inv, VF64), _splat(b, z, VF64)
+    lo, hi = ir.Constant(VF32, None), _vconst(VF32, 255.0)
+
+    def row(b, r):
+        src = b.gep(x, [b.mul(r, k)], source_etype=F32)
+        dst = _gep(b, codes, b.mul(r, k4))
+
+        def chunk(b, i):
+            mask = _mask(b, b.sub(k, i))
+            v = _mload(b, VF32, b.gep(src, [i], source_etype=F32), mask, lo)
+            t = b.fptrunc(b.fadd(b.fmul(b.fpext(v, VF64), vinv), vz), VF32)
+            q = b.fptoui(_clamp(b, _rne(b, t), lo, hi), VI8)
+            _mstore(b, q, _gep(b, dst, i), mask)
+        _loop(b, fn, I64(0), k, I64(16), "qc", chunk)
+        _loop(b, fn, k, k4, I64(1), "qpad", lambda b, i: b.store(I8(0), _gep(b, dst, i)))
+    _loop(b, fn, I64(0), m, I64(1), "qr", row)
+
+
+def _malloc(b, size):
+    f = _intr(b.module, "malloc", PTR, [I64])
+    return b.call(f, [size])
+
+
+def _free(b, p):
+    b.call(_intr(b.module, "free", ir.VoidType(), [PTR]), [p])
+
+
+def build_dynamic(module, name, vnni, qmax):
+    fn = ir.Function(module, ir.FunctionType(I32, [PTR, PTR, PTR]), name)
+    a = dict(zip(DYN_ARGS, fn.args))
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    a.update(_fields(b, a["w"]))
+    a["m"], a["qmax"] = _rows(b, fn, a["x"]), I64(qmax)
+    a["wscale"], a["bias"] = a["a"], a["b"]
+    x, out = _data(b, a["x"]), _data(b, a["out"])
+    mn, mx, bad = _minmax(b, fn, x, b.mul(a["m"], a["k"]))
+    ok, fail = fn.append_basic_block("ok"), fn.append_basic_block("fail")
+    b.cbranch(b.fcmp_unordered("uno", bad, bad), fail, ok)
+    b.position_at_end(fail)
+    b.ret(I32(1))
+    b.position_at_end(ok)
+    s_x, z = choose_qparams(b, b.fpext(mn, F64), b.fpext(mx, F64), a["qmax"])
+    inv = b.fpext(b.fptrunc(b.fdiv(F64(1.0), s_x), F32), F64)
+    k4 = b.and_(b.add(a["k"], I64(3)), I64(-4))
+    codes = _malloc(b, b.mul(a["m"], k4))
+    _quantize_rows(b, fn, x, codes, a["m"], a["k"], k4, inv, z)
+    g = {"a": codes, "k4": k4, "m": a["m"], "wp": a["wp"], "kq": b.udiv(k4, I64(4)),
+         "n": a["n"], "colsum": a["colsum"], "z": b.fptosi(z, I32), "vnni": vnni}
+
+    def epi(b, m, j, acc):
+        y = dequant(b, acc, s_x, _vec_at(b, a["wscale"], j), _vec_at(b, a["bias"], j))
+        dst = b.gep(out, [b.add(b.mul(m, a["n"]), b.mul(j, I64(16)))], source_etype=F32)
+        _mstore(b, y, dst, _lanes(b, g, j))
+
+    rows_product(b, fn, g, epi)
+    _free(b, codes)
+    b.ret(I32(0))
+    return fn
+
+
+# ----------------------------------------------------------------------------- static linear
+
+STATIC_ARGS = ["q", "out", "w"]
+"""Array objects: q uint8 (..., k) and out uint8 (..., n), C-contiguous; w the weight's
+WEIGHT_FIELDS (a: M, b: bterm or null)."""
+
+
+def build_static(module, name, vnni, with_bias):
+    fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [PTR, PTR, PTR]), name)
+    a = dict(zip(STATIC_ARGS, fn.args))
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    a.update(_fields(b, a["w"]))
+    a["m"] = _rows(b, fn, a["q"])
+    a["mul"], a["bterm"] = a["a"], a["b"]
+    q, out = _data(b, a["q"]), _data(b, a["out"])
+    k, m = a["k"], a["m"]
+    k4 = b.and_(b.add(k, I64(3)), I64(-4))
+    codes = _malloc(b, b.add(b.mul(m, k4), I64(4)))
+    memcpy = _intr(b.module, "memcpy", PTR, [PTR, PTR, I64])
+
+    def row(b, r):  # rows padded to k4 with zeros (the weight's padding is zero too)
+        dst = _gep(b, codes, b.mul(r, k4))
+        b.call(memcpy, [dst, _gep(b, q, b.mul(r, k)), k])
+        _loop(b, fn, k, k4, I64(1), "pad", lambda b, i: b.store(I8(0), _gep(b, dst, i)))
+    _loop(b, fn, I64(0), m, I64(1), "cp", row)
+    g = {"a": codes, "k4": k4, "m": m, "wp": a["wp"], "kq": b.udiv(k4, I64(4)),
+         "n": a["n"], "colsum": a["colsum"], "z": b.trunc(a["zin"], I32), "vnni": vnni}
+    zout, lo = b.sitofp(a["zout"], F32), b.sitofp(a["lo"], F32)
+
+    def epi(b, mm, j, acc):
+        bt = _vec_at(b, a["bterm"], j) if with_bias else None
+        y = requant(b, acc, bt, _vec_at(b, a["mul"], j), zout, lo)
+        _mstore(b, y, _gep(b, out, b.add(b.mul(mm, a["n"]), b.mul(j, I64(16)))),
+                _lanes(b, g, j))
+
+    rows_product(b, fn, g, epi)
+    _free(b, codes)
+    b.ret_void()
+    return fn
+
+
+# ----------------------------------------------------------------------------- compiled
+
+_FN: dict = {}
+_OBJ = ctypes.py_object
+_DYN_PROTO = ctypes.CFUNCTYPE(ctypes.c_int32, _OBJ, _OBJ, _OBJ)
+_STATIC_PROTO = ctypes.CFUNCTYPE(None, _OBJ, _OBJ, _OBJ)
+
+
+def _compiled(kind, params, build, proto):
+    key = (kind,) + params
+    fn = _FN.get(key)
+    if fn is None:
+        src = inspect.getsource(inspect.getmodule(build_dynamic))
+        addr, = kernels.compile_kernel("qgemm", key, lambda m: build(m, "ember_q", *params),
+                                       ["ember_q"], src)
+        fn = _FN[key] = proto(addr)
+    return fn
+
+
+def dynamic_fn(qmax):
+    """The dynamic linear kernel for activations in [0, qmax] (a ctypes function of
+    DYN_ARGS, returning 0 or 1)."""
+    return _compiled("dyn", (has_vnni(), qmax), build_dynamic, _DYN_PROTO)
+
+
+def static_fn(with_bias):
+    """The static linear kernel (a ctypes function of STATIC_ARGS)."""
+    return _compiled("static", (has_vnni(), with_bias), build_static, _STATIC_PROTO)
