@@ -126,8 +126,8 @@ class NativeQLinearDynamic:
     def __call__(self, x, w, w_scale, bias, reduce_range):
         hit = self.cache.hits.get((id(w),))
         if hit is not None and hit[0] is w and hit[1] is w_scale and hit[2] is bias and \
-                reduce_range in self.fns and hit[3] is not None and type(x) is _ND and x.dtype is _F32 and x.ndim and \
-                x.shape[-1] == hit[3].k and x.size and x.flags.c_contiguous:
+                reduce_range in self.fns and hit[3] is not None and type(x) is _ND and \
+                x.dtype is _F32 and x.ndim and x.shape[-1] == hit[3].k and x.size and x.flags.c_contiguous:
             p = hit[3]
             out = np.empty(x.shape[:-1] + (p.n,), _F32)
             if not self.fns[reduce_range](x, out, p.fields):

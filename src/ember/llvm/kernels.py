@@ -165,7 +165,25 @@ def _qlinear(kernel):
     return NativeQLinear(kernel)
 
 
+def _qconv2d(kernel):
+    from ember.llvm.kernel_qconv import NativeQConv2d
+    return NativeQConv2d(kernel)
+
+
+def _quantize(kernel):
+    from ember.llvm.kernel_qelem import NativeQuantize
+    return NativeQuantize(kernel)
+
+
+def _dequantize(kernel):
+    from ember.llvm.kernel_qelem import NativeDequantize
+    return NativeDequantize(kernel)
+
+
 NATIVE = {
+    "tensor.quantize_per_tensor": _quantize,
+    "tensor.dequantize_codes": _dequantize,
+    "tensor.quantized_conv2d": _qconv2d,
     "tensor.quantized_linear_dynamic": _qlinear_dynamic,
     "tensor.quantized_linear": _qlinear,
     "tensor.layer_norm": _layer_norm,

@@ -1,0 +1,154 @@
+"""Per-tensor quantize and dequantize as native loops, bit for bit with the numpy kernels
+(ops/tensor_quant.py: quantize_codes, dequantize).
+
+`NativeQuantize` is `tensor.quantize_per_tensor` and `NativeDequantize`
+`tensor.dequantize_codes` under the LLVM backend: C-contiguous float32 (quantize) or
+uint8 / int8 (dequantize) arrays run natively, 16 lanes at a time:
+
+    quantize:   code = min(fmax(rne(f32(f64(x) * f64(f32(1 / f32(scale))) + zp)), lo), hi)
+                (fmax: NaN gives lo, as the numpy kernel's np.fmax)
+    dequantize: y = f32(f32(q) - f32(zp)) * f32(scale)
+
+Everything else (other dtypes, layouts, invalid qparams: the numpy kernel raises) runs
+the numpy kernel.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import inspect
+
+import numpy as np
+from llvmlite import ir
+
+from ember.llvm import kernels
+from ember.llvm.kernel_qgemm import (F32, F64, I32, PTR, VF32, VF64, VI8, _data, _gep,
+                                     _mask, _mload, _mstore, _rne, _vconst)
+from ember.llvm.kernel_qlinear import NATIVE_OK
+from ember.llvm.kernel_rnn import _loop, _splat
+from ember.llvm.layout import I64
+
+_ND = np.ndarray
+_F32, _U8, _I8 = np.dtype(np.float32), np.dtype(np.uint8), np.dtype(np.int8)
+
+
+def build_quantize(module, name, signed):
+    """name(x, out, count, inv, zp, lo, hi): inv, zp, lo, hi doubles."""
+    fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [PTR, PTR, I64, F64, F64, F64,
+                                                            F64]), name)
+    xo, oo, count, inv, zp, lo, hi = fn.args
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    x, out = _data(b, xo), _data(b, oo)
+    vinv, vzp = _splat(b, inv, VF64), _splat(b, zp, VF64)
+    vlo, vhi = _splat(b, b.fptrunc(lo, F32), VF32), _splat(b, b.fptrunc(hi, F32), VF32)
+
+    def chunk(b, i):
+        mask = _mask(b, b.sub(count, i))
+        v = _mload(b, VF32, b.gep(x, [i], source_etype=F32), mask, _vconst(VF32, 0.0))
+        t = _rne(b, b.fptrunc(b.fadd(b.fmul(b.fpext(v, VF64), vinv), vzp), VF32))
+        t = b.select(b.fcmp_ordered(">", t, vlo), t, vlo)  # fmax: NaN gives lo
+        t = b.select(b.fcmp_ordered("<", t, vhi), t, vhi)
+        q = b.trunc(b.fptosi(t, ir.VectorType(I32, 16)), VI8)
+        _mstore(b, q, _gep(b, out, i), mask)
+    _loop(b, fn, I64(0), count, I64(16), "q", chunk)
+    b.ret_void()
+    return fn
+
+
+def build_dequantize(module, name, signed):
+    """name(q, out, count, zp, scale): zp, scale doubles holding float32 values."""
+    fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [PTR, PTR, I64, F64, F64]), name)
+    qo, oo, count, zp, scale = fn.args
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    q, out = _data(b, qo), _data(b, oo)
+    vzp = _splat(b, b.fptrunc(zp, F32), VF32)
+    vs = _splat(b, b.fptrunc(scale, F32), VF32)
+
+    def chunk(b, i):
+        mask = _mask(b, b.sub(count, i))
+        c = _mload(b, VI8, _gep(b, q, i), mask, ir.Constant(VI8, None))
+        v = b.sitofp(c, VF32) if signed else b.uitofp(c, VF32)
+        y = b.fmul(b.fsub(v, vzp), vs)
+        _mstore(b, y, b.gep(out, [i], source_etype=F32), mask)
+    _loop(b, fn, I64(0), count, I64(16), "d", chunk)
+    b.ret_void()
+    return fn
+
+
+_FN: dict = {}
+_OBJ, _D = ctypes.py_object, ctypes.c_double
+_PROTO = {"quantize": ctypes.CFUNCTYPE(None, _OBJ, _OBJ, ctypes.c_int64, _D, _D, _D, _D),
+          "dequantize": ctypes.CFUNCTYPE(None, _OBJ, _OBJ, ctypes.c_int64, _D, _D)}
+
+
+def native(kind, signed):
+    key = (kind, signed)
+    fn = _FN.get(key)
+    if fn is None:
+        build = build_quantize if kind == "quantize" else build_dequantize
+        src = inspect.getsource(inspect.getmodule(build_quantize))
+        addr, = kernels.compile_kernel("qelem", key, lambda m: build(m, "ember_qe", signed),
+                                       ["ember_qe"], src)
+        fn = _FN[key] = _PROTO[kind](addr)
+    return fn
+
+
+_RANGE = {"quint8": (0, 255, np.uint8), "qint8": (-128, 127, np.int8)}
+
+
+class NativeQuantize:
+    """tensor.quantize_per_tensor natively for float32 C-contiguous inputs (quint8 and
+    qint8)."""
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+        self.ok: dict = {}
+
+    def __call__(self, x, scale, zero_point, dtype):
+        key = (scale, zero_point, dtype)
+        inv = self.ok.get(key)
+        if inv is None and type(x) is _ND and x.dtype is _F32 and NATIVE_OK:
+            inv = self._params(scale, zero_point, dtype)
+        if inv and type(x) is _ND and x.dtype is _F32 and x.flags.c_contiguous:
+            lo, hi, np_dtype = _RANGE[dtype]
+            out = np.empty(x.shape, np_dtype)
+            native("quantize", lo < 0)(x, out, x.size, inv, float(zero_point), lo, hi)
+            kernels.count("tensor.quantize_per_tensor", "native")
+            return out
+        kernels.count("tensor.quantize_per_tensor", "numpy")
+        return self.kernel(x, scale, zero_point, dtype)
+
+    def _params(self, scale, zero_point, dtype):
+        """f32(1 / f32(scale)) as a float when the qparams are valid and in range of the
+        native path, else False (the numpy kernel judges them)."""
+        from ember.ops.tensor_quant import _check_qparams, inv_scale
+        try:
+            _check_qparams(scale, zero_point, dtype)
+        except (RuntimeError, TypeError, ValueError):
+            return False
+        inv = False
+        if dtype in _RANGE and isinstance(zero_point, int):
+            inv = float(inv_scale(scale))
+        if len(self.ok) >= 256:
+            self.ok.clear()
+        self.ok[(scale, zero_point, dtype)] = inv
+        return inv
+
+
+class NativeDequantize:
+    """tensor.dequantize_codes natively for uint8 / int8 C-contiguous codes."""
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+
+    def __call__(self, q, scale, zero_point):
+        if type(q) is _ND and (q.dtype is _U8 or q.dtype is _I8) and q.flags.c_contiguous \
+                and NATIVE_OK and isinstance(zero_point, int) and isinstance(scale, float):
+            out = np.empty(q.shape, np.float32)
+            with np.errstate(over="ignore"):
+                s, z = float(np.float32(scale)), float(np.float32(zero_point))
+            native("dequantize", q.dtype is _I8)(q, out, q.size, z, s)
+            kernels.count("tensor.dequantize_codes", "native")
+            return out
+        kernels.count("tensor.dequantize_codes", "numpy")
+        return self.kernel(q, scale, zero_point)
