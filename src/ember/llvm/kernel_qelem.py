@@ -22,10 +22,10 @@ import numpy as np
 from llvmlite import ir
 
 from ember.llvm import kernels
-from ember.llvm.kernel_qgemm import (F32, F64, I32, PTR, VF32, VF64, VI8, _data, _gep,
-                                     _mask, _mload, _mstore, _rne, _vconst)
+from ember.llvm.kernel_qgemm import (F32, F64, I32, PTR, VF32, VF64, VI8, _data, _gep, _rne,
+                                     _vconst, load, store, stream)
 from ember.llvm.kernel_qlinear import NATIVE_OK
-from ember.llvm.kernel_rnn import _loop, _splat
+from ember.llvm.kernel_rnn import _splat
 from ember.llvm.layout import I64
 
 _ND = np.ndarray
@@ -42,15 +42,14 @@ def build_quantize(module, name, signed):
     vinv, vzp = _splat(b, inv, VF64), _splat(b, zp, VF64)
     vlo, vhi = _splat(b, b.fptrunc(lo, F32), VF32), _splat(b, b.fptrunc(hi, F32), VF32)
 
-    def chunk(b, i):
-        mask = _mask(b, b.sub(count, i))
-        v = _mload(b, VF32, b.gep(x, [i], source_etype=F32), mask, _vconst(VF32, 0.0))
+    def chunk(b, i, mask):
+        v = load(b, VF32, b.gep(x, [i], source_etype=F32), mask, _vconst(VF32, 0.0))
         t = _rne(b, b.fptrunc(b.fadd(b.fmul(b.fpext(v, VF64), vinv), vzp), VF32))
         t = b.select(b.fcmp_ordered(">", t, vlo), t, vlo)  # fmax: NaN gives lo
         t = b.select(b.fcmp_ordered("<", t, vhi), t, vhi)
         q = b.trunc(b.fptosi(t, ir.VectorType(I32, 16)), VI8)
-        _mstore(b, q, _gep(b, out, i), mask)
-    _loop(b, fn, I64(0), count, I64(16), "q", chunk)
+        store(b, q, _gep(b, out, i), mask)
+    stream(b, fn, count, chunk, "q")
     b.ret_void()
     return fn
 
@@ -64,13 +63,12 @@ def build_dequantize(module, name, signed):
     vzp = _splat(b, b.fptrunc(zp, F32), VF32)
     vs = _splat(b, b.fptrunc(scale, F32), VF32)
 
-    def chunk(b, i):
-        mask = _mask(b, b.sub(count, i))
-        c = _mload(b, VI8, _gep(b, q, i), mask, ir.Constant(VI8, None))
+    def chunk(b, i, mask):
+        c = load(b, VI8, _gep(b, q, i), mask, ir.Constant(VI8, None))
         v = b.sitofp(c, VF32) if signed else b.uitofp(c, VF32)
         y = b.fmul(b.fsub(v, vzp), vs)
-        _mstore(b, y, b.gep(out, [i], source_etype=F32), mask)
-    _loop(b, fn, I64(0), count, I64(16), "d", chunk)
+        store(b, y, b.gep(out, [i], source_etype=F32), mask)
+    stream(b, fn, count, chunk, "d")
     b.ret_void()
     return fn
 

@@ -127,6 +127,32 @@ def _mask(b, count, vt=M16):
     return b.icmp_signed("<", lanes, _splat(b, count, ir.VectorType(I64, n)))
 
 
+def stream(b, fn, count, body, name="s"):
+    """for i in range(0, count, 16): body(b, i, mask): full vectors with mask None, then
+    one masked vector for the remainder (mask: its lanes below count)."""
+    i = _loop(b, fn, I64(0), b.add(b.sub(count, I64(16)), I64(1)), I64(16), name,
+              lambda b, i: body(b, i, None))
+    tail, after = fn.append_basic_block(f"{name}.tail"), fn.append_basic_block(f"{name}.end")
+    b.cbranch(b.icmp_signed("<", i, count), tail, after)
+    b.position_at_end(tail)
+    body(b, i, _mask(b, b.sub(count, i)))
+    b.branch(after)
+    b.position_at_end(after)
+
+
+def load(b, vt, p, mask, passthru):
+    """A vector load, masked when mask is not None."""
+    return b.load(p, typ=vt, align=1) if mask is None else _mload(b, vt, p, mask, passthru)
+
+
+def store(b, v, p, mask):
+    """A vector store, masked when mask is not None."""
+    if mask is None:
+        b.store(v, p, align=1)
+    else:
+        _mstore(b, v, p, mask)
+
+
 def _mload(b, vt, p, mask, passthru):
     name = f"llvm.masked.load.v{vt.count}{_tname(vt.element)}.p0"
     f = _intr(b.module, name, vt, [PTR, I32, ir.VectorType(I1, vt.count), vt])
@@ -300,32 +326,25 @@ def _fields(b, obj):
 
 
 def _minmax(b, fn, x, total):
-    """(min, max, bad) over total float32 values at x: bad is NaN when any value is NaN
-    or infinite."""
+    """(min, max, bad) over total (> 0) float32 values at x: bad is NaN when any value is
+    NaN or infinite."""
     first = _splat(b, b.load(x, typ=F32), VF32)
-    state = {"mn": first, "mx": first, "bad": ir.Constant(VF32, None)}
-    pre = b.block
-    head, body, done = (fn.append_basic_block(f"mm.{s}") for s in "hbd")
-    b.branch(head)
-    b.position_at_end(head)
-    i = b.phi(I64)
-    i.add_incoming(I64(0), pre)
-    phis = {k: b.phi(VF32) for k in state}
-    for k, v in state.items():
-        phis[k].add_incoming(v, pre)
-    b.cbranch(b.icmp_signed("<", i, total), body, done)
-    b.position_at_end(body)
-    v = _mload(b, VF32, b.gep(x, [i], source_etype=F32), _mask(b, b.sub(total, i)), first)
-    mn, mx = phis["mn"], phis["mx"]
-    phis["mn"].add_incoming(b.select(b.fcmp_ordered("<", v, mn), v, mn), body)
-    phis["mx"].add_incoming(b.select(b.fcmp_ordered(">", v, mx), v, mx), body)
-    phis["bad"].add_incoming(b.fadd(phis["bad"], b.fsub(v, v)), body)
-    i.add_incoming(b.add(i, I64(16)), body)
-    b.branch(head)
-    b.position_at_end(done)
+    slots = {k: b.alloca(VF32) for k in ("mn", "mx", "bad")}
+    b.store(first, slots["mn"])
+    b.store(first, slots["mx"])
+    b.store(ir.Constant(VF32, None), slots["bad"])
+
+    def body(b, i, mask):
+        v = load(b, VF32, b.gep(x, [i], source_etype=F32), mask, first)
+        mn, mx, bad = (b.load(slots[k], typ=VF32) for k in ("mn", "mx", "bad"))
+        b.store(b.select(b.fcmp_ordered("<", v, mn), v, mn), slots["mn"])
+        b.store(b.select(b.fcmp_ordered(">", v, mx), v, mx), slots["mx"])
+        b.store(b.fadd(bad, b.fsub(v, v)), slots["bad"])
+    stream(b, fn, total, body, "mm")
+    vec = {k: b.load(slots[k], typ=VF32) for k in slots}
     mn = mx = bad = None
     for t in range(16):
-        a, c, d = (b.extract_element(phis[k], I32(t)) for k in ("mn", "mx", "bad"))
+        a, c, d = (b.extract_element(vec[k], I32(t)) for k in ("mn", "mx", "bad"))
         mn = a if mn is None else b.select(b.fcmp_ordered("<", a, mn), a, mn)
         mx = c if mx is None else b.select(b.fcmp_ordered(">", c, mx), c, mx)
         bad = d if bad is None else b.fadd(bad, d)
@@ -384,13 +403,12 @@ def _quantize_rows(b, fn, x, codes, m, k, k4, inv, z):
         src = b.gep(x, [b.mul(r, k)], source_etype=F32)
         dst = _gep(b, codes, b.mul(r, k4))
 
-        def chunk(b, i):
-            mask = _mask(b, b.sub(k, i))
-            v = _mload(b, VF32, b.gep(src, [i], source_etype=F32), mask, lo)
+        def chunk(b, i, mask):
+            v = load(b, VF32, b.gep(src, [i], source_etype=F32), mask, lo)
             t = b.fptrunc(b.fadd(b.fmul(b.fpext(v, VF64), vinv), vz), VF32)
             q = b.fptoui(_clamp(b, _rne(b, t), lo, hi), VI8)
-            _mstore(b, q, _gep(b, dst, i), mask)
-        _loop(b, fn, I64(0), k, I64(16), "qc", chunk)
+            store(b, q, _gep(b, dst, i), mask)
+        stream(b, fn, k, chunk, "qc")
         _loop(b, fn, k, k4, I64(1), "qpad", lambda b, i: b.store(I8(0), _gep(b, dst, i)))
     _loop(b, fn, I64(0), m, I64(1), "qr", row)
 

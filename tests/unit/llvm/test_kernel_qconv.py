@@ -46,7 +46,8 @@ def test_conv2d_matches_numpy(shape, relu):
         got, want = twin(*args), tq.conv2d_static(*args)
         assert got.dtype == np.uint8 and got.shape == want.shape
         assert np.array_equal(got, want), case
-        assert kernels.COUNTS.get(key, 0) == before + 1
+        assert np.array_equal(twin(*args), want)  # again: a frozen weight's fast path
+        assert kernels.COUNTS.get(key, 0) == before + 2
 
 
 def test_conv2d_other_forms_take_the_numpy_kernel():
