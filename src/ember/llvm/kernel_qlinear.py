@@ -83,11 +83,16 @@ class _Cache:
         if hit is not None and hit[0] is w and hit[1] is w_scale and hit[2] is bias:
             return hit[3]
         packed = build()
-        if all(a is None or (type(a) is _ND and frozen(a)) for a in (w, w_scale, bias)):
+        if _all_frozen(w, w_scale, bias):
             if len(self.hits) >= 256:
                 self.hits.clear()
             self.hits[key] = (w, w_scale, bias, packed)
         return packed
+
+
+def _all_frozen(*arrays) -> bool:
+    """True when every array is None or frozen (nothing can change its values)."""
+    return all(a is None or (type(a) is _ND and frozen(a)) for a in arrays)
 
 
 def _weight_ok(w) -> bool:
@@ -121,35 +126,47 @@ class NativeQLinearDynamic:
     def __init__(self, kernel):
         self.kernel = kernel
         self.cache = _Cache()
-        self.fns = {}
+        self.fns: dict = {}
+        self.fast: dict = {}
+        """id(w) -> (w, w_scale, bias, k, n, kernel without / with reduce_range, fields) of
+        frozen operands: the fast path of 2-d inputs."""
 
     def __call__(self, x, w, w_scale, bias, reduce_range):
-        hit = self.cache.hits.get((id(w),))
+        hit = self.fast.get(id(w))
         if hit is not None and hit[0] is w and hit[1] is w_scale and hit[2] is bias and \
-                reduce_range in self.fns and hit[3] is not None and type(x) is _ND and \
-                x.dtype is _F32 and x.ndim and x.shape[-1] == hit[3].k and x.size and x.flags.c_contiguous:
-            p = hit[3]
-            out = np.empty(x.shape[:-1] + (p.n,), _F32)
-            if not self.fns[reduce_range](x, out, p.fields):
+                type(x) is _ND and x.dtype is _F32 and x.ndim == 2 and x.shape[1] == hit[3] \
+                and x.shape[0] and x.flags.c_contiguous:
+            out = np.empty((x.shape[0], hit[4]), _F32)
+            if not hit[6 if reduce_range else 5](x, out, hit[7]):
                 COUNTS[_DYN_NATIVE] = COUNTS.get(_DYN_NATIVE, 0) + 1
                 return out
         return self._general(x, w, w_scale, bias, reduce_range)
+
+    def _fn(self, reduce_range):
+        fn = self.fns.get(bool(reduce_range))
+        if fn is None:
+            fn = self.fns[bool(reduce_range)] = Q.dynamic_fn(127 if reduce_range else 255)
+        return fn
 
     def _general(self, x, w, w_scale, bias, reduce_range):
         if type(x) is _ND and x.dtype is _F32 and x.ndim and _weight_ok(w) and \
                 x.shape[-1] == w.shape[1] and x.size and x.flags.c_contiguous and NATIVE_OK:
             p = self.cache.get(w, w_scale, bias, (), lambda: _dyn_pack(w, w_scale, bias))
             if p is not None:
-                fn = self.fns.get(reduce_range)
-                if fn is None:
-                    fn = self.fns[bool(reduce_range)] = Q.dynamic_fn(127 if reduce_range
-                                                                     else 255)
                 out = np.empty(x.shape[:-1] + (p.n,), np.float32)
-                if not fn(x, out, p.fields):
+                if not self._fn(reduce_range)(x, out, p.fields):
                     kernels.count("tensor.quantized_linear_dynamic", "native")
+                    self._remember(w, w_scale, bias, p)
                     return out
         kernels.count("tensor.quantized_linear_dynamic", "numpy")
         return self.kernel(x, w, w_scale, bias, reduce_range)
+
+    def _remember(self, w, w_scale, bias, p):
+        if id(w) not in self.fast and _all_frozen(w, w_scale, bias):
+            if len(self.fast) >= 256:
+                self.fast.clear()
+            self.fast[id(w)] = (w, w_scale, bias, p.k, p.n, self._fn(False), self._fn(True),
+                                p.fields)
 
 
 _DYN_NATIVE = ("tensor.quantized_linear_dynamic", "native")

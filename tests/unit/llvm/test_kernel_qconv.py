@@ -150,3 +150,34 @@ bad += not np.array_equal(NativeQuantize(tq.quantize_per_tensor)(x, 0.01, 120, "
 
 def test_generic_code_matches_numpy():
     assert "differ 0" in generic_run(_GENERIC_CONV)
+
+
+def test_quantized_models_run_natively_with_the_vms_bits():
+    """ember.quantize's static CNN and dynamic MLP under backend="llvm": the VM's outputs
+    bit for bit, with the convolutions, linears, quantize and dequantize native."""
+    torch = pytest.importorskip("torch")
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "models"))
+    import bench_models
+
+    import ember
+    torch.manual_seed(0)
+    cnn = bench_models.SmallCNN().eval()
+    cal = [torch.randn(8, 3, 32, 32).numpy() for _ in range(2)]
+    vm = ember.quantize(cnn, "static", calibration=cal)
+    native = ember.quantize(cnn, "static", calibration=cal, backend="llvm")
+    mlp = bench_models.MLP().eval()
+    for batch in (1, 5):
+        kernels.COUNTS.clear()
+        x = torch.randn(batch, 3, 32, 32).numpy()
+        assert np.array_equal(native(x).view(np.uint32), vm(x).view(np.uint32))
+        for op in ("quantized_conv2d", "quantized_linear", "quantize_per_tensor",
+                   "dequantize_codes"):
+            assert kernels.COUNTS.get((f"tensor.{op}", "native"), 0) > 0, op
+            assert kernels.COUNTS.get((f"tensor.{op}", "numpy"), 0) == 0, op
+        x = torch.randn(batch, 784).numpy()
+        got = ember.quantize(mlp, "dynamic", backend="llvm")(x)
+        want = ember.quantize(mlp, "dynamic")(x)
+        assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+        assert kernels.COUNTS.get(("tensor.quantized_linear_dynamic", "native"), 0) == 3
