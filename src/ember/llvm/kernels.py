@@ -180,7 +180,13 @@ def _dequantize(kernel):
     return NativeDequantize(kernel)
 
 
+def _qlstm(kernel):
+    from ember.llvm.kernel_qlstm import NativeQLSTM
+    return NativeQLSTM(kernel)
+
+
 NATIVE = {
+    "tensor.quantized_lstm_dynamic": _qlstm,
     "tensor.quantize_per_tensor": _quantize,
     "tensor.dequantize_codes": _dequantize,
     "tensor.quantized_conv2d": _qconv2d,

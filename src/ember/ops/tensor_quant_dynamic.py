@@ -298,8 +298,10 @@ def _qlstm_columns(x, layer, h, c, out, reverse):
     gates = np.empty((4 * hid, n), np.float32)
     sig, g = gates[:3 * hid], gates[3 * hid:]
     i, f, o = gates[:hid], gates[hid:2 * hid], gates[2 * hid:3 * hid]
-    h_t = np.ascontiguousarray(np.asarray(h, np.float32).T)
-    c_t = np.ascontiguousarray(np.asarray(c, np.float32).T)
+    # copies (order="C" copies even a transpose that is already contiguous, as with one
+    # hidden unit: views would alias the caller's states, and h_t with c_t by default)
+    h_t = np.array(np.asarray(h, np.float32).T, order="C")
+    c_t = np.array(np.asarray(c, np.float32).T, order="C")
     t1, t2 = np.empty((hid, n), np.float32), np.empty((hid, n), np.float32)
     one = _F32(1.0)
     mul, add, tanh = np.multiply, np.add, np.tanh
@@ -365,35 +367,45 @@ def _layers(kind, params, count):
 
 def _qrecurrent(kind):
     def kernel(x, hx, params, num_layers, bidirectional, batch_first):
-        x = np.asarray(x, np.float32)
-        unbatched = x.ndim == 2
-        if unbatched:
-            x = x[:, None] if not batch_first else x[None]
-        if x.ndim != 3:
-            raise RuntimeError(f"input must have 2 or 3 dimensions, got {x.ndim}")
-        seq = x.transpose(1, 0, 2) if batch_first else x  # (T, N, F)
-        dirs = 2 if bidirectional else 1
-        layers = _layers(kind, params, num_layers * dirs)
-        hid = layers[0][2].wt.shape[0]
-        n = seq.shape[1]
-        states = [np.asarray(s, np.float32) for s in hx]
-        if unbatched:
-            states = [s[:, None] for s in states]
-        nstates = 2 if kind == "lstm" else 1
-        if not states:
-            states = [np.zeros((num_layers * dirs, n, hid), np.float32)] * nstates
-        if len(states) != nstates or any(s.shape != (num_layers * dirs, n, hid) for s in states):
-            raise RuntimeError(f"quantized dynamic {kind}: expected {nstates} initial states of "
-                               f"shape {[num_layers * dirs, n, hid]}")
-        with np.errstate(over="ignore", invalid="ignore"):
-            return _run_layers(kind, seq, layers, states, num_layers, dirs, batch_first,
-                               unbatched)
+        return recurrent(kind, x, hx, params, num_layers, bidirectional, batch_first)
     kernel.__doc__ = (f"torch's quantized dynamic {kind} (fbgemm): int8 input and recurrent "
                       "products, float32 cell math.")
     return kernel
 
 
-def _run_layers(kind, seq, layers, states, num_layers, dirs, batch_first, unbatched):
+def recurrent(kind, x, hx, params, num_layers, bidirectional, batch_first, engine=None):
+    """The quantized dynamic LSTM / GRU; `engine` (an LSTM's only) replaces how layers are
+    prepared and run: (layers(params, count) -> [layer], direction(x, layer, h, c, out,
+    reverse) -> (h, c)), a layer's [2] having `n` (4 * hidden), as _qlstm_direction's."""
+    x = np.asarray(x, np.float32)
+    unbatched = x.ndim == 2
+    if unbatched:
+        x = x[:, None] if not batch_first else x[None]
+    if x.ndim != 3:
+        raise RuntimeError(f"input must have 2 or 3 dimensions, got {x.ndim}")
+    seq = x.transpose(1, 0, 2) if batch_first else x  # (T, N, F)
+    dirs = 2 if bidirectional else 1
+    layers = (engine[0](params, num_layers * dirs) if engine else
+              _layers(kind, params, num_layers * dirs))
+    hid = layers[0][2].n // (4 if kind == "lstm" else 3)
+    n = seq.shape[1]
+    states = [np.asarray(s, np.float32) for s in hx]
+    if unbatched:
+        states = [s[:, None] for s in states]
+    nstates = 2 if kind == "lstm" else 1
+    if not states:
+        states = [np.zeros((num_layers * dirs, n, hid), np.float32)] * nstates
+    if len(states) != nstates or any(s.shape != (num_layers * dirs, n, hid) for s in states):
+        raise RuntimeError(f"quantized dynamic {kind}: expected {nstates} initial states of "
+                           f"shape {[num_layers * dirs, n, hid]}")
+    direction = engine[1] if engine else _qlstm_direction
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _run_layers(kind, seq, layers, states, num_layers, dirs, batch_first,
+                           unbatched, direction)
+
+
+def _run_layers(kind, seq, layers, states, num_layers, dirs, batch_first, unbatched,
+                direction):
     """Every layer and direction over seq (T, N, F); (output, h_n[, c_n])."""
     hs, cs = [], []
     steps, n = seq.shape[0], seq.shape[1]
@@ -404,7 +416,7 @@ def _run_layers(kind, seq, layers, states, num_layers, dirs, batch_first, unbatc
             hid = states[0].shape[-1]
             out = np.empty((steps, n, hid), np.float32)
             if kind == "lstm":
-                h, c = _qlstm_direction(seq, layers[k], states[0][k], states[1][k], out, d == 1)
+                h, c = direction(seq, layers[k], states[0][k], states[1][k], out, d == 1)
                 cs.append(c)
             else:
                 h = _qgru_direction(seq, layers[k], states[0][k], out, d == 1)

@@ -1,0 +1,133 @@
+"""The quantized dynamic LSTM with its int8 products native (kernel_qgemm.py's dynamic
+kernel): the input projection of a whole sequence in one call, the recurrent product
+(activation qparams, codes, product and epilogue) in one call per step. The gates and
+cell math stay the numpy kernel's float32 ufuncs, in its order (exp and tanh are numpy's
+own, which native code does not reproduce bit for bit), so results are the numpy
+kernel's (ops/tensor_quant_dynamic.py), bit for bit.
+
+`NativeQLSTM` is `tensor.quantized_lstm_dynamic` under the LLVM backend; parameters it
+cannot pack (odd types, invalid scales) and inputs or states holding NaN or infinities
+(the kernel's general path) run the numpy kernel from the start.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ember.llvm import kernel_qgemm as Q
+from ember.llvm import kernels
+from ember.llvm.kernel_qlinear import NATIVE_OK, _all_frozen, _dyn_pack, _weight_ok
+from ember.ops.tensor_quant_dynamic import _ifog, recurrent
+
+_ND = np.ndarray
+_F32 = np.dtype(np.float32)
+
+
+class _General(Exception):
+    """A value the native path leaves to the numpy kernel's general path."""
+
+
+def _pack_layer(w_ih, s_ih, b_ih, w_hh, s_hh, b_hh):
+    """(ih Packed, None, hh Packed, None) with the gates in the numpy kernel's (i, f, o, g)
+    order and each bias inside its Packed, or None when the numpy kernel must judge."""
+    out = []
+    for w, s, b in ((w_ih, s_ih, b_ih), (w_hh, s_hh, b_hh)):
+        if not _weight_ok(w) or not isinstance(s, (_ND, float)):
+            return None
+        order = _ifog(w.shape[0])
+        s = np.asarray(s, np.float32).reshape(-1)
+        if s.size == w.shape[0]:
+            s = s[order]
+        if b is not None:
+            if not (type(b) is _ND and b.shape == (w.shape[0],)):
+                return None
+            b = np.ascontiguousarray(np.asarray(b, np.float32)[order])
+        p = _dyn_pack(np.ascontiguousarray(w[order]), s, b)
+        if p is None:
+            return None
+        out += [p, None]
+    return tuple(out) if out[0].n == out[2].n == 4 * w_hh.shape[1] else None
+
+
+class NativeQLSTM:
+    """tensor.quantized_lstm_dynamic with native products."""
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+        self.cache: dict = {}
+        self.fn = None
+
+    def __call__(self, x, hx, params, num_layers, bidirectional, batch_first):
+        count = num_layers * (2 if bidirectional else 1)
+        layers = self._layers(params, count) if NATIVE_OK and type(x) is _ND and \
+            x.dtype is _F32 else None
+        if layers is not None:
+            if self.fn is None:
+                self.fn = Q.dynamic_fn(127)
+            try:
+                y = recurrent("lstm", x, hx, params, num_layers, bidirectional, batch_first,
+                              (lambda p, c: layers, self._direction))
+            except _General:
+                pass
+            else:
+                kernels.count("tensor.quantized_lstm_dynamic", "native")
+                return y
+        kernels.count("tensor.quantized_lstm_dynamic", "numpy")
+        return self.kernel(x, hx, params, num_layers, bidirectional, batch_first)
+
+    def _layers(self, params, count):
+        if len(params) != 6 * count:
+            return None
+        layers = []
+        for k in range(count):
+            group = tuple(params[6 * k:6 * k + 6])
+            key = tuple(map(id, group))
+            hit = self.cache.get(key)
+            if hit is not None and all(a is b for a, b in zip(hit[0], group)):
+                layer = hit[1]
+            else:
+                layer = _pack_layer(*group)
+                if _all_frozen(*group):
+                    if len(self.cache) >= 64:
+                        self.cache.clear()
+                    self.cache[key] = (group, layer)
+            if layer is None:
+                return None
+            layers.append(layer)
+        return layers
+
+    def _direction(self, x, layer, h, c, out, reverse):
+        """ops.tensor_quant_dynamic._qlstm_rows with the two products native."""
+        wih, _, whh, _ = layer
+        steps, n = x.shape[0], x.shape[1]
+        hid = h.shape[-1]
+        fn = self.fn
+        if n == 0:
+            raise _General
+        xw = np.empty((steps * n, 4 * hid), np.float32)
+        if steps and fn(np.ascontiguousarray(x.reshape(steps * n, -1)), xw, wih.fields):
+            raise _General
+        xw = xw.reshape(steps, n, 4 * hid)
+        gates = np.empty((n, 4 * hid), np.float32)
+        sig, g = gates[:, :3 * hid], gates[:, 3 * hid:]
+        i, f, o = gates[:, :hid], gates[:, hid:2 * hid], gates[:, 2 * hid:3 * hid]
+        c = np.array(c, np.float32)
+        h = np.ascontiguousarray(h, np.float32)
+        t1, t2 = np.empty((n, hid), np.float32), np.empty((n, hid), np.float32)
+        one = np.float32(1.0)
+        mul, add, tanh = np.multiply, np.add, np.tanh
+        for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
+            if fn(h, gates, whh.fields):
+                raise _General
+            add(gates, xw[t], gates)
+            np.negative(sig, sig)  # sigmoid: 1 / (1 + exp(-x))
+            np.exp(sig, sig)
+            add(sig, one, sig)
+            np.divide(one, sig, sig)
+            tanh(g, g)
+            mul(f, c, t1)
+            mul(i, g, t2)
+            add(t1, t2, c)
+            tanh(c, t1)
+            h = mul(o, t1, out[t])
+        return h, c

@@ -1,0 +1,87 @@
+"""The quantized dynamic LSTM with native products (llvm/kernel_qlstm.py) against the
+numpy kernel, bit for bit: layers, directions, batch_first, unbatched inputs, given and
+default states, biases or none, and the general path (NaN) through the numpy kernel."""
+
+import numpy as np
+import pytest
+
+from ember.llvm import kernels
+from ember.llvm.kernel_qlstm import NativeQLSTM
+from ember.ops.tensor_common import seal
+from ember.ops import tensor_quant_dynamic as D
+from ember.ops.tensor_quant_dynamic import _qrecurrent
+
+CASES = [  # steps, batch, features, hidden, layers, bidirectional, batch_first, freeze
+    (32, 1, 64, 128, 1, False, True, True), (5, 32, 64, 128, 1, False, True, True),
+    (3, 1, 5, 3, 2, True, False, False), (7, 9, 17, 33, 2, False, False, True),
+    (1, 40, 3, 16, 1, True, True, False), (4, 2, 8, 1, 1, False, False, False)]
+
+
+def _params(rng, f, hid, layers, dirs, with_bias, freeze):
+    params = []
+    for layer in range(layers * dirs):
+        fin = f if layer < dirs else hid * dirs
+        for cols in (fin, hid):
+            w = rng.integers(-128, 128, (4 * hid, cols)).astype(np.int8)
+            s = np.array([rng.uniform(1e-3, 0.05)], np.float32)
+            b = rng.standard_normal(4 * hid).astype(np.float32) if with_bias else None
+            if freeze:
+                w, s, b = seal(w), seal(s), None if b is None else seal(b)
+            params += [w, s, b]
+    return params
+
+
+def _same(a, b):
+    return all(u.shape == v.shape and np.array_equal(u.view(np.uint32), v.view(np.uint32))
+               for u, v in zip(a, b))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_lstm_matches_numpy(case):
+    steps, n, f, hid, layers, bi, bf, freeze = case
+    rng = np.random.default_rng(steps * 100 + n)
+    kernel = _qrecurrent("lstm")
+    twin = NativeQLSTM(kernel)
+    dirs = 2 if bi else 1
+    key = ("tensor.quantized_lstm_dynamic", "native")
+    for with_bias in (True, False):
+        params = _params(rng, f, hid, layers, dirs, with_bias, freeze)
+        x = rng.standard_normal((n, steps, f) if bf else (steps, n, f)).astype(np.float32)
+        for hx in ([], [rng.standard_normal((layers * dirs, n, hid)).astype(np.float32)
+                        for _ in range(2)]):
+            before = kernels.COUNTS.get(key, 0)
+            assert _same(twin(x, hx, params, layers, bi, bf), kernel(x, hx, params, layers,
+                                                                      bi, bf))
+            assert kernels.COUNTS.get(key, 0) == before + 1
+
+
+def test_lstm_unbatched_and_general_path():
+    rng = np.random.default_rng(1)
+    kernel = _qrecurrent("lstm")
+    twin = NativeQLSTM(kernel)
+    params = _params(rng, 6, 5, 1, 1, True, True)
+    x = rng.standard_normal((4, 6)).astype(np.float32)
+    assert _same(twin(x, [], params, 1, False, False), kernel(x, [], params, 1, False, False))
+    x[2, 3] = np.nan
+    key = ("tensor.quantized_lstm_dynamic", "numpy")
+    before = kernels.COUNTS.get(key, 0)
+    assert _same(twin(x, [], params, 1, False, False), kernel(x, [], params, 1, False, False))
+    assert kernels.COUNTS.get(key, 0) == before + 1
+    with pytest.raises(RuntimeError, match="groups of 6"):
+        twin(x, [], params[:5], 1, False, False)
+
+
+def test_numpy_kernel_one_hidden_unit_keeps_the_states():
+    """One hidden unit, a batch (the numpy kernel's column layout): the states it is given
+    stay unchanged and h and c do not alias (they did: h.T of one unit is contiguous)."""
+    rng = np.random.default_rng(8)
+    kernel = _qrecurrent("lstm")
+    params = _params(rng, 3, 1, 1, 1, True, False)
+    x = rng.standard_normal((5, 4, 3)).astype(np.float32)
+    hx = [rng.standard_normal((1, 4, 1)).astype(np.float32) for _ in range(2)]
+    kept = [h.copy() for h in hx]
+    got = kernel(x, hx, params, 1, False, False)
+    assert all(np.array_equal(a, b) for a, b in zip(hx, kept))
+    rows = D.recurrent("lstm", x, hx, params, 1, False, False,
+                       (lambda p, count: D._layers("lstm", p, count), D._qlstm_rows))
+    assert _same(got, rows)  # the row layout (batch 1's) gives the same values
