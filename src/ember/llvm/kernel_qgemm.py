@@ -233,7 +233,7 @@ ROW_ARGS = ["a", "k4", "m", "wp", "kq", "n", "colsum", "z"]
 
 def _rows_tile(b, fn, g, rows, nv, m0, jb, epi):
     """rows x nv vectors of sums at activation rows m0.., weight blocks jb..; then
-    epi(b, r, v, acc) for each."""
+    epi(b, m0, jb, rows, nv, acc)."""
     zero = ir.Constant(VI32, None)
     arow = [_gep(b, g["a"], b.mul(b.add(m0, I64(r)), g["k4"])) for r in range(rows)]
     wblk = [_gep(b, g["wp"], b.mul(b.mul(b.add(jb, I64(v)), g["kq"]), I64(64)))
@@ -259,18 +259,27 @@ def _rows_tile(b, fn, g, rows, nv, m0, jb, epi):
     k.add_incoming(b.add(k, I64(1)), body)
     b.branch(head)
     b.position_at_end(done)
-    for r in range(rows):
-        for v in range(nv):
-            epi(b, b.add(m0, I64(r)), b.add(jb, I64(v)), acc[r][v])
+    epi(b, m0, jb, rows, nv, acc)
 
 
-def rows_product(b, fn, g, epi):
+def rows_product(b, fn, g, epi, block_epi=None):
     """Every tile of the rows product: sums (m, block j) handed to epi(b, m, j, acc) with
-    the column-sum correction applied. Fewer than 4 rows take tiles of 8 vectors (enough
-    independent sums to hide vpdpbusd's latency), more tiles of 4 rows by 4 vectors."""
-    def corrected(b, m, j, acc):
+    the column-sum correction applied (a tile of 4 rows to block_epi(b, m0, jb, acc[r][v])
+    when given). Fewer than 4 rows take tiles of 8 vectors (enough independent sums to
+    hide vpdpbusd's latency), more tiles of 4 rows by 4 vectors."""
+    def fix(b, j, acc):
         cs = b.load(_gep(b, g["colsum"], b.mul(j, I64(64))), typ=VI32, align=4)
-        epi(b, m, j, b.sub(acc, b.mul(_splat(b, g["z"], VI32), cs)))
+        return b.sub(acc, b.mul(_splat(b, g["z"], VI32), cs))
+
+    def corrected(b, m0, jb, rows, nv, acc):
+        fixed = [[fix(b, b.add(jb, I64(v)), acc[r][v]) for v in range(nv)]
+                 for r in range(rows)]
+        if block_epi is not None and rows == 4:
+            block_epi(b, m0, jb, fixed)
+            return
+        for r in range(rows):
+            for v in range(nv):
+                epi(b, b.add(m0, I64(r)), b.add(jb, I64(v)), fixed[r][v])
 
     nb = b.udiv(b.add(g["n"], I64(15)), I64(16))
 
@@ -309,11 +318,13 @@ DYN_ARGS = ["x", "out", "w"]
 """Array objects: x float32 (..., k) and out float32 (..., n), C-contiguous; w the
 weight's WEIGHT_FIELDS (int64). The activation range is [0, qmax], qmax a parameter of
 the compiled kernel: 127 (reduce_range) or 255."""
-WEIGHT_FIELDS = ["k", "n", "wp", "colsum", "a", "b", "zin", "zout", "lo"]
+WEIGHT_FIELDS = ["k", "n", "wp", "colsum", "a", "b", "zin", "zout", "lo", "neg"]
 """A packed weight's description: sizes, then the addresses of the packed codes
 (ceil(n/16), ceil(k/4), 16, 4) int8, the column sums (int32) and two float32 per-column
 arrays (dynamic: weight scales, bias; static: M, bterm or null), all padded to 16 lanes;
-for a static product the input and output zero points and the output's lowest code."""
+for a static product the input and output zero points and the output's lowest code; for
+a dynamic product with an addend, the number of leading columns returned negated (the
+LSTM's sigmoid gates, which it then exponentiates negated: negation is exact)."""
 _PTR_FIELDS = {"wp", "colsum", "a", "b"}
 
 
@@ -422,8 +433,40 @@ def _free(b, p):
     b.call(_intr(b.module, "free", ir.VoidType(), [PTR]), [p])
 
 
-def build_dynamic(module, name, vnni, qmax):
-    fn = ir.Function(module, ir.FunctionType(I32, [PTR, PTR, PTR]), name)
+def _scatter_cols(b, y, out, m, j, rows, mask):
+    """Store the 16 lanes of y (columns 16 j.. of row m) into out transposed: out[c, m] of
+    an (n, rows) float32 matrix."""
+    lanes = ir.Constant(ir.VectorType(I64, 16), list(range(16)))
+    col = b.add(_splat(b, b.mul(j, I64(16)), ir.VectorType(I64, 16)), lanes)
+    off = b.mul(b.add(b.mul(col, _splat(b, rows, ir.VectorType(I64, 16))),
+                      _splat(b, m, ir.VectorType(I64, 16))), _vconst(ir.VectorType(I64, 16), 4))
+    base = _splat(b, b.ptrtoint(out, I64), ir.VectorType(I64, 16))
+    ptrs = b.inttoptr(b.add(base, off), ir.VectorType(PTR, 16))
+    vp = ir.VectorType(PTR, 16)
+    f = _intr(b.module, "llvm.masked.scatter.v16f32.v16p0", ir.VoidType(), [VF32, vp, I32, M16])
+    b.call(f, [y, ptrs, I32(4), mask])
+
+
+def _store_cols4(b, ys, out, m0, j, rows, n):
+    """ys: 4 rows m0.. of columns 16 j.. (16 x f32 each), stored transposed into out
+    (n, rows): each column's 4 values are consecutive; columns from n on are skipped."""
+    lo = b.shuffle_vector(ys[0], ys[1], ir.Constant(ir.VectorType(I32, 32), list(range(32))))
+    hi = b.shuffle_vector(ys[2], ys[3], ir.Constant(ir.VectorType(I32, 32), list(range(32))))
+    v4 = ir.VectorType(F32, 4)
+    f = _intr(b.module, "llvm.masked.store.v4f32.p0", ir.VoidType(),
+              [v4, PTR, I32, ir.VectorType(I1, 4)])
+    for jj in range(16):
+        idx = ir.Constant(ir.VectorType(I32, 4), [jj, 16 + jj, 32 + jj, 48 + jj])
+        col = b.add(b.mul(j, I64(16)), I64(jj))
+        dst = b.gep(out, [b.add(b.mul(col, rows), m0)], source_etype=F32)
+        ok = _splat(b, b.icmp_signed("<", col, n), ir.VectorType(I1, 4))
+        b.call(f, [b.shuffle_vector(lo, hi, idx), dst, I32(4), ok])
+
+
+def build_dynamic(module, name, vnni, qmax, transposed=False, addend=False):
+    """The dynamic product; `transposed`: out is (n, m); `addend`: a fourth array object,
+    float32 (m, n), is added to the result (one float32 addition, after its rounding)."""
+    fn = ir.Function(module, ir.FunctionType(I32, [PTR] * (4 if addend else 3)), name)
     a = dict(zip(DYN_ARGS, fn.args))
     b = ir.IRBuilder(fn.append_basic_block("entry"))
     a.update(_fields(b, a["w"]))
@@ -444,12 +487,32 @@ def build_dynamic(module, name, vnni, qmax):
     g = {"a": codes, "k4": k4, "m": a["m"], "wp": a["wp"], "kq": b.udiv(k4, I64(4)),
          "n": a["n"], "colsum": a["colsum"], "z": b.fptosi(z, I32), "vnni": vnni}
 
-    def epi(b, m, j, acc):
+    add = _data(b, fn.args[3]) if addend else None
+
+    def y_of(b, m, j, acc):
         y = dequant(b, acc, s_x, _vec_at(b, a["wscale"], j), _vec_at(b, a["bias"], j))
+        if add is not None:
+            p = b.gep(add, [b.add(b.mul(m, a["n"]), b.mul(j, I64(16)))], source_etype=F32)
+            y = b.fadd(y, _mload(b, VF32, p, _lanes(b, g, j), ir.Constant(VF32, None)))
+            neg = _mask(b, b.sub(a["neg"], b.mul(j, I64(16))))
+            y = b.select(neg, b.fneg(y), y)
+        return y
+
+    def epi(b, m, j, acc):
+        y = y_of(b, m, j, acc)
+        if transposed:
+            _scatter_cols(b, y, out, m, j, a["m"], _lanes(b, g, j))
+            return
         dst = b.gep(out, [b.add(b.mul(m, a["n"]), b.mul(j, I64(16)))], source_etype=F32)
         _mstore(b, y, dst, _lanes(b, g, j))
 
-    rows_product(b, fn, g, epi)
+    def block_epi(b, m0, jb, acc):  # 4 rows: 16 stores of 4 consecutive rows per column
+        for v in range(len(acc[0])):
+            j = b.add(jb, I64(v))
+            ys = [y_of(b, b.add(m0, I64(r)), j, acc[r][v]) for r in range(4)]
+            _store_cols4(b, ys, out, m0, j, a["m"], a["n"])
+
+    rows_product(b, fn, g, epi, block_epi if transposed else None)
     _free(b, codes)
     b.ret(I32(0))
     return fn
@@ -501,6 +564,7 @@ def build_static(module, name, vnni, with_bias):
 _FN: dict = {}
 _OBJ = ctypes.py_object
 _DYN_PROTO = ctypes.CFUNCTYPE(ctypes.c_int32, _OBJ, _OBJ, _OBJ)
+_DYN_PROTO4 = ctypes.CFUNCTYPE(ctypes.c_int32, _OBJ, _OBJ, _OBJ, _OBJ)
 _STATIC_PROTO = ctypes.CFUNCTYPE(None, _OBJ, _OBJ, _OBJ)
 
 
@@ -515,10 +579,12 @@ def _compiled(kind, params, build, proto):
     return fn
 
 
-def dynamic_fn(qmax):
+def dynamic_fn(qmax, transposed=False, addend=False):
     """The dynamic linear kernel for activations in [0, qmax] (a ctypes function of
-    DYN_ARGS, returning 0 or 1)."""
-    return _compiled("dyn", (has_vnni(), qmax), build_dynamic, _DYN_PROTO)
+    DYN_ARGS, returning 0 or 1); `transposed`: out is (n, m), the product's transpose;
+    `addend`: a fourth argument, float32 (m, n), added to the result."""
+    return _compiled("dyn", (has_vnni(), qmax, transposed, addend), build_dynamic,
+                     _DYN_PROTO4 if addend else _DYN_PROTO)
 
 
 def static_fn(with_bias):

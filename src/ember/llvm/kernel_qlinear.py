@@ -45,7 +45,7 @@ class Packed:
 
     __slots__ = ("n", "k", "keep", "fields", "a", "b")
 
-    def __init__(self, w, a=None, b=None, zps=(0, 0, 0)):
+    def __init__(self, w, a=None, b=None, zps=(0, 0, 0), neg=0):
         n, k = w.shape
         nb, kq = -(-n // 16), -(-k // 4)
         full = np.zeros((nb * 16, kq * 4), np.int8)
@@ -56,7 +56,8 @@ class Packed:
         self.n, self.k = n, k
         self.a, self.b = _pad(a, nb), _pad(b, nb)
         self.fields = np.array([k, n] + [0 if v is None else v.ctypes.data
-                                         for v in (wp, cs, self.a, self.b)] + list(zps),
+                                         for v in (wp, cs, self.a, self.b)] + list(zps)
+                               + [neg],
                                np.int64)
         self.keep = (wp, cs)
 
@@ -103,7 +104,7 @@ def _weight_ok(w) -> bool:
 # ----------------------------------------------------------------------------- dynamic
 
 
-def _dyn_pack(w, w_scale, bias):
+def _dyn_pack(w, w_scale, bias, neg=0):
     """Packed (a: weight scales per column, b: bias or zeros), or None when the numpy
     kernel must judge the call (bad scales, odd bias)."""
     n = w.shape[0]
@@ -116,7 +117,7 @@ def _dyn_pack(w, w_scale, bias):
         b = bias
     else:
         return None
-    return Packed(w, np.broadcast_to(s, (n,)), b)
+    return Packed(w, np.broadcast_to(s, (n,)), b, neg=neg)
 
 
 class NativeQLinearDynamic:

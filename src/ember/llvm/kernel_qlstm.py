@@ -31,7 +31,7 @@ def _pack_layer(w_ih, s_ih, b_ih, w_hh, s_hh, b_hh):
     """(ih Packed, None, hh Packed, None) with the gates in the numpy kernel's (i, f, o, g)
     order and each bias inside its Packed, or None when the numpy kernel must judge."""
     out = []
-    for w, s, b in ((w_ih, s_ih, b_ih), (w_hh, s_hh, b_hh)):
+    for w, s, b, neg in ((w_ih, s_ih, b_ih, 0), (w_hh, s_hh, b_hh, 3 * w_hh.shape[1])):
         if not _weight_ok(w) or not isinstance(s, (_ND, float)):
             return None
         order = _ifog(w.shape[0])
@@ -42,7 +42,7 @@ def _pack_layer(w_ih, s_ih, b_ih, w_hh, s_hh, b_hh):
             if not (type(b) is _ND and b.shape == (w.shape[0],)):
                 return None
             b = np.ascontiguousarray(np.asarray(b, np.float32)[order])
-        p = _dyn_pack(np.ascontiguousarray(w[order]), s, b)
+        p = _dyn_pack(np.ascontiguousarray(w[order]), s, b, neg)
         if p is None:
             return None
         out += [p, None]
@@ -55,7 +55,7 @@ class NativeQLSTM:
     def __init__(self, kernel):
         self.kernel = kernel
         self.cache: dict = {}
-        self.fn = None
+        self.fn = self.fn_a = self.fn_t = None
 
     def __call__(self, x, hx, params, num_layers, bidirectional, batch_first):
         count = num_layers * (2 if bidirectional else 1)
@@ -63,7 +63,8 @@ class NativeQLSTM:
             x.dtype is _F32 else None
         if layers is not None:
             if self.fn is None:
-                self.fn = Q.dynamic_fn(127)
+                self.fn, self.fn_a = Q.dynamic_fn(127), Q.dynamic_fn(127, False, True)
+                self.fn_t = Q.dynamic_fn(127, True, True)
             try:
                 y = recurrent("lstm", x, hx, params, num_layers, bidirectional, batch_first,
                               (lambda p, c: layers, self._direction))
@@ -97,6 +98,13 @@ class NativeQLSTM:
         return layers
 
     def _direction(self, x, layer, h, c, out, reverse):
+        """One direction of one layer, in the numpy kernel's layout (rows for one sample,
+        columns for batches: elementwise, the same values either way)."""
+        if x.shape[1] > 1:
+            return self._columns(x, layer, h, c, out, reverse)
+        return self._rows(x, layer, h, c, out, reverse)
+
+    def _rows(self, x, layer, h, c, out, reverse):
         """ops.tensor_quant_dynamic._qlstm_rows with the two products native."""
         wih, _, whh, _ = layer
         steps, n = x.shape[0], x.shape[1]
@@ -117,10 +125,10 @@ class NativeQLSTM:
         one = np.float32(1.0)
         mul, add, tanh = np.multiply, np.add, np.tanh
         for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
-            if fn(h, gates, whh.fields):
+            # gates = hh + ih (as the kernel adds), the sigmoid gates negated (1 / (1 +
+            # exp(-x))): by the product
+            if self.fn_a(h, gates, whh.fields, xw[t]):
                 raise _General
-            add(gates, xw[t], gates)
-            np.negative(sig, sig)  # sigmoid: 1 / (1 + exp(-x))
             np.exp(sig, sig)
             add(sig, one, sig)
             np.divide(one, sig, sig)
@@ -131,3 +139,40 @@ class NativeQLSTM:
             tanh(c, t1)
             h = mul(o, t1, out[t])
         return h, c
+
+    def _columns(self, x, layer, h, c, out, reverse):
+        """ops.tensor_quant_dynamic._qlstm_columns with the two products native: the input
+        projection as rows, the recurrent product adding the step's projection and storing
+        the gates transposed (as columns)."""
+        wih, _, whh, _ = layer
+        steps, n = x.shape[0], x.shape[1]
+        hid = h.shape[-1]
+        fn = self.fn_t
+        xw = np.empty((steps * n, 4 * hid), np.float32)
+        if steps and self.fn(np.ascontiguousarray(x.reshape(steps * n, -1)), xw, wih.fields):
+            raise _General
+        xw = xw.reshape(steps, n, 4 * hid)
+        gates = np.empty((4 * hid, n), np.float32)
+        sig, g = gates[:3 * hid], gates[3 * hid:]
+        i, f, o = gates[:hid], gates[hid:2 * hid], gates[2 * hid:3 * hid]
+        h_rows = np.ascontiguousarray(h, np.float32)
+        h_t = np.empty((hid, n), np.float32)
+        c_t = np.array(np.asarray(c, np.float32).T, order="C")
+        t1, t2 = np.empty((hid, n), np.float32), np.empty((hid, n), np.float32)
+        one = np.float32(1.0)
+        mul, add, tanh = np.multiply, np.add, np.tanh
+        for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
+            if fn(h_rows, gates, whh.fields, xw[t]):  # as in _rows
+                raise _General
+            np.exp(sig, sig)
+            add(sig, one, sig)
+            np.divide(one, sig, sig)
+            tanh(g, g)
+            mul(f, c_t, t1)
+            mul(i, g, t2)
+            add(t1, t2, c_t)
+            tanh(c_t, t1)
+            mul(o, t1, h_t)
+            out[t] = h_t.T
+            h_rows = out[t]
+        return (out[0] if reverse else out[-1]) if steps else h, c_t.T
