@@ -15,6 +15,7 @@ import inspect
 import numpy as np
 from llvmlite import ir
 
+from ember.llvm import kernel_qgemm as Q
 from ember.llvm import kernels
 from ember.llvm.kernel_qgemm import (DIMS_OFFSET, F32, I8, I32, M16, M64, PTR, VF32, VI8,
                                      VI32, _data, _free, _gep, _intr, _malloc, _mask, _mload,
@@ -207,7 +208,8 @@ def native(with_bias):
     key = (has_vnni(), with_bias)
     fn = _FN.get(key)
     if fn is None:
-        src = inspect.getsource(inspect.getmodule(build))
+        # the cache key digests kernel_qgemm's IR helpers too
+        src = inspect.getsource(inspect.getmodule(build)) + inspect.getsource(Q)
         addr, = kernels.compile_kernel("qconv", key, lambda m: build(m, "ember_qconv", *key),
                                        ["ember_qconv"], src)
         fn = _FN[key] = _PROTO(addr)

@@ -21,6 +21,7 @@ import inspect
 import numpy as np
 from llvmlite import ir
 
+from ember.llvm import kernel_qgemm as Q
 from ember.llvm import kernels
 from ember.llvm.kernel_qgemm import (F32, F64, I32, PTR, VF32, VF64, VI8, _data, _gep, _rne,
                                      _vconst, load, store, stream)
@@ -84,7 +85,8 @@ def native(kind, signed):
     fn = _FN.get(key)
     if fn is None:
         build = build_quantize if kind == "quantize" else build_dequantize
-        src = inspect.getsource(inspect.getmodule(build_quantize))
+        # the cache key digests kernel_qgemm's IR helpers too
+        src = inspect.getsource(inspect.getmodule(build_quantize)) + inspect.getsource(Q)
         addr, = kernels.compile_kernel("qelem", key, lambda m: build(m, "ember_qe", signed),
                                        ["ember_qe"], src)
         fn = _FN[key] = _PROTO[kind](addr)
