@@ -85,3 +85,24 @@ def test_numpy_kernel_one_hidden_unit_keeps_the_states():
     rows = D.recurrent("lstm", x, hx, params, 1, False, False,
                        (lambda p, count: D._layers("lstm", p, count), D._qlstm_rows))
     assert _same(got, rows)  # the row layout (batch 1's) gives the same values
+
+
+_GENERIC_LSTM = """
+from ember.llvm.kernel_qlstm import NativeQLSTM
+from ember.ops.tensor_quant_dynamic import _qrecurrent
+kernel = _qrecurrent("lstm")
+for n in (1, 6):
+    params = []
+    for cols in (7, 9):
+        params += [rng.integers(-128, 128, (36, cols)).astype(np.int8),
+                   np.array([0.01], np.float32), rng.standard_normal(36).astype(np.float32)]
+    x = rng.standard_normal((5, n, 7)).astype(np.float32)
+    got = NativeQLSTM(kernel)(x, [], params, 1, False, False)
+    want = kernel(x, [], params, 1, False, False)
+    bad += not all(np.array_equal(a, b) for a, b in zip(got, want))
+"""
+
+
+def test_generic_code_matches_numpy():
+    from tests.unit.llvm.test_kernel_qgemm import generic_run
+    assert "differ 0" in generic_run(_GENERIC_LSTM)
