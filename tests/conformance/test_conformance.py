@@ -24,8 +24,6 @@ GAPS = {
     ("cases_misc", 6): "str(tensor) uses numpy's format, not torch's",
     ("cases_misc", 21): "a dtype returned to Python is its numpy name",
     ("cases_misc", 22): "a dtype returned to Python is its numpy name",
-    ("cases_more", 0): "Enum classes",
-    ("cases_more", 1): "Enum classes",
     ("cases_tensor_args", 23): "Tensor.kthvalue",
 }
 

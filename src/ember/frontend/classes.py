@@ -36,6 +36,14 @@ def declare_class(c, info) -> None:
     if info.reflected:
         _reflected_fields(c, info, decl)
         return
+    if kind == "enum":
+        from ember.frontend.enums import declare_enum
+        decl.kind = info.kind = "class"
+        if not declare_enum(c, info, decl):
+            info.decl = None
+            return
+        _special_methods(c, info, decl)
+        return
     probe = FunctionEmitter(c, FuncInfo(info.name, _dummy_def(node), info.source, info.scope))
     stubs: dict = {}
     for stmt in node.body:
@@ -210,6 +218,14 @@ def _kind(c, info):
         return "class"
     if len(bases) == 1:
         b = bases[0]
+        from ember.frontend.enums import base_kind
+        enum_kind = base_kind(info, b)
+        if enum_kind == "enum":
+            return "enum"
+        if enum_kind is not None:
+            c.report(UnsupportedError(f"{enum_kind} classes are not supported (their members "
+                                      "are also ints or strs); derive from Enum", b.span))
+            return None
         name = b.id if isinstance(b, A.Name) else (b.attr if isinstance(b, A.Attribute) else None)
         meta = info.scope.lookup(b.id) if isinstance(b, A.Name) else None
         if name == "NamedTuple" or (isinstance(meta, MTypeName) and meta.name == "NamedTuple"):
@@ -265,6 +281,9 @@ def construct(em, info, node):
     if decl is None:
         from ember.frontend.function import Poison
         return Poison()
+    if getattr(info, "enum", None) is not None:
+        from ember.frontend.enums import lookup_call
+        return lookup_call(em, info, node)
     ct = T.ClassType(decl.name)
     loc = em.loc(node)
     if info.kind == "namedtuple":
@@ -337,6 +356,10 @@ def instance_attribute_set(em, obj, node, value):
         return
     decl = em.c.module.classes.get(t.name)
     info = _class_info(em, t.name)
+    if getattr(info, "enum", None) is not None:
+        from ember.frontend.enums import refuse_set
+        refuse_set(em, info, node.attr, node)
+        return
     if decl.kind == "namedtuple":
         em.error(f"'{t.name}' is a NamedTuple: its fields cannot be assigned", node.span)
         return
@@ -396,7 +419,18 @@ def call_dunder(em, method, recv, args, node):
 def class_attribute(em, meta, node):
     """`Class.NAME` (a constant of the class body) or `Class.method` (a static method)."""
     info = meta.info
-    em.c.declare_class(info)
+    if em.c.declare_class(info) is None:
+        from ember.frontend.function import Poison
+        return Poison()
+    if getattr(info, "enum", None) is not None:
+        from ember.frontend.enums import member
+        m = member(em, info, node.attr, node)
+        if m is not None:
+            return m
+        if node.attr not in info.methods:
+            return em.error(f"Enum '{info.node.name}' has no member '{node.attr}' (its "
+                            f"members: {', '.join(info.enum.symbols)})", node.span,
+                            NameResolutionError)
     if node.attr in info.constants:
         return MConst(info.constants[node.attr])
     method = info.methods.get(node.attr)

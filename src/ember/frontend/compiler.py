@@ -465,6 +465,7 @@ def string_frontend_names() -> dict:
     table["F"] = MModule("torch.nn.functional")  # the conventional aliases of torch's
     table["nn"] = MModule("torch.nn")             # test files and models
     table["OrderedDict"] = _from_import("collections", "OrderedDict")
+    table["Enum"] = MTypeName("Enum")  # TorchScript's tests import it; their sources use it
     return table
 
 
@@ -497,7 +498,7 @@ def _declare_toplevel(c, node, table, scope, source, defs):
 
 
 def _from_import(module: str, name: str):
-    if module == "typing":
+    if module in ("typing", "enum"):
         return MTypeName(name)
     if module == "torch" and name in TORCH_DTYPES:
         return MDtype(TORCH_DTYPES[name])

@@ -108,6 +108,11 @@ class ExprMixin:
             return self.b.const(v.numpy_name, T.DTYPE, self.loc(node))
         if isinstance(v, MHook):
             return v.value(self, node)
+        if isinstance(v, MClass):
+            from ember.frontend.enums import is_enum, members_list
+            self.c.declare_class(v.info)
+            if is_enum(v.info):
+                return members_list(self, v, node)
         if isinstance(v, (MFunction, MLambda, MNested)):
             from ember.frontend.generators import is_generator_def, refuse_generator_value
             if isinstance(v, MFunction) and is_generator_def(v.info.node):
@@ -201,7 +206,7 @@ class ExprMixin:
             return MTypeName("Tensor")
         if name in ("torch", "torch.nn") and attr in ("nn", "functional", "jit"):
             return MModule(f"{name}.{attr}")
-        if name == "typing":
+        if name in ("typing", "enum"):
             return MTypeName(attr)
         if mod.pyobj is not None and name not in ("math", "cmath", "torch",
                                                   "torch.nn.functional"):
@@ -518,6 +523,11 @@ class ExprMixin:
                     r = call_dunder(self, m, recv, [other], node)
                     return self.b.kernel("bool.not", [self.truth(r, node)], T.BOOL,
                                          self.loc(node))
+        if op in ("==", "!=") and a.type != b.type:
+            from ember.frontend.enums import enum_type
+            if enum_type(self, a.type) or enum_type(self, b.type):
+                # an Enum member equals itself only (Python's identity __eq__)
+                return self.b.const(op == "!=", T.BOOL, self.loc(node))
         return None
 
     def scalar_compare(self, op, a, b, node, nodes=(None, None)):
@@ -677,6 +687,10 @@ class ExprMixin:
         base = self.expr(node.value)
         if isinstance(base, MConst):
             base = self.as_value(base, node.value)  # T[1] of a tuple constant
+        if isinstance(base, MClass):
+            from ember.frontend.enums import is_enum, lookup_name
+            if self.c.declare_class(base.info) is not None and is_enum(base.info):
+                return lookup_name(self, base.info, self.value(node.slice), node)
         if isinstance(base, Meta):
             return self.error(f"{base.describe()} cannot be subscripted here", node.span)
         if isinstance(base.type, T.TupleType):

@@ -252,7 +252,7 @@ def _classify_type(obj, compiler):
         if obj.__name__ in BUILTIN_FUNCS or obj.__name__ in TYPE_NAMES:
             return MBuiltin(obj.__name__)
         return None
-    if obj.__module__ == "typing":
+    if obj.__module__ in ("typing", "enum"):
         return MTypeName(obj.__name__)
     if (obj.__module__.startswith("torch") and obj.__name__ == "Tensor") or \
             (obj.__module__ == "numpy" and obj.__name__ == "ndarray"):

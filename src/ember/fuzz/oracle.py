@@ -154,6 +154,9 @@ def string_frontend_values(source: str) -> dict:
         elif name == "OrderedDict":
             import collections
             out[name] = collections.OrderedDict
+        elif name == "Enum":
+            import enum
+            out[name] = enum.Enum
         elif hasattr(typing, name):
             out[name] = getattr(typing, name)
     return out
