@@ -18,7 +18,6 @@ HERE = pathlib.Path(__file__).parent
 MODULES = sorted(p.stem for p in HERE.glob("cases_*.py"))
 
 GAPS = {
-    ("cases_class", 16): "@classmethod (TorchScript rejects it too; ember asks for @staticmethod)",
     ("cases_misc", 4): "print(tensor) uses numpy's format, not torch's",
     ("cases_misc", 5): "print(tensor) uses numpy's format, not torch's",
     ("cases_misc", 6): "str(tensor) uses numpy's format, not torch's",

@@ -60,12 +60,7 @@ def declare_class(c, info) -> None:
                 continue
             if not _method_decorators_ok(c, stmt):
                 continue
-            method = FuncInfo(f"{info.name}.{stmt.name}", stmt, info.source, info.scope,
-                              owner=info)
-            names = [decorator_name(d) for d in stmt.decorators]
-            method.static = "staticmethod" in names
-            method.property = "property" in names
-            info.methods[stmt.name] = method
+            add_method(c, info, stmt, info.source, info.scope)
         elif not (isinstance(stmt, A.Pass) or (isinstance(stmt, A.Expr) and
                                                 isinstance(stmt.value, A.Constant))):
             c.report(UnsupportedError("a class body may hold field annotations (x: int), "
@@ -164,15 +159,31 @@ def _creation_span(cls):
     return Span(source, lineno, col, lineno, len(stripped) + 1)
 
 
+def add_method(c, info, stmt, source, scope, key=None):
+    """Record method `stmt` of class `info` (under `key`, its name by default). A
+    @classmethod is a static method whose first parameter names the class at compile time
+    (the class the method is compiled for: a subclass's copy gets the subclass)."""
+    import dataclasses
+    method = FuncInfo(f"{info.name}.{stmt.name}", stmt, source, scope, owner=info)
+    names = [decorator_name(d) for d in stmt.decorators]
+    method.static = "staticmethod" in names or "classmethod" in names
+    method.property = "property" in names
+    if "classmethod" in names:
+        method.cls_param = stmt.args[0].arg
+        method.node = dataclasses.replace(stmt, args=stmt.args[1:])
+    info.methods[key or stmt.name] = method
+    return method
+
+
 def _method_decorators_ok(c, stmt) -> bool:
     """Report the method decorators that change how a method is reached (@classmethod,
     property setters), at the method, before any use of it; False if there is one."""
     for d in stmt.decorators:
         name = decorator_name(d)
-        if name == "classmethod":
+        if name == "classmethod" and (not stmt.args or stmt.args[0].kind != "normal"):
             c.report(UnsupportedError(
-                f"@classmethod is not supported: make '{stmt.name}' a @staticmethod and name "
-                "the class in it", d.span))
+                f"the @classmethod '{stmt.name}' needs a first parameter for the class (cls)",
+                stmt.name_span or stmt.span))
             return False
         if name.endswith((".setter", ".deleter")):
             c.report(UnsupportedError(

@@ -205,6 +205,11 @@ class Compiler:
     # -- classes ---------------------------------------------------------------------------------
     def class_meta(self, cls) -> MClass | None:
         info = self._classes.get(cls)
+        table = getattr(self, "modules", None)
+        if info is None and table is not None:
+            module_info = table.info_of_class(cls)
+            if module_info is not None:  # `M.helper(...)`, `M.K` of a module class being compiled
+                return MClass(module_info)
         if info is None:
             try:
                 source = source_of(cls)
@@ -245,7 +250,7 @@ def function_label(info) -> str:
 _NO_OP_DECORATORS = {"torch.jit.export", "jit.export", "torch.jit.script", "jit.script",
                      "ember.export", "ember.script", "torch.jit.script_method", "nn.export",
                      "ember.nn.export", "export"}
-_METHOD_DECORATORS = {"staticmethod", "property"}
+_METHOD_DECORATORS = {"staticmethod", "classmethod", "property"}
 
 
 def decorator_name(d) -> str:
@@ -280,7 +285,7 @@ def check_decorators(c, node: A.FunctionDef, method: bool) -> None:
         msg = (f"decorator @{shown} is not supported: ember compiles the undecorated "
                "function, which would change its meaning (allowed: @torch.jit.export, "
                "@torch.jit.script, @torch.jit.ignore, @ember.export" +
-               (", @staticmethod, @property" if method else "") + ")")
+               (", @staticmethod, @classmethod, @property" if method else "") + ")")
         c.report(UnsupportedError(msg, d.span))
 
 

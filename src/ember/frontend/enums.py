@@ -128,12 +128,8 @@ def declare_enum(c, info, decl) -> bool:
 
 
 def _add_method(info, stmt, source, scope, key=None) -> None:
-    from ember.frontend.compiler import FuncInfo, decorator_name
-    method = FuncInfo(f"{info.name}.{stmt.name}", stmt, source, scope, owner=info)
-    names = [decorator_name(d) for d in stmt.decorators]
-    method.static = "staticmethod" in names
-    method.property = "property" in names
-    info.methods[key or stmt.name] = method
+    from ember.frontend.classes import add_method
+    add_method(None, info, stmt, source, scope, key)
 
 
 def _same(a, b) -> bool:

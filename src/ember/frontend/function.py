@@ -85,6 +85,9 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         self.lambda_counter = 0
         self.local_metas: dict = {}
         """Local names bound to compile-time values (a lambda assigned to a variable)."""
+        if getattr(info, "cls_param", None):  # a @classmethod's cls: its class
+            from ember.frontend.meta import MClass
+            self.local_metas[info.cls_param] = MClass(info.owner)
         self.scratch_blocks: list = []
         self.comprehensions: list = []
         """The comprehensions being emitted, outermost first (comprehensions._State)."""

@@ -61,6 +61,7 @@ def inherit(c, info, decl) -> bool:
             continue
         copy = FuncInfo(f"{info.name}.{name}", m.node, m.source, m.scope, owner=info)
         copy.static, copy.property = m.static, m.property
+        copy.cls_param = getattr(m, "cls_param", None)
         copy.overloads = m.overloads
         copy.defined_in = getattr(m, "defined_in", base)
         info.methods[name] = copy

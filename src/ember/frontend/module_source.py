@@ -163,7 +163,11 @@ class MethodInfo(FuncInfo):
 
     @property
     def node(self) -> A.FunctionDef:
-        return self._klass.method(self._method)[0]
+        node = self._klass.method(self._method)[0]
+        if getattr(self, "cls_param", None) and node.args and node.args[0].arg == self.cls_param:
+            import dataclasses  # a @classmethod: its cls parameter is bound at compile time
+            node = dataclasses.replace(node, args=node.args[1:])
+        return node
 
     @node.setter
     def node(self, value) -> None:

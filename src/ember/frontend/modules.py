@@ -87,6 +87,14 @@ class ModuleTable:
         self._info_of[id(obj)] = info
         return info
 
+    def info_of_class(self, pyclass):
+        """A ClassInfo of module class `pyclass` (its static methods and constants are the
+        same in each), or None if no instance of it is compiled."""
+        for info in reversed(list(self._info_by_key.values())):
+            if info.pyclass is pyclass:
+                return info
+        return None
+
     def _sub_info(self, view, key, sub) -> ClassInfo:
         """class_info(sub); an error without a place is placed at `self.key = ...` in the
         parent's __init__ (or at the parent's class line)."""
@@ -118,7 +126,9 @@ class ModuleTable:
         c.class_by_decl[name] = info
         for mname, (fn, owner_src, static) in self.methods(view.pyclass).items():
             m = MethodInfo(f"{name}.{mname}", owner_src, mname, PyScope(fn, c), fn, info)
-            m.static = static
+            m.static = bool(static)
+            if static == "class":  # a @classmethod: its first parameter names the class
+                m.cls_param = fn.__code__.co_varnames[0] if fn.__code__.co_argcount else None
             m.decorators = owner_src.decorators(mname)
             m.overloads = [OverloadInfo(m, i, partial(owner_src.overload, mname, i))
                            for i in range(len(owner_src.overloads.get(mname, ())))]
@@ -127,7 +137,8 @@ class ModuleTable:
 
     # -- methods ---------------------------------------------------------------------------------
     def methods(self, pyclass) -> dict:
-        """name -> (function, ClassSource of the class defining it, static) over the class's
+        """name -> (function, ClassSource of the class defining it, "static", "class" (a
+        @classmethod) or "") over the class's
         MRO, stopping at the library base classes (their methods are Python-only)."""
         out = self._methods.get(pyclass)
         if out is not None:
@@ -138,13 +149,14 @@ class ModuleTable:
                 continue
             defs = None
             for name, attr in vars(cls).items():
-                fn = attr.__func__ if isinstance(attr, staticmethod) else attr
+                fn = attr.__func__ if isinstance(attr, (staticmethod, classmethod)) else attr
                 if name in out or not hasattr(fn, "__code__"):
                     continue
                 if defs is None:
                     defs = class_source(cls)
                 if name in defs.defs:
-                    out[name] = (fn, defs, isinstance(attr, staticmethod))
+                    out[name] = (fn, defs, "static" if isinstance(attr, staticmethod) else
+                                 "class" if isinstance(attr, classmethod) else "")
         self._methods[pyclass] = out
         return out
 

@@ -62,6 +62,12 @@ def function_signature(em):
         ret = em.ann.resolve(node.returns)
     if ret is None and em.info.owner is not None and node.name == "__init__":
         ret = T.NONE
+    defined_in = getattr(em.info, "defined_in", None)
+    if getattr(em.info, "cls_param", None) and defined_in is not None and \
+            defined_in.decl is not None and ret == T.ClassType(defined_in.decl.name):
+        # `-> "Base"` of a @classmethod making `cls(...)`: in the copy compiled for a
+        # subclass, cls is the subclass and so is what it makes
+        ret = T.ClassType(em.info.owner.decl.name)
     return names, types, defaults, ret
 
 
