@@ -23,7 +23,6 @@ GAPS = {
     ("cases_misc", 6): "str(tensor) uses numpy's format, not torch's",
     ("cases_misc", 21): "a dtype returned to Python is its numpy name",
     ("cases_misc", 22): "a dtype returned to Python is its numpy name",
-    ("cases_tensor_args", 23): "Tensor.kthvalue",
 }
 
 

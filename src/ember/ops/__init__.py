@@ -45,6 +45,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     tensor_math,
     tensor_nn,
     tensor_norm_grad,
+    tensor_order,
     tensor_pool,
     tensor_pool_grad,
     tensor_quant,
