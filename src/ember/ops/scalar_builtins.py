@@ -6,6 +6,7 @@ import math
 
 from ember.ops.int64 import check, overflow_error
 from ember.ops.registry import OpDef, register
+from ember.ops.tensor_str import percent_format, py_format, py_repr, py_str
 
 
 def _reg(name, schema, kernel, python=(), **flags):
@@ -83,9 +84,10 @@ def _print(line):
     print(line, end="")
 
 
-_reg("builtins.str", "(t x) -> str", str, ("builtins.str",))
-_reg("builtins.repr", "(t x) -> str", repr, ("builtins.repr",))
-_reg("builtins.format", "(t x, str spec) -> str", format, ("builtins.format",),
+# (tensors, also inside containers, are written as torch writes them: tensor_str)
+_reg("builtins.str", "(t x) -> str", py_str, ("builtins.str",))
+_reg("builtins.repr", "(t x) -> str", py_repr, ("builtins.repr",))
+_reg("builtins.format", "(t x, str spec) -> str", py_format, ("builtins.format",),
      may_raise=True)
 _reg("builtins.print", "(str line) -> None", _print, (), pure=False, fold=False)
 # hash: CPython's own (a str's is salted per process, so never folded into an artifact)
@@ -208,7 +210,7 @@ _reg("exc.set_cause", "(exc e, exc? cause) -> exc", exc_set_cause, (), fold=Fals
 
 
 def _percent_format(fmt, args):
-    return fmt % args
+    return percent_format(fmt, args)
 
 
 def _range_reversed(start, stop, step):
