@@ -167,6 +167,12 @@ class CallMixin:
             return str_format(self, recv, node)
         if prefix == "list" and m.name == "sort":
             return self.list_sort(recv, node)
+        if prefix == "str" and m.name == "join" and len(node.args) == 1 and \
+                not node.keywords and not isinstance(node.args[0], (A.List, A.Tuple)):
+            # sep.join(any iterable of str): reversed(xs), map(...), a dict's keys, a set
+            from ember.frontend.builtins_ import materialize
+            items = materialize(self, node.args[0])
+            return self.call_python_op("str.join", [recv, items], node, {}, receiver=True)
         if isinstance(t, T.TensorType) and m.name == "tolist" and not node.args and \
                 not node.keywords:
             return self.tensor_tolist(recv, node, expected)
