@@ -671,6 +671,9 @@ class ExprMixin:
         self.env = before
         (r1, v1), (r2, v2) = branches
         t = T.join(v1.type, v2.type)
+        if t is None and isinstance(expected, (T.UnionType, T.OptionalType)) and \
+                all(T.is_subtype(v.type, expected) for v in (v1, v2)):
+            t = expected  # x: Union[int, str] = 1 if c else "a"
         if t is None:
             if isinstance(v1.type, ErrorType) or isinstance(v2.type, ErrorType):
                 return v1 if isinstance(v1.type, ErrorType) else v2
