@@ -155,6 +155,12 @@ class ScriptFunction:
         self._fn, self.backend, self.fallback_reason = self._compiled.entry(entry)
         """backend: where calls run ("llvm" or "vm"); fallback_reason: why not natively
         (the first construct that kept it on the VM, with file:line), None if native."""
+        if getattr(self._compiled.module, "enum_pyclasses", None):
+            from ember.frontend.enums import python_results
+            convert = python_results(self._compiled.module, entry)
+            if convert is not None:  # Enum members come back as the Python Enum's
+                fn = self._fn
+                self._fn = lambda *a, **k: convert(fn(*a, **k))
 
     @property
     def module(self):

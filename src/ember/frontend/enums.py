@@ -109,6 +109,8 @@ def declare_enum(c, info, decl) -> bool:
         einfo.order.append(name)
         einfo.values[name] = value
     info.enum = einfo
+    if info.pyclass is not None:  # ember.script: members returned to Python are its own
+        c.module.__dict__.setdefault("enum_pyclasses", {})[decl.name] = info.pyclass
     for stmt in methods:
         if stmt.name in ("__init__", "__new__"):
             c.report(UnsupportedError(f"an Enum class may not define {stmt.name} (a member's "
@@ -288,10 +290,37 @@ def lookup_name(em, info, key, node):
     return call_user_function(em, info.methods["_ember_by_name"], node, [], values=[key])
 
 
+def python_results(module, entry: str):
+    """For an entry of a module compiled from Python classes (ember.script): a function
+    turning the Enum members in its results into the Python Enum's members, or None when
+    its return type holds no such class."""
+    classes = getattr(module, "enum_pyclasses", None)
+    func = module.funcs.get(entry)
+    if not classes or func is None:
+        return None
+    names = {n for n in classes if f"!{n}" in str(func.type.ret)}
+    if not names:
+        return None
+    wanted = {n: classes[n] for n in names}
+
+    def convert(v):
+        py = wanted.get(type(v).__name__)
+        if py is not None and hasattr(v, "f0"):
+            return py[v.f0]
+        if type(v) is list:
+            return [convert(x) for x in v]
+        if type(v) is tuple:
+            return tuple(convert(x) for x in v)
+        if type(v) is dict:
+            return {convert(k): convert(x) for k, x in v.items()}
+        return v
+    return convert
+
+
 def refuse_set(em, info, attr, node):
     em.error(f"cannot assign '{attr}' of an Enum member of '{info.node.name}' (Enum members are "
              "constants)", node.span, NameResolutionError)
 
 
 __all__ = ["base_kind", "declare_enum", "is_enum", "member", "members_list", "lookup_call",
-           "lookup_name", "refuse_set", "EnumInfo"]
+           "lookup_name", "refuse_set", "python_results", "EnumInfo"]

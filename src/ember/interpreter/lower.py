@@ -460,6 +460,11 @@ def _live_symbols(module):
     live: set = set()
     stack = [op.value.name for op in module.walk()
              if isinstance(op, ConstOp) and isinstance(op.value, SymbolRef)]
+    # an Enum's members (the constant objects of a plain class) stay while their class
+    # does: a member passed in from Python is looked up among them (prune.py drops them
+    # with their class)
+    stack += [n for n, o in module.objects.items()
+              if getattr(module.classes.get(o.cls), "kind", None) == "class"]
     while stack:
         name = stack.pop()
         if name in live:

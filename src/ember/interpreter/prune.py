@@ -10,8 +10,9 @@ point reaches and renumbers the tables, so an artifact pays for nothing else:
 * classes: NEWOBJ's classes, the classes of kept objects, and every class a kept type
   text names (signatures, ISINST / NARROW type constants, field types of kept classes),
   since the runtime checks that each of those names a declared class;
-* objects and tensors: the ("object", i) / ("tensor", i) constants of kept functions and
-  the references inside kept objects; operators: KCALL's; sources: those the line
+* objects and tensors: the ("object", i) / ("tensor", i) constants of kept functions,
+  the references inside kept objects and the members of a kept Enum class (the constant
+  objects of a plain class: a member passed in from Python is found among them); operators: KCALL's; sources: those the line
   tables and inlined call sites of kept functions name.
 
 Tables keep their order (so an object still comes after the objects it refers to), and
@@ -68,6 +69,10 @@ def _reach(p: Program) -> _Live:
     by_name: dict = {}
     for i, c in enumerate(p.classes):
         by_name.setdefault(c.name, []).append(i)
+    members: dict = {}  # class index -> its Enum members (constant objects of a "class")
+    for oi, (ci, _) in enumerate(p.objects):
+        if p.classes[ci].kind == "class":
+            members.setdefault(ci, []).append(oi)
     work = [("functions", i) for i in p.entries.values()]
     while work:
         table, i = work.pop()
@@ -81,6 +86,7 @@ def _reach(p: Program) -> _Live:
             c = p.classes[i]
             work.extend(_type_refs(c.field_types, by_name))
             work.extend(("functions", fi) for fi in c.methods.values())
+            work.extend(("objects", oi) for oi in members.get(i, ()))
         elif table == "objects":
             ci, values = p.objects[i]
             work.append(("classes", ci))

@@ -231,6 +231,9 @@ def build_objects(program, classes, class_by_name) -> list:
                 raise ArtifactError(f"object {i}: field {name!r:.60} of type {text:.80} holds "
                                     f"{RT.describe(v)}")
         out.append(classes[ci](*fields))
+        if info.kind == "class":  # an Enum's members (the only constant plain objects)
+            cls = classes[ci]
+            cls._ember_constants = getattr(cls, "_ember_constants", ()) + (out[-1],)
     return out
 
 

@@ -255,6 +255,8 @@ def converter(t: RType, classes: dict):
         return None if k is None and v is None else _dict_converter(k, v)
     if name == "class":
         cls = classes.get(t.args[0])
+        if cls is not None and getattr(cls, "_ember_constants", None):
+            return _enum_converter(cls)
         if cls is not None and issubclass(cls, tuple):
             n = len(cls._fields)
 
@@ -264,6 +266,20 @@ def converter(t: RType, classes: dict):
                 return v
             return convert
     return None
+
+
+def _enum_converter(cls):
+    """A Python Enum member given for a script Enum class of the same name is the script's
+    member of the same name and value."""
+    import enum
+
+    def convert(v):
+        if isinstance(v, enum.Enum) and type(v).__name__ == cls.__name__:
+            for m in cls._ember_constants:
+                if m.f0 == v.name and type(m.f1) is type(v.value) and m.f1 == v.value:
+                    return m
+        return v
+    return convert
 
 
 def _to_float(v):

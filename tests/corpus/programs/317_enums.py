@@ -116,6 +116,10 @@ def optional(x: int) -> str:
     return c.name
 
 
+def describe(c: Color, s: Shape) -> str:
+    return f"{c.name}/{c.value}/{s.label}/{c is Color.BLUE}"
+
+
 def hashed(x: int) -> bool:
     return hash(pick(x)) == hash(pick(x))
 
@@ -144,4 +148,6 @@ CASES = [
     ("optional", (1,)),
     ("optional", (0,)),
     ("hashed", (3,)),
+    ("describe", (Color.BLUE, Shape.CIRCLE)),
+    ("describe", (Color.CRIMSON, Shape.SQUARE)),
 ]
