@@ -613,14 +613,33 @@ def sorted_with_key(em, xs, node, in_place):
 def str_format(em, recv, node):
     """`"...".format(...)` with a constant format string: Python's exact result."""
     fmt_node = node.func.value
-    if not (isinstance(fmt_node, A.Constant) and isinstance(fmt_node.value, str)):
-        return em.unsupported("str.format needs a literal format string", node.func.span)
+    const = recv.op.attrs.get("value") if getattr(recv, "op", None) is not None and \
+        recv.op.name == "const" else None
+    if any(isinstance(a, A.Starred) for a in node.args) or \
+            any(k.arg is None for k in node.keywords):
+        return em.unsupported("str.format(*args / **kwargs) is not supported", node.span)
     args = [em.value(a) for a in node.args]
     kwargs = {k.arg: em.value(k.value) for k in node.keywords}
+    if not isinstance(const, str):  # a format string only known at run time
+        return _format_at_run_time(em, recv, args, kwargs, node)
     try:
-        return _format(em, fmt_node.value, args, kwargs, node, [0])
+        return _format(em, const, args, kwargs, node, [0])
     except (ValueError, IndexError, KeyError) as e:
         return em.error(f"bad format string: {e}", fmt_node.span)
+
+
+def _format_at_run_time(em, fmt, args, kwargs, node):
+    """fmt.format(...) of a format string computed at run time: CPython's str.format on the
+    values (tensors formatted as torch formats them)."""
+    loc = em.loc(node)
+    pos = em.b.create("tuple.new", args, [T.TupleType(tuple(a.type for a in args))],
+                      loc=loc).result
+    names = em.b.create("tuple.new", [em.b.const(k, T.STR, loc) for k in kwargs],
+                        [T.TupleType((T.STR,) * len(kwargs))], loc=loc).result
+    vals = list(kwargs.values())
+    kw = em.b.create("tuple.new", vals, [T.TupleType(tuple(v.type for v in vals))],
+                     loc=loc).result
+    return em.b.kernel("str.format_values", [fmt, pos, names, kw], T.STR, loc)
 
 
 def _format(em, fmt, args, kwargs, node, counter):

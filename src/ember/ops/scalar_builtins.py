@@ -6,7 +6,7 @@ import math
 
 from ember.ops.int64 import check, overflow_error
 from ember.ops.registry import OpDef, register
-from ember.ops.tensor_str import percent_format, py_format, py_repr, py_str
+from ember.ops.tensor_str import format_values, percent_format, py_format, py_repr, py_str
 
 
 def _reg(name, schema, kernel, python=(), **flags):
@@ -90,6 +90,8 @@ _reg("builtins.repr", "(t x) -> str", py_repr, ("builtins.repr",))
 _reg("builtins.format", "(t x, str spec) -> str", py_format, ("builtins.format",),
      may_raise=True)
 _reg("builtins.print", "(str line) -> None", _print, (), pure=False, fold=False)
+_reg("str.format_values", "(str fmt, t args, u names, v values) -> str", format_values, (),
+     may_raise=True, doc="fmt.format(*args, **kwargs) of a format string known at run time")
 # hash: CPython's own (a str's is salted per process, so never folded into an artifact)
 _reg("builtins.hash", "(t x) -> int", hash, ("builtins.hash",), may_raise=True, fold=False)
 for _n, _k in (("bin", bin), ("oct", oct), ("hex", hex)):

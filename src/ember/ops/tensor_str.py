@@ -218,6 +218,13 @@ def percent_format(fmt: str, args) -> str:
     return fmt % args
 
 
+def format_values(fmt: str, args: tuple, names: tuple, values: tuple) -> str:
+    """fmt.format(*args, **dict(zip(names, values))): CPython's str.format, a tensor
+    formatted as torch's Tensor.__format__ does."""
+    wrap = (lambda v: _Shown(v) if _holds_tensor(v) else v)
+    return fmt.format(*map(wrap, args), **{k: wrap(v) for k, v in zip(names, values)})
+
+
 class _Shown:
     """A tensor (or container of tensors) in `%` formatting: %s and %r give torch's text;
     the numeric conversions see the value (a 0-d tensor's item)."""
@@ -230,6 +237,9 @@ class _Shown:
 
     __repr__ = __str__
 
+    def __format__(self, spec):
+        return py_format(self.v, spec)
+
     def __int__(self):
         return int(self.v)
 
@@ -240,4 +250,5 @@ class _Shown:
         return int(self.v)
 
 
-__all__ = ["tensor_str", "py_str", "py_repr", "py_format", "percent_format"]
+__all__ = ["tensor_str", "py_str", "py_repr", "py_format", "percent_format",
+           "format_values"]

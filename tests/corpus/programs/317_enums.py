@@ -120,6 +120,10 @@ def describe(c: Color, s: Shape) -> str:
     return f"{c.name}/{c.value}/{s.label}/{c is Color.BLUE}"
 
 
+def described(v: int, s: str) -> str:
+    return describe(Color(v), Shape(s))
+
+
 def hashed(x: int) -> bool:
     return hash(pick(x)) == hash(pick(x))
 
@@ -148,6 +152,6 @@ CASES = [
     ("optional", (1,)),
     ("optional", (0,)),
     ("hashed", (3,)),
-    ("describe", (Color.BLUE, Shape.CIRCLE)),
-    ("describe", (Color.CRIMSON, Shape.SQUARE)),
+    ("described", (3, "ci")),
+    ("described", (1, "sq")),
 ]
