@@ -44,6 +44,11 @@ def inherit(c, info, decl) -> bool:
     from ember.frontend.compiler import FuncInfo
     base = info.base
     base_decl = c.declare_class(base)
+    if getattr(base, "enum", None) is not None:
+        c.report(UnsupportedError(f"class '{info.name}' cannot derive from the Enum class "
+                                  f"'{base.node.name}' (Enum classes cannot be extended)",
+                                  info.node.bases[0].span))
+        return False
     if base_decl is None or base.kind != "class":
         c.report(UnsupportedError(f"class '{info.name}' can only inherit from a plain class "
                                   f"(not a NamedTuple or an exception class)",

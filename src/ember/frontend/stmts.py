@@ -7,7 +7,7 @@ from ember.frontend import ast as A
 from ember.frontend.env import (
     PendingSlot, Var, changed_names, defined_in, ir_names, slot_value,
 )
-from ember.frontend.meta import MLambda, MSlice
+from ember.frontend.meta import MClass, MLambda, MSlice
 from ember.frontend.typing_ import ERROR, ErrorType, show
 from ember.ir import Block, Region
 from ember.ir import types as T
@@ -416,7 +416,12 @@ class StmtMixin:
             obj = self.value(target.value)
             self.subscript_set(obj, self.index_value(target.slice, obj), value, target)
         elif isinstance(target, A.Attribute):
-            self.attribute_set(self.value(target.value), target, value)
+            owner = self.expr(target.value)
+            if isinstance(owner, MClass):  # Class.NAME = ...: class attributes are constants
+                return self.error(f"cannot assign '{target.attr}' of the class "
+                                  f"'{owner.info.node.name}' (class attributes and Enum "
+                                  "members are constants)", target.span)
+            self.attribute_set(self.as_value(owner, target.value), target, value)
         elif isinstance(target, A.Starred):
             self.unsupported("starred assignment targets are not supported", target.span)
         else:
