@@ -73,7 +73,7 @@ class ModuleTable:
             fields.append((fname, t))
             items.append((key, fname))
         for name, v in view.attrs.items():
-            t = value_type(v, hints.get(name))
+            t = value_type(v, hints.get(name)) or self._enum_type(v)
             if t is None:
                 opaque[name] = f"a {type(v).__name__} value"
                 continue
@@ -94,6 +94,21 @@ class ModuleTable:
             if info.pyclass is pyclass:
                 return info
         return None
+
+    def _enum_type(self, v):
+        """The type of a module attribute holding a Python Enum's member (its script Enum
+        class), or None."""
+        info = self._enum_info(v)
+        return None if info is None else T.ClassType(info.decl.name)
+
+    def _enum_info(self, v):
+        import enum
+        if not isinstance(v, enum.Enum):
+            return None
+        meta = self.c.class_meta(type(v))
+        if meta is None or self.c.declare_class(meta.info) is None:
+            return None
+        return meta.info if getattr(meta.info, "enum", None) is not None else None
 
     def _sub_info(self, view, key, sub) -> ClassInfo:
         """class_info(sub); an error without a place is placed at `self.key = ...` in the
@@ -266,6 +281,9 @@ def _plain(v, table, path):
     import numpy as np
     if isinstance(v, np.ndarray):
         return table.tensor_symbol(v, path)
+    enum_info = table._enum_info(v)
+    if enum_info is not None:  # an Enum member: the script's constant object
+        return SymbolRef(enum_info.enum.symbols[v.name])
     if isinstance(v, list):
         return [_plain(x, table, f"{path}.{i}") for i, x in enumerate(v)]
     if isinstance(v, tuple):

@@ -66,3 +66,35 @@ def flip(m: str) -> Mode:
     r = cu.flip("on")
     assert (r.name, r.value, str(r), repr(r)) == ("OFF", "off", "Mode.OFF", "<Mode.OFF: 'off'>")
     assert cu.flip("off") is not r and cu.flip("on") is r  # singletons
+
+
+class Switch(Enum):
+    ON = "on"
+    OFF = "off"
+
+
+def _switch_module(base):
+    class Toggle(base):
+        def __init__(self, state: Switch):
+            super().__init__()
+            self.state = state
+
+        def forward(self, x):
+            if self.state == Switch.ON:
+                self.state = Switch.OFF
+                return x * 2
+            return x + 1
+    return Toggle
+
+
+def test_enum_module_attributes(tmp_path):
+    import numpy as np
+
+    from ember import nn
+    x = np.full(2, 3, np.float32)
+    for state, want in ((Switch.ON, [6, 4]), (Switch.OFF, [4, 4])):
+        sm = ember.script(_switch_module(nn.Module)(state))
+        sm.save(tmp_path / "t.ember")
+        loaded = mobile.load(tmp_path / "t.ember")
+        for f in (sm, loaded):
+            assert [float(f(x)[0]), float(f(x)[0])] == want
