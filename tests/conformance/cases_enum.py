@@ -138,4 +138,115 @@ def f(x: int) -> Tuple[int, bool, bool, str]:
     cs = [c for c in Color if c.value >= x]
     return len(cs), Color.RED in cs, Color["GREEN"] in cs, cs[0].name
 ''', [(1,), (2,)]),
+    ('''
+from enum import Enum, unique
+
+@unique
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+
+def f(x: int):
+    return Color(x).name
+''', [(1,)]),
+    ('''
+from enum import Enum
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+
+def f(x: int):
+    return [(name, m.value) for name, m in Color.__members__.items()], x
+''', [(1,)]),
+    ('''
+from enum import Enum
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+
+def f(x: int):
+    d = {Color.RED: "r", Color.GREEN: "g"}
+    return d[Color(x)], Color.GREEN in d, sorted([c.value for c in d])
+''', [(1,), (2,)]),
+    ('''
+from enum import Enum
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+
+def f(x: int):
+    c = Color(x)
+    if c == Color.RED:
+        return "red"
+    elif c == Color.GREEN:
+        return "green"
+    return "?"
+''', [(1,), (2,)]),
+    ('''
+from enum import Enum
+
+class Op(Enum):
+    ADD = "+"
+    MUL = "*"
+
+    def apply(self, a: int, b: int) -> int:
+        if self == Op.ADD:
+            return a + b
+        return a * b
+
+def f(a: int, b: int):
+    return [op.apply(a, b) for op in Op], Op("*").apply(a, b)
+''', [(3, 4)]),
+    ('''
+from enum import Enum
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+
+def f(x: int):
+    c = Color.RED
+    print(c, c.name, c.value)
+    print(f"{c} is {c.value}")
+    return x
+''', [(1,)]),
+    ('''
+from enum import Enum
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+
+def g(c: Color = Color.RED) -> str:
+    return c.name
+
+def f(x: int):
+    return g(), g(Color.GREEN)
+''', [(1,)]),
+    ('''
+from enum import Enum
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+
+def f(x: int):
+    cs: List[Color] = []
+    for c in Color:
+        if c.value >= x:
+            cs.append(c)
+    return [c.name for c in cs], max(c.value for c in Color)
+''', [(2,)]),
+    ('''
+from enum import Enum
+
+class Color(Enum):
+    RED = 1
+
+def f(x: int):
+    return Color.RED.name.lower(), Color.RED == Color.RED, Color.RED != Color.RED, type(Color.RED.value) == int if False else 0
+''', [(1,)]),
 ]

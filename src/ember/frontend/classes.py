@@ -438,6 +438,9 @@ def class_attribute(em, meta, node):
         m = member(em, info, node.attr, node)
         if m is not None:
             return m
+        if node.attr == "__members__":  # name -> member, aliases included
+            from ember.frontend.enums import members_dict
+            return members_dict(em, info, node)
         if node.attr not in info.methods:
             return em.error(f"Enum '{info.node.name}' has no member '{node.attr}' (its "
                             f"members: {', '.join(info.enum.symbols)})", node.span,

@@ -271,6 +271,16 @@ def members_list(em, meta, node):
     return em.b.create("list.new", items, [T.ListType(ct)], loc=loc).result
 
 
+def members_dict(em, info, node):
+    """`Color.__members__`: a dict of every member name (aliases too) to its member."""
+    ct = T.ClassType(info.decl.name)
+    loc = em.loc(node)
+    d = em.b.create("dict.new", [], [T.DictType(T.STR, ct)], loc=loc).result
+    for name in info.enum.symbols:
+        em.subscript_set(d, em.b.const(name, T.STR, loc), member(em, info, name, node), node)
+    return d
+
+
 def lookup_call(em, info, node):
     """`Color(v)`: the member whose value is v (ValueError if none)."""
     if node.keywords or len(node.args) != 1:
@@ -288,6 +298,29 @@ def lookup_name(em, info, key, node):
                         f"{show(key.type)}", node.span)
     from ember.frontend.userfuncs import call_user_function
     return call_user_function(em, info.methods["_ember_by_name"], node, [], values=[key])
+
+
+class MemberDefault:
+    """An Enum member as a parameter's default (`c: Color = Color.RED`): calls inside the
+    script pass the member; the entry's own defaults (what Python may omit) stop before it."""
+
+    def __init__(self, symbol: str, type_: T.Type, shown: str):
+        self.symbol, self.type, self.shown = symbol, type_, shown
+
+    def __repr__(self):
+        return self.shown
+
+
+def member_default(em, node):
+    """The MemberDefault for a default written `Color.RED` (or `enum.Color.RED`), or None."""
+    if not (isinstance(node, A.Attribute) and isinstance(node.value, A.Name)):
+        return None
+    meta = em.scope.lookup(node.value.id)
+    if not isinstance(meta, MClass) or em.c.declare_class(meta.info) is None or \
+            not is_enum(meta.info) or node.attr not in meta.info.enum.symbols:
+        return None
+    return MemberDefault(meta.info.enum.symbols[node.attr], T.ClassType(meta.info.decl.name),
+                         f"{meta.info.node.name}.{node.attr}")
 
 
 def python_results(module, entry: str):
@@ -323,4 +356,5 @@ def refuse_set(em, info, attr, node):
 
 
 __all__ = ["base_kind", "declare_enum", "is_enum", "member", "members_list", "lookup_call",
-           "lookup_name", "refuse_set", "python_results", "EnumInfo"]
+           "lookup_name", "refuse_set", "python_results", "member_default", "MemberDefault",
+           "EnumInfo"]

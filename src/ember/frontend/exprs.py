@@ -127,6 +127,9 @@ class ExprMixin:
 
     def constant(self, value, node):
         loc = self.loc(node)
+        if type(value).__name__ == "MemberDefault":  # an Enum member default
+            from ember.ir import SymbolRef
+            return self.b.const(SymbolRef(value.symbol), value.type, loc)
         if isinstance(value, bool):
             return self.b.const(value, T.BOOL, loc)
         if isinstance(value, int):

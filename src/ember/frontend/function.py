@@ -192,7 +192,10 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         self.declared_ret = ret
         loc = Loc.of_span(self.node.name_span or self.node.span)
         ftype = T.FunctionType(tuple(types), ret or T.NONE)
-        f = FuncOp(self.info.symbol, ftype, loc, names, defaults)
+        from ember.frontend.enums import MemberDefault
+        last = max((i for i, d in enumerate(defaults) if isinstance(d, MemberDefault)),
+                   default=-1)  # the entry's defaults are constants: they stop before it
+        f = FuncOp(self.info.symbol, ftype, loc, names, defaults[last + 1:])
         self.info.func = f
         self.c.module.add_func(f)
         for name, arg in zip(names, f.args):

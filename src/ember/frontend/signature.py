@@ -129,6 +129,13 @@ def _python_defaults(pyfn) -> dict:
 
 
 def _default(em, arg, py_defaults, want):
+    from ember.frontend.enums import member_default
+    member = member_default(em, arg.default)
+    if member is not None:
+        if member.type != want:
+            em.error(f"default value {member.shown} does not match the parameter type",
+                     arg.default.span)
+        return member
     if arg.arg in py_defaults:
         value = py_defaults[arg.arg]
     else:
