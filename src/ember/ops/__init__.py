@@ -34,6 +34,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     tensor_distance,
     tensor_elementwise,
     tensor_embedding_bag,
+    tensor_extra,
     tensor_fold,
     tensor_fused,
     tensor_grad,
