@@ -65,6 +65,15 @@ def declare_class(c, info) -> None:
                                                 isinstance(stmt.value, A.Constant))):
             c.report(UnsupportedError("a class body may hold field annotations (x: int), "
                                       "literal constants (K = 3) and methods only", stmt.span))
+    if kind == "class":
+        from ember.frontend.dataclasses_ import add_dataclass_methods, dataclass_options
+        try:
+            opts = dataclass_options(info)
+            if opts:
+                add_dataclass_methods(c, info, opts)
+        except UnsupportedError as e:
+            c.report(e if e.span is not None else UnsupportedError(e.message, node.span))
+            return
     for name, decls in stubs.items():
         if name in info.methods:
             info.methods[name].overloads = [OverloadInfo(info.methods[name], i,
@@ -370,6 +379,10 @@ def instance_attribute_set(em, obj, node, value):
     if getattr(info, "enum", None) is not None:
         from ember.frontend.enums import refuse_set
         refuse_set(em, info, node.attr, node)
+        return
+    if getattr(info, "frozen", False) and em.info is not info.methods.get("__init__"):
+        em.error(f"cannot assign to field '{node.attr}' of the frozen dataclass '{t.name}'",
+                 node.span, TypeCheckError)
         return
     if decl.kind == "namedtuple":
         em.error(f"'{t.name}' is a NamedTuple: its fields cannot be assigned", node.span)
