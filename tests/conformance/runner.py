@@ -13,7 +13,9 @@ import copy
 import io
 import os
 import re
+import sys
 import tempfile
+import types
 
 import numpy as np
 
@@ -87,9 +89,11 @@ def agree(want, got) -> bool:
 
 
 def cpython_fn(source: str):
-    ns: dict = {"__name__": "conformance", **string_frontend_values(source)}
-    exec(compile(source, "<case>", "exec"), ns)  # noqa: S102 - the test's own text
-    return ns[entry_of(source)]
+    mod = types.ModuleType("conformance")  # a registered module: @dataclass looks it up
+    mod.__dict__.update(string_frontend_values(source))
+    sys.modules["conformance"] = mod
+    exec(compile(source, "<case>", "exec"), mod.__dict__)  # noqa: S102 - the test's own text
+    return mod.__dict__[entry_of(source)]
 
 
 def ember_fns(source: str):
