@@ -891,6 +891,8 @@ class ExprMixin:
                              loc=self.loc(node)).result
 
     def e_List(self, node, expected):
+        if isinstance(expected, T.OptionalType):  # [] given for an Optional[List[T]]
+            expected = expected.elem
         want = expected.elem if isinstance(expected, T.ListType) else None
         items = [self.value(e, want) for e in node.elts]
         elem = want or self.join_elements(items, node, T.TENSOR)
@@ -913,6 +915,8 @@ class ExprMixin:
         return t
 
     def e_Dict(self, node, expected):
+        if isinstance(expected, T.OptionalType):  # {} given for an Optional[Dict[K, V]]
+            expected = expected.elem
         if any(k is None for k in node.keys):
             return self.unsupported("'**' in dict literals is not supported", node.span)
         kt = expected.key if isinstance(expected, T.DictType) else None
