@@ -46,7 +46,28 @@ def _field_call(node):
 
 
 def _fields(c, info):
-    """[(name, annotation node, default node or None, factory node or None, stmt)]."""
+    """[(name, annotation node, default node or None, factory node or None, stmt)]: a
+    dataclass base's fields first (a field redefined keeps its place), then its own."""
+    out = []
+    base = getattr(info, "base", None)
+    if base is not None and base.node is not None and dataclass_options(base):
+        out = _fields(c, base)
+    for field_ in _own_fields(info):
+        at = next((i for i, f in enumerate(out) if f[0] == field_[0]), None)
+        if at is None:
+            out.append(field_)
+        else:
+            out[at] = field_
+    seen_default = False
+    for name, _, default, factory, stmt in out:
+        if default is None and factory is None and seen_default:
+            raise UnsupportedError(f"non-default argument '{name}' follows default argument "
+                                   "(as in Python's dataclasses)", stmt.span)
+        seen_default = seen_default or default is not None or factory is not None
+    return out
+
+
+def _own_fields(info):
     out = []
     for stmt in info.node.body:
         if not (isinstance(stmt, A.AnnAssign) and isinstance(stmt.target, A.Name)):
@@ -64,12 +85,6 @@ def _fields(c, info):
                 raise UnsupportedError(f"field({sorted(extra)[0]}=...) is not supported "
                                        "(default and default_factory are)", stmt.value.span)
         out.append((stmt.target.id, ann, default, factory, stmt))
-    seen_default = False
-    for name, _, default, factory, stmt in out:
-        if default is None and factory is None and seen_default:
-            raise UnsupportedError(f"non-default argument '{name}' follows default argument "
-                                   "(as in Python's dataclasses)", stmt.span)
-        seen_default = seen_default or default is not None or factory is not None
     return out
 
 

@@ -145,6 +145,8 @@ def _member_values(c, members):
     for name, node, stmt in members:
         if _is_auto(node):
             value = last + 1
+        elif isinstance(node, A.Name) and any(n == node.id for n, _, _ in out):
+            value = next(v for n, v, _ in out if n == node.id)  # B = A: an alias of A
         else:
             value = _literal(node)
             if value is _NO or type(value) not in _VALUE_TYPES:

@@ -7,6 +7,7 @@ class Color(Enum):
     GREEN = 2
     BLUE = 3
     CRIMSON = 1  # an alias of RED
+    SCARLET = RED  # another one
 
 
 class Shape(Enum):
@@ -65,7 +66,7 @@ def basics(x: int) -> Tuple[bool, bool, int, str, bool, bool]:
 
 def aliases(x: int) -> Tuple[bool, str, int, List[str]]:
     c = Color.CRIMSON
-    return c is Color.RED, c.name, len(Color), [m.name for m in Color]
+    return c is Color.SCARLET, c.name, len(Color), [m.name for m in Color]
 
 
 def iterate(s: str) -> Tuple[List[str], bool, List[int]]:

@@ -45,6 +45,20 @@ class Token:
         return "<" + self.text + ">"
 
 
+@dataclass
+class Point3(Point):
+    z: float = 1.0
+    y: float = 2.0
+
+    def norm1(self) -> float:
+        return super().norm1() + abs(self.z)
+
+
+def derived(n: int) -> List[str]:
+    p = Point3(n)
+    return [str(p), str(p.norm1()), str(Point3(1, 1.0, [], 3.0) == Point3(1, 1.0, [], 3.0))]
+
+
 def points(n: int) -> List[str]:
     p = Point(n)
     q = Point(n, 2.0, ["a"])
@@ -84,4 +98,5 @@ CASES = [
     ("accounts", (10.0,)),
     ("accounts", (-1.0,)),
     ("tokens", ("hi",)),
+    ("derived", (2,)),
 ]
