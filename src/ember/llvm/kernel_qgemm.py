@@ -233,33 +233,73 @@ ROW_ARGS = ["a", "k4", "m", "wp", "kq", "n", "colsum", "z"]
 
 def _rows_tile(b, fn, g, rows, nv, m0, jb, epi):
     """rows x nv vectors of sums at activation rows m0.., weight blocks jb..; then
-    epi(b, m0, jb, rows, nv, acc)."""
-    zero = ir.Constant(VI32, None)
+    epi(b, m0, jb, rows, nv, acc). A tile of fewer than 4 sums keeps 4 sets of them
+    over interleaved k (integer sums: exact in any order), so that a narrow product (a
+    classifier's 10 outputs) is not one chain of vpdpbusd latencies."""
     arow = [_gep(b, g["a"], b.mul(b.add(m0, I64(r)), g["k4"])) for r in range(rows)]
     wblk = [_gep(b, g["wp"], b.mul(b.mul(b.add(jb, I64(v)), g["kq"]), I64(64)))
             for v in range(nv)]
-    head, body, done = (fn.append_basic_block(f"q{rows}x{nv}.{s}") for s in "hbd")
+
+    def step(b, k, acc):
+        wv = [b.load(_gep(b, wblk[v], b.mul(k, I64(64))), typ=VI32, align=1)
+              for v in range(nv)]
+        k4 = b.mul(k, I64(4))
+        out = []
+        for r in range(rows):
+            av = _splat(b, b.load(_gep(b, arow[r], k4), typ=I32, align=1), VI32)
+            out.append([dot4(b, acc[r][v], av, wv[v], g["vnni"]) for v in range(nv)])
+        return out
+
+    zero = ir.Constant(VI32, None)
+    split = 4 if rows * nv < 4 else 1
+    init = [[[zero] * nv for _ in range(rows)] for _ in range(split)]
+    stop = b.add(b.sub(g["kq"], I64(split)), I64(1))  # k + split <= kq
+    k, sets = _acc_loop(b, fn, f"q{rows}x{nv}", I64(0), stop, split, init,
+                        lambda b, k, sets: [step(b, b.add(k, I64(s)), sets[s])
+                                            for s in range(split)])
+    if split > 1:
+        _, tail = _acc_loop(b, fn, f"q{rows}x{nv}t", k, g["kq"], 1, [sets[0]],
+                            lambda b, k, sets: [step(b, k, sets[0])])
+        acc = [[b.add(b.add(tail[0][r][v], sets[1][r][v]),
+                      b.add(sets[2][r][v], sets[3][r][v])) for v in range(nv)]
+               for r in range(rows)]
+    else:
+        acc = sets[0]
+    epi(b, m0, jb, rows, nv, acc)
+
+
+def _acc_loop(b, fn, name, start, stop, step, init, body):
+    """for k in range(start, stop, step): sets = body(b, k, sets), sets a nested list of
+    vector values carried through the loop (phis); returns (the final k, the sets)."""
+    head, loop, done = (fn.append_basic_block(f"{name}.{s}") for s in "hbd")
     pre = b.block
     b.branch(head)
     b.position_at_end(head)
     k = b.phi(I64)
-    k.add_incoming(I64(0), pre)
-    acc = [[b.phi(VI32) for _ in range(nv)] for _ in range(rows)]
-    for row in acc:
-        for x in row:
-            x.add_incoming(zero, pre)
-    b.cbranch(b.icmp_signed("<", k, g["kq"]), body, done)
-    b.position_at_end(body)
-    wv = [b.load(_gep(b, wblk[v], b.mul(k, I64(64))), typ=VI32, align=1) for v in range(nv)]
-    k4 = b.mul(k, I64(4))
-    for r in range(rows):
-        av = _splat(b, b.load(_gep(b, arow[r], k4), typ=I32, align=1), VI32)
-        for v in range(nv):
-            acc[r][v].add_incoming(dot4(b, acc[r][v], av, wv[v], g["vnni"]), body)
-    k.add_incoming(b.add(k, I64(1)), body)
+    k.add_incoming(start, pre)
+
+    def phis(tree):
+        if isinstance(tree, list):
+            return [phis(t) for t in tree]
+        p = b.phi(VI32)
+        p.add_incoming(tree, pre)
+        return p
+    sets = phis(init)
+    b.cbranch(b.icmp_signed("<", k, stop), loop, done)
+    b.position_at_end(loop)
+    new = body(b, k, sets)
+
+    def link(p, v):
+        if isinstance(p, list):
+            for a, c in zip(p, v):
+                link(a, c)
+        else:
+            p.add_incoming(v, b.block)
+    link(sets, new)
+    k.add_incoming(b.add(k, I64(step)), b.block)
     b.branch(head)
     b.position_at_end(done)
-    epi(b, m0, jb, rows, nv, acc)
+    return k, sets
 
 
 def rows_product(b, fn, g, epi, block_epi=None):

@@ -17,7 +17,8 @@ from ember.ops import tensor_quant_dynamic as tqd
 from ember.ops.tensor_common import seal
 
 SHAPES = [(1, 1, 1), (1, 3, 17), (1, 784, 256), (2, 5, 16), (3, 63, 33), (5, 128, 10),
-          (7, 255, 65), (32, 256, 256), (33, 100, 48), (4, 4, 129)]
+          (7, 255, 65), (32, 256, 256), (33, 100, 48), (4, 4, 129), (2, 23, 20),
+          (1, 8192, 10)]
 
 
 def _bits(a):
