@@ -107,6 +107,8 @@ def test_static_linear_matches_numpy(m, k, n, relu):
         got = twin(q, s_in, zin, w, ws, b, s_out, zout, relu)
         want = tq.linear_static(q, s_in, zin, w, ws, b, s_out, zout, relu)
         assert got.dtype == np.uint8 and np.array_equal(got, want), case
+        again = twin(q, s_in, zin, w, ws, b, s_out, zout, relu)  # frozen: the fast path
+        assert np.array_equal(again, want), case
 
 
 def test_against_torch_quantized_ops():
