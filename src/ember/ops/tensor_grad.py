@@ -77,13 +77,15 @@ def conv2d_input_backward(g, x, w, stride, padding, dilation, groups):
     dh, dw = _pair(dilation)
     n, cin, hin, win = x.shape
     cout, cpg, kh, kw = w.shape
-    if groups == 1 and (sh, sw, dh, dw) == (1, 1, 1, 1) and ph < kh and pw < kw and \
-            g.dtype == w.dtype:
-        # stride 1: the "full" convolution of g with w flipped and its channels swapped,
-        # through the forward kernel (one GEMM over a wide im2col, no strided adds)
+    if (sh, sw, dh, dw) == (1, 1, 1, 1) and ph < kh and pw < kw and g.dtype == w.dtype:
+        # stride 1: the "full" convolution of g with w flipped and its channels swapped
+        # within each group, through the forward kernel (a GEMM over a wide im2col; the
+        # depthwise kernel for depthwise layers), no strided adds
         from ember.ops.tensor_conv import conv2d
-        wt = np.ascontiguousarray(w[:, :, ::-1, ::-1].transpose(1, 0, 2, 3))
-        out = conv2d(g, wt, None, 1, (kh - 1 - ph, kw - 1 - pw), 1, 1)
+        opg = cout // groups
+        wt = w.reshape(groups, opg, cpg, kh, kw).transpose(0, 2, 1, 3, 4)
+        wt = np.ascontiguousarray(wt.reshape(groups * cpg, opg, kh, kw)[:, :, ::-1, ::-1])
+        out = conv2d(g, wt, None, 1, (kh - 1 - ph, kw - 1 - pw), 1, groups)
         return np.ascontiguousarray(out).astype(x.dtype, copy=False)
     hp, wp = hin + 2 * ph, win + 2 * pw
     out = np.zeros((n, cin, hp, wp), dtype=np.result_type(g.dtype, w.dtype))
@@ -112,6 +114,8 @@ def conv2d_weight_backward(g, x, w, stride, padding, dilation, groups):
     oh, ow = g.shape[2], g.shape[3]
     if groups == 1:
         return _conv2d_weight_taps(g, x, w, (sh, sw), (ph, pw), (dh, dw), oh, ow)
+    if cpg == 1 and cout == groups:  # depthwise: per tap, a per-channel dot product
+        return _depthwise_weight(g, x, w, (sh, sw), (ph, pw), (dh, dw), oh, ow)
     xp = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
     win = np.lib.stride_tricks.sliding_window_view(
         xp, ((kh - 1) * dh + 1, (kw - 1) * dw + 1), axis=(2, 3))
@@ -125,6 +129,25 @@ def conv2d_weight_backward(g, x, w, stride, padding, dilation, groups):
         rows = np.ascontiguousarray(gg.transpose(1, 0, 2, 3)).reshape(opg, -1)
         out[gi * opg:(gi + 1) * opg] = (rows @ cols).reshape(opg, cpg, kh, kw)
     return out.astype(w.dtype, copy=False)
+
+
+def _depthwise_weight(g, x, w, stride, padding, dilation, oh, ow):
+    """d(depthwise conv2d)/d(weight): for each tap, sum over (n, oh, ow) of g times the
+    tap's shifted input, per channel (einsum over (N, C, T) runs)."""
+    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
+    c, _, kh, kw = w.shape
+    dt = np.result_type(g.dtype, x.dtype)
+    xp = x.astype(dt, copy=False)
+    if ph or pw:
+        xp = np.pad(xp, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
+    g = g.astype(dt, copy=False)
+    out = np.empty((c, kh, kw), dt)
+    for i in range(kh):
+        for j in range(kw):
+            tap = xp[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh,
+                     j * dw:j * dw + sw * (ow - 1) + 1:sw]
+            out[:, i, j] = np.einsum("nchw,nchw->c", g, tap)
+    return out.reshape(w.shape).astype(w.dtype, copy=False)
 
 
 def _conv2d_weight_taps(g, x, w, stride, padding, dilation, oh, ow):

@@ -54,3 +54,14 @@ def test_einsum_diagonal_is_refused():
 
 def test_max_pool3d_and_adaptive_max_pools():
     check(pools, [A(2, 3, 5, 7), A(2, 3, 8), A(1, 2, 4, 5, 6)], [0, 1, 2])
+
+
+def grouped_convs(x: Tensor, wd: Tensor, wg: Tensor) -> Tensor:
+    a = F.conv2d(x, wd, None, 1, 1, 1, 4) ** 2           # depthwise, stride 1
+    b = F.conv2d(x, wd, None, 2, 1, 2, 4) * 3.0          # depthwise, strided and dilated
+    c = F.conv2d(x, wg, None, 1, (1, 0), 1, 2) ** 2      # two groups
+    return a.sum() + b.sum() + c.sum()
+
+
+def test_depthwise_and_grouped_conv2d():
+    check(grouped_convs, [A(2, 4, 7, 6), A(4, 1, 3, 3), A(6, 2, 3, 2)], [0, 1, 2])
