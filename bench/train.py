@@ -1,6 +1,8 @@
 """One training step (forward, loss, backward, SGD update) of the bench models at batch 32:
 ember.train_step on the lite runtime beside torch eager, 1 thread, median of runs.
-A benchmark, not a test: it prints numbers and asserts nothing about time.
+A benchmark, not a test: it prints numbers and asserts nothing about time. Besides wall
+time it reports the process's CPU time per step (its ratio is steadier on a shared machine:
+other processes' time slices do not count).
 
     OMP_NUM_THREADS=1 PYTHONPATH=src python bench/train.py [--repeat N] [--batch B]
 """
@@ -24,12 +26,14 @@ import ember.optim  # noqa: E402
 
 
 def median_time(fn, repeat):
-    times = []
+    """(median wall time, median process CPU time) of fn."""
+    wall, cpu = [], []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         fn()
-        times.append(time.perf_counter() - t0)
-    return float(np.median(times))
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    return float(np.median(wall)), float(np.median(cpu))
 
 
 def run(name, batch, repeat):
@@ -56,10 +60,11 @@ def run(name, batch, repeat):
 
     step(x, t)
     torch_step()
-    te = median_time(lambda: step(x, t), repeat)
-    tt_ = median_time(torch_step, repeat)
+    (te, ce), (tt_, ct) = median_time(lambda: step(x, t), repeat), \
+        median_time(torch_step, repeat)
     return f"{name:12s} ember {te * 1e3:9.2f} ms   torch eager {tt_ * 1e3:9.2f} ms   " \
-           f"ratio {te / tt_:5.2f}x"
+           f"ratio {te / tt_:5.2f}x   cpu {ce * 1e3:8.2f} / {ct * 1e3:8.2f} ms " \
+           f"ratio {ce / ct:5.2f}x"
 
 
 def main():
