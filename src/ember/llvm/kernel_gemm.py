@@ -178,13 +178,17 @@ def build(module, name, opts) -> ir.Function:
 _FN: dict = {}
 
 
-def native(bias_kind: str | None, act: str | None, accumulate: bool = False):
-    """The compiled product (a ctypes function of ARGS) for these epilogue options."""
-    opts = (bias_kind, act, accumulate)
+def native(bias_kind: str | None, act: str | None, accumulate: bool = False,
+           arrays: bool = False):
+    """The compiled product (a ctypes function of ARGS) for these epilogue options;
+    arrays=True: a, off, b, c and bias are passed as `kernels.array(v)` (bias 0 if none)."""
+    opts = (bias_kind, act, accumulate, arrays)
     fn = _FN.get(opts)
     if fn is None:
         src = inspect.getsource(inspect.getmodule(build))
-        addr, = kernels.compile_kernel("gemm", opts, lambda m: build(m, "ember_gemm", opts),
-                                       ["ember_gemm"], src)
+        addr, = kernels.compile_kernel(
+            "gemm", opts[:3], lambda m: build(m, "ember_gemm", opts[:3]), ["ember_gemm"], src,
+            arrays=tuple(ARGS.index(x) for x in ("a", "off", "b", "c", "bias")) if arrays
+            else ())
         fn = _FN[opts] = PROTO(addr)
     return fn

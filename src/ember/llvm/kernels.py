@@ -36,21 +36,76 @@ def native_kernel(name: str, kernel):
     return factory(kernel)
 
 
-def compile_kernel(tag: str, params: tuple, build, symbols: list[str], source: str) -> list[int]:
+def compile_kernel(tag: str, params: tuple, build, symbols: list[str], source: str,
+                   arrays: tuple = ()) -> list[int]:
     """Addresses of `symbols` in the module `build(module)` makes, compiled once per
-    (tag, params) in this process and kept in the object cache across processes."""
-    memo = (tag, params)
+    (tag, params) in this process and kept in the object cache across processes.
+
+    arrays: the indices of the pointer parameters the caller passes as `array(a)` (see
+    `array`): each symbol's address is then that of its entry `symbol_a`, which reads
+    those arrays' data pointers."""
+    memo = (tag, params, arrays)
     hit = _COMPILED.get(memo)
     if hit is not None:
         return hit
     with _LOCK:
         hit = _COMPILED.get(memo)
         if hit is None:
-            hit = _COMPILED[memo] = _compile(tag, params, build, symbols, source)
+            hit = _COMPILED[memo] = _compile(tag, params, build, symbols, source, arrays)
     return hit
 
 
-def _compile(tag, params, build, symbols, source):
+def _array_layout():
+    from ember.llvm import objcall
+    return objcall.LAYOUT
+
+
+_LAYOUT = _array_layout()
+array = id if _LAYOUT is not None else (lambda a: a.ctypes.data)
+"""How a caller passes an array to a parameter listed in compile_kernel's `arrays`: its
+object address (the entry reads numpy's `data` field at the offset objcall.py verified at
+import: no ctypes object per array, ~1 us each) or, where that layout does not hold, its
+data pointer. The caller has checked the array (type, dtype, layout) and keeps it alive
+over the call."""
+
+
+def _entry(module, name: str, arrays: tuple) -> None:
+    """`name_a`: `name` with the parameters in `arrays` taken as ndarray addresses."""
+    from llvmlite import ir
+
+    from ember.llvm.layout import PTR
+
+    inner = module.globals[name]
+    fn = ir.Function(module, inner.function_type, name + "_a")
+    b = ir.IRBuilder(fn.append_basic_block("e"))
+    args = list(fn.args)
+    if _LAYOUT is not None:
+        for i in arrays:  # 0 (an absent bias) stays null
+            obj = args[i]
+            null = b.icmp_unsigned("==", obj, ir.Constant(PTR, None))
+            known = b.select(null, b.gep(_null_array(b, module), [ir.IntType(64)(0)],
+                                         source_etype=ir.IntType(8)), obj)
+            data = b.load(b.gep(known, [ir.IntType(64)(_LAYOUT["data"])],
+                                source_etype=ir.IntType(8)), typ=PTR)
+            args[i] = b.select(null, ir.Constant(PTR, None), data)
+    b.call(inner, args)
+    b.ret_void()
+
+
+def _null_array(b, module):
+    """A module global as large as an array object's header: what a null argument's
+    `data` load reads instead of address 0 (the loaded value is then discarded)."""
+    from llvmlite import ir
+
+    g = module.globals.get("ember_null_array")
+    if g is None:
+        g = ir.GlobalVariable(module, ir.ArrayType(ir.IntType(8), 128), "ember_null_array")
+        g.initializer = ir.Constant(g.value_type, None)
+        g.linkage = "internal"
+    return g
+
+
+def _compile(tag, params, build, symbols, source, arrays=()):
     import hashlib
 
     from llvmlite import ir
@@ -58,7 +113,9 @@ def _compile(tag, params, build, symbols, source):
     from ember.llvm import cache, jit
 
     digest = hashlib.sha256((source + _helpers_source()).encode()).hexdigest()[:16]
-    key = cache.key("kernel", tag, repr(params), jit.target_key(), digest)
+    layout = _LAYOUT["data"] if arrays and _LAYOUT is not None else None
+    key = cache.key("kernel", tag, repr(params), jit.target_key(), digest, repr(arrays),
+                    repr(layout))
     hit = cache.load(key)
     if hit is not None:
         obj = hit[1]
@@ -66,11 +123,14 @@ def _compile(tag, params, build, symbols, source):
         m = ir.Module(name=f"ember_{tag}")
         m.triple, m.data_layout = jit.target_triple_layout()
         build(m)
+        if arrays:
+            for sym in symbols:
+                _entry(m, sym, arrays)
         obj = jit.compile_ir(str(m))
         cache.store(key, {"kind": "kernel", "tag": tag}, obj)
     loaded = jit.Loaded(obj)
     _KEEP.append(loaded)  # the code lives as long as the process
-    return [loaded.address(s) for s in symbols]
+    return [loaded.address(s + "_a" if arrays else s) for s in symbols]
 
 
 def _helpers_source() -> str:
@@ -79,7 +139,8 @@ def _helpers_source() -> str:
 
     from ember.llvm import kernel_rnn as R
 
-    return "".join(inspect.getsource(f) for f in (R._ptr, R._splat, R._loop))
+    return "".join(inspect.getsource(f) for f in (R._ptr, R._splat, R._loop, _entry,
+                                                   _null_array))
 
 
 def prototype(*argtypes):
