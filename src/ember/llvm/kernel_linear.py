@@ -1,11 +1,14 @@
 """tensor.linear through the native product (kernel_gemm.py).
 
 `NativeLinear` is `tensor.linear` under the LLVM backend: x @ w.T + b for float32,
-C-contiguous x of at least ROWS rows (leading dims flattened) runs as one native product
-of x and the weight's C-contiguous transpose (the kernel's own cached one for a frozen
-weight, ops/tensor_linalg.weight_t), the bias added per column in the epilogue after the
-sum (as the kernel adds it). Fewer rows (a GEMV: numpy's BLAS streams the weight as fast)
-and every other call run the numpy kernel, which also raises its errors.
+x (a strided x is copied first) of at least ROWS rows (leading dims flattened) runs as one
+native product of x and the weight's C-contiguous transpose (the kernel's own cached one
+for a frozen weight, ops/tensor_linalg.weight_t), the bias added per column in the
+epilogue after the sum (as the kernel adds it); one row runs the native GEMV
+(kernel_gemv.py: against W^T, or W itself for fewer than 64 outputs). Two or three rows
+and every other call run the numpy kernel, which also raises its errors. Arrays cross
+to the kernels as object addresses (kernels.array): about 1 us less per array than
+ctypes pointers.
 
 The sum runs over k in order with FMAs where BLAS picks its own order: results differ
 from the VM's by float32 rounding of an in_features-term sum (tests: within 1e-6 of the
@@ -17,11 +20,15 @@ from __future__ import annotations
 import numpy as np
 
 from ember.llvm import kernel_gemm as G
+from ember.llvm import kernel_gemv as GV
 from ember.llvm import kernels
 from ember.ops.tensor_linalg import weight_t
 
 ROWS = 4
-"""Fewest rows the native product takes (below, the kernel's GEMV)."""
+"""Fewest rows the native product takes; one row is a native GEMV (kernel_gemv.py); two
+and three rows run the kernel."""
+_A = kernels.array
+_empty = np.empty
 _ND = np.ndarray
 _F32 = np.dtype(np.float32)
 _OFFSETS: dict = {}
@@ -56,24 +63,37 @@ def linear_act(x, w, b, act=None):
     the native product does not cover the call."""
     if not _covered(x, w, b):
         return None
+    if not x.flags.c_contiguous:
+        x = np.ascontiguousarray(x)
     n, k = w.shape
     rows = x.size // k
-    wt = weight_t(w)
-    if not wt.flags.c_contiguous:
-        wt = np.ascontiguousarray(wt)
-    y = np.empty(x.shape[:-1] + (n,), np.float32)
-    G.native(None if b is None else "col", act)(
-        x.ctypes.data, k, 1, _offsets(k, n).ctypes.data, wt.ctypes.data, 0, y.ctypes.data,
-        n, 0, 0 if b is None else b.ctypes.data, rows, k, 1, n)
+    y = _empty(x.shape[:-1] + (n,), _F32)
+    if rows == 1:
+        if n < GV.DOT_BELOW and w.flags.c_contiguous:
+            GV.native(b is not None, act, True)(_A(x), _A(w), 0 if b is None else _A(b),
+                                                _A(y), k, n)
+            return y
+        wt = _weight_t(w)
+        GV.native(b is not None, act)(_A(x), _A(wt), 0 if b is None else _A(b), _A(y), k, n)
+        return y
+    wt = _weight_t(w)
+    G.native(None if b is None else "col", act, arrays=True)(
+        _A(x), k, 1, _A(_offsets(k, n)), _A(wt), 0, _A(y), n, 0, 0 if b is None else _A(b),
+        rows, k, 1, n)
     return y
+
+
+def _weight_t(w):
+    wt = weight_t(w)
+    return wt if wt.flags.c_contiguous else np.ascontiguousarray(wt)
 
 
 def _covered(x, w, b) -> bool:
     if type(x) is not _ND or type(w) is not _ND or x.dtype is not _F32 or \
-            w.dtype is not _F32 or x.ndim < 2 or w.ndim != 2 or not x.flags.c_contiguous:
+            w.dtype is not _F32 or x.ndim < 2 or w.ndim != 2:
         return False
     n, k = w.shape
-    if x.shape[-1] != k or k == 0 or n == 0 or x.size < ROWS * k:
+    if x.shape[-1] != k or k == 0 or n == 0 or (x.size != k and x.size < ROWS * k):
         return False
     return b is None or (type(b) is _ND and b.dtype is _F32 and b.shape == (n,) and
                          b.flags.c_contiguous)

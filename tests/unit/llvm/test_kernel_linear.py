@@ -42,11 +42,44 @@ def test_linear_runs_natively(shape, bias):
     assert _run(layer, x) == {("tensor.linear", "native"): 1}
 
 
+@pytest.mark.parametrize("k,n", [(7, 5), (33, 70), (100, 3), (64, 64), (300, 130),
+                                 (17, 200), (40, 63)])
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("lead", [(1,), (1, 1)])
+def test_one_row_runs_the_native_gemv(k, n, bias, lead):
+    torch.manual_seed(5)
+    layer = torch.nn.Linear(k, n, bias=bias)
+    x = np.random.default_rng(6).standard_normal(lead + (k,)).astype(np.float32)
+    assert _run(layer, x) == {("tensor.linear", "native"): 1}
+
+
+def test_strided_rows_are_copied_then_native():
+    torch.manual_seed(7)
+    x = np.random.default_rng(8).standard_normal((8, 6, 3)).astype(np.float32)[:, :, 1]
+    assert not x.flags.c_contiguous
+    assert _run(torch.nn.Linear(8, 5), x.T) == {("tensor.linear", "native"): 1}
+    assert _run(torch.nn.Linear(6, 5), x) == {("tensor.linear", "native"): 1}
+
+
+def test_gemv_columns_match_the_product_row_bits():
+    """The column-form GEMV runs the GEMM one-row tile's operations: same bits."""
+    from ember.llvm import kernel_gemm as G, kernel_gemv as GV, kernels
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((1, 77)).astype(np.float32)
+    wt = rng.standard_normal((77, 150)).astype(np.float32)
+    b = rng.standard_normal(150).astype(np.float32)
+    y1, y2 = np.empty((1, 150), np.float32), np.empty((1, 150), np.float32)
+    A = kernels.array
+    GV.native(True, "relu")(A(x), A(wt), A(b), A(y1), 77, 150)
+    off = np.arange(77, dtype=np.int64) * 150
+    G.native("col", "relu")(x.ctypes.data, 77, 1, off.ctypes.data, wt.ctypes.data, 0,
+                            y2.ctypes.data, 150, 0, b.ctypes.data, 1, 77, 1, 150)
+    np.testing.assert_array_equal(y1, y2)
+
+
 @pytest.mark.parametrize("x", [
-    np.ones((1, 8), np.float32),                          # one row: the GEMV
     np.ones((3, 8), np.float32),                          # fewer rows than ROWS
     np.ones((8,), np.float32),                            # a vector
-    np.ones((8, 6), np.float32).T,                        # not contiguous
 ])
 def test_other_linears_run_the_kernel(x):
     torch.manual_seed(2)
