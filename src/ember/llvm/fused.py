@@ -133,16 +133,23 @@ def _intr(b, name, t, nargs=1):
 
 # ----------------------------------------------------------------------------- steps
 
+def _const(x, v: float):
+    """The float32 constant v in x's type (a float, or a vector of them)."""
+    v = float(np.float32(v))
+    t = x.type
+    return ir.Constant(t, [v] * t.count) if isinstance(t, ir.VectorType) else ir.Constant(t, v)
+
+
 def _relu(b, x):
     """np.clip(x, 0, inf): NaN stays NaN, -0.0 becomes 0.0."""
-    zero = ir.Constant(F32, 0.0)
+    zero = _const(x, 0.0)
     pos = b.select(b.fcmp_ordered(">", x, zero), x, zero)
     return b.select(b.fcmp_unordered("uno", x, x), x, pos)
 
 
 def _clip(b, x, lo: float, hi: float):
     """np.clip(x, lo, hi) of a float32: NaN stays NaN; max(x, lo) then min(·, hi)."""
-    lo_c, hi_c = ir.Constant(F32, lo), ir.Constant(F32, hi)
+    lo_c, hi_c = _const(x, lo), _const(x, hi)
     m = b.select(b.fcmp_ordered(">", x, lo_c), x, lo_c)
     m = b.select(b.fcmp_ordered("<", m, hi_c), m, hi_c)
     return b.select(b.fcmp_unordered("uno", x, x), x, m)
@@ -153,12 +160,31 @@ def _f32(v: float):
 
 
 def _hardswish(b, x):
-    t = _clip(b, b.fadd(x, _f32(3.0)), 0.0, 6.0)
-    return b.fmul(x, b.fmul(t, _f32(1.0 / 6.0)))
+    t = _clip(b, b.fadd(x, _const(x, 3.0)), 0.0, 6.0)
+    return b.fmul(x, b.fmul(t, _const(x, 1.0 / 6.0)))
 
 
 def _hardsigmoid(b, x):
-    return _clip(b, b.fadd(b.fmul(x, _f32(1.0 / 6.0)), _f32(0.5)), 0.0, 1.0)
+    return _clip(b, b.fadd(b.fmul(x, _const(x, 1.0 / 6.0)), _const(x, 0.5)), 0.0, 1.0)
+
+
+EPILOGUE_ACTS = {"relu": _relu, "hardswish": _hardswish, "hardsigmoid": _hardsigmoid}
+"""Activations a product's (or a depthwise convolution's) epilogue computes: the same
+float32 operations as the numpy kernels (bit-identical), on scalars or vectors."""
+
+
+def epilogue(b, x, act):
+    """act(x) (act None: x) for a float32 scalar or vector."""
+    return x if act is None else EPILOGUE_ACTS[act](b, x)
+
+
+def epilogue_source() -> str:
+    """The text of the epilogue's emitters (part of the cache key of the kernels that
+    use them)."""
+    import inspect
+
+    return "".join(inspect.getsource(f) for f in (_const, _relu, _clip, _hardswish,
+                                                   _hardsigmoid, epilogue))
 
 
 def _gelu_tanh(b, x):
@@ -415,7 +441,7 @@ product's epilogue, or None where the native kernel does not cover the call."""
 
 def _producer_plan(group):
     """(native twin per step, (producer, its operand refs, activation) when the group is
-    exactly a producer and a relu of it, else None)."""
+    exactly a producer and an epilogue activation (EPILOGUE_ACTS) of it, else None)."""
     from ember.llvm.kernels import native_kernel
 
     twins = tuple(native_kernel(name, k) for (name, _), k in zip(group.specs, group.kernels))
@@ -423,9 +449,11 @@ def _producer_plan(group):
     epilogue = None
     if len(group.specs) == 2 and group.outputs == (n0 + 1,):
         (p, prefs), (a, arefs) = group.specs
-        if p in _EPILOGUE and a == "tensor.relu" and len(arefs) == 2 and arefs[0] == n0 and \
-                group.n_in <= arefs[1] < n0 and group.consts[arefs[1] - group.n_in] is False:
-            epilogue = (p, lambda v, refs=prefs: [v[i] for i in refs], "relu", False)
+        act = a.removeprefix("tensor.")
+        if p in _EPILOGUE and act in EPILOGUE_ACTS and len(arefs) == 2 and \
+                arefs[0] == n0 and group.n_in <= arefs[1] < n0 and \
+                group.consts[arefs[1] - group.n_in] is False:
+            epilogue = (p, lambda v, refs=prefs: [v[i] for i in refs], act, False)
     return twins, epilogue
 
 

@@ -23,7 +23,7 @@ from llvmlite import ir
 
 from ember.llvm import kernel_conv_dense as dense
 from ember.llvm import kernels
-from ember.llvm.fused import F32
+from ember.llvm.fused import F32, epilogue, epilogue_source
 from ember.llvm.kernel_rnn import _loop, _ptr
 from ember.llvm.layout import I64, PTR
 from ember.ops import tensor_conv as C
@@ -34,10 +34,11 @@ _PROTO = kernels.prototype(*[ctypes.c_void_p if a in _PTRS else ctypes.c_int64
                              for a in _ARGS])
 
 
-def build(module, kh, kw, dh, dw, has_b) -> None:
-    """`ember_dw(args…)` for one kernel size, dilation and bias presence: per plane the
-    input is copied into a zero-bordered scratch plane (`pad`), then each output element
-    is its taps' FMAs in (ki, kj) order from zero, in registers, plus the bias."""
+def build(module, kh, kw, dh, dw, has_b, act=None) -> None:
+    """`ember_dw(args…)` for one kernel size, dilation, bias presence and epilogue
+    activation: per plane the input is copied into a zero-bordered scratch plane (`pad`),
+    then each output element is its taps' FMAs in (ki, kj) order from zero, in registers,
+    plus the bias, then `act` (fused.EPILOGUE_ACTS: the numpy kernel's operations)."""
     fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [PTR if a in _PTRS else I64
                                                              for a in _ARGS]), "ember_dw")
     a = dict(zip(_ARGS, fn.args))
@@ -76,7 +77,7 @@ def build(module, kh, kw, dh, dw, has_b) -> None:
                         acc = b.call(fma, [wts[ki * kw + kj], xv, acc])
                 if has_b:
                     acc = b.fadd(acc, bv)
-                b.store(acc, _ptr(b, orow, j))
+                b.store(epilogue(b, acc, act), _ptr(b, orow, j))
             _loop(b, fn, I64(0), a["wo"], I64(1), "j", elem)
         _loop(b, fn, I64(0), a["ho"], I64(1), "i", row)
 
@@ -98,7 +99,7 @@ MAX_TAPS = 64
 def _native(params):
     fn = _FN.get(params)
     if fn is None:
-        src = inspect.getsource(inspect.getmodule(build))
+        src = inspect.getsource(inspect.getmodule(build)) + epilogue_source()
         addr, = kernels.compile_kernel("depthwise", params, lambda m: build(m, *params),
                                        ["ember_dw"], src)
         fn = _FN[params] = _PROTO(addr)
@@ -127,26 +128,31 @@ class NativeConv2d:
             kernels.count("tensor.conv2d", "numpy")
             return self.kernel(x, w, b, stride, padding, dilation, groups)
         kernels.count("tensor.conv2d", "native")
-        (pt, pb), (pl, pr), (dh, dw) = plan
-        n, c, h, wd = x.shape
-        kh, kw = w.shape[2:]
-        ho, wo = h + pt + pb - dh * (kh - 1), wd + pl + pr - dw * (kw - 1)
-        out = np.empty((n, c, ho, wo), np.float32)
-        w = np.ascontiguousarray(w)
-        pad = np.empty((h + pt + pb) * (wd + pl + pr), np.float32)
-        bias = 0 if b is None else np.ascontiguousarray(b).ctypes.data
-        _native((kh, kw, dh, dw, b is not None))(
-            x.ctypes.data, w.ctypes.data, bias, out.ctypes.data, pad.ctypes.data, n * c, c,
-            h, wd, pt, pl, ho, wo)
-        return out
+        return _depthwise(x, w, b, plan, None)
+
+
+def _depthwise(x, w, b, plan, act):
+    (pt, pb), (pl, pr), (dh, dw) = plan
+    n, c, h, wd = x.shape
+    kh, kw = w.shape[2:]
+    ho, wo = h + pt + pb - dh * (kh - 1), wd + pl + pr - dw * (kw - 1)
+    out = np.empty((n, c, ho, wo), np.float32)
+    w = np.ascontiguousarray(w)
+    pad = np.empty((h + pt + pb) * (wd + pl + pr), np.float32)
+    bias = 0 if b is None else np.ascontiguousarray(b).ctypes.data
+    _native((kh, kw, dh, dw, b is not None, act))(
+        x.ctypes.data, w.ctypes.data, bias, out.ctypes.data, pad.ctypes.data, n * c, c,
+        h, wd, pt, pl, ho, wo)
+    return out
 
 
 def conv2d_act(x, w, b, stride, padding, dilation, groups, act):
-    """conv2d then `act` with the activation in the native product's epilogue (dense and
-    grouped convolutions); None where that path does not cover the call (the caller runs
-    the two ops one by one)."""
-    if _plan(x, w, b, stride, padding, dilation, groups) is not None:
-        return None  # depthwise: its own loop, no epilogue
+    """conv2d then `act` (fused.EPILOGUE_ACTS) in the epilogue of the depthwise loop or of
+    the native product (dense and grouped convolutions); None where neither covers the
+    call (the caller runs the two ops one by one)."""
+    plan = _plan(x, w, b, stride, padding, dilation, groups)
+    if plan is not None:
+        return _depthwise(x, w, b, plan, act)
     return dense.conv2d(x, w, b, stride, padding, dilation, groups, act)
 
 

@@ -93,7 +93,7 @@ def _native(bias_kind, act):
     fn = _FN.get((bias_kind, act))
     if fn is None:
         src = inspect.getsource(inspect.getmodule(build)) + \
-            inspect.getsource(inspect.getmodule(G.build))
+            inspect.getsource(inspect.getmodule(G.build)) + G.act_source()
         addr, = kernels.compile_kernel("conv", (bias_kind, act),
                                        lambda m: build(m, bias_kind, act), ["ember_conv"], src)
         fn = _FN[(bias_kind, act)] = _PROTO(addr)
@@ -117,7 +117,8 @@ def _offsets(cg, kh, kw, image, wp, dh, dw):
 
 
 def conv2d(x, w, b, stride, padding, dilation, groups, act=None):
-    """The convolution (then `act`: None or "relu", in the product's epilogue) natively,
+    """The convolution (then `act`: None or one of fused.EPILOGUE_ACTS, in the product's
+    epilogue) natively,
     or None where this path does not cover the call."""
     plan = _plan(x, w, b, stride, padding, dilation, groups)
     if plan is None:

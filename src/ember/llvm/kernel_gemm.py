@@ -28,7 +28,7 @@ import inspect
 from llvmlite import ir
 
 from ember.llvm import kernels
-from ember.llvm.fused import F32
+from ember.llvm.fused import F32, epilogue
 from ember.llvm.kernel_rnn import _loop, _ptr, _splat
 from ember.llvm.layout import I64, PTR
 
@@ -83,6 +83,11 @@ def _relu(b, v):
     return b.select(b.fcmp_unordered("uno", v, v), v, pos)
 
 
+def act_source() -> str:
+    from ember.llvm.fused import epilogue_source
+    return epilogue_source()
+
+
 def _tile(b, fn, a, rows, nv, mask, m0, j, brow, crow, opts):
     """One rows x (16 * nv) tile of C at rows m0.., columns j.. of output row i."""
     bias_kind, act, accumulate = opts
@@ -126,9 +131,7 @@ def _tile(b, fn, a, rows, nv, mask, m0, j, brow, crow, opts):
                                                typ=F32), V16))
             elif bias_kind == "col":
                 x = b.fadd(x, vec.load(_ptr(b, a["bias"], b.add(j, I64(16 * v)))))
-            if act == "relu":
-                x = _relu(b, x)
-            vec.store(x, cp[r][v])
+            vec.store(epilogue(b, x, act), cp[r][v])
 
 
 def _rows(b, fn, a, nv, mask, j, brow, crow, opts, panel):
@@ -185,7 +188,7 @@ def native(bias_kind: str | None, act: str | None, accumulate: bool = False,
     opts = (bias_kind, act, accumulate, arrays)
     fn = _FN.get(opts)
     if fn is None:
-        src = inspect.getsource(inspect.getmodule(build))
+        src = inspect.getsource(inspect.getmodule(build)) + act_source()
         addr, = kernels.compile_kernel(
             "gemm", opts[:3], lambda m: build(m, "ember_gemm", opts[:3]), ["ember_gemm"], src,
             arrays=tuple(ARGS.index(x) for x in ("a", "off", "b", "c", "bias")) if arrays

@@ -24,8 +24,8 @@ import inspect
 from llvmlite import ir
 
 from ember.llvm import kernels
-from ember.llvm.fused import F32
-from ember.llvm.kernel_gemm import MASK, V16, _relu, _Vec
+from ember.llvm.fused import F32, epilogue
+from ember.llvm.kernel_gemm import MASK, V16, _Vec, act_source
 from ember.llvm.kernel_rnn import _loop, _ptr, _splat
 from ember.llvm.layout import I64, PTR
 
@@ -66,9 +66,7 @@ def _block(b, fn, a, nv, mask, j, has_bias, act):
         col = b.add(j, I64(16 * u))
         if has_bias:
             x = b.fadd(x, vec.load(_ptr(b, a["bias"], col)))
-        if act == "relu":
-            x = _relu(b, x)
-        vec.store(x, _ptr(b, a["y"], col))
+        vec.store(epilogue(b, x, act), _ptr(b, a["y"], col))
 
 
 def build(module, name, has_bias: bool, act) -> ir.Function:
@@ -141,11 +139,7 @@ def _dot_rows(b, fn, a, rows, j):
         col = b.add(j, I64(r))
         if a["has_bias"]:
             y = b.fadd(y, b.load(_ptr(b, a["bias"], col), typ=F32))
-        if a["act"] == "relu":
-            zf = ir.Constant(F32, 0.0)
-            pos = b.select(b.fcmp_ordered(">", y, zf), y, zf)
-            y = b.select(b.fcmp_unordered("uno", y, y), y, pos)
-        b.store(y, _ptr(b, a["y"], col))
+        b.store(epilogue(b, y, a["act"]), _ptr(b, a["y"], col))
     del vec
 
 
@@ -173,7 +167,7 @@ def native(has_bias: bool, act: str | None, dot: bool = False):
     opts = (has_bias, act, dot)
     fn = _FN.get(opts)
     if fn is None:
-        src = inspect.getsource(inspect.getmodule(build))
+        src = inspect.getsource(inspect.getmodule(build)) + act_source()
         maker = build_dot if dot else build
         addr, = kernels.compile_kernel("gemv", opts,
                                        lambda m: maker(m, "ember_gemv", has_bias, act),

@@ -225,15 +225,16 @@ def _is_tensor(t) -> bool:
 def fused_where(steps) -> tuple:
     """("fused", None) when a group of these operators runs as one native loop or product
     with its epilogue (given float32 contiguous operands), else ("numpy", why)."""
-    from ember.llvm.fused import _EPILOGUE, STEPS
+    from ember.llvm.fused import _EPILOGUE, EPILOGUE_ACTS, STEPS
     from ember.llvm.kernels import NATIVE
 
     if steps and steps[0] in _EPILOGUE:
-        if tuple(steps[1:]) == ("tensor.relu",):
+        if len(steps) == 2 and steps[1].removeprefix("tensor.") in EPILOGUE_ACTS:
             return "fused", None
         lacking = [s for s in steps if s not in NATIVE]
         if lacking:
-            return "numpy", ("a producer group beyond producer + relu runs step by step; "
+            return "numpy", ("a producer group beyond producer + activation runs step by "
+                             "step; "
                              "no native twin for " + ", ".join(lacking))
         return "native", None
     lacking = sorted({s for s in steps if s not in STEPS})

@@ -108,39 +108,68 @@ def test_unbatched_and_errors_are_the_kernels():
     assert str(got.value).splitlines()[0] == str(want.value).splitlines()[0]
 
 
+_ACTS = {"relu": torch.nn.ReLU, "hardswish": torch.nn.Hardswish,
+         "hardsigmoid": torch.nn.Hardsigmoid}
+
+
+@pytest.mark.parametrize("act", sorted(_ACTS))
 @pytest.mark.parametrize("conv, where, epilogue, bn", [
     (lambda: torch.nn.Conv2d(3, 10, 3, padding=1), "native", True, False),
     (lambda: torch.nn.Conv2d(3, 10, 3, padding=1), "native", True, True),  # BN folded
-    (lambda: torch.nn.Conv2d(4, 4, 3, padding=1, groups=4), "native", False, False),
+    (lambda: torch.nn.Conv2d(4, 4, 3, padding=1, groups=4), "native", True, False),
+    (lambda: torch.nn.Conv2d(4, 4, 3, padding=1, groups=4, bias=False), "native", True,
+     True),
     (lambda: torch.nn.Conv2d(3, 10, 3, stride=2), "numpy", False, False),
 ])
-def test_conv_relu_pairs(conv, where, epilogue, bn, tmp_path):
-    """passes/fuse_epilogue pairs a convolution with its relu under the LLVM backend; the
-    pair runs as one native product with relu in its epilogue where it can, else its two
-    steps through their twins; a saved artifact runs the pair on the VM."""
+def test_conv_activation_pairs(conv, where, epilogue, bn, act, tmp_path):
+    """passes/fuse_epilogue pairs a convolution with its activation under the LLVM
+    backend; the pair runs as one native product (or depthwise loop) with the activation
+    in its epilogue where it can, else its two steps through their twins; a saved artifact
+    runs the pair on the VM."""
     torch.manual_seed(11)
     layer = conv()
     norm = [torch.nn.BatchNorm2d(layer.out_channels)] if bn else []
-    m = torch.nn.Sequential(layer, *norm, torch.nn.ReLU()).eval()
+    m = torch.nn.Sequential(layer, *norm, _ACTS[act]()).eval()
     vm, nat = ember.script(m), ember.script(m, backend="llvm")
     assert "tensor.fused" in nat.graph and "tensor.fused" not in vm.graph
     x = np.random.default_rng(12).standard_normal((2, layer.in_channels, 9, 10))
-    x = x.astype(np.float32)
+    x = x.astype(np.float32) * 3
     before = dict(kernels.COUNTS)
     got = nat(x)
     used = {k: v - before.get(k, 0) for k, v in kernels.COUNTS.items()
             if v != before.get(k, 0)}
     want = vm(x)
     assert used.get(("tensor.conv2d", where)) == 1
-    assert used.get(("tensor.relu", "native")) == (1 if epilogue else None)
+    assert used.get((f"tensor.{act}", "native")) == (1 if epilogue else None)
     terms = vm_conv_abs(x, layer.weight.detach().numpy().astype(np.float64), layer)
     scale = 1.0 + 2.0 * bn  # a folded batch norm scales the weights (by about 1 here)
     assert got.shape == want.shape and np.all(np.abs(got - want) <= 1e-6 * scale * (terms + 1))
-    assert not np.signbit(got).any()
+    if act == "relu":
+        assert not np.signbit(got).any()
     path = tmp_path / "pair.ember"
     nat.save(path)
     from ember import mobile
     assert np.array_equal(mobile.load(path)(x), want)
+
+
+def test_epilogue_activations_are_the_kernels_bits():
+    """An activation in the epilogue computes the numpy kernel's float32 operations: on
+    the same convolution output, bit-identical (NaN, infinities and the clip edges)."""
+    from ember.llvm.kernel_conv import _depthwise, _plan
+    from ember.ops import tensor_activation as A
+    rng = np.random.default_rng(15)
+    x = rng.standard_normal((1, 3, 6, 7)).astype(np.float32) * 4
+    x[0, 0, 1, :4] = [np.nan, np.inf, -np.inf, -3.0]
+    x[0, 1, 2, :3] = [3.0, -0.0, 1e-30]
+    w = np.zeros((3, 1, 3, 3), np.float32)
+    w[:, 0, 1, 1] = 1.0  # the identity tap: the product is x itself
+    plan = _plan(x, w, None, [1, 1], [1, 1], [1, 1], 3)
+    base = _depthwise(x, w, None, plan, None)
+    with np.errstate(all="ignore"):
+        for act in ("relu", "hardswish", "hardsigmoid"):
+            want = getattr(A, act)(base.copy(), False)
+            got = _depthwise(x, w, None, plan, act)
+            np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
 
 
 class _SE(torch.nn.Module):
