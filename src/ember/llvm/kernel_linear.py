@@ -22,6 +22,7 @@ import numpy as np
 from ember.llvm import kernel_gemm as G
 from ember.llvm import kernel_gemv as GV
 from ember.llvm import kernels
+from ember.ops.tensor_common import frozen
 from ember.ops.tensor_linalg import weight_t
 
 ROWS = 4
@@ -83,9 +84,23 @@ def linear_act(x, w, b, act=None):
     return y
 
 
+_WT: dict = {}
+
+
 def _weight_t(w):
+    """w.T C-contiguous: for a frozen w (the kernel caches its transpose then) kept here
+    by identity, a dict hit instead of the kernel cache's lookup (about 1 us a call)."""
+    hit = _WT.get(id(w))
+    if hit is not None and hit[0] is w:
+        return hit[1]
     wt = weight_t(w)
-    return wt if wt.flags.c_contiguous else np.ascontiguousarray(wt)
+    if not wt.flags.c_contiguous:
+        return np.ascontiguousarray(wt)
+    if frozen(w):
+        if len(_WT) >= 256:
+            _WT.clear()
+        _WT[id(w)] = (w, wt)
+    return wt
 
 
 def _covered(x, w, b) -> bool:
