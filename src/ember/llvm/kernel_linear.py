@@ -78,8 +78,9 @@ def linear_act(x, w, b, act=None):
         GV.native(b is not None, act)(_A(x), _A(wt), 0 if b is None else _A(b), _A(y), k, n)
         return y
     wt = _weight_t(w)
+    off = _offsets(k, n)  # (a local: the kernel reads the arrays the call's names hold)
     G.native(None if b is None else "col", act, arrays=True)(
-        _A(x), k, 1, _A(_offsets(k, n)), _A(wt), 0, _A(y), n, 0, 0 if b is None else _A(b),
+        _A(x), k, 1, _A(off), _A(wt), 0, _A(y), n, 0, 0 if b is None else _A(b),
         rows, k, 1, n)
     return y
 

@@ -285,7 +285,8 @@ def _source() -> str:
 
 def _native():
     if not _FN:
-        addr, = kernels.compile_kernel("lstm", (BLOCK,), build, ["ember_lstm"], _source())
+        addr, = kernels.compile_kernel("lstm", (BLOCK,), build, ["ember_lstm"], _source(),
+                                       arrays=tuple(_ARGS.index(p) for p in sorted(_PTRS)))
         _FN.append(_PROTO(addr))
     return _FN[0]
 
@@ -295,7 +296,8 @@ def _native_batched(has_bias):
     if fn is None:
         addr, = kernels.compile_kernel("lstm_xh", (has_bias,),
                                        lambda m: build_batched(m, has_bias),
-                                       ["ember_lstm_xh"], _source())
+                                       ["ember_lstm_xh"], _source(),
+                                       arrays=tuple(_XARGS.index(p) for p in sorted(_XPTRS)))
         fn = _FN_GEMM[has_bias] = _PROTO_XH(addr)
     return fn
 
@@ -368,6 +370,12 @@ def _lstm(x, hx, params, has_biases, num_layers, bidirectional, batch_first):
 
 
 _LOCAL = threading.local()
+_A = kernels.array
+
+
+def _offsets(k, n):
+    from ember.llvm.kernel_linear import _offsets as offsets
+    return offsets(k, n)
 
 
 def _scratch(shape):
@@ -395,11 +403,11 @@ def _projection(x, wi, b):
     wi = np.ascontiguousarray(wi, np.float32)
     k, width = wi.shape
     xw = _scratch(x.shape[:-1] + (width,))
-    off = np.arange(k, dtype=np.int64) * width
-    G.native(None if b is None else "col", None)(
-        rows.ctypes.data, k, 1, off.ctypes.data, wi.ctypes.data, 0, xw.ctypes.data, width, 0,
-        0 if b is None else np.ascontiguousarray(b, np.float32).ctypes.data, rows.shape[0],
-        k, 1, width)
+    off = _offsets(k, width)
+    bias = None if b is None else np.ascontiguousarray(b, np.float32)
+    G.native(None if b is None else "col", None, arrays=True)(
+        _A(rows), k, 1, _A(off), _A(wi), 0, _A(xw), width, 0,
+        0 if bias is None else _A(bias), rows.shape[0], k, 1, width)
     return xw
 
 
@@ -418,9 +426,9 @@ def _direction(x, batch_first, weights, h0, c0, out, col, reverse):
     sx, so = xw.strides, out.strides
     sxn, sxt = (sx[0], sx[1]) if batch_first else (sx[1], sx[0])
     son, sot = (so[0], so[1]) if out_bf else (so[1], so[0])
-    _native()(xw.ctypes.data, sxn // 4, sxt // 4, wh.ctypes.data, h0.ctypes.data,
-              out.ctypes.data + 4 * col, son // 4, sot // 4, c.ctypes.data, g.ctypes.data,
-              n, steps, hid, 1 if reverse else 0)
+    dst = out[..., col:]  # (held: the kernel reads the view object's data pointer)
+    _native()(_A(xw), sxn // 4, sxt // 4, _A(wh), _A(h0), _A(dst), son // 4,
+              sot // 4, _A(c), _A(g), n, steps, hid, 1 if reverse else 0)
     last = 0 if reverse else steps - 1
     h = (out[:, last] if out_bf else out[last])[:, col:col + hid].copy()
     return h, c
@@ -486,15 +494,15 @@ def _direction_batched(x, batch_first, weights, h0, c0, out, col, reverse):
     c = np.array(c0, np.float32, order="C")
     g = np.empty((n, 4 * hid), np.float32)
     bias = None if b is None else np.ascontiguousarray(b, np.float32)
-    off = np.arange(width, dtype=np.int64) * (4 * hid)
+    off = _offsets(width, 4 * hid)  # (cached: alive over the call)
     sx, so = x.strides, out.strides
     sxn, sxt = (sx[0], sx[1]) if batch_first else (sx[1], sx[0])
     son, sot = (so[0], so[1]) if batch_first else (so[1], so[0])
+    dst = out[..., col:]  # (held: the kernel reads the view object's data pointer)
     _native_batched(bias is not None)(
-        x.ctypes.data, sxn // 4, sxt // 4, w.ctypes.data,
-        0 if bias is None else bias.ctypes.data, xh.ctypes.data, out.ctypes.data + 4 * col,
-        son // 4, sot // 4, c.ctypes.data, g.ctypes.data, n, steps, hid, x.shape[-1],
-        1 if reverse else 0, off.ctypes.data, x.shape[-1] if finite and not h0.any() else width)
+        _A(x), sxn // 4, sxt // 4, _A(w), 0 if bias is None else _A(bias), _A(xh),
+        _A(dst), son // 4, sot // 4, _A(c), _A(g), n, steps, hid, x.shape[-1],
+        1 if reverse else 0, _A(off), x.shape[-1] if finite and not h0.any() else width)
     last = 0 if reverse else steps - 1
     h = (out[:, last] if batch_first else out[last])[:, col:col + hid].copy()
     return h, c

@@ -66,7 +66,8 @@ array = id if _LAYOUT is not None else (lambda a: a.ctypes.data)
 object address (the entry reads numpy's `data` field at the offset objcall.py verified at
 import: no ctypes object per array, ~1 us each) or, where that layout does not hold, its
 data pointer. The caller has checked the array (type, dtype, layout) and keeps it alive
-over the call."""
+over the call: in a local name, never a temporary (`array(a[1:])` may be freed before
+the call reads it), nor only in a cache another thread may clear."""
 
 
 def _entry(module, name: str, arrays: tuple) -> None:
