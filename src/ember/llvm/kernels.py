@@ -217,6 +217,11 @@ def _layer_norm(kernel):
     return NativeLayerNorm(kernel)
 
 
+def _mha(kernel):
+    from ember.llvm.kernel_attention import NativeMHA
+    return NativeMHA(kernel)
+
+
 def _qlinear_dynamic(kernel):
     from ember.llvm.kernel_qlinear import NativeQLinearDynamic
     return NativeQLinearDynamic(kernel)
@@ -254,6 +259,7 @@ NATIVE = {
     "tensor.quantized_conv2d": _qconv2d,
     "tensor.quantized_linear_dynamic": _qlinear_dynamic,
     "tensor.quantized_linear": _qlinear,
+    "tensor.multi_head_attention": _mha,
     "tensor.layer_norm": _layer_norm,
     "tensor.mul_conv2d": _mul_conv2d,
     "tensor.max_pool2d": _max_pool2d,

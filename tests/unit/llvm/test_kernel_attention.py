@@ -1,0 +1,93 @@
+"""Native self-attention of one sequence (ember/llvm/kernel_attention.py) against the VM's
+numpy kernel, and the calls it leaves to the kernel."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ember
+
+pytest.importorskip("llvmlite")
+torch = pytest.importorskip("torch")
+
+from ember.llvm import kernels  # noqa: E402
+from ember.llvm.kernel_attention import softmax_rows  # noqa: E402
+
+
+class _Attn(torch.nn.Module):
+    def __init__(self, e, heads, bias, need_weights=False, mask=False):
+        super().__init__()
+        self.mha = torch.nn.MultiheadAttention(e, heads, bias=bias)
+        self.need_weights = need_weights
+        self.mask = mask
+
+    def forward(self, x):
+        m = None
+        if self.mask:
+            m = torch.triu(torch.ones(x.shape[0], x.shape[0], dtype=torch.bool), 1)
+        return self.mha(x, x, x, need_weights=self.need_weights, attn_mask=m)[0]
+
+
+def _run(m, x):
+    vm, nat = ember.script(m), ember.script(m, backend="llvm")
+    before = dict(kernels.COUNTS)
+    got = nat(x)
+    used = {k: v - before.get(k, 0) for k, v in kernels.COUNTS.items()
+            if v != before.get(k, 0) and k[0] == "tensor.multi_head_attention"}
+    want = vm(x)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    assert np.abs(got - want).max() <= 1e-5 * (1 + np.abs(want).max())
+    return used
+
+
+@pytest.mark.parametrize("e,heads,length", [(16, 2, 5), (24, 3, 17), (32, 1, 40), (8, 8, 3)])
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("batched", [True, False])
+def test_one_sequence_runs_natively(e, heads, length, bias, batched):
+    torch.manual_seed(1)
+    m = _Attn(e, heads, bias).eval()
+    shape = (length, 1, e) if batched else (length, e)
+    x = np.random.default_rng(2).standard_normal(shape).astype(np.float32)
+    assert _run(m, x) == {("tensor.multi_head_attention", "native"): 1}
+
+
+@pytest.mark.parametrize("kw,shape", [
+    ({"need_weights": True}, (6, 1, 16)),
+    ({"mask": True}, (6, 1, 16)),
+    ({}, (6, 2, 16)),                     # two sequences
+])
+def test_other_calls_run_the_kernel(kw, shape):
+    torch.manual_seed(3)
+    m = _Attn(16, 2, True, **kw).eval()
+    x = np.random.default_rng(4).standard_normal(shape).astype(np.float32)
+    assert _run(m, x) == {("tensor.multi_head_attention", "numpy"): 1}
+
+
+def test_transformer_layer_at_batch_one_is_native_and_close_to_torch():
+    torch.manual_seed(5)
+    layer = torch.nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, batch_first=True).eval()
+    x = np.random.default_rng(6).standard_normal((1, 9, 32)).astype(np.float32)
+    assert _run(layer, x) == {("tensor.multi_head_attention", "native"): 1}
+    nat = ember.script(layer, backend="llvm")
+    want = layer(torch.from_numpy(x)).detach().numpy()
+    assert np.abs(nat(x) - want).max() <= 1e-4
+
+
+def test_softmax_rows_matches_numpy():
+    rng = np.random.default_rng(7)
+    x = (rng.standard_normal((37, 53)) * 20).astype(np.float32)
+    x[3, :5] = -np.inf
+    x[4, 7] = 80.0
+    shift = x.astype(np.float64) - x.max(axis=-1, keepdims=True)
+    want = np.exp(shift)
+    want /= want.sum(axis=-1, keepdims=True)
+    got = x.copy()
+    softmax_rows(got)
+    # x - max is rounded to float32 first (as the numpy kernel does): its error, up to
+    # half an ulp of |x - max|, is amplified by exp; then a few ulps for exp and the sum
+    ulp = np.spacing(want.astype(np.float32))
+    amplified = want * np.where(np.isfinite(shift), np.abs(shift), 0.0) * 2.0 ** -24
+    bound = 4 * ulp + amplified + 1e-45
+    assert np.all(np.abs(got - want) <= bound)
+    assert np.allclose(got.sum(axis=-1), 1.0, atol=1e-6)
