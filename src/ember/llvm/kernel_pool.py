@@ -128,3 +128,40 @@ def _plan(x, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
     if x.shape[-2] < k[0] or x.shape[-1] < k[1]:
         return None
     return k, s
+
+
+class NativeAdaptiveAvgPool2d:
+    """tensor.adaptive_avg_pool2d to one cell (a global average pool, as squeeze-excite
+    blocks use): each plane's mean as the native GEMV's dot form (kernel_gemv.py) of the
+    planes (rows of H * W floats) with the kernel's own averaging vector (1 / (H * W) per
+    element), as the kernel's product computes it but for the order of the sum. float32
+    C-contiguous 3-d or 4-d inputs; every other call runs the kernel."""
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+
+    def __call__(self, x, output_size):
+        if not _global(x, output_size):
+            kernels.count("tensor.adaptive_avg_pool2d", "numpy")
+            return self.kernel(x, output_size)
+        kernels.count("tensor.adaptive_avg_pool2d", "native")
+        from ember.llvm import kernel_gemv as GV
+        from ember.ops.tensor_pool import _averaging
+
+        hw = x.shape[-1] * x.shape[-2]
+        planes = x.reshape(-1, hw)
+        avg = _averaging(hw, 1, _F32)  # (hw, 1), contiguous: the vector
+        out = np.empty(x.shape[:-2] + (1, 1), _F32)
+        A = kernels.array
+        GV.native(False, None, True)(A(avg), A(planes), 0, A(out), hw, planes.shape[0])
+        return out
+
+
+def _global(x, output_size) -> bool:
+    if type(x) is not _ND or x.dtype is not _F32 or x.ndim not in (3, 4) or \
+            not x.flags.c_contiguous or x.size == 0:
+        return False
+    if output_size == 1 and type(output_size) is int:
+        return True
+    return isinstance(output_size, (list, tuple)) and len(output_size) == 2 and \
+        all(type(o) is int and o == 1 for o in output_size)

@@ -55,19 +55,29 @@ def compile_kernel(tag: str, params: tuple, build, symbols: list[str], source: s
     return hit
 
 
-def _array_layout():
+def _layout():
+    """objcall's verified object layout (or None), read on first use: importing this
+    module (done for every llvm-backend script, cache hits included) loads no llvmlite."""
     from ember.llvm import objcall
     return objcall.LAYOUT
 
 
-_LAYOUT = _array_layout()
-array = id if _LAYOUT is not None else (lambda a: a.ctypes.data)
-"""How a caller passes an array to a parameter listed in compile_kernel's `arrays`: its
-object address (the entry reads numpy's `data` field at the offset objcall.py verified at
-import: no ctypes object per array, ~1 us each) or, where that layout does not hold, its
-data pointer. The caller has checked the array (type, dtype, layout) and keeps it alive
-over the call: in a local name, never a temporary (`array(a[1:])` may be freed before
-the call reads it), nor only in a cache another thread may clear."""
+def __getattr__(name):
+    """`kernels.array(a)`: how a caller passes an array to a parameter listed in
+    compile_kernel's `arrays`: its object address (the entry reads numpy's `data` field at
+    the offset objcall.py verified: no ctypes object per array, ~1 us each) or, where that
+    layout does not hold, its data pointer. Made on first access. The caller has checked
+    the array (type, dtype, layout) and keeps it alive over the call: in a local name,
+    never a temporary (`array(a[1:])` may be freed before the call reads it), nor only in
+    a cache another thread may clear."""
+    if name == "array":
+        fn = globals()["array"] = id if _layout() is not None else _data_pointer
+        return fn
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _data_pointer(a):
+    return a.ctypes.data
 
 
 def _entry(module, name: str, arrays: tuple) -> None:
@@ -80,13 +90,14 @@ def _entry(module, name: str, arrays: tuple) -> None:
     fn = ir.Function(module, inner.function_type, name + "_a")
     b = ir.IRBuilder(fn.append_basic_block("e"))
     args = list(fn.args)
-    if _LAYOUT is not None:
+    layout = _layout()
+    if layout is not None:
         for i in arrays:  # 0 (an absent bias) stays null
             obj = args[i]
             null = b.icmp_unsigned("==", obj, ir.Constant(PTR, None))
             known = b.select(null, b.gep(_null_array(b, module), [ir.IntType(64)(0)],
                                          source_etype=ir.IntType(8)), obj)
-            data = b.load(b.gep(known, [ir.IntType(64)(_LAYOUT["data"])],
+            data = b.load(b.gep(known, [ir.IntType(64)(layout["data"])],
                                 source_etype=ir.IntType(8)), typ=PTR)
             args[i] = b.select(null, ir.Constant(PTR, None), data)
     b.call(inner, args)
@@ -114,7 +125,7 @@ def _compile(tag, params, build, symbols, source, arrays=()):
     from ember.llvm import cache, jit
 
     digest = hashlib.sha256((source + _helpers_source()).encode()).hexdigest()[:16]
-    layout = _LAYOUT["data"] if arrays and _LAYOUT is not None else None
+    layout = _layout()["data"] if arrays and _layout() is not None else None
     key = cache.key("kernel", tag, repr(params), jit.target_key(), digest, repr(arrays),
                     repr(layout))
     hit = cache.load(key)
@@ -184,6 +195,41 @@ class NativeUnary:
         return self.kernel(x, *flag)
 
 
+class NativeBinary:
+    """A tensor-tensor arithmetic op (add, sub, mul) as a one-step native fused group:
+    two float32 tensors of one shape run llvm/fused.py's loop (contiguous: natively, with
+    its recycled outputs; otherwise its planned numpy path, bit-identical to the kernel);
+    broadcasting, other dtypes and scalars run the kernel."""
+
+    def __init__(self, name, kernel):
+        from ember.llvm.fused import NativeFusedGroup
+
+        self.group = NativeFusedGroup(("fused", 2, (), ((name, (0, 1)),), (2,)))
+        self.kernel = kernel
+
+    def explain(self, a, b):
+        if type(a) is _ND and type(b) is _ND and a.dtype is _F32 and b.dtype is _F32 and \
+                a.shape == b.shape:
+            return self.group.explain((a, b))
+        return ("numpy", "not two float32 tensors of one shape (broadcasting or dtypes): " +
+                _describe((a, b)))
+
+    def __call__(self, a, b):
+        if type(a) is _ND and type(b) is _ND and a.dtype is _F32 and b.dtype is _F32 and \
+                a.shape == b.shape:
+            return self.group(a, b)
+        return self.kernel(a, b)
+
+
+def _describe(args):
+    from ember.llvm.report import describe_args
+    return describe_args(args)
+
+
+def _binary(name):
+    return lambda kernel: NativeBinary(name, kernel)
+
+
 def _unary(name):
     def factory(kernel):  # (fused.py and llvmlite.ir load with the first activation)
         from ember.llvm.fused import STEPS
@@ -215,6 +261,11 @@ def _mul_conv2d(kernel):
 def _layer_norm(kernel):
     from ember.llvm.kernel_norm import NativeLayerNorm
     return NativeLayerNorm(kernel)
+
+
+def _adaptive_avg_pool2d(kernel):
+    from ember.llvm.kernel_pool import NativeAdaptiveAvgPool2d
+    return NativeAdaptiveAvgPool2d(kernel)
 
 
 def _mha(kernel):
@@ -259,6 +310,7 @@ NATIVE = {
     "tensor.quantized_conv2d": _qconv2d,
     "tensor.quantized_linear_dynamic": _qlinear_dynamic,
     "tensor.quantized_linear": _qlinear,
+    "tensor.adaptive_avg_pool2d": _adaptive_avg_pool2d,
     "tensor.multi_head_attention": _mha,
     "tensor.layer_norm": _layer_norm,
     "tensor.mul_conv2d": _mul_conv2d,
@@ -271,3 +323,5 @@ NATIVE = {
 for _name in ("tensor.relu", "tensor.relu6", "tensor.hardswish", "tensor.hardsigmoid",
               "tensor.silu", "tensor.sigmoid", "tensor.tanh"):
     NATIVE[_name] = _unary(_name)
+for _name in ("tensor.add", "tensor.sub", "tensor.mul"):
+    NATIVE[_name] = _binary(_name)

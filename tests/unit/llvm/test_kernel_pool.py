@@ -56,3 +56,52 @@ def test_errors_are_the_kernels():
     with pytest.raises(type(want.value)) as got:
         nat(bad)
     assert str(got.value).splitlines()[0] == str(want.value).splitlines()[0]
+
+
+def _pair_close(m, x):
+    vm, nat = ember.script(m), ember.script(m, backend="llvm")
+    before = dict(kernels.COUNTS)
+    got = nat(x)
+    used = {k: v - before.get(k, 0) for k, v in kernels.COUNTS.items()
+            if v != before.get(k, 0)}
+    want = vm(x)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    # a mean of n terms in another order: within n ulps of the mean of |x|
+    n = x.shape[-1] * x.shape[-2]
+    bound = n * np.spacing(np.abs(x).mean(axis=(-1, -2), keepdims=True).astype(np.float32))
+    assert np.all(np.abs(got - want) <= bound)
+    return used
+
+
+@pytest.mark.parametrize("shape", [(2, 5, 7, 9), (3, 56, 56), (1, 64, 1, 1), (4, 3, 33, 1)])
+@pytest.mark.parametrize("size", [1, (1, 1)])
+def test_global_average_pool_runs_natively(shape, size):
+    x = np.random.default_rng(1).standard_normal(shape).astype(np.float32)
+    m = torch.nn.Sequential(torch.nn.AdaptiveAvgPool2d(size)).eval()
+    assert _pair_close(m, x) == {("tensor.adaptive_avg_pool2d", "native"): 1}
+
+
+@pytest.mark.parametrize("size, dtype", [(2, np.float32), ((1, 2), np.float32),
+                                         (1, np.float64)])
+def test_other_adaptive_pools_run_the_kernel(size, dtype):
+    x = np.random.default_rng(2).standard_normal((2, 3, 6, 5)).astype(dtype)
+    m = torch.nn.Sequential(torch.nn.AdaptiveAvgPool2d(size)).eval()
+    assert _pair_close(m, x) == {("tensor.adaptive_avg_pool2d", "numpy"): 1}
+
+
+def _add(x, y):
+    return x + y
+
+
+@pytest.mark.parametrize("shape", [(7,), (3, 33), (2, 3, 40, 41)])
+def test_tensor_add_runs_a_native_loop_bit_for_bit(shape):
+    rng = np.random.default_rng(3)
+    x, y = (rng.standard_normal(shape).astype(np.float32) for _ in range(2))
+    x.flat[::5] = np.nan
+    vm, nat = ember.script(_add), ember.script(_add, backend="llvm")
+    r = nat.native_report(x, y)
+    assert [(row.op, row.calls) for row in r.rows] == [("tensor.add", {"native": 1})]
+    np.testing.assert_array_equal(nat(x, y), vm(x, y))
+    # broadcasting and float64 run the kernels
+    np.testing.assert_array_equal(nat(x, y[..., :1]), vm(x, y[..., :1]))
+    np.testing.assert_array_equal(nat(x.astype(np.float64), y), vm(x.astype(np.float64), y))
