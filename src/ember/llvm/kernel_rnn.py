@@ -149,15 +149,27 @@ def _intrinsic(b, name, t, nargs):
 
 
 def _gates(b, fn, hdim, grow, crow, orow, hrow=None):
-    """c = i * g + f * c and h = o * tanh(c) for one row's H elements (h also to hrow)."""
+    """c = i * g + f * c and h = o * tanh(c) for one row's H elements (h also to hrow), in
+    three loops of one tanh per element each (small bodies: no spills, and the host's
+    vectors run them): sigmoid of the i, f, o gates (3H contiguous, in place), tanh of g
+    (in place), then c and h. The same operations per element as in one loop."""
     half = ir.Constant(F32, 0.5)
 
+    def sig(b, j):
+        p = _ptr(b, grow, j)
+        b.store(b.fadd(b.fmul(tanh_f32(b, b.load(p, typ=F32)), half), half), p)
+    _loop(b, fn, I64(0), b.mul(hdim, I64(3)), I64(1), "sg", sig)
+    gate_g = _ptr(b, grow, b.mul(hdim, I64(3)))
+
+    def tg(b, j):
+        p = _ptr(b, gate_g, j)
+        b.store(tanh_f32(b, b.load(p, typ=F32)), p)
+    _loop(b, fn, I64(0), hdim, I64(1), "tg", tg)
+
     def body(b, j):
-        def sig(off):
-            x = b.load(_ptr(b, grow, b.add(j, off)), typ=F32)
-            return b.fadd(b.fmul(tanh_f32(b, x), half), half)
-        i_, f_, o_ = sig(I64(0)), sig(hdim), sig(b.mul(hdim, I64(2)))
-        g_ = tanh_f32(b, b.load(_ptr(b, grow, b.add(j, b.mul(hdim, I64(3)))), typ=F32))
+        def gate(k):
+            return b.load(_ptr(b, grow, b.add(j, b.mul(hdim, I64(k)))), typ=F32)
+        i_, f_, o_, g_ = gate(0), gate(1), gate(2), gate(3)
         cp = _ptr(b, crow, j)
         c = b.fadd(b.fmul(i_, g_), b.fmul(f_, b.load(cp, typ=F32)))
         b.store(c, cp)
