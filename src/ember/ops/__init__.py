@@ -29,6 +29,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     tensor_attention_grad,
     tensor_complex,
     tensor_conv,
+    tensor_conv_grad,
     tensor_conv_transpose,
     tensor_create,
     tensor_distance,

@@ -373,3 +373,17 @@ def _einsum(e, a, out, g):
             ops.append(e.op("tensor.ones_like", x))
         grads.append(e.op("tensor.einsum", ",".join(subs) + "->" + term, e.tensor_list(ops)))
     return [None, grads] if listed else [None] + grads
+
+
+@vjp("tensor.conv3d")
+def _conv3d(e, a, out, g):
+    x, w, b, stride, padding, dilation, groups = a
+    if isinstance(e.value_of(padding), str):
+        raise NotImplementedError("conv3d with a string padding has no derivative rule yet")
+    rest = (stride, padding, dilation, groups)
+    gx = e.op("tensor.conv3d_input_backward", g, x, w, *rest) if e.need(0) else None
+    gw = e.op("tensor.conv3d_weight_backward", g, x, w, *rest) if e.need(1) else None
+    gb = None  # (N, C) or (C,) after the spatial sums; sum_to drops the batch
+    if e.is_tensor(b) and e.need(2):
+        gb = e.op("tensor.sum_to", e.op("tensor.sum", g, [-1, -2, -3]), b)
+    return [gx, gw, gb, None, None, None, None]

@@ -65,3 +65,15 @@ def grouped_convs(x: Tensor, wd: Tensor, wg: Tensor) -> Tensor:
 
 def test_depthwise_and_grouped_conv2d():
     check(grouped_convs, [A(2, 4, 7, 6), A(4, 1, 3, 3), A(6, 2, 3, 2)], [0, 1, 2])
+
+
+def convs3d(x: Tensor, w: Tensor, wg: Tensor, b: Tensor) -> Tensor:
+    a = F.conv3d(x, w, b, 1, 1) ** 2
+    c = F.conv3d(x, wg, None, (2, 1, 2), (1, 0, 1), (1, 2, 1), 2) * 3.0
+    d = F.conv3d(x[0], w, b, 2, 0) ** 2  # unbatched
+    return a.sum() + c.sum() + d.sum()
+
+
+def test_conv3d():
+    check(convs3d, [A(2, 4, 4, 5, 5) * 0.3, A(3, 4, 3, 2, 3) * 0.3, A(4, 2, 2, 3, 2) * 0.3, A(3)],
+          [0, 1, 2, 3])
