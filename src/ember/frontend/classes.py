@@ -226,9 +226,10 @@ def _is_literal(node) -> bool:
 
 
 def _is_final(ann) -> bool:
+    """`Final` / `Final[T]` / `ClassVar[T]`: a class-level constant, not a field."""
     head = ann.value if isinstance(ann, A.Subscript) else ann
     name = head.id if isinstance(head, A.Name) else getattr(head, "attr", None)
-    return name == "Final"
+    return name in ("Final", "ClassVar")
 
 
 def _kind(c, info):

@@ -1,5 +1,5 @@
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import ClassVar, List, Optional
 
 
 @dataclass
@@ -14,6 +14,7 @@ class Point:
 
 @dataclass(order=True, frozen=True)
 class Version:
+    SCHEME: ClassVar[str] = "semver"
     major: int
     minor: int = 0
     label: str = ""
@@ -74,7 +75,7 @@ def versions(a: int, b: int) -> List[bool]:
 
 def sorted_versions(n: int) -> List[str]:
     vs = [Version(n - i % 3, i) for i in range(5)]
-    return [str(v) for v in sorted(vs)] + [str(max(vs)), str(min(vs))]
+    return [str(v) for v in sorted(vs)] + [str(max(vs)), str(min(vs)), vs[0].SCHEME]
 
 
 def accounts(x: float) -> List[str]:
