@@ -5,7 +5,8 @@ field(default_factory=list)`) are its fields, in order. ember makes the methods 
 dataclass would: `__init__(self, x, y=0.5, zs=None)` assigning each field (a
 default_factory's field is made by its factory when the argument is left out) and calling
 `__post_init__` if the class has one; `__repr__` (`P(x=1, y=0.5)`), `__eq__` (the fields
-as a tuple) and, with order=True, `__lt__`/`__le__`/`__gt__`/`__ge__`. A method the class
+as a tuple), with order=True `__lt__`/`__le__`/`__gt__`/`__ge__`, and with eq and frozen
+`__hash__` (of the fields' tuple: frozen dataclasses are dict keys and set members). A method the class
 defines itself is kept. frozen=True makes assigning a field outside `__init__` a compile
 error (CPython raises FrozenInstanceError when it runs).
 """
@@ -162,6 +163,9 @@ def _text(cls, names, opts, defined) -> str:
         lines += [f'    def __eq__(self, other: "{cls}") -> bool:',
                   f"        return {tup(mine)} == {tup(theirs)}" if names else
                   "        return True"]
+    if opts["eq"] and opts["frozen"] and "__hash__" not in defined:  # Python's rule
+        lines += ["    def __hash__(self) -> int:",
+                  f"        return hash({tup(mine)})" if names else "        return hash(())"]
     if opts["order"]:
         for op, name in (("<", "__lt__"), ("<=", "__le__"), (">", "__gt__"), (">=", "__ge__")):
             if name in defined:

@@ -78,6 +78,12 @@ def sorted_versions(n: int) -> List[str]:
     return [str(v) for v in sorted(vs)] + [str(max(vs)), str(min(vs)), vs[0].SCHEME]
 
 
+def keyed(n: int) -> List[int]:
+    d = {Version(1): 10, Version(2, 1): 20}
+    d[Version(n)] = 30
+    return sorted(d.values()) + [len(d), d[Version(1)]]
+
+
 def accounts(x: float) -> List[str]:
     a = Account("ann", x)
     b = Account("bob", parent=a).deposit(2.5).deposit(1.0)
@@ -100,4 +106,6 @@ CASES = [
     ("accounts", (-1.0,)),
     ("tokens", ("hi",)),
     ("derived", (2,)),
+    ("keyed", (1,)),
+    ("keyed", (3,)),
 ]
