@@ -51,4 +51,29 @@ def f():
     x = torch.tensor([[3.0, 1.0, 2.0], [5.0, 5.0, 4.0]])
     return x.kthvalue(2, 1), x.median(1), x.median(), torch.kthvalue(x, 1, 0, True)
 ''', [()]),
+    ('''
+def f(x: float):
+    return "%s %s %r" % (x, [x], (x,)), "%e %E %G" % (x, x, x), "%10.4f|" % x, "%+.2e" % -x
+''', [(1234.5678,), (1e-10,)]),
+    ('''
+def f(x: int):
+    w = 6
+    return f"{x:{w}d}|{x:<{w}}|{'ab':>{w}}|{x:0{w}.2f}", f"{{x}}", f"{x!s:>4}", f"{[x, x]}"
+''', [(42,)]),
+    ('''
+def f(s: str):
+    return "%s" % s, "%r" % s, "%5.2s" % s, "%%d" % () if False else "x"
+''', [('hello',)]),
+    ('''
+def f(x: int):
+    return "%d %d" % (x,)
+''', [(1,)]),
+    ('''
+def f(x: bool):
+    return "%s %d %r" % (x, x, x), f"{x} {x:d} {x!r}", str(x), "{:>6}".format(x)
+''', [(True,)]),
+    ('''
+def f(x: int):
+    return format(x, "b"), format(x, ">8,d"), format(3.14159, ".2f"), format("s", "^5"), format(x), format(-x, "+")
+''', [(1234,)]),
 ]

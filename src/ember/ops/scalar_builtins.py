@@ -87,7 +87,7 @@ def _print(line):
 # (tensors, also inside containers, are written as torch writes them: tensor_str)
 _reg("builtins.str", "(t x) -> str", py_str, ("builtins.str",))
 _reg("builtins.repr", "(t x) -> str", py_repr, ("builtins.repr",))
-_reg("builtins.format", "(t x, str spec) -> str", py_format, ("builtins.format",),
+_reg("builtins.format", "(t x, str spec=\"\") -> str", py_format, ("builtins.format",),
      may_raise=True)
 _reg("builtins.print", "(str line) -> None", _print, (), pure=False, fold=False)
 _reg("str.format_values", "(str fmt, t args, u names, v values) -> str", format_values, (),
