@@ -249,4 +249,15 @@ class Color(Enum):
 def f(x: int):
     return Color.RED.name.lower(), Color.RED == Color.RED, Color.RED != Color.RED, type(Color.RED.value) == int if False else 0
 ''', [(1,)]),
+    ('''
+from enum import Enum
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+
+def f(x: int):
+    c = Color(x)
+    return f"{c:>12}|{c:<10}|{c}", "{:^14}".format(c), format(c, "")
+''', [(1,), (2,)]),
 ]

@@ -1002,6 +1002,11 @@ class ExprMixin:
     def format_of(self, v, spec, node):
         """format(v, spec); a user object formats as str(obj) (Python's object.__format__),
         which accepts only an empty spec."""
+        from ember.frontend.enums import enum_type
+        if enum_type(self, v.type) and not self.class_defines(v.type, "__format__"):
+            # Enum.__format__: its str, formatted with the spec (f"{Color.RED:>10}")
+            return self.b.kernel("builtins.format", [self.str_of(v, node), spec], T.STR,
+                                 self.loc(node))
         if isinstance(v.type, T.ClassType) and self.class_has_str(v.type):
             const = spec.op.attrs.get("value") if getattr(spec, "op", None) is not None and \
                 spec.op.name == "const" else None
