@@ -76,4 +76,12 @@ def f(x: bool):
 def f(x: int):
     return format(x, "b"), format(x, ">8,d"), format(3.14159, ".2f"), format("s", "^5"), format(x), format(-x, "+")
 ''', [(1234,)]),
+    ('''
+def total(*args: int) -> int:
+    return sum(args)
+
+
+def f(n: int):
+    return total(), total(n), total(n, n), sum(())
+''', [(2,)]),
 ]

@@ -37,6 +37,8 @@ def call_builtin(em, name, node, expected):
             return sum_with_start(em, node)
         if name in ("min", "max") and len(node.args) == 1 and kw & {"key", "default"}:
             return minmax_key(em, name, node)
+        if name == "sum" and len(node.args) == 1 and not kw and _empty_tuple(em, node.args[0]):
+            return em.b.const(0, T.I64, em.loc(node))  # sum(()) of f(*args) called with none
         if name in _ITERABLE_ARG and len(node.args) == 1:
             seq = materialize(em, node.args[0])
             if name == "sorted" and "key" in kw:
@@ -73,6 +75,17 @@ def call_builtin(em, name, node, expected):
             return em.call_python_op(f"Tensor.__{name}__", args, node, em.call_kwargs(node))
         return em.call_python_op(f"builtins.{name}", args, node, em.call_kwargs(node))
     return em.unsupported(f"the builtin '{name}' is not supported here", node.func.span)
+
+
+def _empty_tuple(em, node) -> bool:
+    """`()` or a variable holding the empty tuple (a *args of no arguments)."""
+    if isinstance(node, A.Tuple):
+        return not node.elts
+    if isinstance(node, A.Name):
+        var = em.env.get(node.id) if hasattr(em.env, "get") else None
+        t = getattr(var, "type", None)
+        return isinstance(t, T.TupleType) and not t.elems
+    return False
 
 
 def _expected_arg(name, expected):
