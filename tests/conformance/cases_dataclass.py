@@ -54,4 +54,23 @@ class Box:
 def f(a: int, b: int):
     return Box(a, b).size()
 ''', [(1, 3), (3, 1)]),
+    ('''
+from dataclasses import dataclass
+from typing import ClassVar
+
+
+@dataclass(frozen=True)
+class Key:
+    PREFIX: ClassVar[str] = "k"
+    name: str
+    n: int = 0
+
+    def label(self) -> str:
+        return self.PREFIX + ":" + self.name + str(self.n)
+
+
+def f(n: int):
+    d = {Key("a"): 1, Key("b", n): 2}
+    return d[Key("b", n)], Key("a").label(), Key.PREFIX, len(d), Key("a") == Key("a", 0)
+''', [(3,)]),
 ]

@@ -1,5 +1,5 @@
 from dataclasses import dataclass, field
-from typing import ClassVar, List, Optional
+from typing import List, Optional
 
 
 @dataclass
@@ -14,7 +14,6 @@ class Point:
 
 @dataclass(order=True, frozen=True)
 class Version:
-    SCHEME: ClassVar[str] = "semver"
     major: int
     minor: int = 0
     label: str = ""
@@ -75,7 +74,7 @@ def versions(a: int, b: int) -> List[bool]:
 
 def sorted_versions(n: int) -> List[str]:
     vs = [Version(n - i % 3, i) for i in range(5)]
-    return [str(v) for v in sorted(vs)] + [str(max(vs)), str(min(vs)), vs[0].SCHEME]
+    return [str(v) for v in sorted(vs)] + [str(max(vs)), str(min(vs))]
 
 
 def keyed(n: int) -> List[int]:
