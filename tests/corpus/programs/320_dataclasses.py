@@ -67,9 +67,10 @@ def points(n: int) -> List[str]:
             str(Point(1).tags is Point(1).tags)]
 
 
-def versions(a: int, b: int) -> List[bool]:
+def versions(a: int, b: int) -> List[str]:
     v, w = Version(a), Version(b, 1, "rc")
-    return [v < w, v <= w, v > w, v == Version(a), w >= Version(b, 1), v != w]
+    return [f"{v} < {w}: {v < w}", f"<= {v <= w}", f"> {v > w}", f"== {v == Version(a)}",
+            f">= {w >= Version(b, 1)}", f"!= {v != w}"]
 
 
 def sorted_versions(n: int) -> List[str]:
