@@ -356,14 +356,13 @@ class NativeFusedGroup(FusedGroup):
         kernel covers the call; else the steps one by one through their native twins."""
         twins, epilogue = self._producer
         if epilogue is not None:
-            name, get, act, flag = epilogue
-            a = get(args + self.consts)
-            y = _EPILOGUE[name](a, act)
+            name, refs, act, flag, fn, count, act_op = epilogue
+            vals = args + self.consts
+            a = [vals[i] for i in refs]
+            y = fn(*a, act=act)
             if y is not None:
-                from ember.llvm import kernels
-
-                kernels.count(name, "native")
-                kernels.count("tensor." + act, "native")
+                count(name, "native")
+                count(act_op, "native")
                 return y
             return twins[1](twins[0](*a), flag)
         vals = list(args)
@@ -424,19 +423,20 @@ class NativeFusedGroup(FusedGroup):
 _PRODUCERS = ("tensor.conv2d", "tensor.linear")
 
 
-def _conv2d_act(a, act):
+def _conv2d_act():
     from ember.llvm.kernel_conv import conv2d_act
-    return conv2d_act(*a, act=act)
+    return conv2d_act
 
 
-def _linear_act(a, act):
+def _linear_act():
     from ember.llvm.kernel_linear import linear_act
-    return linear_act(*a, act=act)
+    return linear_act
 
 
 _EPILOGUE = {"tensor.conv2d": _conv2d_act, "tensor.linear": _linear_act}
-"""Producer -> f(its operands, activation): the result with the activation in the native
-product's epilogue, or None where the native kernel does not cover the call."""
+"""Producer -> () -> f(*its operands, act=activation): the result with the activation in
+the native product's epilogue, or None where the native kernel does not cover the call
+(resolved once per group, when it is planned)."""
 
 
 def _producer_plan(group):
@@ -453,7 +453,8 @@ def _producer_plan(group):
         if p in _EPILOGUE and act in EPILOGUE_ACTS and len(arefs) == 2 and \
                 arefs[0] == n0 and group.n_in <= arefs[1] < n0 and \
                 group.consts[arefs[1] - group.n_in] is False:
-            epilogue = (p, lambda v, refs=prefs: [v[i] for i in refs], act, False)
+            from ember.llvm.kernels import count
+            epilogue = (p, tuple(prefs), act, False, _EPILOGUE[p](), count, a)
     return twins, epilogue
 
 
