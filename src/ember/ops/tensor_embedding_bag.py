@@ -110,3 +110,46 @@ reg("tensor.embedding_bag", "(Tensor input, Tensor weight, Tensor? offsets=None,
     "str mode='mean', bool sparse=False, Tensor? per_sample_weights=None, "
     "bool include_last_offset=False, int? padding_idx=None) -> Tensor", embedding_bag,
     (f"{F}.embedding_bag",), _embedding_bag_info, may_raise=True)
+
+
+# ----------------------------------------------------------------------------- backward
+
+
+def embedding_bag_backward(g, idx, weight, offsets, mode, per_sample_weights,
+                           include_last_offset, padding_idx):
+    """(d weight, d per_sample_weights) of embedding_bag in mode sum or mean: each bag's
+    gradient row added to the rows it gathered (divided by the bag's count for mean; times
+    the sample's weight), padding rows left out."""
+    flat, starts, ends = _bags(idx, offsets, include_last_offset)
+    lengths = np.maximum(ends - starts, 0)
+    bag = np.repeat(np.arange(starts.size), lengths)
+    pos = np.repeat(starts, lengths) + (np.arange(bag.size) -
+                                        np.repeat(np.cumsum(lengths) - lengths, lengths))
+    rows = flat[pos]
+    keep = np.ones(rows.shape, bool) if padding_idx is None else rows != padding_idx
+    share = g.astype(weight.dtype, copy=False)[bag]
+    if mode == "mean":
+        counts = np.bincount(bag[keep], minlength=starts.size)
+        share = share / np.maximum(counts, 1).astype(weight.dtype)[bag][:, None]
+    gps = None
+    if per_sample_weights is not None:
+        psw = per_sample_weights.reshape(-1)
+        gps = np.zeros(psw.shape, psw.dtype)
+        gps[pos] = np.where(keep, (share * weight[rows]).sum(axis=1), 0)
+        share = share * psw[pos].astype(weight.dtype)[:, None]
+        gps = gps.reshape(per_sample_weights.shape)
+    gw = np.zeros(weight.shape, weight.dtype)
+    np.add.at(gw, rows[keep], share[keep])
+    return gw, gps if gps is not None else np.zeros((0,), weight.dtype)
+
+
+def _backward_info(args):
+    w, p = args[2], args[5]
+    return (TensorInfo(w.dtype, w.shape),
+            TensorInfo(p.dtype, p.shape) if p.is_tensor else TensorInfo(w.dtype, (0,)))
+
+
+reg("tensor.embedding_bag_backward", "(Tensor grad, Tensor input, Tensor weight, "
+    "Tensor? offsets, str mode, Tensor? per_sample_weights, bool include_last_offset, "
+    "int? padding_idx) -> Tuple[Tensor, Tensor]", embedding_bag_backward,
+    shape=_backward_info, may_raise=True)

@@ -387,3 +387,22 @@ def _conv3d(e, a, out, g):
     if e.is_tensor(b) and e.need(2):
         gb = e.op("tensor.sum_to", e.op("tensor.sum", g, [-1, -2, -3]), b)
     return [gx, gw, gb, None, None, None, None]
+
+
+@vjp("tensor.embedding_bag")
+def _embedding_bag(e, a, out, g):
+    (idx, weight, offsets, max_norm, _, by_freq, mode, _, psw, last, padding_idx) = a
+    m = e.value_of(mode)
+    if m not in ("sum", "mean"):
+        raise NotImplementedError("embedding_bag's mode must be a constant 'sum' or 'mean' "
+                                  "to differentiate ('max' has no derivative rule yet)")
+    if e.value_of(by_freq) is not False:
+        raise NotImplementedError("embedding_bag(scale_grad_by_freq=True) has no derivative "
+                                  "rule yet")
+    r = e.op("tensor.embedding_bag_backward", g, idx, weight, offsets, mode, psw, last,
+             padding_idx)
+    grads = [None] * 11
+    grads[1] = e.tuple_get(r, 0)
+    if e.is_tensor(psw):
+        grads[8] = e.tuple_get(r, 1)
+    return grads

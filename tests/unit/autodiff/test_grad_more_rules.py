@@ -1,6 +1,7 @@
 """Derivative rules of prod, einsum, max_pool3d and adaptive max pooling: float64 against
 torch.autograd and central differences (test_grad_tensor.check)."""
 
+import numpy as np
 import pytest
 
 import ember
@@ -77,3 +78,17 @@ def convs3d(x: Tensor, w: Tensor, wg: Tensor, b: Tensor) -> Tensor:
 def test_conv3d():
     check(convs3d, [A(2, 4, 4, 5, 5) * 0.3, A(3, 4, 3, 2, 3) * 0.3, A(4, 2, 2, 3, 2) * 0.3, A(3)],
           [0, 1, 2, 3])
+
+
+def bags(w: Tensor, p: Tensor, idx: Tensor, offs: Tensor, last: Tensor) -> Tensor:
+    a = F.embedding_bag(idx, w, offs, mode="sum")
+    b = F.embedding_bag(idx, w, offs, mode="mean", padding_idx=1)
+    c = F.embedding_bag(idx.view(3, 3), w, mode="mean")
+    d = F.embedding_bag(idx, w, last, mode="sum", per_sample_weights=p, include_last_offset=True)
+    return (a ** 2).sum() + (b * 3.0).sum() + (c ** 2).sum() + (d ** 2).sum()
+
+
+def test_embedding_bag():
+    idx = np.array([3, 1, 4, 1, 5, 9, 2, 6, 0])
+    offs = np.array([0, 2, 2, 5])
+    check(bags, [A(10, 3), A(9)], [0, 1], extra=(idx, offs, np.array([0, 2, 2, 9])))
