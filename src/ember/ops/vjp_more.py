@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ember.ir import types as T
 from ember.ops.registry import vjp
-from ember.ops.vjp_tensor import _as_1d_param, _const, _false, _sum_to, _t, _unreduce
+from ember.ops.vjp_tensor import _as_1d_param, _const, _false, _sum_to, _t, _unary, _unreduce
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -406,3 +406,80 @@ def _embedding_bag(e, a, out, g):
     if e.is_tensor(psw):
         grads[8] = e.tuple_get(r, 1)
     return grads
+
+
+# ----------------------------------------------------------------------------- more math
+
+
+def _recip(e, v):
+    return e.op("tensor.reciprocal", v)
+
+
+_unary("tensor.asinh", lambda e, x, y: _recip(e, e.op("tensor.sqrt", e.op(
+    "tensor.add_scalar", e.op("tensor.mul", x, x), 1.0))))
+_unary("tensor.acosh", lambda e, x, y: _recip(e, e.op("tensor.sqrt", e.op(
+    "tensor.add_scalar", e.op("tensor.mul", x, x), -1.0))))
+_unary("tensor.atanh", lambda e, x, y: _recip(e, e.op(
+    "tensor.rsub_scalar", e.op("tensor.mul", x, x), 1.0)))
+_unary("tensor.exp2", lambda e, x, y: e.op("tensor.mul_scalar", y, 0.6931471805599453))
+
+
+@vjp("tensor.hypot")
+def _hypot(e, a, out, g):
+    share = e.op("tensor.truediv", g, out)
+    return [_sum_to(e, e.op("tensor.mul", share, a[0]), a[0]),
+            _sum_to(e, e.op("tensor.mul", share, a[1]), a[1])]
+
+
+@vjp("tensor.atan2")
+def _atan2(e, a, out, g):
+    y, x = a
+    share = e.op("tensor.truediv", g, e.op("tensor.add", e.op("tensor.mul", y, y),
+                                           e.op("tensor.mul", x, x)))
+    return [_sum_to(e, e.op("tensor.mul", share, x), y),
+            _sum_to(e, e.op("tensor.neg", e.op("tensor.mul", share, y)), x)]
+
+
+@vjp("tensor.addcmul", "tensor.addcdiv")
+def _addc(e, a, out, g):
+    s, t1, t2, value = a
+    v = e.value_of(value)
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        raise NotImplementedError("the value must be a constant number")
+    gv = e.op("tensor.mul_scalar", g, float(v))
+    if out.op.name == "tensor.addcmul":
+        g1, g2 = e.op("tensor.mul", gv, t2), e.op("tensor.mul", gv, t1)
+    else:
+        g1 = e.op("tensor.truediv", gv, t2)
+        g2 = e.op("tensor.neg", e.op("tensor.truediv", e.op("tensor.mul", g1, t1), t2))
+    return [_sum_to(e, g, s), _sum_to(e, g1, t1), _sum_to(e, g2, t2), None]
+
+
+def _shrink_rule(name):
+    @vjp(name)
+    def rule(e, a, out, g):
+        keep = e.op("tensor.gt_scalar", e.op("tensor.abs", a[0]), a[1])
+        return [e.op("tensor.mul", g, keep), None]
+    return rule
+
+
+_shrink_rule("tensor.softshrink")
+_shrink_rule("tensor.hardshrink")
+
+
+@vjp("tensor.threshold")
+def _threshold(e, a, out, g):
+    _false(e, a[3], "threshold")
+    return [e.op("tensor.mul", g, e.op("tensor.gt_scalar", a[0], a[1])), None, None, None]
+
+
+@vjp("tensor.max_dim", "tensor.min_dim")
+def _extreme_dim(e, a, out, g):
+    """The values' gradient goes back to the picked elements (the returned indices)."""
+    x, dim, keepdim = a
+    if not e.elem_is_tensor(g, 0):
+        return [None, None, None]
+    gv, idx = e.tuple_get(g, 0), e.tuple_get(out, 1)
+    if _const(e, keepdim, "keepdim") is not True:
+        gv, idx = e.op("tensor.unsqueeze", gv, dim), e.op("tensor.unsqueeze", idx, dim)
+    return [e.op("tensor.gather_backward", gv, x, dim, idx), None, None]

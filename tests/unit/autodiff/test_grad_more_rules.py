@@ -92,3 +92,18 @@ def test_embedding_bag():
     idx = np.array([3, 1, 4, 1, 5, 9, 2, 6, 0])
     offs = np.array([0, 2, 2, 5])
     check(bags, [A(10, 3), A(9)], [0, 1], extra=(idx, offs, np.array([0, 2, 2, 9])))
+
+
+def more_math(x: Tensor, y: Tensor, z: Tensor) -> Tensor:
+    p = torch.abs(y) + 1.5  # > 1 for acosh
+    a = torch.asinh(x) + torch.acosh(p) + torch.atanh(torch.tanh(x) * 0.9) + torch.exp2(x)
+    b = torch.hypot(x, z) * 2.0 + torch.atan2(x, z)
+    c = torch.addcmul(x, y, z, value=0.5) ** 2 + torch.addcdiv(z, x, p, value=2.0) ** 2
+    d = F.softshrink(x, 0.3) ** 2 + F.hardshrink(y, 0.4) * 3.0 + F.threshold(z, 0.1, -1.0) ** 2
+    mx, _ = torch.max(x * y, 1)
+    mn = torch.min(y, 0, keepdim=True)[0]
+    return a.sum() + b.sum() + c.sum() + d.sum() + (mx ** 2).sum() + (mn * 3.0).sum()
+
+
+def test_more_math():
+    check(more_math, [A(3, 4), A(3, 4), A(3, 4)], [0, 1, 2])
