@@ -49,6 +49,17 @@ def is_tensor_list(t) -> bool:
         t.elem.dtype in (None, "f16", "f32", "f64")
 
 
+def holds_tensor_list(t) -> bool:
+    """t is a list of tensors, or a tuple / Optional / list holding one."""
+    if is_tensor_list(t):
+        return True
+    if isinstance(t, T.TupleType):
+        return any(holds_tensor_list(x) for x in t.elems)
+    if isinstance(t, (T.OptionalType, T.ListType)):
+        return holds_tensor_list(t.elem)
+    return False
+
+
 def is_container(t) -> bool:
     return isinstance(t, (T.ListType, T.DictType))
 

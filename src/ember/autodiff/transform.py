@@ -37,7 +37,7 @@ import linecache
 
 from ember.autodiff.emit import _LIST_MUTATORS, Emitter
 from ember.autodiff.lists import (ListAdjoints, appends_outside, check_stale_reads,
-                                  defined_inside, is_tensor_list)
+                                  defined_inside, holds_tensor_list, is_tensor_list)
 from ember.errors import CompileError, Source, Span, UnsupportedError
 from ember.ir import types as T
 from ember.ir.builder import IRBuilder
@@ -394,7 +394,7 @@ class Differentiator:
     def _reverse_call(self, st, outs, adj, b) -> None:
         c = st.clone
         for v in c.operands:
-            if is_tensor_list(v.type):
+            if holds_tensor_list(v.type):
                 raise error(f"grad: a list of tensors passed to '{c.callee}' carries no "
                             "gradient (pass the tensors, or a tuple of them)", st.orig.loc,
                             self.m)

@@ -3,7 +3,7 @@ or unpacked, and lists built by appends (in loops and branches), checked in floa
 against torch.autograd and central differences, on the VM and after save -> mobile.load;
 what would break the list adjoints' invariants is refused by name."""
 
-from typing import List
+from typing import List, Tuple
 
 import numpy as np
 import pytest
@@ -164,3 +164,16 @@ def test_unsound_list_gradients_are_refused(fn, args, msg):
 def test_element_of_a_list_parameter_is_refused():
     with pytest.raises(ember.errors.CompileError, match="an element of a list made by"):
         ember.grad(from_a_parameter, argnums=1)([A(3)], A(3))
+
+
+def helper_tuple(t: Tuple[List[Tensor], int]) -> Tensor:
+    return t[0][0] * 2.0
+
+
+def through_a_call_in_a_tuple(x: Tensor) -> Tensor:
+    return helper_tuple(([x, x], 1)).sum()
+
+
+def test_list_in_a_tuple_passed_to_a_call_is_refused():
+    with pytest.raises(ember.errors.CompileError, match="passed to 'helper_tuple'"):
+        ember.grad(through_a_call_in_a_tuple)(A(3))
