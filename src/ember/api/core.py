@@ -96,10 +96,8 @@ class _Compiled:
         if backend == "llvm":
             from ember.llvm import NativeModule
 
-            from ember.llvm.kernels import native_kernel
-
             self.loaded = mobile.build(self.program, fused_group=_native_fused_group,
-                                       kernel_map=native_kernel)
+                                       kernel_map=_native_kernel)
             self.native = NativeModule(module, list(module.entries))
         else:
             self.loaded = mobile.build(self.program)
@@ -113,6 +111,17 @@ class _Compiled:
         if fn is None:
             return vm, "vm", self.native.reasons.get(name, "not compiled natively")
         return fn, "llvm", None
+
+
+def _native_kernel(name: str, kernel):
+    """The LLVM backend's kernel for operator `name`: native twins exist for tensor
+    operators only (llvm/kernels.NATIVE, a test checks), so scalar programs never import
+    the kernels (a cache hit in a fresh process stays cheap)."""
+    if not name.startswith("tensor."):
+        return kernel
+    from ember.llvm.kernels import native_kernel
+
+    return native_kernel(name, kernel)
 
 
 def _native_fused_group(group):

@@ -86,15 +86,24 @@ def test_mcjit_links_what_the_loader_refuses(monkeypatch):
 
 
 def test_a_cache_hit_does_not_import_llvmlite_binding(tmp_path):
+    """Nor the tensor kernels, for a program without tensors."""
     code = ("import sys, ember\n"
             f"cu = ember.CompilationUnit({SRC!r}, backend='llvm')\n"
-            "print(cu.f.backend, cu.f([2.0], 1), 'llvmlite.binding' in sys.modules)\n")
+            "print(cu.f.backend, cu.f([2.0], 1), 'llvmlite.binding' in sys.modules,\n"
+            "      'ember.llvm.kernels' in sys.modules)\n")
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
     run = [sys.executable, "-c", code]
     first = subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout
     second = subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout
-    assert first.split() == ["llvm", "[2.5]", "True"]
-    assert second.split() == ["llvm", "[2.5]", "False"]
+    assert first.split() == ["llvm", "[2.5]", "True", "False"]
+    assert second.split() == ["llvm", "[2.5]", "False", "False"]
+
+
+def test_native_kernels_are_tensor_operators():
+    """api/core._native_kernel asks llvm/kernels only about tensor operators."""
+    from ember.llvm.kernels import NATIVE
+
+    assert NATIVE and all(name.startswith("tensor.") for name in NATIVE)
 
 
 def test_a_refused_object_is_unmapped_once(monkeypatch):
