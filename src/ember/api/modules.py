@@ -66,6 +66,9 @@ def _bind_quantized(module, frozen: bool) -> None:
     """torch.ao static layers learn their inputs' qparams from the frozen IR
     (passes/ao_qparams.py)."""
     from ember.passes.ao_qparams import bind_ao_qparams, has_ao_ops
+    if frozen:
+        from ember.passes.quantize import fold_relu
+        fold_relu(module)
     if not has_ao_ops(module):
         return
     if not frozen:

@@ -503,9 +503,10 @@ def _store_cols4(b, ys, out, m0, j, rows, n):
         b.call(f, [b.shuffle_vector(lo, hi, idx), dst, I32(4), ok])
 
 
-def build_dynamic(module, name, vnni, qmax, transposed=False, addend=False):
+def build_dynamic(module, name, vnni, qmax, transposed=False, addend=False, relu=False):
     """The dynamic product; `transposed`: out is (n, m); `addend`: a fourth array object,
-    float32 (m, n), is added to the result (one float32 addition, after its rounding)."""
+    float32 (m, n), is added to the result (one float32 addition, after its rounding);
+    `relu`: negative results become 0 (tensor.relu's np.clip: NaN and -0.0 kept)."""
     fn = ir.Function(module, ir.FunctionType(I32, [PTR] * (4 if addend else 3)), name)
     a = dict(zip(DYN_ARGS, fn.args))
     b = ir.IRBuilder(fn.append_basic_block("entry"))
@@ -536,6 +537,9 @@ def build_dynamic(module, name, vnni, qmax, transposed=False, addend=False):
             y = b.fadd(y, _mload(b, VF32, p, _lanes(b, g, j), ir.Constant(VF32, None)))
             neg = _mask(b, b.sub(a["neg"], b.mul(j, I64(16))))
             y = b.select(neg, b.fneg(y), y)
+        if relu:
+            zero = ir.Constant(VF32, None)
+            y = b.select(b.fcmp_ordered("<", y, zero), zero, y)
         return y
 
     def epi(b, m, j, acc):
@@ -619,12 +623,13 @@ def _compiled(kind, params, build, proto):
     return fn
 
 
-def dynamic_fn(qmax, transposed=False, addend=False):
+def dynamic_fn(qmax, transposed=False, addend=False, relu=False):
     """The dynamic linear kernel for activations in [0, qmax] (a ctypes function of
     DYN_ARGS, returning 0 or 1); `transposed`: out is (n, m), the product's transpose;
-    `addend`: a fourth argument, float32 (m, n), added to the result."""
-    return _compiled("dyn", (has_vnni(), qmax, transposed, addend), build_dynamic,
-                     _DYN_PROTO4 if addend else _DYN_PROTO)
+    `addend`: a fourth argument, float32 (m, n), added to the result; `relu`: the
+    result's negative values become 0."""
+    key = (has_vnni(), qmax, transposed, addend) + ((True,) if relu else ())
+    return _compiled("dyn", key, build_dynamic, _DYN_PROTO4 if addend else _DYN_PROTO)
 
 
 def static_fn(with_bias):

@@ -121,11 +121,13 @@ def _dyn_pack(w, w_scale, bias, neg=0):
 
 
 class NativeQLinearDynamic:
-    """tensor.quantized_linear_dynamic natively where it covers the call (the first
-    lines: a cached weight's fast path)."""
+    """tensor.quantized_linear_dynamic (with `relu`: tensor.quantized_linear_dynamic_relu)
+    natively where it covers the call (the first lines: a cached weight's fast path)."""
 
-    def __init__(self, kernel):
-        self.kernel = kernel
+    def __init__(self, kernel, relu=False):
+        self.kernel, self.relu = kernel, relu
+        self.name = "tensor.quantized_linear_dynamic" + ("_relu" if relu else "")
+        self.native = (self.name, "native")
         self.cache = _Cache()
         self.fns: dict = {}
         self.fast: dict = {}
@@ -139,14 +141,15 @@ class NativeQLinearDynamic:
                 and x.shape[0] and x.flags.c_contiguous:
             out = np.empty((x.shape[0], hit[4]), _F32)
             if not hit[6 if reduce_range else 5](x, out, hit[7]):
-                COUNTS[_DYN_NATIVE] = COUNTS.get(_DYN_NATIVE, 0) + 1
+                COUNTS[self.native] = COUNTS.get(self.native, 0) + 1
                 return out
         return self._general(x, w, w_scale, bias, reduce_range)
 
     def _fn(self, reduce_range):
         fn = self.fns.get(bool(reduce_range))
         if fn is None:
-            fn = self.fns[bool(reduce_range)] = Q.dynamic_fn(127 if reduce_range else 255)
+            fn = self.fns[bool(reduce_range)] = Q.dynamic_fn(127 if reduce_range else 255,
+                                                             relu=self.relu)
         return fn
 
     def _general(self, x, w, w_scale, bias, reduce_range):
@@ -156,10 +159,10 @@ class NativeQLinearDynamic:
             if p is not None:
                 out = np.empty(x.shape[:-1] + (p.n,), np.float32)
                 if not self._fn(reduce_range)(x, out, p.fields):
-                    kernels.count("tensor.quantized_linear_dynamic", "native")
+                    kernels.count(self.name, "native")
                     self._remember(w, w_scale, bias, p)
                     return out
-        kernels.count("tensor.quantized_linear_dynamic", "numpy")
+        kernels.count(self.name, "numpy")
         return self.kernel(x, w, w_scale, bias, reduce_range)
 
     def _remember(self, w, w_scale, bias, p):
@@ -170,7 +173,6 @@ class NativeQLinearDynamic:
                                 p.fields)
 
 
-_DYN_NATIVE = ("tensor.quantized_linear_dynamic", "native")
 _STATIC_NATIVE = ("tensor.quantized_linear", "native")
 
 

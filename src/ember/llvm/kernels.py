@@ -278,6 +278,11 @@ def _qlinear_dynamic(kernel):
     return NativeQLinearDynamic(kernel)
 
 
+def _qlinear_dynamic_relu(kernel):
+    from ember.llvm.kernel_qlinear import NativeQLinearDynamic
+    return NativeQLinearDynamic(kernel, relu=True)
+
+
 def _qlinear(kernel):
     from ember.llvm.kernel_qlinear import NativeQLinear
     return NativeQLinear(kernel)
@@ -309,6 +314,7 @@ NATIVE = {
     "tensor.dequantize_codes": _dequantize,
     "tensor.quantized_conv2d": _qconv2d,
     "tensor.quantized_linear_dynamic": _qlinear_dynamic,
+    "tensor.quantized_linear_dynamic_relu": _qlinear_dynamic_relu,
     "tensor.quantized_linear": _qlinear,
     "tensor.adaptive_avg_pool2d": _adaptive_avg_pool2d,
     "tensor.multi_head_attention": _mha,

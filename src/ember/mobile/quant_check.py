@@ -22,6 +22,7 @@ from ember.mobile.opcodes import WRITES_A, Op, decode
 # "scale", "zp", ("params", per group)
 _SPECS = {
     "tensor.quantized_linear_dynamic": {1: ("codes", 2), 2: ("scales", 1)},
+    "tensor.quantized_linear_dynamic_relu": {1: ("codes", 2), 2: ("scales", 1)},
     "tensor.dequantize_weight": {0: ("codes", None), 1: ("scales", 0)},
     "tensor.quantized_linear": {1: "scale", 2: "zp", 3: ("codes", 2), 4: ("scales", 3),
                                 6: "scale", 7: "zp"},

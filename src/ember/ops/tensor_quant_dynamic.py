@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from ember.ops.tensor_activation import relu
 from ember.ops.tensor_common import frozen, prepared, reg
 from ember.ops.tensor_quant import (_F32, _centred_codes, _code_of, _f32, _prep, _qrange,
                                     _scale_value, _tensor_scale, choose_qparams, int_matmul)
@@ -172,6 +173,12 @@ def _linear_general(rows, dw, bias, reduce_range):
 def _linear_dynamic_op(x, w, w_scale, bias, reduce_range):
     """torch.ao's quantized dynamic linear; weight_scale has one element or one per row."""
     return linear_dynamic(x, w, w_scale, bias, reduce_range)
+
+
+def _linear_dynamic_relu_op(x, w, w_scale, bias, reduce_range):
+    """relu(quantized dynamic linear): tensor.relu's own kernel on the product, so the
+    bits are those of the two ops (passes/quantize.py fold_relu makes it)."""
+    return relu(linear_dynamic(x, w, w_scale, bias, reduce_range), True)
 
 
 # ----------------------------------------------------------------------------- dynamic RNNs
@@ -444,6 +451,9 @@ reg("tensor.quantized_linear_dynamic",
     "(Tensor input, Tensor weight, Tensor weight_scale, Tensor? bias, bool reduce_range) "
     "-> Tensor", _linear_dynamic_op, ("ember.quantized.linear_dynamic",),
     shape=_unknown("float32"), may_raise=True)
+reg("tensor.quantized_linear_dynamic_relu",
+    "(Tensor input, Tensor weight, Tensor weight_scale, Tensor? bias, bool reduce_range) "
+    "-> Tensor", _linear_dynamic_relu_op, (), shape=_unknown("float32"), may_raise=True)
 reg("tensor.quantized_lstm_dynamic",
     "(Tensor input, Tensor[] hx, Tensor[] params, int num_layers, bool bidirectional, "
     "bool batch_first) -> Tuple[Tensor, Tensor, Tensor]", _qrecurrent("lstm"),

@@ -270,6 +270,54 @@ def _drop_if_dead(v):
             _drop_if_dead(u)
 
 
+def fold_relu(module) -> int:
+    """`tensor.relu(tensor.quantized_linear_dynamic(...))`, the relu the product's only
+    reader but for its shape, in one block, becomes one
+    `tensor.quantized_linear_dynamic_relu` (the relu in the product's epilogue, the same
+    bits). Returns how many were folded."""
+    folded = 0
+    for f in funcs(module):
+        for op in all_ops(f):
+            if op.name == "tensor.quantized_linear_dynamic" and op.parent is not None:
+                relu, v = _sole_relu(op)
+                if relu is not None:
+                    _fold(op, relu, v)
+                    folded += 1
+    return folded
+
+
+def _sole_relu(op):
+    """(the relu reading op's result, through at most one widen, or None; the value the
+    relu reads)."""
+    v = op.result
+    users = _readers(v)
+    if len(users) == 1 and isinstance(users[0], WidenOp) and users[0].parent is op.parent:
+        v = users[0].result
+        users = _readers(v)
+    if len(users) != 1 or users[0].name != "tensor.relu" or users[0].parent is not op.parent \
+            or users[0].operands[0] is not v or _bool_const(users[0].operands[1]) is None:
+        return None, None
+    return users[0], v
+
+
+def _readers(v):
+    return [u.op for u in v.uses if u.op.name not in _SHAPE_USES]
+
+
+def _fold(op, relu, v):
+    """relu reads v (op's result or its widen): the new op replaces op (v keeps reading
+    it), and v replaces the relu."""
+    new = KernelOp("tensor.quantized_linear_dynamic_relu", list(op.operands),
+                   [op.result.type], None, op.loc)
+    op.parent.insert_before(op, new)
+    op.result.replace_all_uses_with(new.result)
+    relu.result.replace_all_uses_with(new.result if v is op.result else v)
+    flag = relu.operands[1]
+    relu.erase()
+    _drop_if_dead(flag)
+    op.erase()
+
+
 # ----------------------------------------------------------------------------- weight only
 
 _WEIGHT_OPS = {"tensor.linear": (2,), "tensor.conv1d": (3,), "tensor.conv2d": (4,),
@@ -378,4 +426,6 @@ def quantize_module(module, mode: str, per_channel: bool = True) -> Report:
                 _weight_only(module, op, per_channel, report)
         else:
             raise ValueError(f"quantize_module: unknown mode {mode!r}")
+    if mode == "dynamic":
+        fold_relu(module)
     return report

@@ -66,6 +66,32 @@ def test_dynamic_linear_matches_numpy(m, k, n, freeze):
             assert kernels.COUNTS.get(key, 0) == before.get(key, 0) + 1
 
 
+@pytest.mark.parametrize("m,k,n", [(1, 784, 256), (5, 63, 33), (32, 256, 256), (2, 5, 17)])
+def test_dynamic_linear_relu_matches_relu_of_numpy(m, k, n):
+    """The folded relu (tensor.quantized_linear_dynamic_relu) gives tensor.relu's bits of
+    the product, NaN from a NaN bias kept."""
+    from ember.ops.tensor_activation import relu
+    rng = np.random.default_rng(m + k + n)
+    twin = NativeQLinearDynamic(tqd._linear_dynamic_relu_op, relu=True)
+    key = ("tensor.quantized_linear_dynamic_relu", "native")
+    for case in range(5):
+        w, ws, b = _weights(rng, n, k, case % 2 == 0, True, False)
+        if case == 4:
+            b[n // 2] = np.nan
+        if case > 1:
+            w, ws, b = seal(w), seal(ws), seal(b)
+        x = _inputs(rng, m, k, case)
+        for rr in (True, False):
+            before = kernels.COUNTS.get(key, 0)
+            got = twin(x, w, ws, b, rr)
+            want = relu(tqd.linear_dynamic(x, w, ws, b, rr))
+            assert np.array_equal(_bits(got), _bits(want)), (case, rr)
+            assert np.array_equal(_bits(tqd._linear_dynamic_relu_op(x, w, ws, b, rr)),
+                                  _bits(want))
+            assert kernels.COUNTS.get(key, 0) == before + 1
+            assert (got >= 0).all() or case == 4
+
+
 def test_dynamic_linear_leading_dims_and_fallbacks():
     rng = np.random.default_rng(7)
     twin = NativeQLinearDynamic(tqd.linear_dynamic)

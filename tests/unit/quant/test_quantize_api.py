@@ -254,6 +254,39 @@ def test_the_llvm_backend_computes_the_same_bits():
     assert np.array_equal(ember.quantize(model, "dynamic", backend="llvm")(x), vm)
 
 
+class ReluTwice(torch.nn.Module):
+    """fc1's relu folds; fc2's output is read besides its relu, so that one stays."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(12, 16)
+        self.fc2 = torch.nn.Linear(16, 8)
+
+    def forward(self, x):
+        h = torch.nn.functional.relu(self.fc1(x))
+        y = self.fc2(h)
+        return torch.relu(y) + y
+
+
+@pytest.mark.parametrize("backend", ["vm", "llvm"])
+def test_relu_folds_into_the_dynamic_linear(backend, tmp_path):
+    torch.manual_seed(0)
+    model = ReluTwice().eval()
+    x = torch.randn(3, 12)
+    ref = torch_dynamic(model, False)(x).numpy()
+    q = ember.quantize(model, "dynamic", backend=backend)
+    assert q.graph.count("tensor.quantized_linear_dynamic_relu") == 1
+    assert q.graph.count("tensor.quantized_linear_dynamic ") == 1
+    assert q.graph.count("tensor.relu") == 1
+    assert np.count_nonzero(q(x.numpy()) != ref) == 0
+    path = str(tmp_path / "r.ember")
+    q.save(path)
+    assert np.count_nonzero(ember.mobile.load(path)(x.numpy()) != ref) == 0
+    s = ember.script(torch_dynamic(bench_models.MLP().eval(), False), backend=backend)
+    assert s.graph.count("tensor.quantized_linear_dynamic_relu") == 2
+    assert "tensor.relu" not in s.graph
+
+
 class Residual(torch.nn.Module):
     def __init__(self):
         super().__init__()
