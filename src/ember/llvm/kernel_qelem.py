@@ -140,15 +140,25 @@ class NativeDequantize:
 
     def __init__(self, kernel):
         self.kernel = kernel
+        self.params: dict = {}
+        """(scale, zero point) -> (their float32 values as floats, the kernels)."""
 
     def __call__(self, q, scale, zero_point):
         if type(q) is _ND and (q.dtype is _U8 or q.dtype is _I8) and q.flags.c_contiguous \
                 and NATIVE_OK and isinstance(zero_point, int) and isinstance(scale, float):
             out = np.empty(q.shape, np.float32)
-            with np.errstate(over="ignore"):
-                s, z = float(np.float32(scale)), float(np.float32(zero_point))
-            native("dequantize", q.dtype is _I8)(q, out, q.size, z, s)
+            p = self.params.get((scale, zero_point)) or self._params(scale, zero_point)
+            p[2 if q.dtype is _I8 else 1](q, out, q.size, p[0][1], p[0][0])
             kernels.count("tensor.dequantize_codes", "native")
             return out
         kernels.count("tensor.dequantize_codes", "numpy")
         return self.kernel(q, scale, zero_point)
+
+    def _params(self, scale, zero_point):
+        with np.errstate(over="ignore"):
+            p = ((float(np.float32(scale)), float(np.float32(zero_point))),
+                 native("dequantize", False), native("dequantize", True))
+        if len(self.params) >= 256:
+            self.params.clear()
+        self.params[(scale, zero_point)] = p
+        return p

@@ -250,7 +250,8 @@ def _linear(kernel):
 
 def _max_pool2d(kernel):
     from ember.llvm.kernel_pool import NativeMaxPool2d
-    return NativeMaxPool2d(kernel)
+    from ember.llvm.kernel_qpool import NativeCodesMaxPool2d
+    return NativeCodesMaxPool2d(NativeMaxPool2d(kernel))  # uint8 codes, then float32
 
 
 def _mul_conv2d(kernel):

@@ -150,6 +150,8 @@ def rewrite(module, cands, qparams, per_channel, report):
         else:
             _rewrite_one(module, c, s_in, z_in, s_out, z_out, per_channel, report)
     _drop_requantize_pairs(module)
+    from ember.passes.quantize_pool import pool_codes
+    pool_codes(module)
 
 
 def _rewrite_one(module, c, s_in, z_in, s_out, z_out, per_channel, report):

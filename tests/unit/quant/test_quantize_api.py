@@ -287,6 +287,46 @@ def test_relu_folds_into_the_dynamic_linear(backend, tmp_path):
     assert "tensor.relu" not in s.graph
 
 
+class PoolNet(torch.nn.Module):
+    def __init__(self, pool, extra=False):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 6, 3, padding=1)
+        self.pool, self.extra = pool, extra
+        self.fc = torch.nn.Linear(6 * 16, 4)
+
+    def forward(self, x):
+        y = torch.relu(self.conv(x))
+        z = self.fc(torch.flatten(self.pool(y), 1))
+        return z + y.mean() if self.extra else z
+
+
+@pytest.mark.parametrize("backend", ["vm", "llvm"])
+@pytest.mark.parametrize("pool,extra,on_codes", [
+    (torch.nn.MaxPool2d(2), False, True), (torch.nn.MaxPool2d(3, 2, padding=1), False, True),
+    (torch.nn.MaxPool2d(2), True, False)])
+def test_max_pooling_runs_on_codes(backend, pool, extra, on_codes, monkeypatch, tmp_path):
+    """max_pool2d(dequantize(q)) -> dequantize(max_pool2d(q)): the same bits as pooling
+    floats (the rewrite switched off), unless the float value has another reader."""
+    from ember.passes import quantize_pool
+    torch.manual_seed(0)
+    model = PoolNet(pool, extra).eval()
+    gen = torch.Generator().manual_seed(4)
+    calib = [torch.randn(4, 3, 8, 8, generator=gen).numpy() for _ in range(3)]
+    x = torch.randn(5, 3, 8, 8, generator=gen).numpy()
+    q = ember.quantize(model, "static", calibration=calib, backend=backend)
+    lines = [ln for ln in q.graph.splitlines() if "tensor.max_pool2d" in ln]
+    deq = q.graph.count("tensor.dequantize_codes")
+    assert len(lines) == 1 and deq == (2 if on_codes else 1) + extra
+    y = q(x)
+    with monkeypatch.context() as m:
+        m.setattr(quantize_pool, "pool_codes", lambda module: 0)
+        floats = ember.quantize(model, "static", calibration=calib, backend=backend)
+    assert np.array_equal(y.view(np.uint32), floats(x).view(np.uint32))
+    path = str(tmp_path / "p.ember")
+    q.save(path)
+    assert np.array_equal(ember.mobile.load(path)(x), y)
+
+
 class Residual(torch.nn.Module):
     def __init__(self):
         super().__init__()
