@@ -23,6 +23,7 @@ from llvmlite import ir
 
 from ember.llvm import kernel_qgemm as Q
 from ember.llvm import kernels
+from ember.llvm.kernels import COUNTS
 from ember.llvm.kernel_qgemm import (F32, F64, I32, PTR, VF32, VF64, VI8, _data, _gep, _rne,
                                      _vconst, load, store, stream)
 from ember.llvm.kernel_qlinear import NATIVE_OK
@@ -93,6 +94,7 @@ def native(kind, signed):
     return fn
 
 
+_QUANTIZE = ("tensor.quantize_per_tensor", "native")
 _RANGE = {"quint8": (0, 255, np.uint8), "qint8": (-128, 127, np.int8)}
 
 
@@ -105,34 +107,35 @@ class NativeQuantize:
         self.ok: dict = {}
 
     def __call__(self, x, scale, zero_point, dtype):
-        key = (scale, zero_point, dtype)
-        inv = self.ok.get(key)
-        if inv is None and type(x) is _ND and x.dtype is _F32 and NATIVE_OK:
-            inv = self._params(scale, zero_point, dtype)
-        if inv and type(x) is _ND and x.dtype is _F32 and x.flags.c_contiguous:
-            lo, hi, np_dtype = _RANGE[dtype]
-            out = np.empty(x.shape, np_dtype)
-            native("quantize", lo < 0)(x, out, x.size, inv, float(zero_point), lo, hi)
-            kernels.count("tensor.quantize_per_tensor", "native")
+        p = self.ok.get((scale, zero_point, dtype))
+        if p is None and type(x) is _ND and x.dtype is _F32 and NATIVE_OK:
+            p = self._params(scale, zero_point, dtype)
+        if p and type(x) is _ND and x.dtype is _F32 and x.flags.c_contiguous:
+            out = np.empty(x.shape, p[4])
+            p[5](x, out, x.size, *p[:4])
+            COUNTS[_QUANTIZE] = COUNTS.get(_QUANTIZE, 0) + 1
             return out
         kernels.count("tensor.quantize_per_tensor", "numpy")
         return self.kernel(x, scale, zero_point, dtype)
 
     def _params(self, scale, zero_point, dtype):
-        """f32(1 / f32(scale)) as a float when the qparams are valid and in range of the
-        native path, else False (the numpy kernel judges them)."""
+        """(f32(1 / f32(scale)), zero point, lowest and highest code as floats, the codes'
+        dtype, the kernel) when the qparams are valid and in range of the native path,
+        else False (the numpy kernel judges them)."""
         from ember.ops.tensor_quant import _check_qparams, inv_scale
         try:
             _check_qparams(scale, zero_point, dtype)
         except (RuntimeError, TypeError, ValueError):
             return False
-        inv = False
+        p = False
         if dtype in _RANGE and isinstance(zero_point, int):
-            inv = float(inv_scale(scale))
+            lo, hi, np_dtype = _RANGE[dtype]
+            p = (float(inv_scale(scale)), float(zero_point), float(lo), float(hi), np_dtype,
+                 native("quantize", lo < 0))
         if len(self.ok) >= 256:
             self.ok.clear()
-        self.ok[(scale, zero_point, dtype)] = inv
-        return inv
+        self.ok[(scale, zero_point, dtype)] = p
+        return p
 
 
 class NativeDequantize:
