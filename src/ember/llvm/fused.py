@@ -8,14 +8,11 @@ released; any other call runs the planned numpy sequence (mobile/fused.py), so r
 never depend on what the native tier covers.
 
 Arithmetic is float32, operation by operation in the group's order, with no fast-math and
-no contraction into FMAs: bit-identical to numpy's float32 ufuncs. tanh (and so sigmoid,
-which ember computes as 0.5 * tanh(x / 2) + 0.5) is ember's own, in float32 lanes with
-explicit FMAs (tanh_f32); exp is evaluated in double precision and rounded once; both at
-most 1 ulp from the correctly rounded float32 value (tanh: every 7th float32 in
-[1e-8, 10] and its negation, 7.2e7 points; both also in tests/unit/llvm/
-test_fused_native.py); numpy's own float32 tanh is within
-its own bound, so native and VM results of these steps may differ by a few ulp — the
-documented bound the differential tests use.
+no contraction into FMAs: bit-identical to numpy's float32 ufuncs. exp, tanh and sigmoid
+are ember's own (llvm/vmath.py, each within its measured ulp bound of the correctly
+rounded float32 value); the VM's numpy kernels have their own errors (sigmoid there is
+0.5 * tanh(x / 2) + 0.5), so native and VM results of these steps differ within those
+bounds — the documented bound the differential tests use.
 """
 
 from __future__ import annotations
@@ -29,106 +26,14 @@ import weakref
 import numpy as np
 from llvmlite import ir
 
-from ember.llvm import objcall
+from ember.llvm import objcall, vmath
 from ember.llvm.layout import I64, PTR
+from ember.llvm.vmath import F32, F64, exp_f32, sigmoid_f32, tanh_f32
 from ember.mobile.fused import _FREE_REFS, FusedGroup
-
-F32 = ir.FloatType()
-F64 = ir.DoubleType()
 _CONTEXT = objcall.CONTEXT
 _KERNEL = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                            ctypes.c_int64)
 _LOCK = threading.Lock()
-
-
-# ----------------------------------------------------------------------------- math
-
-def _poly(b, x, coeffs):
-    acc = ir.Constant(F64, coeffs[-1])
-    for c in reversed(coeffs[:-1]):
-        acc = b.fadd(b.fmul(acc, x), ir.Constant(F64, c))
-    return acc
-
-
-_EXP_TAYLOR = [1.0 / math.factorial(k) for k in range(11)]
-
-
-def exp_f64(b, y):
-    """e**y for y in [-745, 709] (clamped), double: 2**k * e**r, |r| <= ln2 / 2, Taylor to
-    degree 10 (relative error below 1e-11: enough for a float32 result)."""
-    y = b.select(b.fcmp_ordered(">", y, ir.Constant(F64, 709.0)), ir.Constant(F64, 709.0), y)
-    y = b.select(b.fcmp_ordered("<", y, ir.Constant(F64, -745.0)), ir.Constant(F64, -745.0), y)
-    k = b.call(_intr(b, "llvm.roundeven.f64", F64), [b.fmul(y, ir.Constant(F64, 1 / math.log(2)))])
-    r = b.fsub(b.fsub(y, b.fmul(k, ir.Constant(F64, 0.6931471803691238))),
-               b.fmul(k, ir.Constant(F64, 1.9082149292705877e-10)))
-    p = _poly(b, r, _EXP_TAYLOR)
-    ki = b.fptosi(k, I64)
-    # 2**k in two steps, so that k down to -1074 stays representable
-    half = b.ashr(ki, I64(1))
-    s1 = b.bitcast(b.shl(b.add(half, I64(1023)), I64(52)), F64)
-    s2 = b.bitcast(b.shl(b.add(b.sub(ki, half), I64(1023)), I64(52)), F64)
-    return b.fmul(b.fmul(p, s1), s2)
-
-
-_TANH_Q = [-0.3333333134651184, 0.1333320587873459, -0.05394670367240906,
-           0.021700501441955566, -0.008177093230187893, 0.002142803743481636]
-"""tanh(x) = x + x**3 * Q(x**2) on |x| < TANH_SMALL: a least-squares fit of Q (relative
-error weighted) at Chebyshev nodes, coefficients rounded to float32."""
-TANH_SMALL = 0.625
-_LN2_HI, _LN2_LO = 0.693145751953125, 1.428606765330187e-06
-
-
-def _fma32(b, x, y, z):
-    return b.call(_intr(b, "llvm.fma.f32", F32, 3), [x, y, z])
-
-
-def tanh_f32(b, x):
-    """tanh of a float32 in float32 lanes (16 to an AVX-512 register), FMAs explicit so
-    that every machine computes the same bits: below TANH_SMALL the odd polynomial, above
-    1 - 2 / (e**2|x| + 1) with e**y = 2**k * e**r (Cody-Waite, |r| <= ln2 / 2, Taylor to
-    degree 7), |x| clamped at 10 (tanh rounds to 1 past 9.01). Measured within 2 ulp of the
-    correctly rounded value (tests/unit/llvm/test_fused_native.py); NaN stays NaN, -0.0
-    stays -0.0."""
-    c = lambda v: ir.Constant(F32, float(np.float32(v)))  # noqa: E731
-    ax = b.call(_intr(b, "llvm.fabs.f32", F32), [x])
-    u = b.fmul(x, x)
-    q = c(_TANH_Q[-1])
-    for coef in reversed(_TANH_Q[:-1]):
-        q = _fma32(b, q, u, c(coef))
-    small = _fma32(b, b.fmul(x, u), q, x)
-    nan = b.fcmp_unordered("uno", x, x)
-    y = b.select(b.fcmp_ordered(">", ax, c(10.0)), c(10.0), ax)
-    y = b.fmul(b.select(nan, c(0.0), y), c(2.0))
-    k = b.call(_intr(b, "llvm.roundeven.f32", F32), [b.fmul(y, c(1.0 / math.log(2.0)))])
-    r = _fma32(b, k, c(-_LN2_HI), y)
-    r = _fma32(b, k, c(-_LN2_LO), r)
-    p = c(1.0 / math.factorial(7))
-    for j in range(6, -1, -1):
-        p = _fma32(b, p, r, c(1.0 / math.factorial(j)))
-    i32 = ir.IntType(32)
-    scale = b.bitcast(b.shl(b.add(b.fptosi(k, i32), i32(127)), i32(23)), F32)
-    e = b.fmul(p, scale)
-    t = b.fsub(c(1.0), b.fdiv(c(2.0), b.fadd(e, c(1.0))))
-    res = b.select(b.fcmp_ordered("<", ax, c(TANH_SMALL)), small, t)
-    res = b.call(_intr(b, "llvm.copysign.f32", F32, 2), [res, x])  # and tanh(-0.0) = -0.0
-    return b.select(nan, x, res)
-
-
-def exp_f32(b, x):
-    d = b.fpext(x, F64)
-    r = exp_f64(b, d)
-    r = b.select(b.fcmp_ordered(">", d, ir.Constant(F64, 709.0)),
-                 ir.Constant(F64, float("inf")), r)
-    r = b.select(b.fcmp_unordered("uno", d, d), d, r)
-    return b.fptrunc(r, F32)
-
-
-def _intr(b, name, t, nargs=1):
-    m = b.module
-    fn = m.globals.get(name)
-    if fn is None:
-        fn = ir.Function(m, ir.FunctionType(t, [t] * nargs), name)
-    return fn
 
 
 # ----------------------------------------------------------------------------- steps
@@ -195,8 +100,7 @@ def _gelu_tanh(b, x):
 
 
 def _sigmoid(b, x):
-    h = ir.Constant(F32, 0.5)
-    return b.fadd(b.fmul(tanh_f32(b, b.fmul(x, h)), h), h)
+    return sigmoid_f32(b, x)
 
 
 STEPS = {
@@ -516,7 +420,7 @@ def _compile(spec, kinds, with_entry=False):
 def _source_digest() -> str:
     import hashlib
     h = hashlib.sha256()
-    for path in (__file__, objcall.__file__):
+    for path in (__file__, objcall.__file__, vmath.__file__):
         with open(path, "rb") as fh:
             h.update(fh.read())
     return h.hexdigest()[:16]

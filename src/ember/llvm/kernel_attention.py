@@ -15,7 +15,7 @@ The weights are rearranged once per weight set (cached by identity for frozen we
 as the kernel's own one-sequence path caches its rearranged copy) and q is scaled through
 them, as the numpy kernel does. Every other call runs the numpy kernel, which raises its
 errors. Accuracy: the products sum in k order with FMAs and softmax shifts each row by
-its own max, exp within 1 ulp (fused.exp_f32), the row sum in double; the numpy kernel's
+its own max, exp within 1 ulp (vmath.exp_f32), the row sum in double; the numpy kernel's
 BLAS order, global shift and float32 sums round differently (tests: within 1e-5 of its
 output on unit-scale inputs).
 """
@@ -30,10 +30,10 @@ import numpy as np
 from llvmlite import ir
 
 from ember.llvm import kernel_gemm as G
-from ember.llvm import kernels
-from ember.llvm.fused import F32, F64, exp_f32
+from ember.llvm import kernels, vmath
 from ember.llvm.kernel_rnn import _loop, _ptr
 from ember.llvm.layout import I64, PTR
+from ember.llvm.vmath import F32, F64, exp_f32
 
 _ND = np.ndarray
 _F32 = np.dtype(np.float32)
@@ -89,7 +89,7 @@ _SOFTMAX: list = []
 def softmax_rows(x: np.ndarray) -> None:
     """Softmax over the last dim of a float32 C-contiguous x, in place."""
     if not _SOFTMAX:
-        src = inspect.getsource(build_softmax) + inspect.getsource(exp_f32)
+        src = inspect.getsource(build_softmax) + vmath.source()
         addr, = kernels.compile_kernel("softmax", (), build_softmax, ["ember_softmax"], src,
                                        arrays=(0,))
         _SOFTMAX.append(_SM_PROTO(addr))

@@ -40,9 +40,9 @@ import threading
 import numpy as np
 from llvmlite import ir
 
-from ember.llvm import kernels
-from ember.llvm.fused import F32, tanh_f32
+from ember.llvm import kernels, vmath
 from ember.llvm.layout import I64, PTR
+from ember.llvm.vmath import F32, tanh_f32
 from ember.ops import tensor_rnn as R
 from ember.ops.tensor_linalg import flat_matmul
 
@@ -291,7 +291,7 @@ BATCHED = 8
 def _source() -> str:
     from ember.llvm import kernel_gemm as G
 
-    return inspect.getsource(inspect.getmodule(build)) + inspect.getsource(tanh_f32) + \
+    return inspect.getsource(inspect.getmodule(build)) + vmath.source() + \
         inspect.getsource(G)
 
 

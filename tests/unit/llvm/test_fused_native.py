@@ -65,6 +65,29 @@ def test_tanh_within_one_ulp_over_ten_million_floats():
                           np.tanh(edge.astype(np.float64)).astype(np.float32))
 
 
+
+def _sigmoid64(x):
+    return 1.0 / (1.0 + np.exp(-x.astype(np.float64)))
+
+
+def test_sigmoid_within_two_ulp_over_ten_million_floats():
+    """Every 60th float32 in [1e-9, 110] and negated (1.0e7 points: below 1e-9 sigmoid
+    rounds to 0.5, past 17 to 1, below -103.97 to 0), subnormal results included, against
+    the correctly rounded value."""
+    lo, hi = np.float32(1e-9).view(np.int32), np.float32(110.0).view(np.int32)
+    x = np.arange(lo, hi, 60, dtype=np.int32).view(np.float32)
+    x = np.concatenate([x, -x])
+    assert x.size >= 10_000_000
+    with np.errstate(over="ignore"):
+        want = _sigmoid64(x).astype(np.float32)
+    assert _ulps(_run_one("tensor.sigmoid", x), want).max() <= 2
+    edge = np.array([0.0, -0.0, np.inf, -np.inf, 1e-30, -87.3, -100.0, -103.9, -104.0,
+                     -200.0, 200.0], np.float32)
+    with np.errstate(over="ignore"):
+        assert np.array_equal(_run_one("tensor.sigmoid", edge),
+                              _sigmoid64(edge).astype(np.float32))
+    assert np.isnan(_run_one("tensor.sigmoid", np.array([np.nan], np.float32)))[0]
+
 SRC = '''
 def k(x: Tensor, a: float, b: float) -> Tensor:
     return torch.relu(x * a + b) * torch.sigmoid(x) - x / 2
