@@ -109,7 +109,10 @@ class _Compiled:
             return vm, "vm", None
         fn = self.native.function(name, vm, self.module.sources)
         if fn is None:
-            return vm, "vm", self.native.reasons.get(name, "not compiled natively")
+            from ember.llvm.graph import planned  # whole-function native plans
+
+            return planned(self.module, name, vm), "vm", \
+                self.native.reasons.get(name, "not compiled natively")
         return fn, "llvm", None
 
 

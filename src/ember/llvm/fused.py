@@ -26,11 +26,12 @@ import weakref
 import numpy as np
 from llvmlite import ir
 
-from ember.llvm import objcall, vmath
+from ember.llvm import kernels, objcall, vmath
 from ember.llvm.layout import I64, PTR
 from ember.llvm.vmath import F32, F64, exp_f32, sigmoid_f32, tanh_f32
 from ember.mobile.fused import _FREE_REFS, FusedGroup
 _CONTEXT = objcall.CONTEXT
+_REC = kernels.RECORDING
 _KERNEL = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                            ctypes.c_int64)
 _LOCK = threading.Lock()
@@ -241,10 +242,14 @@ class NativeFusedGroup(FusedGroup):
                     out = _empty(a0.shape, _F32) if a0.size < REUSE else \
                         self._recycled(a0.shape)
                     if fast[1](id(args), id(out), _CONTEXT):
+                        if _REC[0] is not None:
+                            self._note(args, (out,))
                         return out
                 else:
                     outs = tuple([_empty(a0.shape, _F32) for _ in range(self._nout)])
                     if fast[1](id(args), id(outs), _CONTEXT):
+                        if _REC[0] is not None:
+                            self._note(args, outs)
                         return outs
         kinds = _kinds(args)
         if kinds is not None:
@@ -321,7 +326,19 @@ class NativeFusedGroup(FusedGroup):
         scal = self._dbls(*[a if k == "s" else 0.0 for a, k in zip(args, kinds)])
         optr = self._outs(*[o.ctypes.data for o in outs])
         fn(ctypes.addressof(tens), ctypes.addressof(scal), ctypes.addressof(optr), first.size)
+        if _REC[0] is not None:
+            self._note(args, outs)
         return outs[0] if self.single else tuple(outs)
+
+    def _note(self, args, outs):
+        """kernels.note for a native run: the pointer form of the kernel, its arrays of
+        tensor pointers, scalars and outputs as tuples (graph.py makes them arrays)."""
+        kinds = _kinds(args)
+        fn = self._kernel(kinds)[0]
+        tens = tuple(a.ctypes.data if k == "t" else 0 for a, k in zip(args, kinds))
+        scal = tuple(float(a) if k == "s" else 0.0 for a, k in zip(args, kinds))
+        kernels.note(fn, (tens, scal, tuple(o.ctypes.data for o in outs), outs[0].size),
+                     [a for a, k in zip(args, kinds) if k == "t"], outs)
 
 
 _PRODUCERS = ("tensor.conv2d", "tensor.linear")

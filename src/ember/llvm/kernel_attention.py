@@ -174,35 +174,93 @@ def _heads():
     return _HEADS[0]
 
 
+_TR_PROTO = kernels.prototype(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64,
+                              ctypes.c_int64, ctypes.c_int64)
+
+
+def build_transpose(module) -> None:
+    """`ember_transpose(src, dst, rows, cols, ld)`: dst (cols, rows) = the (rows, cols)
+    block of src whose rows lie ld floats apart, transposed."""
+    fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [PTR, PTR, I64, I64, I64]),
+                     "ember_transpose")
+    src, dst, rows, cols, ld = fn.args
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+
+    def row(b, i):
+        def col(b, j):
+            v = b.load(_ptr(b, src, b.add(b.mul(i, ld), j)), typ=F32)
+            b.store(v, _ptr(b, dst, b.add(b.mul(j, rows), i)))
+        _loop(b, fn, I64(0), cols, I64(1), "c", col)
+    _loop(b, fn, I64(0), rows, I64(1), "r", row)
+    b.ret_void()
+
+
+_TRANSPOSE: list = []
+
+
+def _transpose():
+    if not _TRANSPOSE:
+        addr, = kernels.compile_kernel("transpose", (), build_transpose, ["ember_transpose"],
+                                       inspect.getsource(build_transpose))
+        _TRANSPOSE.append(_TR_PROTO(addr))
+    return _TRANSPOSE[0]
+
+
 def attend(x, heads, w, b, ow, ob):
-    """The output (L, O) of self-attention over x (L, E), natively."""
+    """The output (L, O) of self-attention over x (L, E), natively (each native call noted
+    for a plan, llvm/graph.py: the prepared weights are constants when frozen)."""
     length, e = x.shape
     hd = e // heads
-    wt, bt, wot, obt = _weights(w, b, ow, ob, heads)
+    prepared = _weights(w, b, ow, ob, heads)
+    wt, bt, wot, obt = prepared
+    rec = kernels.RECORDING[0] is not None
+    consts = _consts(prepared, (w, b, ow, ob)) if rec else ()
     qkv = np.empty((length, 3 * e), np.float32)
     off_e = _offsets(e, 3 * e)
-    _gemm(None if bt is None else "col")(
+    _call(rec, _gemm(None if bt is None else "col"), (
         _A(x), e, 1, _A(off_e), _A(wt), 0, _A(qkv), 3 * e, 0, 0 if bt is None else _A(bt),
-        length, e, 1, 3 * e)
-    kt = np.ascontiguousarray(qkv[:, e:2 * e].T)  # (E, L): row h*hd + d is k_h[:, d]
+        length, e, 1, 3 * e), (x, off_e, wt, bt), (qkv,), consts + (off_e,))
+    kt = np.empty((e, length), np.float32)  # (E, L): row h*hd + d is k_h[:, d]
+    _call(rec, _transpose(), (qkv.ctypes.data + 4 * e, kt.ctypes.data, length, e, 3 * e),
+          (qkv,), (kt,))
     scores = np.empty((heads, length, length), np.float32)
     ctx = np.empty((length, e), np.float32)
     per_head = _heads()
     off_l = _offsets(hd, length)
     off_v = _offsets(length, 3 * e)
-    per_head(_A(qkv), 3 * e, _A(off_l), _A(kt), _A(scores), length, length, hd, length,
-             heads, hd, hd * length, length * length)
+    _call(rec, per_head, (_A(qkv), 3 * e, _A(off_l), _A(kt), _A(scores), length, length, hd,
+                          length, heads, hd, hd * length, length * length),
+          (qkv, off_l, kt), (scores,), (off_l,))
     softmax_rows(scores)
+    if rec:
+        kernels.note(_SOFTMAX[0], (_A(scores), scores.size // length, length), (scores,),
+                     (scores,))
     v = qkv[:, 2 * e:]  # a view, held over the call
-    per_head(_A(scores), length, _A(off_v), _A(v), _A(ctx), e, length, length, hd,
-             heads, length * length, hd, hd)
+    _call(rec, per_head, (_A(scores), length, _A(off_v), _A(v), _A(ctx), e, length, length,
+                          hd, heads, length * length, hd, hd),
+          (scores, off_v, v), (ctx,), (off_v,))
     o = wot.shape[1]
     out = np.empty((length, o), np.float32)
     off_o = _offsets(e, o)
-    _gemm(None if obt is None else "col")(
+    _call(rec, _gemm(None if obt is None else "col"), (
         _A(ctx), e, 1, _A(off_o), _A(wot), 0, _A(out), o, 0, 0 if obt is None else _A(obt),
-        length, e, 1, o)
+        length, e, 1, o), (ctx, off_o, wot, obt), (out,), consts + (off_o,))
     return out
+
+
+def _call(rec, fn, args, reads, writes, consts=()):
+    fn(*args)
+    if rec:
+        kernels.note(fn, args, [a for a in reads if a is not None], writes, consts)
+
+
+def _consts(prepared, weights) -> tuple:
+    """The prepared weights, constants of a plan when the weights are frozen."""
+    from ember.ops.tensor_common import frozen
+
+    if all(a is None or frozen(a) for a in weights):
+        return tuple(a for a in prepared if a is not None)
+    return ()
 
 
 def _f32(*arrays) -> bool:

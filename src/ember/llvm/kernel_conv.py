@@ -139,10 +139,13 @@ def _depthwise(x, w, b, plan, act):
     out = np.empty((n, c, ho, wo), np.float32)
     w = np.ascontiguousarray(w)
     pad = np.empty((h + pt + pb) * (wd + pl + pr), np.float32)
-    bias = 0 if b is None else np.ascontiguousarray(b).ctypes.data
-    _native((kh, kw, dh, dw, b is not None, act))(
-        x.ctypes.data, w.ctypes.data, bias, out.ctypes.data, pad.ctypes.data, n * c, c,
-        h, wd, pt, pl, ho, wo)
+    b = None if b is None else np.ascontiguousarray(b)
+    fn = _native((kh, kw, dh, dw, b is not None, act))
+    args = (x.ctypes.data, w.ctypes.data, 0 if b is None else b.ctypes.data, out.ctypes.data,
+            pad.ctypes.data, n * c, c, h, wd, pt, pl, ho, wo)
+    fn(*args)
+    if kernels.RECORDING[0] is not None:
+        kernels.note(fn, args, [a for a in (x, w, b) if a is not None], (out,), temps=(pad,))
     return out
 
 

@@ -140,10 +140,14 @@ def conv2d(x, w, b, stride, padding, dilation, groups, act=None):
     scr = np.zeros(cin * hp * wp, np.float32) if padded else None
     off = _offsets(cg, kh, kw, hp * wp, wp, dh, dw)
     ni, nj, sbi, sci = (1, ho * wo, 0, 0) if flat else (ho, wo, wp, wo)
-    _native(None if b is None else "row", act)(
-        x.ctypes.data, n, cin, h, wd, 0 if scr is None else scr.ctypes.data, hp, wp, pt, pl,
-        w.ctypes.data, o, groups, cg * kh * kw, off.ctypes.data, out.ctypes.data, ho * wo,
-        ni, nj, sbi, sci, 0 if b is None else b.ctypes.data)
+    fn = _native(None if b is None else "row", act)
+    args = (x.ctypes.data, n, cin, h, wd, 0 if scr is None else scr.ctypes.data, hp, wp, pt,
+            pl, w.ctypes.data, o, groups, cg * kh * kw, off.ctypes.data, out.ctypes.data,
+            ho * wo, ni, nj, sbi, sci, 0 if b is None else b.ctypes.data)
+    fn(*args)
+    if kernels.RECORDING[0] is not None:  # scr: its zero border is never written
+        kernels.note(fn, args, [a for a in (x, w, b) if a is not None], (out,), (off,),
+                     () if scr is None else (scr,))
     return out[0] if squeeze else out
 
 

@@ -33,6 +33,7 @@ _empty = np.empty
 _ND = np.ndarray
 _F32 = np.dtype(np.float32)
 _OFFSETS: dict = {}
+_REC = kernels.RECORDING
 
 
 def _offsets(k, n):
@@ -71,18 +72,37 @@ def linear_act(x, w, b, act=None):
     y = _empty(x.shape[:-1] + (n,), _F32)
     if rows == 1:
         if n < GV.DOT_BELOW and w.flags.c_contiguous:
-            GV.native(b is not None, act, True)(_A(x), _A(w), 0 if b is None else _A(b),
-                                                _A(y), k, n)
+            fn = GV.native(b is not None, act, True)
+            args = (_A(x), _A(w), 0 if b is None else _A(b), _A(y), k, n)
+            fn(*args)
+            if _REC[0] is not None:
+                _note(fn, args, (x, w, b), y, w, w)
             return y
         wt = _weight_t(w)
-        GV.native(b is not None, act)(_A(x), _A(wt), 0 if b is None else _A(b), _A(y), k, n)
+        fn = GV.native(b is not None, act)
+        args = (_A(x), _A(wt), 0 if b is None else _A(b), _A(y), k, n)
+        fn(*args)
+        if _REC[0] is not None:
+            _note(fn, args, (x, wt, b), y, w, wt)
         return y
     wt = _weight_t(w)
     off = _offsets(k, n)  # (a local: the kernel reads the arrays the call's names hold)
-    G.native(None if b is None else "col", act, arrays=True)(
-        _A(x), k, 1, _A(off), _A(wt), 0, _A(y), n, 0, 0 if b is None else _A(b),
-        rows, k, 1, n)
+    fn = G.native(None if b is None else "col", act, arrays=True)
+    args = (_A(x), k, 1, _A(off), _A(wt), 0, _A(y), n, 0, 0 if b is None else _A(b),
+            rows, k, 1, n)
+    fn(*args)
+    if _REC[0] is not None:
+        _note(fn, args, (x, off, wt, b), y, w, wt, off)
     return y
+
+
+def _note(fn, args, reads, y, w, *derived):
+    """kernels.note for a product: `derived` (w's transpose, offsets) are constants when
+    w is frozen (offsets always are: a cache nobody writes)."""
+    from ember.ops.tensor_common import frozen
+
+    consts = derived if frozen(w) else tuple(d for d in derived if d.dtype == np.int64)
+    kernels.note(fn, args, tuple(a for a in reads if a is not None), (y,), consts)
 
 
 _WT: dict = {}

@@ -145,9 +145,12 @@ class NativeLayerNorm:
         kernels.count("tensor.layer_norm", "native")
         d = x.shape[-1]
         out = np.empty(x.shape, np.float32)
-        _native(weight is not None, bias is not None)(
-            x.ctypes.data, out.ctypes.data, 0 if weight is None else weight.ctypes.data,
-            0 if bias is None else bias.ctypes.data, x.size // d, d, eps)
+        fn = _native(weight is not None, bias is not None)
+        args = (x.ctypes.data, out.ctypes.data, 0 if weight is None else weight.ctypes.data,
+                0 if bias is None else bias.ctypes.data, x.size // d, d, eps)
+        fn(*args)
+        if kernels.RECORDING[0] is not None:
+            kernels.note(fn, args, [a for a in (x, weight, bias) if a is not None], (out,))
         return out
 
 

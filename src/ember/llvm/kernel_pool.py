@@ -98,8 +98,11 @@ class NativeMaxPool2d:
         h, w = x.shape[-2:]
         ho, wo = (h - kh) // sh + 1, (w - kw) // sw + 1
         out = np.empty(x.shape[:-2] + (ho, wo), np.float32)
-        _native((kh, kw, sh, sw))(x.ctypes.data, out.ctypes.data, x.size // (h * w), h, w,
-                                  ho, wo)
+        fn = _native((kh, kw, sh, sw))
+        args = (x.ctypes.data, out.ctypes.data, x.size // (h * w), h, w, ho, wo)
+        fn(*args)
+        if kernels.RECORDING[0] is not None:
+            kernels.note(fn, args, (x,), (out,))
         return out
 
 
@@ -153,7 +156,11 @@ class NativeAdaptiveAvgPool2d:
         avg = _averaging(hw, 1, _F32)  # (hw, 1), contiguous: the vector
         out = np.empty(x.shape[:-2] + (1, 1), _F32)
         A = kernels.array
-        GV.native(False, None, True)(A(avg), A(planes), 0, A(out), hw, planes.shape[0])
+        fn = GV.native(False, None, True)
+        args = (A(avg), A(planes), 0, A(out), hw, planes.shape[0])
+        fn(*args)
+        if kernels.RECORDING[0] is not None:
+            kernels.note(fn, args, (avg, planes), (out,), (avg,))
         return out
 
 

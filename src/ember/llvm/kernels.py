@@ -160,6 +160,21 @@ def prototype(*argtypes):
     return ctypes.CFUNCTYPE(None, *argtypes)
 
 
+RECORDING: list = [None]
+"""[the graph.Recorder of a call being planned (llvm/graph.py), or None]: a twin that ran
+a native call while it is set calls `note`."""
+
+
+def note(fn, args, reads=(), writes=(), consts=(), temps=()) -> None:
+    """Tell the recorder (RECORDING[0], set) about one native call just made: the ctypes
+    function and its arguments, the arrays it read and wrote, the arrays the twin derived
+    from frozen data (caches: never written) and scratch arrays whose contents before the
+    call do not matter."""
+    rec = RECORDING[0]
+    if rec is not None:
+        rec.note(fn, args, reads, writes, consts, temps)
+
+
 def count(name: str, where: str) -> None:
     k = (name, where)
     COUNTS[k] = COUNTS.get(k, 0) + 1
