@@ -1,7 +1,8 @@
 """tensor.linear through the native product (kernel_gemm.py).
 
 `NativeLinear` is `tensor.linear` under the LLVM backend: x @ w.T + b for float32,
-x (a strided x is copied first) of at least ROWS rows (leading dims flattened) runs as one
+x (a strided x is copied first, but for 2-d rows apart with contiguous elements, which
+the product reads in place) of at least ROWS rows (leading dims flattened) runs as one
 native product of x and the weight's C-contiguous transpose (the kernel's own cached one
 for a frozen weight, ops/tensor_linalg.weight_t), the bias added per column in the
 epilogue after the sum (as the kernel adds it); one row runs the native GEMV
@@ -65,10 +66,15 @@ def linear_act(x, w, b, act=None):
     the native product does not cover the call."""
     if not _covered(x, w, b):
         return None
-    if not x.flags.c_contiguous:
-        x = np.ascontiguousarray(x)
     n, k = w.shape
     rows = x.size // k
+    sam = k
+    if not x.flags.c_contiguous:
+        if x.ndim == 2 and rows >= ROWS and x.strides[1] == 4 and x.strides[0] % 4 == 0 \
+                and x.strides[0] >= 4 * k and x.flags.aligned:
+            sam = x.strides[0] // 4  # rows apart (the last step of an RNN's output)
+        else:
+            x = np.ascontiguousarray(x)
     y = _empty(x.shape[:-1] + (n,), _F32)
     if rows == 1:
         if n < GV.DOT_BELOW and w.flags.c_contiguous:
@@ -88,7 +94,7 @@ def linear_act(x, w, b, act=None):
     wt = _weight_t(w)
     off = _offsets(k, n)  # (a local: the kernel reads the arrays the call's names hold)
     fn = G.native(None if b is None else "col", act, arrays=True)
-    args = (_A(x), k, 1, _A(off), _A(wt), 0, _A(y), n, 0, 0 if b is None else _A(b),
+    args = (_A(x), sam, 1, _A(off), _A(wt), 0, _A(y), n, 0, 0 if b is None else _A(b),
             rows, k, 1, n)
     fn(*args)
     if _REC[0] is not None:

@@ -98,3 +98,15 @@ def test_float64_and_errors_are_the_kernels():
     with pytest.raises(type(want.value)) as got:
         nat(bad)
     assert str(got.value).splitlines()[0] == str(want.value).splitlines()[0]
+
+
+def test_rows_apart_are_read_in_place_with_the_copys_bits():
+    from ember.llvm.kernel_linear import linear_act
+
+    rng = np.random.default_rng(4)
+    seq = rng.standard_normal((6, 5, 40)).astype(np.float32)
+    w = rng.standard_normal((24, 40)).astype(np.float32)
+    b = rng.standard_normal(24).astype(np.float32)
+    x = seq[:, -1]  # rows 200 floats apart
+    assert not x.flags.c_contiguous
+    assert np.array_equal(linear_act(x, w, b), linear_act(np.ascontiguousarray(x), w, b))
