@@ -365,6 +365,8 @@ def _lstm(x, hx, params, has_biases, num_layers, bidirectional, batch_first):
     n = x.shape[0] if batch_first else x.shape[1]
     hid = params[1].shape[0] // 4
     h0, c0 = R._initial(hx, 2, num_layers * dirs, n, (hid, hid), x.dtype, unbatched)
+    zeros = hx is None or (isinstance(hx, (list, tuple)) and not hx)  # made just now
+    fixed = kernels.RECORDING[0] is not None and _frozen(params)
     hs, cs = [], []
     for layer in range(num_layers):
         steps = R._steps(x, batch_first)
@@ -373,7 +375,8 @@ def _lstm(x, hx, params, has_biases, num_layers, bidirectional, batch_first):
             k = layer * dirs + d
             w_ih, w_hh, b_ih, b_hh, _ = R._layer_params(params, has_biases, k, per, False)
             weights = R._weights("lstm", (w_ih, w_hh, b_ih, b_hh), R._lstm_weights)
-            h, c = _direction(x, batch_first, weights, h0[k], c0[k], out, d * hid, d == 1)
+            h, c = _direction(x, batch_first, weights, h0[k], c0[k], out, d * hid, d == 1,
+                              zeros, fixed)
             hs.append(h)
             cs.append(c)
         x = out
@@ -401,9 +404,10 @@ def _scratch(shape):
     return buf[:size].reshape(shape)
 
 
-def _projection(x, wi, b):
+def _projection(x, wi, b, rec=False, fixed=False):
     """x @ W_ih^T (+ bias) for every step at once: the native product from 8 rows (x's
-    leading dims flattened) into a per-thread scratch buffer, numpy's BLAS below."""
+    leading dims flattened) into a per-thread scratch buffer (while a plan records, a
+    buffer of its own, and the call noted), numpy's BLAS below."""
     rows = x.reshape(-1, x.shape[-1])
     if rows.shape[0] < BATCHED:
         xw = flat_matmul(x, wi)
@@ -414,23 +418,39 @@ def _projection(x, wi, b):
 
     wi = np.ascontiguousarray(wi, np.float32)
     k, width = wi.shape
-    xw = _scratch(x.shape[:-1] + (width,))
+    xw = np.empty(x.shape[:-1] + (width,), np.float32) if rec else \
+        _scratch(x.shape[:-1] + (width,))
     off = _offsets(k, width)
     bias = None if b is None else np.ascontiguousarray(b, np.float32)
-    G.native(None if b is None else "col", None, arrays=True)(
-        _A(rows), k, 1, _A(off), _A(wi), 0, _A(xw), width, 0,
-        0 if bias is None else _A(bias), rows.shape[0], k, 1, width)
+    fn = G.native(None if b is None else "col", None, arrays=True)
+    args = (_A(rows), k, 1, _A(off), _A(wi), 0, _A(xw), width, 0,
+            0 if bias is None else _A(bias), rows.shape[0], k, 1, width)
+    fn(*args)
+    if rec:
+        prepared = (wi, bias) if fixed else ()
+        kernels.note(fn, args, [a for a in (rows, off, wi, bias) if a is not None], (xw,),
+                     (off,) + tuple(a for a in prepared if a is not None))
     return xw
 
 
-def _direction(x, batch_first, weights, h0, c0, out, col, reverse):
+def _frozen(params) -> bool:
+    from ember.ops.tensor_common import frozen
+
+    return all(frozen(p) for p in params)
+
+
+def _direction(x, batch_first, weights, h0, c0, out, col, reverse, zeros=False,
+               fixed=False):
+    """One direction of one layer (zeros: the initial state was made by this call;
+    fixed: the weights are frozen, so what the kernels prepare from them is constant)."""
     wi, wh, b = weights
     n, hid = c0.shape
     steps = R._steps(x, batch_first)
     if n >= BATCHED:
         return _direction_batched(x, batch_first, weights, h0, c0, out, col, reverse)
     x, out_bf = np.ascontiguousarray(x), batch_first
-    xw = _projection(x, wi, b)
+    rec = kernels.RECORDING[0] is not None
+    xw = _projection(x, wi, b, rec, fixed)
     wh = _packed(wh)
     h0 = np.ascontiguousarray(h0, np.float32)
     c = np.array(c0, np.float32, order="C")
@@ -439,11 +459,29 @@ def _direction(x, batch_first, weights, h0, c0, out, col, reverse):
     sxn, sxt = (sx[0], sx[1]) if batch_first else (sx[1], sx[0])
     son, sot = (so[0], so[1]) if out_bf else (so[1], so[0])
     dst = out[..., col:]  # (held: the kernel reads the view object's data pointer)
-    _native()(_A(xw), sxn // 4, sxt // 4, _A(wh), _A(h0), _A(dst), son // 4,
-              sot // 4, _A(c), _A(g), n, steps, hid, 1 if reverse else 0)
+    args = (_A(xw), sxn // 4, sxt // 4, _A(wh), _A(h0), _A(dst), son // 4, sot // 4, _A(c),
+            _A(g), n, steps, hid, 1 if reverse else 0)
+    _native()(*args)
+    if rec:
+        _note_direction(args, xw, wh, h0, c, c0, g, out, dst, fixed, zeros)
     last = 0 if reverse else steps - 1
     h = (out[:, last] if out_bf else out[last])[:, col:col + hid].copy()
     return h, c
+
+
+def _note_direction(args, xw, wh, h0, c, c0, g, out, dst, fixed, zeros):
+    """kernels.note for the recurrence, after a noted copy of c0 into c (the kernel updates
+    c in place: a plan restores it each call). A zero initial state made by the call is a
+    constant; the packed weights are when the layer's weights are frozen."""
+    c0 = np.asarray(c0)
+    if c0.dtype != np.float32 or not c0.flags.c_contiguous:
+        return
+    state = (h0, c0) if zeros else ()
+    copy = kernels.memcpy()
+    cargs = (c.ctypes.data, c0.ctypes.data, c.nbytes)
+    kernels.note(copy, cargs, (c0,), (c,), state)
+    consts = (wh,) if fixed else ()
+    kernels.note(_native(), args, (xw, wh, h0, c), (out, dst, c), consts + state, (g,))
 
 
 _STACKED: dict = {}

@@ -30,7 +30,7 @@ COUNTS: dict = {}
 
 def native_kernel(name: str, kernel):
     """What runs operator `name` under the LLVM backend."""
-    factory = NATIVE.get(name)
+    factory = NATIVE.get(name) or NOTED.get(name)
     if factory is None:
         return kernel
     return factory(kernel)
@@ -173,6 +173,39 @@ def note(fn, args, reads=(), writes=(), consts=(), temps=()) -> None:
     rec = RECORDING[0]
     if rec is not None:
         rec.note(fn, args, reads, writes, consts, temps)
+
+
+_LIBC: dict = {}
+
+
+def _libc(name):
+    fn = _LIBC.get(name)
+    if fn is None:
+        addr = ctypes.cast(getattr(ctypes.CDLL(None), name), ctypes.c_void_p).value
+        fn = _LIBC[name] = prototype(ctypes.c_void_p, ctypes.c_void_p if name == "memcpy"
+                                     else ctypes.c_int64, ctypes.c_int64)(addr)
+    return fn
+
+
+def memcpy():
+    """libc's memcpy as a ctypes function of (dst, src, nbytes): the copy a twin makes of a
+    state it then updates in place, noted so that a plan restores the state each call."""
+    return _libc("memcpy")
+
+
+class NotedZeros:
+    """tensor.zeros under the LLVM backend: the kernel's array, its fill noted (libc's
+    memset) while a plan records, so a plan can rely on it (an RNN's initial state)."""
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+
+    def __call__(self, *args):
+        y = self.kernel(*args)
+        if RECORDING[0] is not None and type(y) is _ND and y.flags.c_contiguous and \
+                y.base is None:
+            note(_libc("memset"), (y.ctypes.data, 0, y.nbytes), (), (y,))
+        return y
 
 
 def count(name: str, where: str) -> None:
@@ -342,6 +375,8 @@ NATIVE = {
     "tensor.linear": _linear,
 }
 """Operator name -> factory(numpy kernel) -> native twin."""
+NOTED = {"tensor.zeros": NotedZeros}
+"""Operators whose kernel runs as is, its result noted for plans (llvm/graph.py)."""
 for _name in ("tensor.relu", "tensor.relu6", "tensor.hardswish", "tensor.hardsigmoid",
               "tensor.silu", "tensor.sigmoid", "tensor.tanh"):
     NATIVE[_name] = _unary(_name)

@@ -79,13 +79,25 @@ class Item(nn.Module):
         return y
 
 
+class LSTMHead(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(6, 8, batch_first=True)
+        self.fc = nn.Linear(8, 3)
+
+    def forward(self, x):
+        out, _ = self.lstm(x)
+        return self.fc(out[:, -1])
+
+
 def _models():
     torch.manual_seed(3)
     enc = nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0, batch_first=True)
-    return [(MLP(), (1, 20)), (MLP(), (6, 20)), (CNN(), (4, 3, 8, 8)), (enc, (1, 5, 16))]
+    return [(MLP(), (1, 20)), (MLP(), (6, 20)), (CNN(), (4, 3, 8, 8)), (enc, (1, 5, 16)),
+            (LSTMHead(), (1, 12, 6)), (LSTMHead(), (4, 12, 6))]
 
 
-@pytest.mark.parametrize("k", range(4))
+@pytest.mark.parametrize("k", range(6))
 def test_planned_calls_give_the_vm_paths_bits(k):
     model, shape = _models()[k]
     s = ember.script(model.eval(), backend="llvm")
