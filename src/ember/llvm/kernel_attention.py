@@ -1,9 +1,11 @@
-"""Self-attention of one sequence natively: tensor.multi_head_attention at batch 1.
+"""Self-attention natively: tensor.multi_head_attention without masks.
 
 `NativeMHA` is `tensor.multi_head_attention` under the LLVM backend. A call it covers —
-float32, self-attention (query is key is value) of one sequence (L, 1, E) or (L, E),
-packed in_proj weights of torch's shapes, no masks, no dropout, need_weights False —
-runs as native products (kernel_gemm.py) and a native softmax:
+float32, self-attention (query is key is value) of (L, N, E) or (L, E) whose elements
+are contiguous (rows and sequences any whole number of floats apart: a batch-first
+input's transpose is read in place), packed in_proj weights of torch's shapes, no masks,
+no dropout, need_weights False — runs each sequence as native products (kernel_gemm.py)
+and a native softmax, the output written into its rows of the (L, N, O) result:
 
     qkv = x @ [W_q * s; W_k; W_v]^T + [b_q * s; b_k; b_v]     (s = 1 / sqrt(head dim))
     per head h:  scores_h = q_h @ k_h^T      (k transposed once for all heads)
@@ -206,9 +208,10 @@ def _transpose():
     return _TRANSPOSE[0]
 
 
-def attend(x, heads, w, b, ow, ob):
-    """The output (L, O) of self-attention over x (L, E), natively (each native call noted
-    for a plan, llvm/graph.py: the prepared weights are constants when frozen)."""
+def attend(x, heads, w, b, ow, ob, out=None):
+    """The output (L, O) of self-attention over x (L, E), natively, into `out` if given
+    (x's and out's rows may lie apart: one sequence of a batch; each native call noted for
+    a plan, llvm/graph.py: the prepared weights are constants when frozen)."""
     length, e = x.shape
     hd = e // heads
     prepared = _weights(w, b, ow, ob, heads)
@@ -218,8 +221,9 @@ def attend(x, heads, w, b, ow, ob):
     qkv = np.empty((length, 3 * e), np.float32)
     off_e = _offsets(e, 3 * e)
     _call(rec, _gemm(None if bt is None else "col"), (
-        _A(x), e, 1, _A(off_e), _A(wt), 0, _A(qkv), 3 * e, 0, 0 if bt is None else _A(bt),
-        length, e, 1, 3 * e), (x, off_e, wt, bt), (qkv,), consts + (off_e,))
+        _A(x), x.strides[0] // 4, 1, _A(off_e), _A(wt), 0, _A(qkv), 3 * e, 0,
+        0 if bt is None else _A(bt), length, e, 1, 3 * e), (x, off_e, wt, bt), (qkv,),
+        consts + (off_e,))
     kt = np.empty((e, length), np.float32)  # (E, L): row h*hd + d is k_h[:, d]
     _call(rec, _transpose(), (qkv.ctypes.data + 4 * e, kt.ctypes.data, length, e, 3 * e),
           (qkv,), (kt,))
@@ -240,11 +244,13 @@ def attend(x, heads, w, b, ow, ob):
                           hd, heads, length * length, hd, hd),
           (scores, off_v, v), (ctx,), (off_v,))
     o = wot.shape[1]
-    out = np.empty((length, o), np.float32)
+    if out is None:
+        out = np.empty((length, o), np.float32)
     off_o = _offsets(e, o)
     _call(rec, _gemm(None if obt is None else "col"), (
-        _A(ctx), e, 1, _A(off_o), _A(wot), 0, _A(out), o, 0, 0 if obt is None else _A(obt),
-        length, e, 1, o), (ctx, off_o, wot, obt), (out,), consts + (off_o,))
+        _A(ctx), e, 1, _A(off_o), _A(wot), 0, _A(out), out.strides[0] // 4, 0,
+        0 if obt is None else _A(obt), length, e, 1, o), (ctx, off_o, wot, obt),
+        (out,) if out.base is None else (out, out.base), consts + (off_o,))
     return out
 
 
@@ -263,6 +269,13 @@ def _consts(prepared, weights) -> tuple:
     return ()
 
 
+def _rows(q) -> bool:
+    """q's (L, [N,] E) elements contiguous and aligned, its rows and sequences apart by
+    whole floats: each sequence q[:, n] is a product operand as it lies."""
+    return q.flags.aligned and q.strides[-1] == 4 and all(s % 4 == 0 and s >= 0
+                                                           for s in q.strides[:-1])
+
+
 def _f32(*arrays) -> bool:
     return all(a is None or (type(a) is _ND and a.dtype is _F32) for a in arrays)
 
@@ -271,12 +284,7 @@ def covered(query, key, value, embed_dim, num_heads, w, b, bias_k, bias_v, add_z
             dropout_p, ow, ob, training, key_padding_mask, need_weights, attn_mask,
             separate, qw, kw, vw, static_k, static_v, average, is_causal) -> bool:
     if not (query is key and key is value) or type(query) is not _ND or \
-            query.dtype is not _F32 or not query.flags.c_contiguous:
-        return False
-    if query.ndim == 3:
-        if query.shape[1] != 1:
-            return False
-    elif query.ndim != 2:
+            query.dtype is not _F32 or query.ndim not in (2, 3) or not _rows(query):
         return False
     e = query.shape[-1]
     if need_weights is not False or attn_mask is not None or key_padding_mask is not None \
@@ -306,13 +314,18 @@ class NativeMHA:
             return self.kernel(*args)
         kernels.count("tensor.multi_head_attention", "native")
         query, heads, w, b, ow, ob = args[0], args[4], args[5], args[6], args[11], args[12]
-        x = query.reshape(query.shape[0], query.shape[-1])
-        out = attend(x, heads, w, b, ow, ob)
-        return (out[:, None] if query.ndim == 3 else out), None
+        if query.ndim == 2:
+            return attend(query, heads, w, b, ow, ob), None
+        length, n, _ = query.shape
+        out = np.empty((length, n, ow.shape[0]), np.float32)
+        for i in range(n):  # (views held over each call: the kernels read their data)
+            q, o = query[:, i], out[:, i]
+            attend(q, heads, w, b, ow, ob, o)
+        return out, None
 
     def why_numpy(self, *args) -> str:
-        return ("outside the native one-sequence self-attention (batch 1, no masks, "
-                "need_weights False, float32 packed weights): " +
+        return ("outside the native self-attention (no masks, need_weights False, "
+                "float32 packed weights, contiguous elements): " +
                 kernels_describe(args[:3]))
 
 

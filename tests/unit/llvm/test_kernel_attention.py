@@ -43,31 +43,41 @@ def _run(m, x):
 
 @pytest.mark.parametrize("e,heads,length", [(16, 2, 5), (24, 3, 17), (32, 1, 40), (8, 8, 3)])
 @pytest.mark.parametrize("bias", [True, False])
-@pytest.mark.parametrize("batched", [True, False])
-def test_one_sequence_runs_natively(e, heads, length, bias, batched):
+@pytest.mark.parametrize("batch", [None, 1, 3])
+def test_self_attention_runs_natively(e, heads, length, bias, batch):
     torch.manual_seed(1)
     m = _Attn(e, heads, bias).eval()
-    shape = (length, 1, e) if batched else (length, e)
+    shape = (length, e) if batch is None else (length, batch, e)
     x = np.random.default_rng(2).standard_normal(shape).astype(np.float32)
     assert _run(m, x) == {("tensor.multi_head_attention", "native"): 1}
+
+
+def test_sequences_apart_are_read_in_place():
+    torch.manual_seed(1)
+    m = _Attn(16, 2, True).eval()
+    x = np.random.default_rng(2).standard_normal((3, 7, 16)).astype(np.float32)
+    assert _run(m, x.transpose(1, 0, 2)) == {("tensor.multi_head_attention", "native"): 1}
 
 
 @pytest.mark.parametrize("kw,shape", [
     ({"need_weights": True}, (6, 1, 16)),
     ({"mask": True}, (6, 1, 16)),
-    ({}, (6, 2, 16)),                     # two sequences
+    ({}, (6, 2, 32)),                     # elements apart (x[..., ::2])
 ])
 def test_other_calls_run_the_kernel(kw, shape):
     torch.manual_seed(3)
     m = _Attn(16, 2, True, **kw).eval()
     x = np.random.default_rng(4).standard_normal(shape).astype(np.float32)
+    if shape[-1] == 32:
+        x = x[..., ::2]
     assert _run(m, x) == {("tensor.multi_head_attention", "numpy"): 1}
 
 
-def test_transformer_layer_at_batch_one_is_native_and_close_to_torch():
+@pytest.mark.parametrize("batch", [1, 5])
+def test_transformer_layer_is_native_and_close_to_torch(batch):
     torch.manual_seed(5)
     layer = torch.nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, batch_first=True).eval()
-    x = np.random.default_rng(6).standard_normal((1, 9, 32)).astype(np.float32)
+    x = np.random.default_rng(6).standard_normal((batch, 9, 32)).astype(np.float32)
     assert _run(layer, x) == {("tensor.multi_head_attention", "native"): 1}
     nat = ember.script(layer, backend="llvm")
     want = layer(torch.from_numpy(x)).detach().numpy()
