@@ -144,7 +144,10 @@ class AnnotationResolver:
     def _named(self, name, node) -> T.Type:
         if isinstance(name, MClass):
             decl = self.em.c.declare_class(name.info)
-            return T.ClassType(decl.name) if decl is not None else ERROR
+            if decl is None:
+                return ERROR
+            from ember.frontend.polymorph import class_annotation
+            return class_annotation(self.em, name.info, decl)
         if name in _SIMPLE:
             return _SIMPLE[name]
         if name == "Exception":

@@ -38,6 +38,7 @@ from ember.frontend.typing_ import (
     show,
 )
 from ember.frontend.tensors import _const_value
+from ember.frontend.polymorph import is_class_union
 from ember.ir import Region, Value
 from ember.ir import types as T
 
@@ -159,6 +160,9 @@ class CallMixin:
         if isinstance(t, T.ClassType):
             from ember.frontend.classes import call_class_method
             return call_class_method(self, recv, m.name, node)
+        if is_class_union(t):
+            from ember.frontend.polymorph import union_call
+            return union_call(self, recv, m.name, node, expected)
         prefix = self.type_prefix(t)
         if prefix is None:
             return self.error(f"{show(t)} has no method '{m.name}'", m.span)

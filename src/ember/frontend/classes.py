@@ -88,6 +88,7 @@ def declare_class(c, info) -> None:
         from ember.frontend.userfuncs import ensure_symbol
         ensure_symbol(c, init)
         c.ensure_compiled(init)
+    info.finding_fields = False  # its subclasses may copy the fields from here on
     if kind == "class":
         _special_methods(c, info, decl)
 

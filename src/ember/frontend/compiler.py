@@ -228,11 +228,16 @@ class Compiler:
         from ember.frontend.classes import declare_class
 
         if info.decl is None and info.kind != "error":
+            from ember.frontend.polymorph import declare_base_first
+            declare_base_first(self, info)  # a subclass copies a complete base
+        if info.decl is None and info.kind != "error":
             self.compiling.append(f"class '{info.name.replace('<locals>.', '')}'")
+            info.finding_fields = True  # cleared once the fields are known
             try:
                 declare_class(self, info)
             finally:
                 self.compiling.pop()
+                info.finding_fields = False
             if info.decl is None:
                 info.kind = "error"  # reported once
         return info.decl

@@ -21,6 +21,7 @@ from ember.frontend.meta import (
     MOpFunc,
     MTypeName,
 )
+from ember.frontend.polymorph import is_class_union
 from ember.frontend.typing_ import ErrorType, numeric_rank, show
 from ember.ir import Region, Value
 from ember.ir import types as T
@@ -244,6 +245,9 @@ class ExprMixin:
             return self.b.kernel(f"{kind}.{node.attr}", [obj], part, self.loc(node))
         if t == T.STR and node.attr == "type":  # a torch.device's (str has no .type)
             return self.b.kernel("device.type", [obj], T.STR, self.loc(node))
+        if is_class_union(t):  # an object of a class or of one of its subclasses
+            from ember.frontend.polymorph import union_attribute
+            return union_attribute(self, obj, node)
         if isinstance(t, (T.OptionalType, T.UnionType)):
             return self.error(f"cannot use attribute '{node.attr}' of {show(t)}"
                               f"{self.unrefined_hint([(obj, node.value)])}", node.value.span)
@@ -251,6 +255,9 @@ class ExprMixin:
 
     def attribute_set(self, obj, node, value) -> None:
         from ember.frontend.classes import instance_attribute_set
+        if is_class_union(obj.type):
+            from ember.frontend.polymorph import union_attribute_set
+            return union_attribute_set(self, obj, node, value)
         instance_attribute_set(self, obj, node, value)
 
     def expr_text(self, node) -> str:

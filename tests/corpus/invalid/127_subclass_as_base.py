@@ -1,6 +1,6 @@
-# error: TypeCheckError
-# line: 20
-# match: has type Shape, but is given a value of type Square
+# error: NameResolutionError
+# line: 21
+# match: 'Shape' object has no attribute 'side'
 
 
 class Shape:
@@ -17,8 +17,8 @@ class Square(Shape):
 
 
 def f(x: float) -> float:
-    s: Shape = Square(x)
-    return s.area()
+    s: Shape = Square(x) if x > 0 else Shape()
+    return s.side
 
 
 ENTRY = "f"
