@@ -1,4 +1,5 @@
-"""Entry points of a CompilationUnit whose parameters are annotated `Any`.
+"""Entry points of a CompilationUnit whose parameters are annotated `Any` (or
+`Tuple[T, ...]`, compiled per length: frontend/vartuple.py).
 
 ember has no dynamically typed value: a function with `Any` parameters is compiled once
 per set of argument types where it is called. Called from Python, such an entry is
@@ -23,8 +24,21 @@ def any_entries(source: str) -> dict:
         return {}
     return {node.name: node for node in tree.body
             if isinstance(node, ast.FunctionDef) and any(
-                a.annotation is not None and _mentions_any(a.annotation)
+                a.annotation is not None and _per_call(a.annotation)
                 for a in node.args.args)}
+
+
+def _per_call(node) -> bool:
+    """An annotation whose type comes from the value given: Any, or Tuple[T, ...]."""
+    return _mentions_any(node) or _variadic(node)
+
+
+def _variadic(node) -> bool:
+    """`Tuple[T, ...]`: compiled for the length of the tuple given."""
+    return isinstance(node, ast.Subscript) and \
+        getattr(node.value, "id", getattr(node.value, "attr", None)) in ("Tuple", "tuple") and \
+        isinstance(node.slice, ast.Tuple) and len(node.slice.elts) == 2 and \
+        isinstance(node.slice.elts[1], ast.Constant) and node.slice.elts[1].value is ...
 
 
 def _mentions_any(node) -> bool:
@@ -65,11 +79,16 @@ class AnyEntry:
 
     def _param_type(self, name, value) -> str:
         arg = next(a for a in self._node.args.args if a.arg == name)
+        what = f"{self.name}() argument {name!r}"
+        if arg.annotation is not None and _variadic(arg.annotation):
+            if not isinstance(value, tuple):
+                raise CallError(f"{what} must be a tuple, got {type(value).__name__}")
+            return type_of(value, what)  # the function checks the items' types
         if arg.annotation is not None and not _mentions_any(arg.annotation):
             return ast.unparse(arg.annotation)
         if arg.annotation is None:
             return "Tensor"
-        return type_of(value, f"{self.name}() argument {name!r}")
+        return type_of(value, what)
 
     def _compile(self, names, types, keywords):
         wrapper = f"__ember_any_{self.name}_{len(self._instances)}"

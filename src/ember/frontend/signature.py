@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ember.frontend import ast as A
 from ember.frontend.meta import scalar_type_of
+from ember.frontend.vartuple import variadic_item
 from ember.ir import types as T
 
 
@@ -45,9 +46,10 @@ def function_signature(em):
         if any_types is not None and arg.arg in any_types:
             types.append(any_types[arg.arg])  # this instance's type for an Any parameter
         elif any_types is None and _is_any_param(em, i, arg):
-            em.unsupported(f"parameter '{arg.arg}' is annotated with Any: ember compiles such "
-                           "a function where it is called, for the argument types given "
-                           "there; it cannot be an entry point", arg.annotation.span)
+            what = "Tuple[T, ...]" if variadic_item(arg.annotation) is not None else "Any"
+            em.unsupported(f"parameter '{arg.arg}' is annotated with {what}: ember compiles "
+                           "such a function where it is called, for the argument types "
+                           "given there; it cannot be an entry point", arg.annotation.span)
             types.append(T.NONE)
         else:
             types.append(_param_type(em, i, arg))
@@ -74,17 +76,19 @@ def function_signature(em):
 def _is_any_param(em, i, arg) -> bool:
     if em.info.owner is not None and i > 0 and em.info.node.name == "__exit__":
         return False  # __exit__'s Any parameters take None (with_object)
-    return em.ann.mentions_any(arg.annotation)
+    return em.ann.mentions_any(arg.annotation) or variadic_item(arg.annotation) is not None
 
 
 def any_params(em_or_c, info) -> list:
-    """Names of the parameters of `info` annotated with (something holding) Any."""
+    """Names of the parameters of `info` annotated with (something holding) Any, or
+    with Tuple[T, ...] (compiled per length, frontend/vartuple.py)."""
     from ember.frontend.annotations import AnnotationResolver  # noqa: F401
     if info.owner is not None and info.node.name == "__exit__":
         return []
     out = []
     for a in info.node.args:
-        if a.kind == "normal" and a.annotation is not None and _mentions_any_text(a.annotation):
+        if a.kind == "normal" and a.annotation is not None and \
+                (_mentions_any_text(a.annotation) or variadic_item(a.annotation) is not None):
             out.append(a.arg)
     return out
 

@@ -99,6 +99,13 @@ class StmtMixin:
         return None
 
     def s_AnnAssign(self, s):
+        from ember.frontend.vartuple import instance_type, variadic_item
+        if variadic_item(s.annotation) is not None and s.value is not None and \
+                isinstance(s.target, A.Name):  # x: Tuple[int, ...] = (1, 2): the value's type
+            v = self.value(s.value)
+            t = instance_type(self, s.annotation, v.type, s.value.span, f"'{s.target.id}'")
+            self.write_var(s.target.id, v, s.value.span, declared_type=t)
+            return
         t = self.ann.resolve(s.annotation)
         if not isinstance(s.target, A.Name):
             if s.value is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ember.errors import TypeCheckError
 from ember.frontend import ast as A
 from ember.frontend.typing_ import ERROR, ErrorType, show
+from ember.frontend.vartuple import instance_type, variadic_item
 from ember.ir import SymbolRef
 from ember.ir import types as T
 
@@ -110,11 +111,16 @@ def call_any(em, info, node, leading, values, names_any):
         got = {p: (v, node) for p, v in zip(params, values)}
     defaults = {a.arg: a.default for a in info.node.args if a.default is not None}
     types = {}
+    anns = {a.arg: a.annotation for a in info.node.args}
     for p in names_any:
         if p in got:
             types[p] = got[p][0].type
         elif p in defaults:
             types[p] = em.value(defaults[p]).type
+        if p in types and variadic_item(anns[p]) is not None:
+            span = got[p][1].span if p in got else node.span
+            types[p] = instance_type(em, anns[p], types[p], span,
+                                     f"argument '{p}' of {fname}()")
     if any(isinstance(t, ErrorType) for t in types.values()):
         from ember.frontend.function import Poison
         return Poison()
