@@ -48,11 +48,15 @@ def needs_expansion(node) -> bool:
 
 def expand_call(em, node):
     """The call with `*t` and `**{...}` spread: every argument is evaluated, in order,
-    into a hidden variable, and the new call reads them (None after an error)."""
+    into a hidden variable, and the new call reads them (None after an error). Also the
+    hidden names of a list given as `*xs` and of a dict variable given as `**d` (spread
+    at run time by frontend/spread.py), or None."""
     from ember.frontend.builtins_ import hidden_name
     from ember.frontend.env import Var
+    from ember.frontend.spread import spreads_at_run_time
     sp = node.span
     args, keywords, names = [], [], []
+    spread = [None, None]
 
     def hold(value, span):
         name = hidden_name("arg")
@@ -62,16 +66,23 @@ def expand_call(em, node):
 
     for a in node.args:
         if not isinstance(a, A.Starred):
+            if spread[0] is not None:
+                em.unsupported("a positional argument after f(*xs) of a list is not "
+                               "supported (the list's length is known at run time only)",
+                               a.span)
+                return None, names, None
             args.append(hold(em.value(a), a.span))
             continue
         v = em.value(a.value)
         if isinstance(v.type, ErrorType):
-            return None, names
+            return None, names, None
+        if spreads_at_run_time(v, a.value) and spread[0] is None:
+            spread[0] = hold(v, a.span)
+            continue
         if not isinstance(v.type, T.TupleType):
-            em.unsupported(f"f(*xs) needs xs to be a tuple (its length known at compile "
-                           f"time), not {show(v.type)}; pass the items as arguments",
-                           a.span)
-            return None, names
+            em.unsupported(f"f(*xs) needs xs to be a tuple or a list, not {show(v.type)} "
+                           "(or a second list: one *list per call)", a.span)
+            return None, names, None
         for i, et in enumerate(v.type.elems):
             item = em.b.create("tuple.get", [v], [et], {"index": i}, loc=em.loc(a)).result
             args.append(hold(item, a.span))
@@ -89,19 +100,28 @@ def expand_call(em, node):
                                                  for key in k.value.keys):
             em.error("keywords must be strings (a key of the **{...} in this call is not a "
                      "str)", k.span)
-            return None, names
+            return None, names, None
+        elif spread[1] is None and not isinstance(k.value, A.Dict):
+            v = em.value(k.value)
+            if isinstance(v.type, ErrorType):
+                return None, names, None
+            if not isinstance(v.type, T.DictType) or v.type.key != T.STR:
+                em.error(f"f(**d) needs a Dict[str, V], not {show(v.type)}", k.span)
+                return None, names, None
+            spread[1] = hold(v, k.span)
+            continue
         else:
-            em.unsupported("f(**d) needs a dict display with constant str keys "
-                           "(f(**{'k': v})): the keywords of a call are bound at compile "
-                           "time", k.span)
-            return None, names
+            em.unsupported("f(**d) needs a dict with str keys (a display with constant "
+                           "keys, or one dict variable per call)", k.span)
+            return None, names, None
         for key, val, span in pairs:
             if key in seen:
                 em.error(f"got multiple values for keyword argument '{key}'", span)
-                return None, names
+                return None, names, None
             seen.add(key)
             keywords.append(A.Keyword(span, key, hold(em.value(val), val.span)))
-    return A.Call(sp, node.func, args, keywords), names
+    return A.Call(sp, node.func, args, keywords), names, \
+        (tuple(spread) if spread != [None, None] else None)
 
 
 def pack_kwargs(em, fname, extra, ktype, node):

@@ -15,8 +15,7 @@ subclass cannot copy fields its base does not have yet.
 from __future__ import annotations
 
 from ember.frontend import ast as A
-from ember.frontend.meta import MBoundMethod, MClass, Meta
-from ember.frontend.typing_ import ErrorType, show
+from ember.frontend.meta import MBoundMethod, MClass
 from ember.ir import Region
 from ember.ir import types as T
 
@@ -93,52 +92,16 @@ def is_class_union(t) -> bool:
 def dispatch(em, obj, node, each, expected=None):
     """each(value narrowed to one member class) for the member class obj holds at run
     time: an if-chain on the value's class; the results joined into one value."""
+    from ember.frontend.choose import choose
     members = list(T.members(obj.type))
     loc = em.loc(node)
     tests = [em.b.create("isinstance", [obj], [T.BOOL], {"type": t}, loc=loc).result
              for t in members[:-1]]
-    branches = []
-    for t in members:
-        r = Region()
-        with em.at(r.block):
-            narrowed = em.b.create("narrow", [obj], [t], loc=loc).result
-            v = each(narrowed)
-            if isinstance(v, Meta):
-                v = em.as_value(v, node)
-            branches.append((r, v))
-    if any(isinstance(v.type, ErrorType) for _, v in branches):
-        return next(v for _, v in branches if isinstance(v.type, ErrorType))
-    t = _joined([v.type for _, v in branches], expected)
-    if t is None:
-        return em.error("the classes of this value give it different types: " +
-                        ", ".join(show(v.type) for _, v in branches), node.span)
-    for r, v in branches:
-        with em.at(r.block):
-            em.b.yield_([em.coerce(v, t, None)], loc)
-    return _chain(em, tests, [r for r, _ in branches], t, loc)
 
-
-def _joined(types, expected):
-    t = types[0]
-    for u in types[1:]:
-        t = T.join(t, u) if t is not None else None
-    if t is None and expected is not None and all(T.is_subtype(u, expected) for u in types):
-        return expected
-    if t is None and all(isinstance(u, T.ClassType) for u in types):
-        return T.make_union(types)
-    return t
-
-
-def _chain(em, tests, regions, t, loc):
-    """if tests[0]: regions[0] else if tests[1]: ... else regions[-1]."""
-    rest = regions[1:]
-    if len(rest) == 1:
-        other = rest[0]
-    else:
-        other = Region()
-        with em.at(other.block):
-            em.b.yield_([_chain(em, tests[1:], rest, t, loc)], loc)
-    return em.b.create("if", [tests[0]], [t], regions=[regions[0], other], loc=loc).result
+    def branch(t):
+        return each(em.b.create("narrow", [obj], [t], loc=loc).result)
+    return choose(em, tests, [lambda t=t: branch(t) for t in members], node, expected,
+                  what="the classes this value may have")
 
 
 def union_attribute(em, obj, node):

@@ -42,11 +42,14 @@ def call_user_function(em, info, node, leading, values=None):
         return refuse_generator_value(em, info, node)
     from ember.frontend.kwargs import expand_call, needs_expansion
     if values is None and needs_expansion(node):
-        call, hidden = expand_call(em, node)
+        call, hidden, spread = expand_call(em, node)
         try:
             if call is None:
                 from ember.frontend.function import Poison
                 return Poison()
+            if spread is not None:  # f(*list) / f(**dict_variable)
+                from ember.frontend.spread import spread_call
+                return spread_call(em, info, call, spread[0], spread[1], leading)
             return call_user_function(em, info, call, leading)
         finally:
             for name in hidden:
