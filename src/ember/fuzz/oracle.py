@@ -115,10 +115,15 @@ def same_outcome(a, b) -> bool:
 
 def cpython_executor(source: str, filename: str):
     """Entry name -> the function CPython defines for the generated source."""
-    ns: dict = {"__name__": "fuzz_program", **string_frontend_values(source)}
+    import sys
+    import types
+    mod = types.ModuleType("fuzz_program")  # registered: @dataclass looks its module up
+    ns: dict = mod.__dict__
+    ns.update(string_frontend_values(source))
     with warnings.catch_warnings():  # e.g. `x is 0` in a shrinker's candidate
         warnings.simplefilter("ignore", SyntaxWarning)
         code = compile(source, filename, "exec")
+    sys.modules["fuzz_program"] = mod
     exec(code, ns)  # noqa: S102 - generated text, not artifacts
     return lambda entry: ns[entry]
 
