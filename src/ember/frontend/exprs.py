@@ -911,6 +911,12 @@ class ExprMixin:
         if not typed:
             return empty if not items else items[0].type
         t = typed[0].type
+        if getattr(self, "union_literals", 0):  # a display under an Any annotation
+            from ember.frontend.any_locals import union_of
+            joined = _join_all([v.type for v in typed])
+            u = union_of([v.type for v in typed]) if joined is None else joined
+            if u is not None:
+                return u
         for v in typed[1:]:
             j = T.join(t, v.type)
             if j is None:
@@ -1038,6 +1044,16 @@ class ExprMixin:
         for p in parts[1:]:
             out = self.b.kernel("str.add", [out, p], T.STR, loc)
         return out
+
+
+def _join_all(types):
+    """The join of all the types, or None when two have none."""
+    t = types[0]
+    for u in types[1:]:
+        t = T.join(t, u)
+        if t is None:
+            return None
+    return t
 
 
 def _holds_tensors(t) -> bool:

@@ -106,6 +106,10 @@ class StmtMixin:
             t = instance_type(self, s.annotation, v.type, s.value.span, f"'{s.target.id}'")
             self.write_var(s.target.id, v, s.value.span, declared_type=t)
             return
+        if s.value is not None and isinstance(s.target, A.Name) and \
+                self.ann.mentions_any(s.annotation):  # d: Dict[str, Any] = {...}
+            from ember.frontend.any_locals import s_any_local
+            return s_any_local(self, s)
         t = self.ann.resolve(s.annotation)
         if not isinstance(s.target, A.Name):
             if s.value is not None:

@@ -41,7 +41,19 @@ def _imul(xs, n):
 
 
 def _sort(xs, reverse):
-    xs.sort(reverse=reverse)
+    try:
+        xs.sort(reverse=reverse)
+    except ValueError as e:  # a list of many-element tensors: torch's error
+        _truth_error(e)
+
+
+def _truth_error(e):
+    """Re-raise numpy's error for the truth of a many-element array (tensors compared by
+    sort/min/max) as torch's RuntimeError; any other ValueError as it is."""
+    if str(e).startswith("The truth value of an array"):
+        raise RuntimeError("Boolean value of Tensor with more than one value is "
+                           "ambiguous") from None
+    raise e
 
 
 def _sum_int(xs):
@@ -165,9 +177,9 @@ _reg("dict.fromkeys_str", "(str keys, v value) -> Dict[str, v]", dict.fromkeys,
 def _tensor_truth(fn):
     """fn, with numpy's error for the truth of a many-element array (a list of tensors
     compared elementwise) as torch's RuntimeError."""
-    def kernel(a, b):
+    def kernel(*args):
         try:
-            return fn(a, b)
+            return fn(*args)
         except ValueError as e:
             if str(e).startswith("The truth value of an array"):
                 raise RuntimeError("Boolean value of Tensor with more than one value is "
@@ -195,19 +207,31 @@ _reg("tuple.slice", "(Any t, int? start=None, int? stop=None, int? step=None) ->
 
 
 def _min_list(xs):
-    return min(xs)
+    try:
+        return min(xs)
+    except ValueError as e:
+        _truth_error(e)
 
 
 def _max_list(xs):
-    return max(xs)
+    try:
+        return max(xs)
+    except ValueError as e:
+        _truth_error(e)
 
 
 def _sorted(xs, reverse):
-    return sorted(xs, reverse=reverse)
+    try:
+        return sorted(xs, reverse=reverse)
+    except ValueError as e:
+        _truth_error(e)
 
 
 def _sorted_key(xs, key, reverse):
-    return sorted(xs, key=key, reverse=reverse)
+    try:
+        return sorted(xs, key=key, reverse=reverse)
+    except ValueError as e:
+        _truth_error(e)
 
 
 def _all(xs):
@@ -218,8 +242,8 @@ def _any(xs):
     return any(xs)
 
 
-_reg("builtins.min2", "(t a, t b) -> t", min, ("builtins.min",), may_raise=True)
-_reg("builtins.max2", "(t a, t b) -> t", max, ("builtins.max",), may_raise=True)
+_reg("builtins.min2", "(t a, t b) -> t", _tensor_truth(min), ("builtins.min",), may_raise=True)
+_reg("builtins.max2", "(t a, t b) -> t", _tensor_truth(max), ("builtins.max",), may_raise=True)
 _reg("builtins.min_list", "(List[t] xs) -> t", _min_list, ("builtins.min",), may_raise=True,
      pure=False)
 _reg("builtins.max_list", "(List[t] xs) -> t", _max_list, ("builtins.max",), may_raise=True,
