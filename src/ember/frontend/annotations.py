@@ -143,10 +143,13 @@ class AnnotationResolver:
 
     def _named(self, name, node) -> T.Type:
         if isinstance(name, MClass):
+            from ember.frontend.polymorph import (class_annotation, interface_annotation,
+                                                  is_interface)
+            if is_interface(name.info):
+                return interface_annotation(self.em, name.info, node)
             decl = self.em.c.declare_class(name.info)
             if decl is None:
                 return ERROR
-            from ember.frontend.polymorph import class_annotation
             return class_annotation(self.em, name.info, decl)
         if name in _SIMPLE:
             return _SIMPLE[name]

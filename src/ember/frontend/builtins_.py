@@ -351,6 +351,16 @@ def _convert(em, node, name, target):
         return v
     if isinstance(v.type, T.TensorType):
         return em.call_python_op(f"Tensor.__{name}__", [v], node)
+    if isinstance(v.type, T.ClassType) and len(node.args) == 1:  # int(obj): obj.__int__()
+        from ember.frontend.classes import call_dunder, dunder
+        m = dunder(em, v.type, f"__{name}__") or \
+            (dunder(em, v.type, "__index__") if name == "int" else None)
+        if m is None:
+            return em.error(f"{name}() argument must be a number, not '{v.type.name}' "
+                            f"(define __{name}__)", node.args[0].span)
+        r = call_dunder(em, m, v, [], node)
+        return em.coerce(em.as_value(r, node), target, node.span,
+                         what=f"the result of __{name}__")
     if v.type == T.C128 and name in _REAL_ONLY:
         return em.error(f"{name}() argument must be {_REAL_ONLY[name]}, not 'complex' (take "
                         ".real, .imag or abs() of a complex number)", node.args[0].span)

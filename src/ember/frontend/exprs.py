@@ -626,13 +626,18 @@ class ExprMixin:
 
     # -- boolean and conditional expressions ------------------------------------------------------
     def e_BoolOp(self, node, expected):
-        types = []
-        for v in node.values:
-            types.append(None)
-        first = self.value(node.values[0])
-        return self.boolop_values(node.op, first, node.values[1:], node)
+        first, facts = self.boolop_operand(node.op, node.values[0])
+        return self.boolop_values(node.op, first, node.values[1:], node, facts)
 
-    def boolop_values(self, op, first, rest, node):
+    def boolop_operand(self, op, n):
+        """An operand of `and`/`or` and the refinements it proves for the operands after
+        it (`x is not None and x.f`, `isinstance(x, int) and x > 0`, as TorchScript)."""
+        if _refines(n):
+            cond = self.condition(n)
+            return cond.value, (cond.true if op == "and" else cond.false)
+        return self.value(n), None
+
+    def boolop_values(self, op, first, rest, node, facts=None):
         if not rest or isinstance(first.type, ErrorType):
             return first
         loc = self.loc(node)
@@ -640,8 +645,17 @@ class ExprMixin:
         then_r, else_r = Region(), Region()
         # `a and b`: b when a is truthy, else a.  `a or b`: a when a is truthy, else b.
         eval_r, keep_r = (then_r, else_r) if op == "and" else (else_r, then_r)
-        with self.at(eval_r.block):
-            second = self.boolop_values(op, self.value(rest[0]), rest[1:], node)
+        before = self.env
+        if facts:  # the refined variables are narrowed in the operands after this one
+            self.env = before.copy()
+        try:
+            with self.at(eval_r.block):
+                if facts:
+                    self.apply_facts(facts)
+                nxt, nfacts = self.boolop_operand(op, rest[0])
+                second = self.boolop_values(op, nxt, rest[1:], node, nfacts)
+        finally:
+            self.env = before
         result_t = self.boolop_type(op, first.type, second.type, node)
         with self.at(eval_r.block):
             self.b.yield_([self.coerce(second, result_t, node.span)], loc)
@@ -1044,6 +1058,16 @@ class ExprMixin:
         for p in parts[1:]:
             out = self.b.kernel("str.add", [out, p], T.STR, loc)
         return out
+
+
+def _refines(n) -> bool:
+    """A condition whose truth refines a variable: `x is [not] None`, isinstance(x, T)."""
+    if isinstance(n, A.Compare) and len(n.ops) == 1 and n.ops[0] in ("is", "is not"):
+        return True
+    if isinstance(n, A.UnaryOp) and n.op == "not":
+        return _refines(n.operand)
+    return isinstance(n, A.Call) and isinstance(n.func, A.Name) and \
+        n.func.id == "isinstance" and len(n.args) == 2
 
 
 def _join_all(types):

@@ -34,6 +34,61 @@ def class_annotation(em, info, decl) -> T.Type:
     return T.make_union(types) if len(types) > 1 else own
 
 
+def is_interface(info) -> bool:
+    """A class decorated `@torch.jit.interface`: a set of method signatures."""
+    from ember.frontend.compiler import decorator_name
+    return info.node is not None and any(
+        decorator_name(d).split(".")[-1] == "interface"
+        for d in getattr(info.node, "decorators", ()))
+
+
+def interface_annotation(em, info, node) -> T.Type:
+    """An interface names the union of the classes that define all its methods (the
+    classes of the CompilationUnit, or of the interface's Python module)."""
+    wanted = {m.name for m in info.node.body if isinstance(m, A.FunctionDef)}
+    types = []
+    for sub in _candidates(em.c, info):
+        if wanted <= _method_names(sub):
+            d = em.c.declare_class(sub)
+            if d is not None and d.kind == "class":
+                types.append(T.ClassType(d.name))
+    if not types:
+        return em.error(f"no class implements the interface '{info.node.name}' (every one "
+                        f"of its methods: {', '.join(sorted(wanted))})", node.span)
+    return T.make_union(types)
+
+
+def _candidates(c, info) -> list:
+    if info.pyclass is not None:
+        out = []
+        for obj in list(getattr(info.scope, "globals", {}).values()):
+            if isinstance(obj, type) and obj is not info.pyclass:
+                meta = c.class_meta(obj) if _py_methods(obj) else None
+                if isinstance(meta, MClass) and not is_interface(meta.info):
+                    out.append(meta.info)
+        return out
+    table = getattr(info.scope, "table", {})
+    return [m.info for m in table.values() if isinstance(m, MClass) and
+            m.info is not info and m.info.node is not None and not is_interface(m.info)]
+
+
+def _py_methods(cls) -> bool:
+    return cls.__module__ not in ("builtins", "typing") and any(
+        callable(v) for v in vars(cls).values())
+
+
+def _method_names(info) -> set:
+    if info.node is None:
+        return set()
+    names = {m.name for m in info.node.body if isinstance(m, A.FunctionDef)}
+    base = info.node.bases[0] if len(info.node.bases) == 1 else None
+    if isinstance(base, A.Name):
+        meta = info.scope.lookup(base.id)
+        if isinstance(meta, MClass) and meta.info is not info:
+            names |= _method_names(meta.info)
+    return names
+
+
 def subclass_infos(c, info) -> list:
     """The ClassInfos of the classes deriving (directly or not) from `info`."""
     cache = info.__dict__.get("subclass_cache")
@@ -137,5 +192,5 @@ def union_attribute_set(em, obj, node, value) -> None:
         em.b.create("if", [ok], [], regions=[r, e], loc=loc)
 
 
-__all__ = ["class_annotation", "subclass_infos", "is_class_union", "dispatch",
+__all__ = ["is_interface", "interface_annotation", "class_annotation", "subclass_infos", "is_class_union", "dispatch",
            "union_attribute", "union_call", "union_attribute_set"]
