@@ -8,6 +8,7 @@ from __future__ import annotations
 import string
 
 from ember import ops
+from ember.errors import TypeCheckError
 from ember.frontend import ast as A
 from ember.frontend.generators import dunder_iter_call, is_lazy_source
 from ember.frontend.meta import MBuiltin, MClass, MException, MTypeName
@@ -475,7 +476,27 @@ def b_set(em, node, expected):
 
 
 def b_tuple(em, node, expected):
-    return em.unsupported("tuple() is not supported; write a tuple literal", node.span)
+    """tuple(), tuple(a_tuple) (the same tuple), tuple([a, b]) / tuple("ab") of a display or
+    a str constant (a length known at compile time). A tuple of a run-time length (of a
+    list variable, a generator) has no ember type."""
+    loc = em.loc(node)
+    if node.keywords or len(node.args) > 1:
+        return em.error(f"tuple expected at most 1 argument, got {len(node.args)}", node.span,
+                        TypeCheckError)
+    if not node.args:
+        return em.b.create("tuple.new", [], [T.TupleType(())], loc=loc).result
+    arg = node.args[0]
+    if isinstance(arg, (A.List, A.Tuple)) and not any(isinstance(e, A.Starred)
+                                                      for e in arg.elts):
+        return em.value(A.Tuple(arg.span, list(arg.elts)), expected)
+    if isinstance(arg, A.Constant) and isinstance(arg.value, str):
+        return em.value(A.Tuple(arg.span, [A.Constant(arg.span, c) for c in arg.value]))
+    v = em.value(arg)
+    if isinstance(v.type, (T.TupleType, ErrorType)):
+        return v
+    return em.unsupported(f"tuple() of a {show(v.type)} is not supported: its length is only "
+                          "known at run time, and ember's tuples have a length known at "
+                          "compile time (use the list, or a tuple display)", node.span)
 
 
 def b_pow(em, node, expected):

@@ -318,6 +318,11 @@ def join(a: Type, b: Type) -> Type | None:
     if a == NONE or b == NONE:
         other = b if a == NONE else a
         return make_union([other, NONE])
+    if isinstance(a, OptionalType) or isinstance(b, OptionalType):
+        # Optional[Tensor[f32]] and Tensor: Optional[Tensor] (their values' common part)
+        inner = join(a.elem if isinstance(a, OptionalType) else a,
+                     b.elem if isinstance(b, OptionalType) else b)
+        return make_union([inner, NONE]) if inner is not None else None
     return None
 
 

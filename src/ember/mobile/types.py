@@ -235,7 +235,8 @@ def _class(t, classes):
 def converter(t: RType, classes: dict):
     """For values that cross the call boundary in another form, as TorchScript converts
     its arguments: a function making the runtime's representation, or None when values
-    pass as they are. An int or a bool given for a float becomes a float, an int, a float
+    pass as they are. An int given for a bool becomes its truth, an int or a bool given for
+    a float a float, an int, a float
     or a bool given for a complex a complex; a tuple or a range
     given for a List is a new list, a list given for a Tuple a tuple, and containers whose
     elements convert are copied with them (a list that needs nothing stays the caller's
@@ -294,7 +295,13 @@ def _real_to_complex(v):
     return v
 
 
-_SCALAR_CONVERTERS = {"f64": _to_float, "c128": _real_to_complex}
+def _int_to_bool(v):
+    """An int given for a bool is its truth, as TorchScript's argument conversion
+    (pybind's bool caster) makes it."""
+    return bool(v) if type(v) is int else v
+
+
+_SCALAR_CONVERTERS = {"f64": _to_float, "c128": _real_to_complex, "bool": _int_to_bool}
 """(An int parameter takes no converter, so that the native backend's fast entry stays
 open to int-only signatures: a bool for an int is refused.)"""
 

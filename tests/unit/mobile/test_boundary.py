@@ -75,12 +75,12 @@ def test_scalar_arguments(m):
     assert m.scalars(1, 1.0, True, "s", None) == 1
     assert m.scalars(1, 1, True, "s", None) == 1  # an int for a float: converted (TorchScript)
     assert m.scalars(1, True, True, "s", None) == 1  # a bool for a float: converted too
+    assert m.scalars(1, 1.0, 1, "s", None) == 1  # an int for a bool: its truth (TorchScript)
     cases = [
         ((True, 1.0, True, "s", None), "argument 'i' must be int, got bool"),
         ((2 ** 63, 1.0, True, "s", None), "argument 'i' must be int, got int \\(outside int64\\)"),
         ((1, 2 ** 70, True, "s", None), "argument 'f' must be float, got int"),
         ((1, np.float64(1.0), True, "s", None), "argument 'f' must be float, got numpy.float64"),
-        ((1, 1.0, 1, "s", None), "argument 'b' must be bool, got int"),
         ((1, 1.0, True, b"s", None), "argument 's' must be str, got bytes"),
         ((1, 1.0, True, "s", 0), "argument 'n' must be None, got int"),
     ]
