@@ -166,13 +166,17 @@ class AnnotationResolver:
             return self.error("a set annotation needs its element type (Set[int])", node.span)
         if name == "Any":
             return self.error("'Any' is only supported on the parameters and the return of a "
-                              "function (compiled for the argument types of each call); use a "
-                              "concrete type or a Union here", node.span)
+                              "function (compiled for the argument types of each call) and on "
+                              "a local variable assigned where it is declared; use a concrete "
+                              "type or a Union here", node.span)
         return self.error(f"unknown type '{name}' in annotation", node.span)
 
     def _generic(self, node: A.Subscript) -> T.Type:
         head = self._name_of(node.value)
         args = node.slice.elts if isinstance(node.slice, A.Tuple) else [node.slice]
+        last = getattr(node.value, "attr", None) or getattr(node.value, "id", "")
+        if head is None and last[:-1] == "BroadcastingList" and last[-1].isdigit():
+            return T.ListType(self.resolve(args[0]))  # TorchScript's BroadcastingListN[T]
         if head in ("List", "list", "Sequence"):
             return T.ListType(self.resolve(args[0]))
         if head == "Iterator" and len(args) == 1:

@@ -497,6 +497,19 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         return value
 
     # -- conversions ------------------------------------------------------------------------------
+    def tuple_to_list(self, v, want, loc):
+        """A new list of a tuple's items, for a List[E] (or Optional[List[E]]) that every
+        item converts to; None otherwise."""
+        lt = _list_member(want)
+        if lt is None or not all(T.is_subtype(e, lt.elem) or (e, lt.elem) in _NUMERIC_CONV
+                                 for e in v.type.elems):
+            return None
+        items = []
+        for i, e in enumerate(v.type.elems):
+            item = self.b.create("tuple.get", [v], [e], {"index": i}, loc=loc).result
+            items.append(self.coerce(item, lt.elem, None, convert=True))
+        return self.b.create("list.new", items, [lt], loc=loc).result
+
     def coerce(self, v: Value, want: T.Type, span, what: str = "value",
                convert: bool = False) -> Value:
         """v as a `want` (widening), or an error at span.
@@ -525,10 +538,18 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
             for m in T.members(want):
                 if (got, m) in _NUMERIC_CONV:
                     return self.coerce(self.coerce(v, m, span, what, True), want, span, what)
+        if convert and isinstance(got, T.TupleType):
+            lst = self.tuple_to_list(v, want, loc)
+            if lst is not None:  # a tuple for a List parameter: a list (TorchScript)
+                return self.coerce(lst, want, span, what)
         if span is None:
             return v
         return self.error(f"{what} has type {show(want)}, but is given a value of type "
                           f"{show(got)}{conversion_hint(got, want)}", span)
+
+
+def _list_member(want):
+    return next((m for m in T.members(want) if isinstance(m, T.ListType)), None)
 
 
 def erase_tensor_info(t: T.Type) -> T.Type:

@@ -5,9 +5,15 @@
 from typing import Any
 
 
+class Box:
+    value: Any
+
+    def __init__(self, v: int):
+        self.value = v
+
+
 def f(x: int) -> int:
-    y: Any = x
-    return 0
+    return Box(x).value
 
 
 ENTRY = "f"

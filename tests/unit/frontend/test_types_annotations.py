@@ -76,9 +76,16 @@ def test_any_parameters_make_one_instance_per_argument_types():
                                                                for t in instances)
 
 
-def test_any_on_a_local_is_a_type_error():
+def test_any_on_a_local_takes_the_values_type():
+    text = func_text("def f(n: int) -> Dict[str, Union[int, str]]:\n"
+                     "    y: Dict[str, Any] = {'a': n, 'b': 'x'}\n    return y\n")
+    assert "dict<str, union<i64, str>>" in text
+
+
+def test_any_on_a_field_is_a_type_error():
     with pytest.raises(errors.TypeCheckError) as ei:
-        compile_source(HEADER + "def f(n: int) -> int:\n    y: Any = n\n    return n\n")
+        compile_source(HEADER + "class B:\n    v: Any\n\n    def __init__(self, n: int):\n"
+                       "        self.v = n\n\ndef f(n: int) -> int:\n    return B(n).v\n")
     assert "only supported on the parameters" in ei.value.message
 
 
