@@ -371,7 +371,11 @@ _PTR_FIELDS = {"wp", "colsum", "a", "b"}
 def _fields(b, obj):
     """The WEIGHT_FIELDS of the int64 array object obj: sizes as i64, addresses as
     pointers."""
-    w = _data(b, obj)
+    return fields_at(b, _data(b, obj))
+
+
+def fields_at(b, w):
+    """The WEIGHT_FIELDS stored at w (int64 values)."""
     return {name: b.load(_gep(b, w, I64(8 * i)), typ=PTR if name in _PTR_FIELDS else I64,
                          align=8) for i, name in enumerate(WEIGHT_FIELDS)}
 
@@ -504,16 +508,30 @@ def _store_cols4(b, ys, out, m0, j, rows, n):
 
 
 def build_dynamic(module, name, vnni, qmax, transposed=False, addend=False, relu=False):
-    """The dynamic product; `transposed`: out is (n, m); `addend`: a fourth array object,
-    float32 (m, n), is added to the result (one float32 addition, after its rounding);
-    `relu`: negative results become 0 (tensor.relu's np.clip: NaN and -0.0 kept)."""
+    """The dynamic product of array objects (DYN_ARGS and, with `addend`, a fourth: a
+    float32 (m, n) array added to the result), m the product of x's leading dimensions:
+    a thin entry to dynamic_core."""
+    core = dynamic_core(module, name + "_core", vnni, qmax, transposed, addend, relu)
     fn = ir.Function(module, ir.FunctionType(I32, [PTR] * (4 if addend else 3)), name)
-    a = dict(zip(DYN_ARGS, fn.args))
     b = ir.IRBuilder(fn.append_basic_block("entry"))
-    a.update(_fields(b, a["w"]))
-    a["m"], a["qmax"] = _rows(b, fn, a["x"]), I64(qmax)
+    x, out, w = fn.args[:3]
+    add = _data(b, fn.args[3]) if addend else ir.Constant(PTR, None)
+    b.ret(b.call(core, [_data(b, x), _data(b, out), _data(b, w), _rows(b, fn, x), add]))
+    return fn
+
+
+def dynamic_core(module, name, vnni, qmax, transposed=False, addend=False, relu=False):
+    """name(x, out, fields, m, add) -> 0, or 1 (nothing written) when x holds NaN or an
+    infinity: the dynamic product of x (m, k) float32 by the weight whose WEIGHT_FIELDS
+    are at `fields`; `transposed`: out is (n, m); `addend`: add (m, n) float32 is added to
+    the result (one float32 addition, after its rounding); `relu`: negative results
+    become 0 (tensor.relu's np.clip: NaN and -0.0 kept)."""
+    fn = ir.Function(module, ir.FunctionType(I32, [PTR, PTR, PTR, I64, PTR]), name)
+    x, out, wf, m, add = fn.args
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    a = fields_at(b, wf)
+    a["m"], a["qmax"] = m, I64(qmax)
     a["wscale"], a["bias"] = a["a"], a["b"]
-    x, out = _data(b, a["x"]), _data(b, a["out"])
     mn, mx, bad = _minmax(b, fn, x, b.mul(a["m"], a["k"]))
     ok, fail = fn.append_basic_block("ok"), fn.append_basic_block("fail")
     b.cbranch(b.fcmp_unordered("uno", bad, bad), fail, ok)
@@ -527,8 +545,8 @@ def build_dynamic(module, name, vnni, qmax, transposed=False, addend=False, relu
     _quantize_rows(b, fn, x, codes, a["m"], a["k"], k4, inv, z)
     g = {"a": codes, "k4": k4, "m": a["m"], "wp": a["wp"], "kq": b.udiv(k4, I64(4)),
          "n": a["n"], "colsum": a["colsum"], "z": b.fptosi(z, I32), "vnni": vnni}
-
-    add = _data(b, fn.args[3]) if addend else None
+    if not addend:
+        add = None
 
     def y_of(b, m, j, acc):
         y = dequant(b, acc, s_x, _vec_at(b, a["wscale"], j), _vec_at(b, a["bias"], j))

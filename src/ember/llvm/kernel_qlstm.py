@@ -21,6 +21,7 @@ from llvmlite import ir
 
 from ember.llvm import kernel_qgemm as Q
 from ember.llvm import kernels
+from ember.llvm.kernel_rnn import _loop
 from ember.llvm.layout import I64, PTR
 from ember.llvm.kernel_qlinear import NATIVE_OK, _all_frozen, _dyn_pack, _weight_ok
 from ember.ops.tensor_quant_dynamic import _ifog, recurrent
@@ -30,14 +31,23 @@ _F32 = np.dtype(np.float32)
 
 
 def build_cell(module, name):
-    """name(gates, c, L): gates float32 [i | f | o | g] blocks of L values each (i, f, o
-    holding exp(-x), g tanh'd), c float32 L values (array objects): the step's middle,
-    as the numpy kernel's ufuncs compute it, one IEEE operation each in its order:
-    s = 1 / (1 + e) for i, f, o (o stored back), then c = f32(f * c) + f32(i * g)."""
+    """name(gates, c, L) of array objects: cell_core on their data."""
+    core = cell_core(module, name + "_core")
     fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [PTR, PTR, I64]), name)
-    go, co, n = fn.args
     b = ir.IRBuilder(fn.append_basic_block("entry"))
-    gates, c = Q._data(b, go), Q._data(b, co)
+    b.call(core, [Q._data(b, fn.args[0]), Q._data(b, fn.args[1]), fn.args[2]])
+    b.ret_void()
+    return fn
+
+
+def cell_core(module, name):
+    """name(gates, c, L): gates float32 [i | f | o | g] blocks of L values each (i, f, o
+    holding exp(-x), g tanh'd), c float32 L values: the step's middle, as the numpy
+    kernel's ufuncs compute it, one IEEE operation each in its order: s = 1 / (1 + e)
+    for i, f, o (o stored back), then c = f32(f * c) + f32(i * g)."""
+    fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [PTR, PTR, I64]), name)
+    gates, c, n = fn.args
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
     one = Q._vconst(Q.VF32, 1.0)
     zero = ir.Constant(Q.VF32, None)
 
@@ -54,6 +64,96 @@ def build_cell(module, name):
     Q.stream(b, fn, n, body, "cell")
     b.ret_void()
     return fn
+
+
+SEQ_FIELDS = ["h0", "c", "out", "xw", "gates", "t1", "whh", "steps", "hid", "reverse",
+              "exp", "exp_data", "tanh", "tanh_data"]
+"""The int64 plan of one direction of one layer at batch 1 (build_sequence): addresses
+of the initial h (H), the cell state c (H, updated in place), the output (steps, H),
+the input projection (steps, 4H), scratch gates (4H) and t1 (H), the recurrent weight's
+WEIGHT_FIELDS; the number of steps, H, 1 to run the steps backwards; numpy's float32 exp
+and tanh loops and their data (numpy_loops.py)."""
+_LOOP_T = ir.FunctionType(ir.VoidType(), [PTR] * 4)
+
+
+def build_sequence(module, name, vnni):
+    """name(plan) -> 0, or 1 when a step's h holds NaN or an infinity (the numpy kernel
+    then runs the call from the start): every step of _rows in one native loop, numpy's
+    exp and tanh called through their own loops, so the bits are the numpy kernel's."""
+    product = Q.dynamic_core(module, name + "_product", vnni, 127, False, True)
+    cell = cell_core(module, name + "_cell")
+    fn = ir.Function(module, ir.FunctionType(Q.I32, [PTR]), name)
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    plan = Q._data(b, fn.args[0])
+    f = {k: b.load(Q._gep(b, plan, I64(8 * i)), typ=I64, align=8)
+         for i, k in enumerate(SEQ_FIELDS)}
+    p = {k: b.inttoptr(f[k], PTR) for k in ("h0", "c", "out", "xw", "gates", "t1", "whh")}
+    args, dims, steps = b.alloca(PTR, 2), b.alloca(I64), b.alloca(I64, 2)
+    for i in range(2):
+        b.store(I64(4), b.gep(steps, [I64(i)], source_etype=I64))
+    hprev = b.alloca(PTR)
+    b.store(p["h0"], hprev)
+    hid = f["hid"]
+    fail = fn.append_basic_block("fail")
+
+    def floats(base, count):
+        return b.gep(base, [count], source_etype=Q.F32)
+
+    def numpy_loop(b, which, src, dst, n):
+        b.store(src, args)
+        b.store(dst, b.gep(args, [I64(1)], source_etype=PTR))
+        b.store(n, dims)
+        loop = b.inttoptr(f[which], _LOOP_T.as_pointer())
+        b.call(loop, [args, dims, steps, b.inttoptr(f[which + "_data"], PTR)])
+
+    def step(b, k):
+        back = b.icmp_signed("!=", f["reverse"], I64(0))
+        t = b.select(back, b.sub(b.sub(f["steps"], I64(1)), k), k)
+        xw_t = floats(p["xw"], b.mul(t, b.mul(hid, I64(4))))
+        out_t = floats(p["out"], b.mul(t, hid))
+        bad = b.call(product, [b.load(hprev, typ=PTR), p["gates"], p["whh"], I64(1), xw_t])
+        ok = fn.append_basic_block("step.ok")
+        b.cbranch(b.icmp_signed("!=", bad, Q.I32(0)), fail, ok)
+        b.position_at_end(ok)
+        gates = p["gates"]
+        numpy_loop(b, "exp", gates, gates, b.mul(hid, I64(3)))
+        g = floats(gates, b.mul(hid, I64(3)))
+        numpy_loop(b, "tanh", g, g, hid)
+        b.call(cell, [gates, p["c"], hid])
+        numpy_loop(b, "tanh", p["c"], p["t1"], hid)
+        o = floats(gates, b.mul(hid, I64(2)))
+
+        def mul(b, i, mask):
+            v = b.fmul(Q.load(b, Q.VF32, floats(o, i), mask, ir.Constant(Q.VF32, None)),
+                       Q.load(b, Q.VF32, floats(p["t1"], i), mask, ir.Constant(Q.VF32, None)))
+            Q.store(b, v, floats(out_t, i), mask)
+        Q.stream(b, fn, hid, mul, "h")
+        b.store(out_t, hprev)
+    _loop(b, fn, I64(0), f["steps"], I64(1), "t", step)
+    b.ret(Q.I32(0))
+    b.position_at_end(fail)
+    b.ret(Q.I32(1))
+    return fn
+
+
+_SEQ: list = []
+
+
+def sequence_fn():
+    """The compiled build_sequence (a ctypes function of the plan array), or None when
+    numpy's loops could not be found and checked."""
+    if not _SEQ:
+        from ember.llvm import numpy_loops
+        fn = None
+        if numpy_loops.loops() is not None:
+            src = inspect.getsource(inspect.getmodule(build_sequence)) + inspect.getsource(Q)
+            key = (Q.has_vnni(),)
+            addr, = kernels.compile_kernel(
+                "qlstm_seq", key, lambda m: build_sequence(m, "ember_qseq", *key),
+                ["ember_qseq"], src)
+            fn = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.py_object)(addr)
+        _SEQ.append(fn)
+    return _SEQ[0]
 
 
 _CELL: list = []
@@ -102,7 +202,7 @@ class NativeQLSTM:
     def __init__(self, kernel):
         self.kernel = kernel
         self.cache: dict = {}
-        self.fn = self.fn_a = self.fn_t = self.cell = None
+        self.fn = self.fn_a = self.fn_t = self.cell = self.seq = self.loops = None
 
     def __call__(self, x, hx, params, num_layers, bidirectional, batch_first):
         count = num_layers * (2 if bidirectional else 1)
@@ -113,6 +213,9 @@ class NativeQLSTM:
                 self.fn, self.fn_a = Q.dynamic_fn(127), Q.dynamic_fn(127, False, True)
                 self.fn_t = Q.dynamic_fn(127, True, True)
                 self.cell = cell_fn()
+                self.seq = sequence_fn()
+                from ember.llvm.numpy_loops import loops
+                self.loops = loops()
             try:
                 y = recurrent("lstm", x, hx, params, num_layers, bidirectional, batch_first,
                               (lambda p, c: layers, self._direction))
@@ -170,6 +273,8 @@ class NativeQLSTM:
         c = np.array(c, np.float32)
         h = np.ascontiguousarray(h, np.float32)
         t1 = np.empty((n, hid), np.float32)
+        if self.seq is not None and n == 1:
+            return self._sequence(h, c, out, xw, gates, t1, whh, reverse)
         mul, tanh, cell = np.multiply, np.tanh, self.cell
         for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
             # gates = hh + ih (as the kernel adds), the sigmoid gates negated (1 / (1 +
@@ -182,6 +287,18 @@ class NativeQLSTM:
             tanh(c, t1)
             h = mul(o, t1, out[t])
         return h, c
+
+    def _sequence(self, h, c, out, xw, gates, t1, whh, reverse):
+        """The loop of _rows as one native call (build_sequence): the same bits."""
+        steps, hid = out.shape[0], h.shape[-1]
+        loops = self.loops
+        plan = np.array([h.ctypes.data, c.ctypes.data, out.ctypes.data, xw.ctypes.data,
+                         gates.ctypes.data, t1.ctypes.data, whh.fields.ctypes.data, steps,
+                         hid, 1 if reverse else 0, loops["exp"][0], loops["exp"][1] or 0,
+                         loops["tanh"][0], loops["tanh"][1] or 0], np.int64)
+        if self.seq(plan):
+            raise _General
+        return (out[0] if reverse else out[-1]) if steps else h, c
 
     def _columns(self, x, layer, h, c, out, reverse):
         """ops.tensor_quant_dynamic._qlstm_columns with the two products native: the input

@@ -71,6 +71,45 @@ def test_lstm_unbatched_and_general_path():
         twin(x, [], params[:5], 1, False, False)
 
 
+def test_batch_one_runs_its_steps_in_one_native_call():
+    """At batch 1 every step runs in build_sequence's loop, numpy's exp and tanh called
+    through their own float32 loops (numpy_loops.py): the numpy kernel's bits, forwards and
+    backwards; a non-finite state leaves the call to the numpy kernel's general path."""
+    from ember.llvm import numpy_loops
+    if numpy_loops.loops() is None:
+        pytest.skip("numpy's loops were not found or did not check out here")
+    rng = np.random.default_rng(5)
+    kernel = _qrecurrent("lstm")
+    twin = NativeQLSTM(kernel)
+    for hid, bi in ((128, False), (19, True), (1, True)):
+        params = _params(rng, 10, hid, 2, 2 if bi else 1, True, True)
+        x = rng.standard_normal((1, 9, 10)).astype(np.float32)
+        hx = [rng.standard_normal((2 * (2 if bi else 1), 1, hid)).astype(np.float32)
+              for _ in range(2)]
+        assert _same(twin(x, hx, params, 2, bi, True), kernel(x, hx, params, 2, bi, True))
+    assert twin.seq is not None
+    hx[0][1, 0, 0] = np.nan  # the second layer's initial h: its first step falls back
+    key = ("tensor.quantized_lstm_dynamic", "numpy")
+    before = kernels.COUNTS.get(key, 0)
+    assert _same(twin(x, hx, params, 2, bi, True), kernel(x, hx, params, 2, bi, True))
+    assert kernels.COUNTS.get(key, 0) == before + 1
+
+
+def test_numpy_loops_give_the_ufuncs_bits():
+    from ember.llvm import numpy_loops
+    found = numpy_loops.loops()
+    if found is None:
+        pytest.skip("numpy's loops were not found or did not check out here")
+    import ctypes
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal(5000) * 30).astype(np.float32)[1:]
+    with np.errstate(all="ignore"):
+        for name, (addr, data) in found.items():
+            got = numpy_loops._call(numpy_loops._LOOP(addr), data, x)
+            assert np.array_equal(got.view(np.int32), getattr(np, name)(x).view(np.int32))
+    assert ctypes.sizeof(ctypes.c_void_p) == 8
+
+
 def test_numpy_kernel_one_hidden_unit_keeps_the_states():
     """One hidden unit, a batch (the numpy kernel's column layout): the states it is given
     stay unchanged and h and c do not alias (they did: h.T of one unit is contiguous)."""
