@@ -4,7 +4,9 @@ kernel): the input projection of a whole sequence in one call, the recurrent pro
 gates negated) in one call per step. exp and tanh stay numpy's ufuncs (native code does
 not reproduce their bits); the arithmetic between them (1 / (1 + e), c = f * c + i * g)
 is one native call (build_cell), IEEE operations in the numpy kernel's order, so results
-are the numpy kernel's (ops/tensor_quant_dynamic.py), bit for bit.
+are the numpy kernel's (ops/tensor_quant_dynamic.py), bit for bit. At batch 1 the whole
+step loop is one native call (build_sequence) that calls numpy's own float32 exp and tanh
+loops (numpy_loops.py) where they were found and checked.
 
 `NativeQLSTM` is `tensor.quantized_lstm_dynamic` under the LLVM backend; parameters it
 cannot pack (odd types, invalid scales) and inputs or states holding NaN or infinities
