@@ -68,13 +68,14 @@ def cell_core(module, name):
     return fn
 
 
-SEQ_FIELDS = ["h0", "c", "out", "xw", "gates", "t1", "whh", "steps", "hid", "reverse",
-              "exp", "exp_data", "tanh", "tanh_data"]
-"""The int64 plan of one direction of one layer at batch 1 (build_sequence): addresses
-of the initial h (H), the cell state c (H, updated in place), the output (steps, H),
-the input projection (steps, 4H), scratch gates (4H) and t1 (H), the recurrent weight's
-WEIGHT_FIELDS; the number of steps, H, 1 to run the steps backwards; numpy's float32 exp
-and tanh loops and their data (numpy_loops.py)."""
+SEQ_ARRAYS = ["h0", "c", "out", "xw", "gates", "t1"]
+"""build_sequence's array objects, float32 C-contiguous: the initial h (H), the cell
+state c (H, updated in place), the output (steps, H), the input projection (steps, 4H),
+scratch gates (4H) and t1 (H)."""
+SEQ_FIELDS = ["whh", "steps", "hid", "reverse", "exp", "exp_data", "tanh", "tanh_data"]
+"""Its int64 plan: the address of the recurrent weight's WEIGHT_FIELDS; the number of
+steps, H, 1 to run the steps backwards; numpy's float32 exp and tanh loops and their data
+(numpy_loops.py)."""
 _LOOP_T = ir.FunctionType(ir.VoidType(), [PTR] * 4)
 
 
@@ -84,12 +85,13 @@ def build_sequence(module, name, vnni):
     exp and tanh called through their own loops, so the bits are the numpy kernel's."""
     product = Q.dynamic_core(module, name + "_product", vnni, 127, False, True)
     cell = cell_core(module, name + "_cell")
-    fn = ir.Function(module, ir.FunctionType(Q.I32, [PTR]), name)
+    fn = ir.Function(module, ir.FunctionType(Q.I32, [PTR] * (1 + len(SEQ_ARRAYS))), name)
     b = ir.IRBuilder(fn.append_basic_block("entry"))
     plan = Q._data(b, fn.args[0])
     f = {k: b.load(Q._gep(b, plan, I64(8 * i)), typ=I64, align=8)
          for i, k in enumerate(SEQ_FIELDS)}
-    p = {k: b.inttoptr(f[k], PTR) for k in ("h0", "c", "out", "xw", "gates", "t1", "whh")}
+    p = {k: Q._data(b, v) for k, v in zip(SEQ_ARRAYS, fn.args[1:])}
+    p["whh"] = b.inttoptr(f["whh"], PTR)
     args, dims, steps = b.alloca(PTR, 2), b.alloca(I64), b.alloca(I64, 2)
     for i in range(2):
         b.store(I64(4), b.gep(steps, [I64(i)], source_etype=I64))
@@ -153,7 +155,8 @@ def sequence_fn():
             addr, = kernels.compile_kernel(
                 "qlstm_seq", key, lambda m: build_sequence(m, "ember_qseq", *key),
                 ["ember_qseq"], src)
-            fn = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.py_object)(addr)
+            fn = ctypes.CFUNCTYPE(ctypes.c_int32,
+                                  *[ctypes.py_object] * (1 + len(SEQ_ARRAYS)))(addr)
         _SEQ.append(fn)
     return _SEQ[0]
 
@@ -294,11 +297,10 @@ class NativeQLSTM:
         """The loop of _rows as one native call (build_sequence): the same bits."""
         steps, hid = out.shape[0], h.shape[-1]
         loops = self.loops
-        plan = np.array([h.ctypes.data, c.ctypes.data, out.ctypes.data, xw.ctypes.data,
-                         gates.ctypes.data, t1.ctypes.data, whh.fields.ctypes.data, steps,
-                         hid, 1 if reverse else 0, loops["exp"][0], loops["exp"][1] or 0,
-                         loops["tanh"][0], loops["tanh"][1] or 0], np.int64)
-        if self.seq(plan):
+        plan = np.array([whh.fields.ctypes.data, steps, hid, 1 if reverse else 0,
+                         loops["exp"][0], loops["exp"][1] or 0, loops["tanh"][0],
+                         loops["tanh"][1] or 0], np.int64)
+        if self.seq(plan, h, c, out, xw, gates, t1):
             raise _General
         return (out[0] if reverse else out[-1]) if steps else h, c
 
