@@ -317,6 +317,11 @@ def _adaptive_avg_pool2d(kernel):
     return NativeAdaptiveAvgPool2d(kernel)
 
 
+def _softmax(kernel):
+    from ember.llvm.kernel_attention import NativeSoftmax
+    return NativeSoftmax(kernel)
+
+
 def _mha(kernel):
     from ember.llvm.kernel_attention import NativeMHA
     return NativeMHA(kernel)
@@ -367,6 +372,7 @@ NATIVE = {
     "tensor.quantized_linear": _qlinear,
     "tensor.adaptive_avg_pool2d": _adaptive_avg_pool2d,
     "tensor.multi_head_attention": _mha,
+    "tensor.softmax": _softmax,
     "tensor.layer_norm": _layer_norm,
     "tensor.mul_conv2d": _mul_conv2d,
     "tensor.max_pool2d": _max_pool2d,

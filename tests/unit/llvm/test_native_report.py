@@ -31,7 +31,7 @@ class Net(torch.nn.Module):
         y = F.relu(self.conv(x))
         y = torch.flatten(y, 1)
         z = self.fc(y)
-        return torch.softmax(z, -1)
+        return torch.log_softmax(z, -1)
 '''
 
 
@@ -62,10 +62,10 @@ def test_static_report_classifies_each_site(net):
     assert rows["fused(conv2d, relu)"].where == "fused"
     assert rows["flatten"].where == "view"
     assert rows["linear"].where == "native"
-    assert rows["softmax"].where == "numpy"
-    assert "no native kernel for tensor.softmax" in rows["softmax"].reasons
+    assert rows["log_softmax"].where == "numpy"
+    assert "no native kernel for tensor.log_softmax" in rows["log_softmax"].reasons
     assert rows["fused(conv2d, relu)"].line.startswith("net.py:13 ")
-    assert rows["softmax"].line.startswith("net.py:16 ")
+    assert rows["log_softmax"].line.startswith("net.py:16 ")
     # the graph: the group's rows feed the flatten, which feeds the linear
     ids = {r.label(): r.id for r in net.native_report().rows}
     assert ids["fused(conv2d, relu)"] in rows["flatten"].inputs
@@ -79,10 +79,10 @@ def test_recorded_report_counts_calls_and_gives_reasons(net):
     assert r.recorded
     assert rows["fused(conv2d, relu)"].calls == {"fused": 1}
     assert rows["linear"].calls == {"native": 1}
-    assert rows["softmax"].calls == {"numpy": 1}
+    assert rows["log_softmax"].calls == {"numpy": 1}
     assert r.totals() == {"fused": 1, "view": 1, "native": 1, "numpy": 1}
     text = str(r)
-    assert "one recorded call" in text and "numpy: no native kernel for tensor.softmax" in text
+    assert "one recorded call" in text and "numpy: no native kernel for tensor.log_softmax" in text
     # the report's call left the function's own results unchanged
     np.testing.assert_array_equal(net(x), net(x))
 
@@ -118,7 +118,7 @@ def test_dot_outlines_groups_and_marks_nodes(net):
     dot = net.native_report().dot()
     assert dot.startswith("digraph native_report {") and dot.rstrip().endswith("}")
     assert "subgraph cluster_" in dot and 'label="fused group (native)"' in dot
-    assert "fillcolor=orange" in dot  # softmax, on numpy
+    assert "fillcolor=orange" in dot  # log_softmax, on numpy
     assert "fillcolor=palegreen" in dot
 
 
