@@ -28,6 +28,7 @@ from ember.llvm import kernel_gemm as G
 from ember.llvm import kernels
 from ember.llvm.kernel_rnn import _loop, _ptr
 from ember.llvm.layout import I64, PTR
+from ember.llvm.vmath import F32
 from ember.ops import tensor_conv as C
 
 _ARGS = ["x", "n", "cin", "h", "w", "scr", "hp", "wp", "pt", "pl", "wt", "o", "groups",
@@ -216,14 +217,63 @@ def _mul_conv2d(a, b, w, bias, stride, padding, dilation, groups):
     o = w.shape[0]
     if w.shape[1] != c or n == 0 or o == 0 or h * wd == 0:
         return None
-    scaled = np.ascontiguousarray(w.reshape(1, o, c) * s.reshape(-1, 1, c))
+    scaled = _scaled(w, s, o, c)
     out = np.empty((n, o, h, wd), np.float32)
     plane = h * wd
     off = _offsets(c, 1, 1, plane, 1, 1, 1)
     fn = G.native(None if bias is None else "row", None)
     per = scaled.shape[0] > 1
+    rec = kernels.RECORDING[0] is not None
     for i in range(n):
-        fn(scaled.ctypes.data + (i * o * c * 4 if per else 0), c, 1, off.ctypes.data,
-           y.ctypes.data + i * c * plane * 4, 0, out.ctypes.data + i * o * plane * 4, plane,
-           0, 0 if bias is None else bias.ctypes.data, o, c, 1, plane)
+        args = (scaled.ctypes.data + (i * o * c * 4 if per else 0), c, 1, off.ctypes.data,
+                y.ctypes.data + i * c * plane * 4, 0, out.ctypes.data + i * o * plane * 4,
+                plane, 0, 0 if bias is None else bias.ctypes.data, o, c, 1, plane)
+        fn(*args)
+        if rec:
+            kernels.note(fn, args, [a for a in (scaled, off, y, bias) if a is not None],
+                         (out,), (off,))
+    return out
+
+
+_SCALE_PROTO = kernels.prototype(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                                 ctypes.c_int64, ctypes.c_int64, ctypes.c_int64)
+_SCALE: list = []
+
+
+def build_scale(module) -> None:
+    """`ember_scale(w, s, out, ns, o, c)`: out[i, j, k] = w[j, k] * s[i, k] (float32: the
+    numpy product's one rounding)."""
+    fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [PTR, PTR, PTR, I64, I64, I64]),
+                     "ember_scale")
+    w, sc, out, ns, o, c = fn.args
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+
+    def sample(b, i):
+        def row(b, j):
+            def col(b, k):
+                v = b.fmul(b.load(_ptr(b, w, b.add(b.mul(j, c), k)), typ=F32),
+                           b.load(_ptr(b, sc, b.add(b.mul(i, c), k)), typ=F32))
+                b.store(v, _ptr(b, out, b.add(b.mul(b.add(b.mul(i, o), j), c), k)))
+            _loop(b, fn, I64(0), c, I64(1), "k", col)
+        _loop(b, fn, I64(0), o, I64(1), "j", row)
+    _loop(b, fn, I64(0), ns, I64(1), "i", sample)
+    b.ret_void()
+
+
+def _scaled(w, s, o, c):
+    """(W * s) per sample, (ns, o, c) C-contiguous: natively (and noted for plans) for
+    float32 C-contiguous w and s, else numpy's product (the same bits)."""
+    if not (w.flags.c_contiguous and s.flags.c_contiguous and s.dtype is _F32 and
+            w.flags.aligned and s.flags.aligned):
+        return np.ascontiguousarray(w.reshape(1, o, c) * s.reshape(-1, 1, c))
+    if not _SCALE:
+        addr, = kernels.compile_kernel("scale", (), build_scale, ["ember_scale"],
+                                       inspect.getsource(build_scale))
+        _SCALE.append(_SCALE_PROTO(addr))
+    ns = s.size // c
+    out = np.empty((ns, o, c), np.float32)
+    args = (w.ctypes.data, s.ctypes.data, out.ctypes.data, ns, o, c)
+    _SCALE[0](*args)
+    if kernels.RECORDING[0] is not None:
+        kernels.note(_SCALE[0], args, (w, s), (out,))
     return out

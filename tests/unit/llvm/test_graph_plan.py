@@ -99,14 +99,31 @@ class LSTMHead(nn.Module):
         return self.fc(out[:, -1])
 
 
+class SEBlock(nn.Module):
+    """MobileNetV3's squeeze-excite: freeze makes y * gate then the projection one
+    mul_conv2d, whose per-sample scaled weights are computed natively."""
+
+    def __init__(self):
+        super().__init__()
+        self.expand = nn.Conv2d(4, 8, 1)
+        self.reduce, self.grow = nn.Conv2d(8, 2, 1), nn.Conv2d(2, 8, 1)
+        self.project = nn.Conv2d(8, 4, 1)
+
+    def forward(self, x):
+        y = F.hardswish(self.expand(x))
+        s = F.hardsigmoid(self.grow(F.relu(self.reduce(F.adaptive_avg_pool2d(y, 1)))))
+        return x + self.project(y * s)
+
+
 def _models():
     torch.manual_seed(3)
     enc = nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0, batch_first=True)
     return [(MLP(), (1, 20)), (MLP(), (6, 20)), (CNN(), (4, 3, 8, 8)), (enc, (1, 5, 16)),
-            (LSTMHead(), (1, 12, 6)), (LSTMHead(), (4, 12, 6)), (Softmax(), (4, 8))]
+            (LSTMHead(), (1, 12, 6)), (LSTMHead(), (4, 12, 6)), (Softmax(), (4, 8)),
+            (SEBlock(), (1, 4, 6, 6)), (SEBlock(), (3, 4, 6, 6))]
 
 
-@pytest.mark.parametrize("k", range(7))
+@pytest.mark.parametrize("k", range(9))
 def test_planned_calls_give_the_vm_paths_bits(k):
     model, shape = _models()[k]
     s = ember.script(model.eval(), backend="llvm")

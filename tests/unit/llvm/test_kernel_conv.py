@@ -255,3 +255,14 @@ def test_a_paired_convolutions_error_keeps_its_line():
         return [ln.strip() for n in getattr(e, "__notes__", []) for ln in n.splitlines()
                 if ln.strip().startswith("File ")]
     assert frames(got.value) == frames(want.value) and frames(want.value)
+
+
+def test_scaled_weights_per_sample_are_numpys_product():
+    from ember.llvm.kernel_conv_dense import _scaled
+
+    rng = np.random.default_rng(11)
+    w = rng.standard_normal((6, 5, 1, 1)).astype(np.float32)
+    for s in (rng.standard_normal((3, 5, 1, 1)), rng.standard_normal((5, 1, 1))):
+        s = s.astype(np.float32)
+        want = w.reshape(1, 6, 5) * s.reshape(-1, 1, 5)
+        assert np.array_equal(_scaled(w, s, 6, 5), want)
