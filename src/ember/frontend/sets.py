@@ -9,6 +9,8 @@ s.pop()) give CPython's result.
 
 from __future__ import annotations
 
+import operator
+
 from ember.frontend import ast as A
 from ember.frontend.typing_ import ErrorType, show
 from ember.ir import types as T
@@ -46,9 +48,62 @@ def e_Set(em, node, expected):
     want = T.ListType(expected.elem) if isinstance(expected, T.SetType) else None
     items = em.value(A.List(node.span, list(node.elts)), want)
     return _from_items(em, items, node, constants=len(node.elts) >= 3 and all(
-        isinstance(e, A.Constant) or (isinstance(e, A.UnaryOp) and e.op == "-" and
-                                      isinstance(e.operand, A.Constant))
-        for e in node.elts))
+        folded_constant(e) is not _NOT_CONSTANT for e in node.elts))
+
+
+_NOT_CONSTANT = object()
+_FOLD_BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+           "//": operator.floordiv, "%": operator.mod, "**": operator.pow,
+           "<<": operator.lshift, ">>": operator.rshift, "&": operator.and_,
+           "|": operator.or_, "^": operator.xor}
+_FOLD_UNARY = {"-": operator.neg, "+": operator.pos, "~": operator.invert, "not": operator.not_}
+
+
+def folded_constant(e):
+    """e's value if CPython's AST optimizer folds e into a constant (literals, and unary
+    and binary operators on folded numbers and tuples of them), else _NOT_CONSTANT: a set
+    literal of three or more such elements is compiled from a frozenset."""
+    if isinstance(e, A.Constant):
+        return e.value
+    if isinstance(e, A.Tuple):
+        vals = [folded_constant(x) for x in e.elts]
+        return _NOT_CONSTANT if any(v is _NOT_CONSTANT for v in vals) else tuple(vals)
+    if isinstance(e, A.UnaryOp) and e.op in _FOLD_UNARY:
+        v = folded_constant(e.operand)
+        return _NOT_CONSTANT if v is _NOT_CONSTANT else _safely(_FOLD_UNARY[e.op], v)
+    if isinstance(e, A.BinOp) and e.op in _FOLD_BINOPS:
+        a, b = folded_constant(e.left), folded_constant(e.right)
+        if a is _NOT_CONSTANT or b is _NOT_CONSTANT:
+            return _NOT_CONSTANT
+        if not all(isinstance(v, (int, float)) for v in (a, b)):
+            return _NOT_CONSTANT  # (CPython also folds strings and tuples under size limits)
+        if _too_big(e.op, a, b):
+            return _NOT_CONSTANT
+        return _safely(_FOLD_BINOPS[e.op], a, b)
+    return _NOT_CONSTANT
+
+
+def _too_big(op, a, b) -> bool:
+    """CPython's limits on folding ints (safe_multiply, safe_power, safe_lshift: 128
+    bits)."""
+    if op == "*" and isinstance(a, int) and isinstance(b, int) and a and b:
+        return a.bit_length() + b.bit_length() > 128
+    if not (isinstance(a, int) and isinstance(b, int) and a and b > 0):
+        return False
+    va = a.bit_length()
+    if op == "**":
+        return va > 128 // b
+    if op == "<<":
+        return b > 128 or va > 128 - b
+    return False
+
+
+def _safely(fn, *vals):
+    try:
+        v = fn(*vals)
+    except (ArithmeticError, ValueError, TypeError):
+        return _NOT_CONSTANT
+    return v
 
 
 def e_SetComp(em, node, expected):
