@@ -65,7 +65,7 @@ def _bind_symbols():
     for name in ("pow", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
                  "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
                  "fmod", "remainder", "atan2", "floor", "ceil", "trunc", "sqrt", "fabs", "copysign",
-                 "fma", "roundeven"):
+                 "fma", "roundeven", "frexp", "ldexp"):
         try:
             llvm.add_symbol(name, ctypes.cast(getattr(libm, name), ctypes.c_void_p).value)
         except AttributeError:

@@ -65,6 +65,10 @@ def lltype(t: T.Type) -> ir.Type:
             raise NotNative(f"type {t} (dict keys other than int and bool)")
         lltype(t.value)
         return PTR  # ops_dict.py
+    if isinstance(t, T.SetType):
+        from ember.llvm.set_runtime import check
+        check(t)
+        return PTR  # set_runtime.py
     if isinstance(t, T.ClassType):
         return PTR  # {i64 refcount, fields…} (object_struct); the class kind is checked by
         # the ops that touch one

@@ -27,7 +27,7 @@ def crosses_boundary(t: T.Type) -> bool:
 
 def is_refcounted(t: T.Type) -> bool:
     """Values of t hold heap references (a retain/release touches them)."""
-    if isinstance(t, (T.ListType, T.ClassType, T.DictType)):
+    if isinstance(t, (T.ListType, T.ClassType, T.DictType, T.SetType)):
         return True
     if isinstance(t, T.TupleType):
         return any(is_refcounted(e) for e in t.elems)
@@ -66,6 +66,6 @@ def ctype(t: T.Type):
 
 
 def elem_size(t: T.Type) -> int:
-    if isinstance(t, T.ClassType):
+    if isinstance(t, (T.ClassType, T.SetType)):
         return ctypes.sizeof(ctypes.c_void_p)
     return ctypes.sizeof(ctype(t))

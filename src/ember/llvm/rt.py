@@ -15,6 +15,8 @@ from ember.llvm.layout import I8, I32, I64, LIST_HEADER, PTR, elem_size, is_refc
     lltype, type_key
 
 RC, LEN, CAP, DATA = 0, 1, 2, 3
+_SET_HEADER = ir.LiteralStructType([I64] * 5 + [PTR])
+"""A set's header (set_runtime.py): refcount, fill, used, mask, finger, table."""
 
 
 def count_loop(b: ir.IRBuilder, counter, n, body, start=None) -> None:
@@ -126,7 +128,7 @@ class Runtime:
     # -- reference counts ---------------------------------------------------------------
     def retain(self, b: ir.IRBuilder, v, t: T.Type) -> None:
         """+1 on every heap reference v holds."""
-        if isinstance(t, (T.ListType, T.ClassType, T.DictType)):  # the count comes first
+        if isinstance(t, (T.ListType, T.ClassType, T.DictType, T.SetType)):  # count first
             p = field_ptr(b, v, RC)
             b.store(b.add(b.load(p, typ=I64), I64(1)), p)
         elif is_refcounted(t):
@@ -152,7 +154,7 @@ class Runtime:
             return self._fns[name]
         fn, b = self._new(name, ir.VoidType(), [lltype(t)])
         v = fn.args[0]
-        if isinstance(t, (T.ListType, T.ClassType, T.DictType)):  # an unset field is null
+        if isinstance(t, (T.ListType, T.ClassType, T.DictType, T.SetType)):  # null: unset
             live, null = fn.append_basic_block("live"), fn.append_basic_block("null")
             b.cbranch(b.icmp_unsigned("==", v, ir.Constant(PTR, None)), null, live)
             b.position_at_end(null)
@@ -178,6 +180,14 @@ class Runtime:
             b.store(rc, p)
             with b.if_then(b.icmp_signed("==", rc, I64(0)), likely=False):
                 release_dict(self, b, v, t)
+        elif isinstance(t, T.SetType):
+            p = field_ptr(b, v, RC)
+            rc = b.sub(b.load(p, typ=I64), I64(1))
+            b.store(rc, p)
+            with b.if_then(b.icmp_signed("==", rc, I64(0)), likely=False):
+                b.call(self.free, [b.load(b.gep(v, [I32(0), I32(5)], inbounds=True,
+                                                source_etype=_SET_HEADER), typ=PTR)])
+                b.call(self.free, [v])
         else:
             self._each_member(b, v, t, self.release)
         b.ret_void()
