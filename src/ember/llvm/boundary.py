@@ -327,7 +327,10 @@ def build_exception(site, payload) -> BaseException:
         return RuntimeError(f"ember's native code reported that {site.op} fails at "
                             f"{site.file}:{site.line}, but its kernel does not (a bug)")
     if site.kind == "exc":
-        return exc_new(site.exc[0], site.exc[1])
+        e = exc_new(site.exc[0], site.exc[1])
+        if len(site.exc) == 4:  # raise … from (None, or a constant exception)
+            e.__cause__ = None if site.exc[2] is None else exc_new(site.exc[2], site.exc[3])
+        return e
     if site.kind == "narrow":
         from ember.mobile import types as RT
         return TypeError(f"expected a value of type {RT.show(RT.parse(site.text))}, "

@@ -344,3 +344,42 @@ def _math_modf(g, op):
     frac = b.call(g.mg.intrinsic("llvm.copysign", F64, 2), [frac, x])
     t = ir.LiteralStructType([F64, F64])
     return b.insert_value(b.insert_value(ir.Constant(t, None), frac, 0), whole, 1)
+
+
+@emitter("math.frexp")
+def _math_frexp(g, op):
+    """(m, e) with x = m * 2**e, 0.5 <= |m| < 1; CPython gives (x, 0) for a zero, an
+    infinity or a NaN."""
+    (x,) = args(g, op)
+    b = g.b
+    e32 = g.alloca_b.alloca(ir.IntType(32))
+    b.store(ir.Constant(ir.IntType(32), 0), e32)
+    frexp = g.mg.llmod.globals.get("frexp") or ir.Function(
+        g.mg.llmod, ir.FunctionType(F64, [F64, ir.PointerType()]), "frexp")
+    m = b.call(frexp, [x, e32])
+    finite = b.fcmp_ordered("<", b.call(g.mg.intrinsic("llvm.fabs", F64), [x]),
+                            _const(float("inf")))
+    plain = b.and_(finite, b.fcmp_unordered("une", x, _const(0.0)))
+    e = b.select(plain, b.sext(b.load(e32, typ=ir.IntType(32)), I64), I64(0))
+    t = ir.LiteralStructType([F64, I64])
+    return b.insert_value(b.insert_value(ir.Constant(t, None), b.select(plain, m, x), 0), e, 1)
+
+
+@emitter("math.ldexp")
+def _math_ldexp(g, op):
+    """x * 2**i: exact (C's ldexp, the exponent clamped where the result is already 0 or
+    inf); OverflowError where a finite x overflows."""
+    x, i = args(g, op)
+    b = g.b
+    lim = 1 << 20
+    k = b.select(b.icmp_signed(">", i, I64(lim)), I64(lim),
+                 b.select(b.icmp_signed("<", i, I64(-lim)), I64(-lim), i))
+    ldexp = g.mg.llmod.globals.get("ldexp") or ir.Function(
+        g.mg.llmod, ir.FunctionType(F64, [F64, ir.IntType(32)]), "ldexp")
+    r = b.call(ldexp, [x, b.trunc(k, ir.IntType(32))])
+    fabs = g.mg.intrinsic("llvm.fabs", F64)
+    inf = _const(float("inf"))
+    over = b.and_(b.fcmp_ordered("==", b.call(fabs, [r]), inf),
+                  b.fcmp_ordered("<", b.call(fabs, [x]), inf))
+    fail(g, op, over, [x, i], cls="OverflowError")
+    return r

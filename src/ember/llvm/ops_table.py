@@ -532,6 +532,20 @@ def _exc_new(g, op):
     return Static("exc", (kind.value, text))
 
 
+@emitter("exc.set_cause")
+def _exc_set_cause(g, op):
+    """raise E from None / from a constant exception: the raise site records the cause
+    ((class, message) of E, then the cause's, None for `from None`)."""
+    e, cause = (g.get(v) for v in op.operands)
+    if not (isinstance(e, Static) and e.kind == "exc" and len(e.value) == 2):
+        raise NotNative("raise … from of an exception value not built from constants")
+    if isinstance(cause, Static) and cause.kind == "none":
+        return Static("exc", e.value + (None, None))
+    if isinstance(cause, Static) and cause.kind == "exc" and len(cause.value) == 2:
+        return Static("exc", e.value + cause.value)
+    raise NotNative("raise … from a caught or computed exception")
+
+
 def _is_none_const(v):
     from ember.ir.ops import ConstOp, WidenOp
     owner = getattr(v, "op", None)

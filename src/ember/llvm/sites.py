@@ -36,7 +36,8 @@ class Site:
     """One place native code can raise.
 
     kind: "kernel" (re-run ember.ops kernel `op` on the payload), "exc" (raise class
-    `exc[0]` with message `exc[1]`, None for none), "narrow" (a None where `text` type
+    `exc[0]` with message `exc[1]`, None for none; `exc[2:4]`, when there, the class and
+    message of its `__cause__`, (None, None) for `from None`), "narrow" (a None where `text` type
     was required), "range" (range() step 0), "recursion" (depth limit), "call" (a call
     site: only a traceback frame), "deopt" (no error: the call runs again on the VM;
     `text` says why).
