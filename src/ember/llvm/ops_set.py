@@ -71,14 +71,18 @@ def _from_list(g, op):
 
 @emitter("set.from_constants")
 def _from_constants(g, op):
-    """BUILD_SET 0; SET_UPDATE of the frozenset CPython's compiler made of the constants."""
+    """BUILD_SET 0; SET_UPDATE of the frozenset CPython's compiler made of the constants
+    (built, then rebuilt in its own order: ops/scalar_sets._from_constants)."""
     lst = args(g, op)[0]
     t = op.result.type
     _no_nan_in(g, t, lst)
     r = _rt(g, t)
     frozen = from_list(g, r, lst)
-    out = copy(g, r, frozen)
-    g.rt.release(g.b, frozen, t)
+    merged = r.new(g.b)  # the compiler's rebuild of the constant, in its own order
+    _each(g, r, frozen, lambda k, h: r.add(g.b, merged, k, h))
+    out = copy(g, r, merged)
+    for tmp in (frozen, merged):
+        g.rt.release(g.b, tmp, t)
     return out
 
 

@@ -26,10 +26,13 @@ def _from_list(xs):
 
 
 def _from_constants(xs):
-    """A literal of constants: CPython's compiler makes a frozenset of them and the code
-    updates an empty set with it (BUILD_SET 0; SET_UPDATE)."""
+    """A literal of constants: CPython's compiler makes a frozenset of them, then rebuilds
+    it from its own order when it merges the code object's constants, and the code
+    updates an empty set with that (BUILD_SET 0; SET_UPDATE). (A function loaded from a
+    .pyc gets one rebuild more, by marshal: where hashes collide, CPython's own order then
+    differs between a module's first run and later ones; ember follows the first.)"""
     s = set()
-    s.update(frozenset(xs))
+    s.update(frozenset(tuple(frozenset(xs))))
     return s
 
 
