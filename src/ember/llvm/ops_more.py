@@ -208,10 +208,13 @@ def _range_reversed(g, op):
     fail(g, op, b.icmp_signed("==", step, I64(0)), [lo, hi, step], cls="ValueError")
     n = _range_len_v(g, op, lo, hi, step)
     start = b.add(lo, b.mul(b.sub(n, I64(1)), step))  # range(lo, hi, step)[::-1]
-    stop = b.sub(lo, step)
+    stop, o1 = (b.extract_value(r, k) for r in [b.ssub_with_overflow(lo, step)] for k in (0, 1))
+    back, o2 = (b.extract_value(r, k) for r in [b.ssub_with_overflow(I64(0), step)]
+                for k in (0, 1))
+    g.deopt_if(b.or_(o1, o2), "a reversed range whose bounds leave int64", g.loc)
     from ember.llvm.layout import lltype
     agg = ir.Constant(lltype(op.result.type), None)
-    for k, v in enumerate((start, stop, b.sub(I64(0), step))):
+    for k, v in enumerate((start, stop, back)):
         agg = b.insert_value(agg, v, k)
     return agg
 
