@@ -604,6 +604,9 @@ class ExprMixin:
         if isinstance(t, T.SetType):
             from ember.frontend import sets
             return sets.contains(self, container, x, node)
+        if isinstance(t, T.IterType):  # consumes the iterator up to the first equal element
+            return self.b.kernel("iter.contains", [container, self.coerce(
+                x, t.elem, node.span, convert=True)], T.BOOL, loc)
         if isinstance(t, T.DictType):
             return self.b.kernel("dict.contains", [container, self.coerce(x, t.key, node.span,
                                                                           convert=True)],

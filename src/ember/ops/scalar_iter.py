@@ -100,6 +100,11 @@ def _contains(w, x):
     return x in w.it
 
 
+def _stop():
+    """What next() raises on an exhausted iterator (native code's StopIteration site)."""
+    raise StopIteration
+
+
 _reg("iter.of", "(t xs) -> Iterator[u]", _of, doc="iter(xs) of a list, str, dict, set, "
      "tuple or iterator")
 _reg("iter.next", "(Iterator[t] it) -> t", _next, may_raise=True)
@@ -122,3 +127,4 @@ _reg("iter.reversed_range", "(int start, int stop, int step) -> Iterator[int]",
 _reg("iter.range", "(int start, int stop, int step) -> Iterator[int]", _range,
      may_raise=True)
 _reg("iter.contains", "(Iterator[t] it, t x) -> bool", _contains, may_raise=True)
+_reg("iter.stop", "() -> None", _stop, may_raise=True)

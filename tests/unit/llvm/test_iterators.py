@@ -1,0 +1,136 @@
+"""Iterator values natively (llvm/ops_iter.py): iter/next over lists and ranges, map,
+filter, zip, enumerate and reversed as values, with CPython's laziness — list iterators
+see appends and let go once exhausted, map and zip consume their inputs left to right up
+to the first exhausted one, a function's exception comes from the step that calls it,
+StopIteration escapes a function — identical to CPython; an iterator that escapes its
+function keeps the function on the VM."""
+
+from __future__ import annotations
+
+import pytest
+
+import ember
+
+from .outcomes import outcome
+
+pytest.importorskip("llvmlite")
+
+SRC = '''
+from typing import List, Tuple
+
+def double(x: int) -> int:
+    return 2 * x
+
+def zip_consumes(a: List[int], b: List[int]) -> Tuple[List[Tuple[int, int]], List[int]]:
+    ia = iter(a)
+    pairs = list(zip(ia, b))
+    return pairs, list(ia)
+
+def zip_self(xs: List[int]) -> List[Tuple[int, int]]:
+    it = iter(xs)
+    z = zip(it, it)
+    return list(z)
+
+def map_raises(xs: List[int]) -> List[int]:
+    out: List[int] = []
+    for v in map(lambda x: 60 // x, xs):
+        out.append(v)
+    return out
+
+def filter_raises(xs: List[int]) -> List[int]:
+    return list(filter(lambda x: 10 // x > 2, xs))
+
+def floats(xs: List[float]) -> Tuple[List[float], List[float], List[Tuple[int, float]]]:
+    return (list(filter(None, xs)), list(map(lambda x: x * 0.5, xs)),
+            list(enumerate(xs, -2)))
+
+def nested(xs: List[int], ys: List[int]) -> List[int]:
+    return list(map(lambda a, b: a - b, filter(lambda v: v % 2 == 0, map(double, xs)),
+                    reversed(ys)))
+
+def reversed_shrinks(xs: List[int]) -> List[int]:
+    r = reversed(xs)
+    out: List[int] = []
+    for v in r:
+        out.append(v)
+        if len(xs) > 2:
+            xs.pop()
+            xs.pop()
+    return out
+
+def exhausted_forgets(xs: List[int]) -> Tuple[List[int], List[int]]:
+    it = iter(xs)
+    first = list(it)
+    xs.append(7)
+    return first, list(it)
+
+def next_and_default(xs: List[int]) -> List[int]:
+    it = iter(xs)
+    out = [next(it, -1), next(it, -1), next(it, -1)]
+    out.append(next(it))
+    return out
+
+def contains(xs: List[int], k: int) -> Tuple[bool, List[int]]:
+    it = iter(xs)
+    found = k in it
+    return found, list(it)
+
+def ranges(a: int, b: int, s: int) -> Tuple[List[int], List[int], int]:
+    r = iter(range(a, b, s))
+    first = next(r, 99)
+    return list(r), list(reversed(range(a, b, s))), first
+
+def in_loop(n: int) -> List[int]:
+    out: List[int] = []
+    for i in range(n):
+        it = iter(range(i))
+        out.append(sum(it))
+        out.append(next(it, -5))
+    return out
+
+def bools(xs: List[bool]) -> List[int]:
+    return list(map(lambda b: int(b) * 3, filter(None, xs)))
+
+def escapes(xs: List[int]) -> int:
+    its = [iter(xs), iter(xs[1:])]
+    return next(its[1])
+'''
+
+CASES = [
+    ("zip_consumes", ([1, 2, 3], [9])), ("zip_consumes", ([], [1])), ("zip_consumes", ([1], [])),
+    ("zip_self", ([1, 2, 3, 4, 5],)),
+    ("map_raises", ([1, 2, 0, 4],)), ("map_raises", ([3, 4],)),
+    ("filter_raises", ([1, 2, 5, 0],)), ("filter_raises", ([2, 3, 1],)),
+    ("floats", ([0.0, -0.0, 1.5, -2.5, float("nan"), float("inf")],)),
+    ("nested", ([1, 2, 3, 4, 5], [10, 20])), ("nested", ([], [1])),
+    ("reversed_shrinks", ([1, 2, 3, 4, 5, 6, 7],)), ("reversed_shrinks", ([],)),
+    ("exhausted_forgets", ([1, 2],)),
+    ("next_and_default", ([1, 2, 3, 4],)), ("next_and_default", ([1],)),
+    ("contains", ([1, 2, 3, 4], 2)), ("contains", ([1, 2], 5)),
+    ("ranges", (0, 10, 3)), ("ranges", (10, -3, -4)), ("ranges", (5, 5, 1)),
+    ("ranges", (0, 5, 0)), ("ranges", (-9223372036854775807 - 1, 9223372036854775807,
+                                       4611686018427387904)),
+    ("in_loop", (5,)), ("bools", ([True, False, True],)),
+]
+
+
+@pytest.fixture(scope="module")
+def unit():
+    src = "from typing import Iterator\n" + SRC
+    ns: dict = {}
+    exec(compile(src, "iters.py", "exec"), ns)  # noqa: S102 - the CPython oracle
+    return ember.CompilationUnit(src, "iters.py", backend="llvm"), ns
+
+
+@pytest.mark.parametrize("name, args", CASES)
+def test_cases(unit, name, args):
+    cu, ns = unit
+    fn = getattr(cu, name)
+    assert fn.backend == "llvm", fn.fallback_reason
+    assert repr(outcome(fn, args)) == repr(outcome(ns[name], args))
+
+
+def test_escaping_iterator_stays_on_the_vm(unit):
+    cu, ns = unit
+    assert cu.escapes.backend == "vm" and "iter" in cu.escapes.fallback_reason
+    assert cu.escapes([4, 5]) == 5
