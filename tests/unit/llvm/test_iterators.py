@@ -134,3 +134,78 @@ def test_escaping_iterator_stays_on_the_vm(unit):
     cu, ns = unit
     assert cu.escapes.backend == "vm" and "iter" in cu.escapes.fallback_reason
     assert cu.escapes([4, 5]) == 5
+
+
+class Gen:
+    """Random programs composing iterators: nested map/filter/zip/enumerate/reversed over
+    lists and ranges, next with and without defaults, `in`, partial loops that break and
+    resume, lambdas that can raise (a division by an element)."""
+
+    LAMBDAS = ["lambda v: v + 1", "lambda v: v * 3 - 7", "lambda v: 100 // v",
+               "lambda v: v % 5", "double"]
+    PREDS = ["lambda v: v % 2 == 0", "lambda v: v > 2", "lambda v: 12 // v > 3", "None"]
+
+    def __init__(self, rng):
+        self.r = rng
+        self.n = 0
+
+    def source(self, depth=0) -> str:
+        r = self.r
+        leaves = ["xs", "ys", f"range({r.randint(-3, 3)}, {r.randint(-2, 9)}, "
+                              f"{r.choice([1, 2, 3, -1, -2])})", "iter(xs)"]
+        if depth > 2 or r.random() < 0.3:
+            return r.choice(leaves)
+        k = r.randint(0, 4)
+        inner = self.source(depth + 1)
+        if k == 0:
+            return f"map({r.choice(self.LAMBDAS)}, {inner})"
+        if k == 1:
+            return f"filter({r.choice(self.PREDS)}, {inner})"
+        if k == 2:
+            return f"map(lambda a, b: a - b, {inner}, {self.source(depth + 1)})"
+        if k == 3:
+            return f"map(lambda p: p[0] * p[1], enumerate({inner}, {r.randint(-2, 2)}))"
+        return f"reversed({r.choice(['xs', 'ys'])})"
+
+    def step(self) -> list:
+        r = self.r
+        self.n += 1
+        it = f"it{r.randint(0, 2)}"
+        return r.choice([
+            [f"{it} = iter({self.source()})"],
+            [f"out.append(next({it}, -99))"],
+            [f"out.append(int({r.randint(-3, 9)} in {it}))"],
+            [f"for v{self.n} in {it}:", f"    out.append(v{self.n})",
+             f"    if v{self.n} % {r.randint(2, 4)} == 0:", "        break"],
+            [f"xs.append({r.randint(-5, 9)})"],
+            [f"if len(xs) > 0:", "    xs.pop()"],
+            [f"out.append(sum({it}))"],
+        ])
+
+    def program(self, steps: int) -> str:
+        body = ["out: List[int] = []", "it0 = iter(xs)", "it1 = iter(ys)", "it2 = iter(range(4))"]
+        for _ in range(steps):
+            body += self.step()
+        body.append("return out")
+        lines = "\n".join("    " + ln for ln in body)
+        return ("from typing import List\n\ndef double(x: int) -> int:\n    return 2 * x\n\n"
+                f"def run(xs: List[int], ys: List[int]) -> List[int]:\n{lines}\n")
+
+
+def check_random(seed: int, steps: int = 12) -> None:
+    import random
+    rng = random.Random(seed)
+    src = Gen(rng).program(steps)
+    ns: dict = {}
+    exec(compile(src, f"<iters {seed}>", "exec"), ns)  # noqa: S102 - the CPython oracle
+    cu = ember.CompilationUnit(src, f"iters_{seed}.py", backend="llvm")
+    for _ in range(3):
+        a = ([rng.randint(-3, 9) for _ in range(rng.randint(0, 7))],
+             [rng.randint(-3, 9) for _ in range(rng.randint(0, 7))])
+        assert repr(outcome(cu.run, a)) == repr(outcome(ns["run"], a)), f"seed {seed}:\n{src}"
+    return cu.run.backend
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_random_programs(seed):
+    check_random(seed)
