@@ -269,16 +269,7 @@ class StmtMixin:
         if isinstance(exc, A.Call):
             callee = self.expr(exc.func)
             if isinstance(callee, MException):
-                if exc.keywords:
-                    self.unsupported("exceptions take no keyword arguments", exc.span)
-                if len(exc.args) > 1:  # str(e) is the str of the args' tuple, as in Python
-                    items = [self.value(a) for a in exc.args]
-                    tup = self.b.create("tuple.new", items, [T.TupleType(tuple(
-                        v.type for v in items))], loc=self.loc(exc)).result
-                    msg = tup  # str(e) of the args' tuple, as for one tuple argument
-                else:
-                    msg = self.exc_argument(exc.args[0]) if exc.args else None
-                self.raise_new(callee.name, msg, s)
+                self.emit_raise(self.exception_from_call(exc, callee), self.loc(s))
                 return
         v = self.expr(exc)
         if isinstance(v, MException):
@@ -289,6 +280,18 @@ class StmtMixin:
             self.error(f"can only raise exceptions, not {show(v.type)}", exc.span)
             return
         self.emit_raise(v, self.loc(s))
+
+    def exception_from_call(self, call, callee):
+        """The exception `Cls(args)` makes (a raise's operand or a `from` cause)."""
+        if call.keywords:
+            self.unsupported("exceptions take no keyword arguments", call.span)
+        if len(call.args) > 1:  # str(e) is the str of the args' tuple, as in Python
+            items = [self.value(a) for a in call.args]
+            msg = self.b.create("tuple.new", items, [T.TupleType(tuple(
+                v.type for v in items))], loc=self.loc(call)).result
+        else:
+            msg = self.exc_argument(call.args[0]) if call.args else None
+        return self.new_exception(callee.name, msg, call)
 
     def emit_raise(self, e, loc) -> None:
         """raise e (with the cause of `raise e from c`, when there is one)."""
@@ -303,6 +306,11 @@ class StmtMixin:
         argument) or None (the context is suppressed)."""
         from ember.frontend.meta import MException
 
+        if isinstance(node, A.Call):
+            callee = self.expr(node.func)
+            if isinstance(callee, MException):
+                return self.coerce(self.exception_from_call(node, callee),
+                                   T.OptionalType(T.EXC), None)
         v = self.expr(node)
         loc = self.loc(node)
         if isinstance(v, MException):
@@ -323,6 +331,9 @@ class StmtMixin:
     def raise_new(self, kind: str, arg, node) -> None:
         """Raise a new `kind` exception with no argument (arg None) or one argument value
         (kept as it is, as Python does: KeyError(3) shows 3, ValueError(3.5) 3.5)."""
+        self.emit_raise(self.new_exception(kind, arg, node), self.loc(node))
+
+    def new_exception(self, kind: str, arg, node):
         from ember.ops import EXCEPTION_CLASSES
 
         loc = self.loc(node)
@@ -334,7 +345,7 @@ class StmtMixin:
                               T.EXC, loc)
         else:
             e = self.b.kernel(f"{new}_arg", [k, arg], T.EXC, loc)
-        self.emit_raise(e, loc)
+        return e
 
     def exc_argument(self, node):
         """The argument of an exception or the message of an assert: any value."""
