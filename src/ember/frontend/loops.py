@@ -540,6 +540,17 @@ class LoopMixin:
                 return _DictSeq(self, d, node.func.attr, self.loc(node))
         return None
 
+    def lazy_zip(self, parts, node):
+        """A for loop over zip(a, it, ...) with an iterator after the first argument: the
+        zip is CPython's lazy one (which stops at the first exhausted argument without
+        advancing those after it), iterated as an iterator value."""
+        from ember.frontend.iterators import IterSeq
+
+        vals = [p.it if p.kind == "iter" else p.value for p in parts]
+        elem = T.TupleType(tuple(p.elem for p in parts))
+        z = self.b.kernel(f"iter.zip{len(vals)}", vals, T.IterType(elem), self.loc(node))
+        return IterSeq(self, z, self.loc(node))
+
     def sequence_of(self, node):
         view = self.dict_view(node)
         if view is not None:
@@ -553,6 +564,10 @@ class LoopMixin:
                 return self.reversed_sequence(node)
             if node.func.id == "zip":
                 parts = [self.sequence_of(a) for a in node.args]
+                if any(getattr(p, "kind", None) == "iter" for p in parts[1:]) and \
+                        1 <= len(parts) <= 4 and not node.keywords and \
+                        all(getattr(p, "kind", None) in ("iter", "list", "str") for p in parts):
+                    return self.lazy_zip(parts, node)  # CPython's zip, step by step
                 if any(getattr(p, "kind", None) == "iter" for p in parts[1:]):
                     self.unsupported("zip() in a for loop with an iterator after its first "
                                      "argument is not supported (CPython would not advance "

@@ -31,6 +31,17 @@ def zip_self(xs: List[int]) -> List[Tuple[int, int]]:
     z = zip(it, it)
     return list(z)
 
+def zip_self_direct(xs: List[int]) -> List[Tuple[int, int]]:
+    it = iter(xs)
+    return list(zip(it, it))
+
+def zip_loop_rest(xs: List[int], ys: List[int]) -> Tuple[List[int], List[int]]:
+    it = iter(ys)
+    out: List[int] = []
+    for a, b in zip(xs, it):
+        out.append(a * b)
+    return out, list(it)
+
 def map_raises(xs: List[int]) -> List[int]:
     out: List[int] = []
     for v in map(lambda x: 60 // x, xs):
@@ -98,7 +109,8 @@ def escapes(xs: List[int]) -> int:
 
 CASES = [
     ("zip_consumes", ([1, 2, 3], [9])), ("zip_consumes", ([], [1])), ("zip_consumes", ([1], [])),
-    ("zip_self", ([1, 2, 3, 4, 5],)),
+    ("zip_self", ([1, 2, 3, 4, 5],)), ("zip_self_direct", ([1, 2, 3, 4],)),
+    ("zip_loop_rest", ([1, 2], [5, 6, 7])), ("zip_loop_rest", ([1, 2, 3], [5])),
     ("map_raises", ([1, 2, 0, 4],)), ("map_raises", ([3, 4],)),
     ("filter_raises", ([1, 2, 5, 0],)), ("filter_raises", ([2, 3, 1],)),
     ("floats", ([0.0, -0.0, 1.5, -2.5, float("nan"), float("inf")],)),
@@ -128,6 +140,24 @@ def test_cases(unit, name, args):
     fn = getattr(cu, name)
     assert fn.backend == "llvm", fn.fallback_reason
     assert repr(outcome(fn, args)) == repr(outcome(ns[name], args))
+
+
+@pytest.mark.parametrize("name, args", CASES)
+def test_cases_vm(name, args):
+    src = "from typing import Iterator\n" + SRC
+    ns: dict = {}
+    exec(compile(src, "iters.py", "exec"), ns)  # noqa: S102 - the CPython oracle
+    fn = getattr(_vm_unit(src), name)
+    assert repr(outcome(fn, args)) == repr(outcome(ns[name], args))
+
+
+_VM: dict = {}
+
+
+def _vm_unit(src):
+    if src not in _VM:
+        _VM[src] = ember.CompilationUnit(src, "iters.py")
+    return _VM[src]
 
 
 def test_escaping_iterator_stays_on_the_vm(unit):
