@@ -562,6 +562,6 @@ def load_elem(g, lst, i, elem):
     return g.b.load(RT.elem_ptr(g.b, lst, i, elem), typ=lltype(elem))
 
 
-from ember.llvm import ops_dict, ops_iter, ops_list, ops_math, ops_more, ops_set  # noqa: E402,F401  (their emitters)
+from ember.llvm import ops_dict, ops_intmath, ops_iter, ops_list, ops_math, ops_more, ops_set  # noqa: E402,F401  (their emitters)
 
 __all__ = ["EMITTERS", "emit_kernel", "emitter", "fail", "store_elem", "load_elem", "I1"]
