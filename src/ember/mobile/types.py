@@ -190,7 +190,25 @@ def symbolic_dims(t: RType) -> list[tuple[int, str]]:
     return [(axis, d) for axis, d in enumerate(t.args[1]) if type(d) is str]
 
 
+_EXACT = {"i64": int, "f64": float, "bool": bool, "str": str}
+
+
 def _list(t, classes):
+    exact = _EXACT.get(t.args[0].name)
+    if exact is not None:  # the element types and int64's range checked in C loops
+        bounded = exact is int
+
+        def check_simple(v):
+            if type(v) is not list:
+                return False
+            if not v:
+                return True
+            if len(v) < 16:
+                return all(type(x) is exact for x in v) and (
+                    not bounded or INT64_MIN <= min(v) and max(v) <= INT64_MAX)
+            return set(map(type, v)) == {exact} and (
+                not bounded or INT64_MIN <= min(v) and max(v) <= INT64_MAX)
+        return check_simple
     elem = checker(t.args[0], classes)
     return lambda v: type(v) is list and all(elem(x) for x in v)
 
