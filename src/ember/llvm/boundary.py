@@ -64,6 +64,8 @@ class Converter:
         self.by_id: dict = {}
         """id(python list) -> (native pointer, the list)."""
         self.by_ptr: dict = {}
+        self._sent: dict = {}
+        """native pointer -> the array a list of scalars was converted from."""
 
     def to_native(self, v, t: T.Type):
         if isinstance(t, T.ListType):
@@ -98,14 +100,15 @@ class Converter:
         self.by_ptr[hdr_ptr] = v
         self._made.add(hdr_ptr)
         if n:
-            self._fill(data, v, t.elem, n)
+            self._fill(hdr_ptr, data, v, t.elem, n)
         return hdr_ptr
 
-    def _fill(self, data, v, elem, n):
+    def _fill(self, hdr_ptr, data, v, elem, n):
         np_type = _NP.get(elem)
         if np_type is not None:
             arr = np.array(v, dtype=np_type)
             ctypes.memmove(data, arr.ctypes.data, n * elem_size(elem))
+            self._sent[hdr_ptr] = arr  # (write_back skips a list whose bytes are unchanged)
             return
         arr = (ctype(elem) * n).from_address(data)
         for i, x in enumerate(v):
@@ -145,11 +148,22 @@ class Converter:
         return [self.to_python(arr[i], t.elem) for i in range(n)]
 
     def write_back(self, types) -> None:
-        """Give each argument list its native contents (the script may have changed it)."""
+        """Give each argument list its native contents (the script may have changed it;
+        a list of scalars whose native bytes equal those it was given is left as it is)."""
         for ptr, v in list(self.by_ptr.items()):
             t = self._types.get(ptr)
-            if t is not None and isinstance(v, list):
+            if t is not None and isinstance(v, list) and not self._unchanged(ptr):
                 v[:] = self._contents(ptr, t)
+
+    def _unchanged(self, ptr) -> bool:
+        sent = self._sent.get(ptr)
+        if sent is None:
+            return False
+        hdr = _Header.from_address(ptr)
+        if hdr.len != len(sent):
+            return False
+        now = (ctypes.c_char * sent.nbytes).from_address(hdr.data)
+        return memoryview(now).cast("B") == memoryview(sent).cast("B")
 
     def made(self):
         """(pointer, list type) of every native list this call's arguments made."""
