@@ -8,7 +8,7 @@ from llvmlite import ir
 
 from ember.ir import types as T
 from ember.llvm import rt as RT
-from ember.llvm.layout import I8, I64, NotNative, lltype
+from ember.llvm.layout import I8, I64, PTR, NotNative, lltype
 from ember.llvm.ops_table import args, emitter, fail, load_elem, store_elem, to_i8
 from ember.llvm.set_runtime import FILL, MASK, TABLE, USED, SetRuntime, get, put
 
@@ -42,14 +42,61 @@ def _each(g, r, s, body) -> None:
     r.each_active(g.b, g.slot(T.I64), s, body)
 
 
+class _FnGen:
+    """What the composite operations below need of a FunctionGen (a builder, entry-block
+    slots, the runtime), for building one of them as a function of its own."""
+
+    def __init__(self, mg, fn: ir.Function):
+        self.mg, self.rt = mg, mg.rt
+        self.alloca_b = ir.IRBuilder(fn.append_basic_block("entry"))
+        self._body = fn.append_basic_block("body")
+        self.b = ir.IRBuilder(self._body)
+
+    def slot(self, t):
+        return self.alloca_b.alloca(lltype(t))
+
+    def retain(self, v, t) -> None:
+        self.rt.retain(self.b, v, t)
+
+    def finish(self, out) -> None:
+        self.alloca_b.branch(self._body)
+        if out is None:
+            self.b.ret_void()
+        else:
+            self.b.ret(out)
+
+
+def outlined(ret):
+    """A composite set operation `f(g, r, *values)` built once per set type as an internal
+    function (`ember.set.<f>.<type>`) and called: programs with many set operations stay
+    small for LLVM. ret: "set", "i1" or None."""
+    def deco(f):
+        def call(g, r, *vals):
+            name = f"ember.set.{f.__name__}.{r.name}"
+            fn = g.mg.llmod.globals.get(name)
+            if fn is None:
+                lt = {"set": PTR, "i1": ir.IntType(1), None: ir.VoidType()}[ret]
+                fn = ir.Function(g.mg.llmod, ir.FunctionType(lt, [v.type for v in vals]), name)
+                fn.linkage = "internal"
+                fg = _FnGen(g.mg, fn)
+                fg.finish(f(fg, r, *fn.args))
+            return g.b.call(fn, list(vals))
+        call.__name__ = f.__name__
+        call.__doc__ = f.__doc__
+        return call
+    return deco
+
+
 # ----------------------------------------------------------------------------- building
 
+@outlined("set")
 def from_list(g, r, lst):
     s = r.new(g.b)
     _each_elem(g, lst, r.t.elem, lambda x: r.add(g.b, s, x, r.hash(g.b, x)))
     return s
 
 
+@outlined("set")
 def copy(g, r, s):
     out = r.new(g.b)
     r.merge(g.b, out, s)
@@ -197,6 +244,7 @@ def _branch_value(g, t, cond, then, other):
     return b.load(out, typ=lltype(t))
 
 
+@outlined("set")
 def union(g, r, s, o):
     """set_union / set_or: a copy of s, then o merged in (unless o is s)."""
     out = copy(g, r, s)
@@ -205,6 +253,7 @@ def union(g, r, s, o):
     return out
 
 
+@outlined("set")
 def intersection(g, r, s, o):
     """set_intersection: the smaller set's entries (o's on a tie) that the other holds."""
     b = g.b
@@ -222,6 +271,7 @@ def intersection(g, r, s, o):
     return _branch_value(g, r.t, _same(g, s, o), lambda: copy(g, r, s), fresh)
 
 
+@outlined("set")
 def intersection_list(g, r, s, lst):
     b = g.b
     out = r.new(b)
@@ -243,6 +293,7 @@ def purge_dummies(g, r, s):
         r.resize(b, s, r.grow_target(b, get(b, s, USED)))
 
 
+@outlined(None)
 def difference_update(g, r, s, o):
     """set_difference_update_internal for a set o."""
     b = g.b
@@ -263,12 +314,14 @@ def _retained(g, r, o):
     return o
 
 
+@outlined(None)
 def difference_update_list(g, r, s, lst):
     b = g.b
     _each_elem(g, lst, r.t.elem, lambda x: r.discard(b, s, x, r.hash(b, x)))
     purge_dummies(g, r, s)
 
 
+@outlined("set")
 def difference(g, r, s, o):
     """set_difference: a copy of s less o when s is over four times o's size, else the
     entries of s that o lacks, added to a new set."""
@@ -291,6 +344,7 @@ def difference(g, r, s, o):
     return _branch_value(g, r.t, big, by_copy, by_scan)
 
 
+@outlined(None)
 def symmetric_update(g, r, s, o):
     """set_symmetric_difference_update for a set o: each of o's entries leaves s if there,
     else joins it."""
@@ -316,6 +370,7 @@ def intersection_update(g, r, s, tmp):
     g.rt.release(b, tmp, r.t)
 
 
+@outlined("i1")
 def issubset(g, r, s, o):
     """i1: every entry of s is in o (false at once when s is larger)."""
     b = g.b
@@ -329,8 +384,19 @@ def issubset(g, r, s, o):
     return b.icmp_unsigned("!=", b.load(ok, typ=I8), I8(0))
 
 
+@outlined("i1")
+def any_in(g, r, s, lst):
+    """i1: some element of lst is in s."""
+    return _any_elem(g, r, s, lst, True)
+
+
+@outlined("i1")
+def any_not_in(g, r, s, lst):
+    """i1: some element of lst is not in s."""
+    return _any_elem(g, r, s, lst, False)
+
+
 def _any_elem(g, r, s, lst, want_in: bool):
-    """i1: some element of lst is (want_in) / is not (not want_in) in s."""
     b = g.b
     hit = g.slot(T.BOOL)
     b.store(I8(0), hit)
@@ -479,7 +545,7 @@ def _issuperset(g, op):
 @emitter("set.issuperset_list")
 def _issuperset_list(g, op):
     r, s, lst = _two(g, op)
-    return _bool(g, g.b.not_(_any_elem(g, r, s, lst, want_in=False)))
+    return _bool(g, g.b.not_(any_not_in(g, r, s, lst)))
 
 
 @emitter("set.isdisjoint")
@@ -499,7 +565,7 @@ def _isdisjoint(g, op):
 @emitter("set.isdisjoint_list")
 def _isdisjoint_list(g, op):
     r, s, lst = _two(g, op)
-    return _bool(g, g.b.not_(_any_elem(g, r, s, lst, want_in=True)))
+    return _bool(g, g.b.not_(any_in(g, r, s, lst)))
 
 
 def _sized_subset(g, r, a, c, size_test):
