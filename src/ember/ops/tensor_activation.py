@@ -353,6 +353,21 @@ def softmin(x, dim, dtype=None):
 
 # ----------------------------------------------------------------------------- registration
 
+def _any_rank(kernel):
+    """The kernel for 0-d tensors too: the kernels above compute in place into their
+    temporaries (out=), which numpy gives as scalars, not arrays, for 0-d operands; a 0-d
+    tensor runs as one element and gets its 0-d result back (or itself, in place)."""
+    def run(x, *params):
+        if not (isinstance(x, np.ndarray) and x.ndim == 0):
+            return kernel(x, *params)
+        out = kernel(x.reshape(1), *params)
+        if isinstance(out, np.ndarray) and np.shares_memory(out, x):
+            return x
+        return arr(np.asarray(out).reshape(()))
+    run.__doc__ = kernel.__doc__
+    return run
+
+
 def _inplace_form(kernel):
     """The x.act_() form of an activation kernel taking a trailing inplace flag."""
     return lambda x, *params: kernel(x, *params, True)
@@ -380,6 +395,7 @@ _ACTS = [
      ("torch.threshold", f"{F}.threshold"), same_as_first),
 ]
 for _n, _params, _k, _names, _info in _ACTS:
+    _k = _any_rank(_k)
     reg(f"tensor.{_n}", f"(Tensor self, {_params}{_INPLACE}) -> Tensor", _k, _names, _info,
         may_raise=True, elementwise=True,
         doc=f"{(_k.__doc__ or _n).strip()} (inplace=True overwrites self)")
@@ -396,7 +412,7 @@ reg("tensor.sigmoid_", "(Tensor self) -> Tensor",
     lambda x: (need_float(x, "sigmoid_"), sigmoid(x, out=x))[1],
     ("torch.sigmoid_", "Tensor.sigmoid_"), same_as_first, may_raise=True,
     doc="In-place sigmoid.")
-reg("tensor.gelu", "(Tensor self, str approximate='none') -> Tensor", gelu,
+reg("tensor.gelu", "(Tensor self, str approximate='none') -> Tensor", _any_rank(gelu),
     (f"{F}.gelu",), float_only_info("gelu"), may_raise=True, elementwise=True,
     doc="x * Φ(x), exact (erf) or with approximate='tanh'.")
 reg("tensor.softplus", "(Tensor self, float beta=1.0, float threshold=20.0) -> Tensor",
@@ -404,7 +420,7 @@ reg("tensor.softplus", "(Tensor self, float beta=1.0, float threshold=20.0) -> T
     doc="log(1 + exp(beta * x)) / beta, linear above the threshold.")
 reg("tensor.logsigmoid", "(Tensor self) -> Tensor", logsigmoid, (f"{F}.logsigmoid",),
     float_only_info("logsigmoid"), may_raise=True, doc="log(sigmoid(x)), computed stably.")
-reg("tensor.softsign", "(Tensor self) -> Tensor", softsign, (f"{F}.softsign",),
+reg("tensor.softsign", "(Tensor self) -> Tensor", _any_rank(softsign), (f"{F}.softsign",),
     as_float_info, doc="x / (1 + |x|).")
 reg("tensor.prelu", "(Tensor self, Tensor weight) -> Tensor", prelu,
     ("torch.prelu", f"{F}.prelu"), float_only_info("prelu"), may_raise=True,
@@ -416,11 +432,11 @@ for _n, _k in (("softmax", softmax), ("log_softmax", log_softmax)):
 reg("tensor.softmin", "(Tensor self, int? dim=None, ScalarType? dtype=None) -> Tensor", softmin,
     (f"{F}.softmin",), _softmax_info, may_raise=True, doc="softmax(-x) along dim.")
 for _n, _k in (("hardshrink", hardshrink), ("softshrink", softshrink)):
-    reg(f"tensor.{_n}", "(Tensor self, float lambd=0.5) -> Tensor", _k,
+    reg(f"tensor.{_n}", "(Tensor self, float lambd=0.5) -> Tensor", _any_rank(_k),
         (f"torch.{_n}", f"Tensor.{_n}", f"{F}.{_n}"),
         same_as_first if _n == "hardshrink" else float_only_info(_n), may_raise=True,
         elementwise=True)
-reg("tensor.tanhshrink", "(Tensor self) -> Tensor", tanhshrink, (f"{F}.tanhshrink",),
+reg("tensor.tanhshrink", "(Tensor self) -> Tensor", _any_rank(tanhshrink), (f"{F}.tanhshrink",),
     as_float_info, elementwise=True)
 reg("tensor.glu", "(Tensor self, int dim=-1) -> Tensor", glu, ("torch.glu", f"{F}.glu"),
     _glu_info, may_raise=True)
