@@ -44,6 +44,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     tensor_linalg,
     tensor_logic,
     tensor_loss,
+    tensor_loss_grad,
     tensor_math,
     tensor_nn,
     tensor_norm_grad,

@@ -43,6 +43,10 @@ def _check_same(x, t, what):
                                f"size of target {tuple(t.shape)}") from None
 
 
+def _schema(extra_schema: str) -> str:
+    return f"(Tensor input, Tensor target{extra_schema}, *, str reduction='mean') -> Tensor"
+
+
 def _pointwise(name, fwd, bwd, extra_schema="", python=()):
     """Register an elementwise loss and its backward."""
     def kernel(x, t, *rest):
@@ -57,9 +61,9 @@ def _pointwise(name, fwd, bwd, extra_schema="", python=()):
         shape = np.broadcast_shapes(x.shape, t.shape)
         with quiet():
             d = bwd(x, t, *params).astype(dt, copy=False) * _unreduce(g, shape, dt, reduction)
-        return arr(np.ascontiguousarray(d))
+        return arr(np.ascontiguousarray(d).reshape(shape))  # 0-d stays 0-d
 
-    schema = f"(Tensor input, Tensor target{extra_schema}, *, str reduction='mean') -> Tensor"
+    schema = _schema(extra_schema)
     reg(f"tensor.{name}", schema, kernel, python or (f"{F}.{name}",), shape=_loss_info,
         doc=f"torch.nn.functional.{name}")
     reg(f"tensor.{name}_backward", "(Tensor grad, " + schema[1:], backward,
@@ -139,6 +143,8 @@ def _bce_logits_grad(x, t, w, pos_weight):
     return d * w if w is not None else d
 
 
+_BCE = _schema(", Tensor? weight=None")
+_BCE_LOGITS = _schema(", Tensor? weight=None, Tensor? pos_weight=None")
 _pointwise("binary_cross_entropy", _bce, _bce_grad, ", Tensor? weight=None")
 _pointwise("binary_cross_entropy_with_logits", _bce_logits, _bce_logits_grad,
            ", Tensor? weight=None, Tensor? pos_weight=None")
@@ -171,7 +177,8 @@ def kl_div_backward(g, x, t, reduction="mean", log_target=False):
     else:
         gg = _unreduce(g, shape, dt, reduction)
     with quiet():
-        return arr(np.ascontiguousarray(_kl_grad(x, t, log_target).astype(dt) * gg))
+        return arr(np.ascontiguousarray(_kl_grad(x, t, log_target).astype(dt) * gg)
+                   .reshape(shape))
 
 
 _KL = "(Tensor input, Tensor target, str reduction='mean', bool log_target=False) -> Tensor"

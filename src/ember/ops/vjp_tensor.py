@@ -520,20 +520,28 @@ def _dropout(e, a, out, g):
 # ----------------------------------------------------------------------------- losses
 
 
-def _loss(name, target_too):
+def _loss(name, target):
+    """target: "neg" (the input's gradient negated: a function of input - target),
+    "kernel" (tensor.<name>_target_backward, ops/tensor_loss_grad.py) or None (class
+    indices). Both gradients are summed back to their operand's shape (broadcasting)."""
     @vjp(f"tensor.{name}")
     def rule(e, a, out, g):
         gx = e.op(f"tensor.{name}_backward", g, *a)
-        gt = _sum_to(e, e.op("tensor.neg", gx), a[1]) if target_too else None
-        return [gx, gt] + [None] * (len(a) - 2)
+        gt = None
+        if target == "neg":
+            gt = _sum_to(e, e.op("tensor.neg", gx), a[1])
+        elif target == "kernel" and e.is_tensor(a[1]):
+            gt = _sum_to(e, e.op(f"tensor.{name}_target_backward", g, *a), a[1])
+        return [_sum_to(e, gx, a[0]), gt] + [None] * (len(a) - 2)
     return rule
 
 
 for _n in ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"):
-    _loss(_n, True)
+    _loss(_n, "neg")
 for _n in ("binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
-           "cross_entropy", "nll_loss"):
-    _loss(_n, False)
+           "cross_entropy"):
+    _loss(_n, "kernel")
+_loss("nll_loss", None)
 
 
 @vjp("tensor.sum_to")

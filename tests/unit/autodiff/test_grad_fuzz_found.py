@@ -15,6 +15,54 @@ F = torch.nn.functional
 Tensor = torch.Tensor
 
 
+def bce_target(x: Tensor, t: Tensor) -> Tensor:
+    return F.binary_cross_entropy(torch.sigmoid(x), torch.sigmoid(t))
+
+
+def bce_logits_target(x: Tensor, t: Tensor, w: Tensor) -> Tensor:
+    return F.binary_cross_entropy_with_logits(x, torch.sigmoid(t)) + \
+        F.binary_cross_entropy_with_logits(x, torch.sigmoid(t), pos_weight=torch.abs(w) + 0.5)
+
+
+def kl_target(x: Tensor, t: Tensor) -> Tensor:
+    return F.kl_div(F.log_softmax(x, -1), F.softmax(t, -1), reduction="batchmean") + \
+        F.kl_div(F.log_softmax(x, -1), F.log_softmax(t, -1), reduction="sum", log_target=True)
+
+
+def ce_prob_target(x: Tensor, t: Tensor) -> Tensor:
+    return F.cross_entropy(x, F.softmax(t, 1)) + \
+        F.cross_entropy(x, F.softmax(t, 1), label_smoothing=0.2, reduction="sum")
+
+
+@pytest.mark.parametrize("fn", [bce_target, kl_target, ce_prob_target])
+def test_loss_target_gets_its_gradient(fn):
+    # the target's gradient was dropped (None): a silent wrong gradient for x -> t paths
+    check(fn, [A(3, 4), A(3, 4)], [0, 1])
+
+
+def test_bce_with_logits_target_gradient_with_pos_weight():
+    check(bce_logits_target, [A(3, 4), A(3, 4)], [0, 1], extra=(A(4),))
+
+
+def zero_dim_loss(x: Tensor) -> Tensor:
+    return F.l1_loss(torch.amin(x, 0), torch.unbind(x, 0)[1]) + \
+        F.mse_loss(x.sum(), x[0]) + F.kl_div(x[0], torch.sigmoid(x[1]), reduction="sum")
+
+
+def test_zero_dim_loss_gradient_keeps_zero_dims():
+    # the backward kernels made 0-d gradients 1-d (ascontiguousarray): expand failed
+    check(zero_dim_loss, [A(3)], [0])
+
+
+def broadcast_loss(x: Tensor, t: Tensor) -> Tensor:
+    return F.mse_loss(x, t) + F.l1_loss(t, x)
+
+
+def test_broadcast_loss_input_gradient_has_the_input_shape():
+    with pytest.warns(UserWarning):  # torch warns about the broadcast
+        check(broadcast_loss, [A(4), A(3, 4)], [0, 1])
+
+
 def zero_dim_activations(x: Tensor) -> Tensor:
     n = x.norm(dim=0) - 1.0
     return F.elu(n) + F.elu(-n) + F.gelu(n, approximate="tanh") + F.mish(n) + \
