@@ -11,4 +11,5 @@ from ember.autodiff.transform import differentiate, value_and_grad_func
 
 __all__ = ["differentiate", "value_and_grad_func"]
 
-from ember.ops import vjp_layers, vjp_more, vjp_scalar, vjp_tensor  # noqa: E402,F401  (the rules)
+from ember.ops import (  # noqa: E402,F401  (the rules)
+    vjp_extra, vjp_layers, vjp_more, vjp_scalar, vjp_tensor)

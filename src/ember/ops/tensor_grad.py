@@ -202,6 +202,12 @@ def log_or_zero(x):
     return math.log(x) if x > 0 else 0.0
 
 
+@op("grad.inv_or_zero(float x) -> float")
+def inv_or_zero(x):
+    """1 / x for x > 0, else 0 (the derivative of log_or_zero)."""
+    return 1.0 / x if x > 0 else 0.0
+
+
 # ----------------------------------------------------------------------------- norms, embedding
 
 

@@ -190,8 +190,10 @@ def _atan2(e, args, out, g):
 
 @vjp("math.hypot")
 def _hypot(e, args, out, g):
+    """a / hypot and b / hypot, 0 at (0, 0) (as abs: no ZeroDivisionError there)."""
     a, b = args
-    return [mul(e, g, div(e, a, out)), mul(e, g, div(e, b, out))]
+    inv = _f(e, "grad.inv_or_zero", out)
+    return [mul(e, g, mul(e, a, inv)), mul(e, g, mul(e, b, inv))]
 
 
 @vjp("float.from_float")
@@ -205,5 +207,5 @@ nondiff(
     "float.to_int", "float.to_bool", "float.to_str", "float.floordiv", "float.divmod",
     "float.round", "float.round_n", "math.floor", "math.floor_int", "math.ceil",
     "math.ceil_int", "math.trunc", "math.trunc_int", "math.isnan", "math.isinf",
-    "math.isfinite", "math.isclose", "int.to_float", "grad.sign", "grad.log_or_zero",
+    "math.isfinite", "math.isclose", "int.to_float", "grad.sign",
 )

@@ -63,6 +63,35 @@ def test_broadcast_loss_input_gradient_has_the_input_shape():
         check(broadcast_loss, [A(4), A(3, 4)], [0, 1])
 
 
+def rpow(x: Tensor, s: float) -> Tensor:
+    return (0.5 ** x).sum() + (s ** torch.tanh(x)).sum()
+
+
+def test_number_to_a_tensor_power():
+    check(rpow, [A(2, 3)], [0], extra=(1.7,))
+    gs = ember.grad(rpow, 1)(A(2, 3), 1.7)
+    x = A(2, 3)
+    h = 1e-6
+    want = (rpow(torch.tensor(x), 1.7 + h) - rpow(torch.tensor(x), 1.7 - h)).item() / (2 * h)
+    assert ember.grad(rpow, 1)(x, 1.7) == pytest.approx(want, rel=1e-6)
+    assert isinstance(gs, float)
+
+
+def float_power(a: float) -> float:
+    return (1.0 + a * a) ** math.tanh(a)
+
+
+@pytest.mark.parametrize("x", [0.63, -0.4])
+def test_grad_of_grad_of_a_float_power(x):
+    # the exponent's log (grad.log_or_zero) had zero derivative: d2 was wrong
+    d1 = ember.grad(float_power)
+    d2 = ember.grad(d1)
+    d3 = ember.grad(d2)
+    h = 1e-5
+    assert d2(x) == pytest.approx((d1(x + h) - d1(x - h)) / (2 * h), rel=1e-7)
+    assert d3(x) == pytest.approx((d2(x + h) - d2(x - h)) / (2 * h), rel=1e-6)
+
+
 def zero_dim_activations(x: Tensor) -> Tensor:
     n = x.norm(dim=0) - 1.0
     return F.elu(n) + F.elu(-n) + F.gelu(n, approximate="tanh") + F.mish(n) + \
@@ -76,3 +105,14 @@ def test_activations_of_a_zero_dim_tensor(x):
     got = ember.script(zero_dim_activations)(np.array(x))
     assert got == pytest.approx(zero_dim_activations(torch.tensor(np.array(x))).item(), rel=1e-12)
     check(zero_dim_activations, [np.array(x)], [0])
+
+
+def hypot_at_zero(x: float) -> float:
+    z = math.tanh(x - x)  # exactly 0
+    return math.hypot(z, z) + math.hypot(x, 2.0 * x)
+
+
+def test_hypot_at_the_origin_has_zero_gradient():
+    # float division by zero in the gradient (a / hypot with hypot 0)
+    assert ember.grad(hypot_at_zero)(0.5) == pytest.approx(math.sqrt(5.0), rel=1e-12)
+    assert ember.grad(ember.grad(hypot_at_zero))(0.5) == pytest.approx(0.0, abs=1e-12)
