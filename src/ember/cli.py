@@ -65,7 +65,7 @@ def main(argv=None) -> int:
     f.add_argument("--programs", type=int, default=None, help="stop after this many programs")
     f.add_argument("--mode", default="all",
                    choices=("all", "programs", "tensors", "passes", "artifacts", "threads",
-                            "torchscript"))
+                            "torchscript", "grad"))
     f.add_argument("--mutations", type=int, default=None,
                    help="stop the artifact fuzzer after this many mutants")
     f.add_argument("--out", default=None, help="directory for reproducers")

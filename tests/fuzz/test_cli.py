@@ -60,3 +60,11 @@ def test_llvm_without_llvmlite_is_skipped_cleanly(tmp_path, monkeypatch):
                         llvm=True) == 0
     assert "llvm: skipped (llvmlite is not installed)" in out.getvalue()
     assert "engines cpython, vm, artifact\n" in out.getvalue()
+
+
+def test_fuzz_command_grad_mode(tmp_path, capsys):
+    status = cli.main(["fuzz", "--mode", "grad", "--programs", "4", "--seed", "3",
+                       "--no-llvm", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "grad: 4 generated" in out and "total: 0 failure(s)" in out

@@ -5,6 +5,9 @@
     ember fuzz --mode artifacts --mutations 10000      stop after 10,000 mutants
     ember fuzz --mode torchscript --mutations 10000    mutants of TorchScript archives (needs
                                                        torch to make the seed archives)
+    ember fuzz --mode grad --programs 10000            ember.value_and_grad of generated
+                                                       differentiable programs against finite
+                                                       differences and torch.autograd
     ember fuzz --no-llvm ...                           leave the LLVM backend out
 
 The program and pass-order fuzzers compare the LLVM backend too when llvmlite is
@@ -26,9 +29,10 @@ import time
 from dataclasses import dataclass
 
 MODES = ("programs", "tensors", "passes", "artifacts", "threads")
-"""The modes --mode all runs; "torchscript" (archives made with torch) runs when asked."""
+"""The modes --mode all runs; "torchscript" (archives made with torch) and "grad"
+(differentiable programs) run when asked."""
 SHARE = {"programs": 0.45, "tensors": 0.1, "passes": 0.15, "artifacts": 0.25, "threads": 0.05,
-         "torchscript": 1.0}
+         "torchscript": 1.0, "grad": 1.0}
 """Fractions of --seconds each fuzzer gets in --mode all."""
 
 
@@ -110,6 +114,30 @@ def _progress(stats, t) -> str:
     if stats.llvm_programs:
         line += f"; llvm: {stats.native_share()}"
     return line
+
+
+def _grad(seed, seconds, count, mutations, out, corpus, say, opts) -> int:
+    from ember.fuzz.grad_campaign import SEED_STRIDE, run_grad
+    from ember.fuzz.grad_oracle import torch_available
+
+    t0 = time.monotonic()
+    refs = "finite differences" + (", torch.autograd" if torch_available() else
+                                   " (torch.autograd: skipped, torch is not installed)")
+    say(f"grad: against {refs}; programs {seed} * {SEED_STRIDE} + k from k = {opts.start}")
+    stats = run_grad(seed, count=count, seconds=None if count else seconds,
+                     out_dir=os.path.join(out, "grad"), llvm=opts.llvm, start=opts.start,
+                     progress=lambda s, t: say(f"  grad: {s.generated} generated, {s.agreed} "
+                                               f"agreed ({t:.0f} s)"))
+    say(f"grad: {stats.generated} generated ({stats.tensor_programs} with tensors), "
+        f"{stats.agreed} agreed in {time.monotonic() - t0:.1f} s; grad of grad checked on "
+        f"{stats.gradgrad}; {stats.nonsmooth} finite-difference checks skipped at kinks")
+    _outcomes(say, stats.statuses)
+    for (status, kind, why), n in stats.reasons.most_common():
+        say(f"  {n:6d} x {status} ({kind}): {why}")
+    failed = [f for f in stats.failures if f[1] != "rejected"]
+    for seed_, status, kind, detail, path in failed[:20]:
+        say(f"  {status} ({kind}), program {seed_}: {detail[:200]}\n  reproducer: {path}")
+    return len(failed)
 
 
 def _tensors(seed, seconds, count, mutations, out, corpus, say, opts) -> int:
@@ -208,4 +236,5 @@ def _write(out, sub, name, text) -> str:
 
 
 _RUNNERS = {"programs": _programs, "tensors": _tensors, "passes": _passes,
-            "artifacts": _artifacts, "threads": _threads, "torchscript": _torchscript}
+            "artifacts": _artifacts, "threads": _threads, "torchscript": _torchscript,
+            "grad": _grad}
