@@ -116,3 +116,16 @@ def test_hypot_at_the_origin_has_zero_gradient():
     # float division by zero in the gradient (a / hypot with hypot 0)
     assert ember.grad(hypot_at_zero)(0.5) == pytest.approx(math.sqrt(5.0), rel=1e-12)
     assert ember.grad(ember.grad(hypot_at_zero))(0.5) == pytest.approx(0.0, abs=1e-12)
+
+
+def hardsigmoid_squared(x: Tensor) -> Tensor:
+    return (F.hardsigmoid(x) ** 2).sum()
+
+
+def test_hardsigmoid_gradient_is_torchs_to_the_last_bits():
+    # torch scales by float32's 1/6 in float64 too: 3e-8 apart, past 1e-7 a few ops later
+    x = A(4, 3) * 2.0
+    tx = torch.tensor(x, requires_grad=True)
+    hardsigmoid_squared(tx).backward()
+    np.testing.assert_allclose(ember.grad(hardsigmoid_squared)(x), tx.grad.numpy(),
+                               rtol=1e-14)
