@@ -36,6 +36,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     tensor_elementwise,
     tensor_embedding_bag,
     tensor_extra,
+    tensor_extra_grad,
     tensor_fold,
     tensor_fused,
     tensor_grad,

@@ -282,17 +282,21 @@ def _adaptive_avg_pool1d(e, a, out, g):
 
 @vjp("tensor.norm")
 def _norm(e, a, out, g):
-    """The 2-norm: g x / ||x|| (0 where the norm is 0, as torch's subgradient)."""
+    """The p-norm: g sign(x) |x|^(p-1) / ||x||^(p-1) (p = 2: g x / ||x||), 0 where the
+    norm is 0, as torch's subgradient."""
+    from ember.ops.vjp_extra import _p_norm_share
+
     x, p, dim, keepdim, _ = a
-    if _const(e, p, "norm's p") not in (2, 2.0, None):
-        raise NotImplementedError("norm with p other than 2 has no derivative rule yet")
+    pv = _const(e, p, "norm's p")
+    pv = 2.0 if pv is None else pv
+    if isinstance(pv, bool) or not isinstance(pv, (int, float)) or pv <= 0 or \
+            pv == float("inf"):
+        raise NotImplementedError(f"norm with p={pv!r} has no derivative rule yet")
     if _const(e, dim, "norm's dim") in (None, []):  # over everything: a 0-dim result
         n, gx = e.op("tensor.expand_as", out, x), e.op("tensor.expand_as", g, x)
     else:
         n, gx = _unreduce(e, out, x, dim, keepdim), _unreduce(e, g, x, dim, keepdim)
-    share = e.op("tensor.truediv", e.op("tensor.mul", gx, x), n)
-    return [e.op("tensor.where", e.op("tensor.gt_scalar", n, 0.0), share,
-                 e.op("tensor.zeros_like", x)), None, None, None, None]
+    return [_p_norm_share(e, x, n, gx, float(pv)), None, None, None, None]
 
 
 @vjp("tensor.prelu")
