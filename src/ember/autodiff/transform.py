@@ -36,12 +36,12 @@ from __future__ import annotations
 import linecache
 
 from ember.autodiff.emit import _LIST_MUTATORS, Emitter
-from ember.autodiff.lists import (ListAdjoints, appends_outside, check_stale_reads,
+from ember.autodiff.lists import (ListAdjoints, appends_outside, check_stale_reads, unwiden,
                                   defined_inside, holds_tensor_list, is_tensor_list)
 from ember.errors import CompileError, Source, Span, UnsupportedError
 from ember.ir import types as T
 from ember.ir.builder import IRBuilder
-from ember.ir.core import Block, Loc, Region, SymbolRef, Value
+from ember.ir.core import Block, BlockArg, Loc, Region, SymbolRef, Value
 from ember.ir.ops import FuncOp, IfOp, KernelOp, create_op
 from ember.ops import registry as R
 
@@ -63,6 +63,15 @@ def adj_type(t: T.Type) -> T.Type:
         elems = tuple(adj_type(e) for e in t.elems)
         return T.TupleType(elems) if any(e != T.NONE for e in elems) else T.NONE
     return T.NONE
+
+
+def _is_parameter(v) -> bool:
+    """v (through widen / narrow) is a parameter of its function, not a loop's value."""
+    v = unwiden(v)
+    if not isinstance(v, BlockArg):
+        return False
+    region = v.block.parent
+    return region is not None and isinstance(region.parent, FuncOp)
 
 
 def differentiable(t: T.Type) -> bool:
@@ -383,6 +392,8 @@ class Differentiator:
                         adj.add(item, gi)
             elif isinstance(gv, Value) and is_tensor_list(v.type):  # a list's adjoint
                 if not self.lists.tracked(v):
+                    if _is_parameter(v):
+                        continue  # lists are not differentiable parameters: nothing to give
                     raise error(f"grad: {name}: cannot differentiate into a list of tensors "
                                 "made here (a parameter, a slice, a list held in a tuple)",
                                 op.loc, self.m)

@@ -3,6 +3,7 @@ smallest program showing it: float64 against torch.autograd and central differen
 (test_grad_tensor.check), or finite differences of the gradient for grad of grad."""
 
 import math
+from typing import List
 
 import numpy as np
 import pytest
@@ -129,3 +130,16 @@ def test_hardsigmoid_gradient_is_torchs_to_the_last_bits():
     hardsigmoid_squared(tx).backward()
     np.testing.assert_allclose(ember.grad(hardsigmoid_squared)(x), tx.grad.numpy(),
                                rtol=1e-14)
+
+
+def cat_of_a_list_parameter(x: Tensor, xs: List[Tensor]) -> Tensor:
+    return (torch.cat(xs) * x).sum() + torch.stack(xs).mean() * x.sum()
+
+
+def test_a_list_parameter_not_differentiated_does_not_block_the_gradient():
+    # cat/stack of a list parameter was refused although nothing needed its gradient
+    x, xs = A(6), [A(3), A(3)]
+    tx = torch.tensor(x, requires_grad=True)
+    cat_of_a_list_parameter(tx, [torch.tensor(a) for a in xs]).backward()
+    np.testing.assert_allclose(ember.grad(cat_of_a_list_parameter)(x, xs), tx.grad.numpy(),
+                               rtol=1e-12)
