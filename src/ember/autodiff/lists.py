@@ -1,4 +1,4 @@
-"""Adjoints of lists of tensors.
+"""Adjoints of lists of tensors and of floats.
 
 A list is a mutable object, so its adjoint is one too: for a list `xs` made in the
 function (a literal or `[]`, or the pieces of chunk / split / unbind), the reverse sweep
@@ -49,9 +49,18 @@ def is_tensor_list(t) -> bool:
         t.elem.dtype in (None, "f16", "f32", "f64")
 
 
+def is_float_list(t) -> bool:
+    return isinstance(t, T.ListType) and t.elem == T.F64
+
+
+def is_diff_list(t) -> bool:
+    """A list whose elements carry gradients: float tensors or floats."""
+    return is_tensor_list(t) or is_float_list(t)
+
+
 def holds_tensor_list(t) -> bool:
-    """t is a list of tensors, or a tuple / Optional / list holding one."""
-    if is_tensor_list(t):
+    """t is a list of tensors or floats, or a tuple / Optional / list holding one."""
+    if is_diff_list(t):
         return True
     if isinstance(t, T.TupleType):
         return any(holds_tensor_list(x) for x in t.elems)
@@ -98,7 +107,7 @@ class ListAdjoints:
     # -- which lists ----------------------------------------------------------------------
     def tracked(self, v) -> bool:
         v = unwiden(v)
-        return is_tensor_list(v.type) and isinstance(v, OpResult) and v.op.name in _MAKERS
+        return is_diff_list(v.type) and isinstance(v, OpResult) and v.op.name in _MAKERS
 
     def note_block(self, steps, b: IRBuilder) -> None:
         """Lists made by `steps` get their adjoints allocated at b's current end."""
@@ -131,7 +140,8 @@ class ListAdjoints:
         else:
             i = block.ops.index(anchor) + 1
             nb.before = block.ops[i] if i < len(block.ops) else None
-        g = nb.kernel("grad.list_zeros", [v], v.type)
+        zeros = "grad.float_list_zeros" if is_float_list(v.type) else "grad.list_zeros"
+        g = nb.kernel(zeros, [v], v.type)
         self.adj[v] = g
         return g
 
@@ -143,11 +153,11 @@ class ListAdjoints:
                 if op.name == "list.append" and use.index == 0:
                     continue
                 if mutates(op, x):
-                    raise self.error(f"grad: a list of tensors that carries gradients is "
+                    raise self.error(f"grad: a list that carries gradients is "
                                      f"changed by '{op.name}' (only appends differentiate)",
                                      op.loc, self.m)
                 if op.name in ("call", "call_indirect", "list.extend"):
-                    raise self.error(f"grad: a list of tensors that carries gradients is "
+                    raise self.error(f"grad: a list that carries gradients is "
                                      f"passed to '{op.name}' (not differentiated)",
                                      op.loc, self.m)
 
@@ -161,7 +171,8 @@ class ListAdjoints:
                              f"'{made}' (lists from a literal, appends, chunk, split or "
                              "unbind differentiate)", loc, self.m)
         gl = self.ensure(lst, loc)
-        b.kernel("grad.list_add_at", [gl, c.operands[1], g], T.NONE)
+        add = "grad.float_list_add_at" if is_float_list(lst.type) else "grad.list_add_at"
+        b.kernel(add, [gl, c.operands[1], g], T.NONE)
 
     def reverse_append(self, lst, x, adj, b: IRBuilder, loc) -> None:
         if not self.tracked(lst):
@@ -185,7 +196,7 @@ def appends_outside(op) -> bool:
     """op's regions append to a list of tensors made outside op."""
     inside = defined_inside(op)
     return any(sub.name == "list.append" and sub.operands[0] not in inside and
-               is_tensor_list(sub.operands[0].type) for sub in op.walk() if sub is not op)
+               is_diff_list(sub.operands[0].type) for sub in op.walk() if sub is not op)
 
 
 def defined_inside(op) -> set:

@@ -37,7 +37,8 @@ import linecache
 
 from ember.autodiff.emit import _LIST_MUTATORS, Emitter
 from ember.autodiff.lists import (ListAdjoints, appends_outside, check_stale_reads, unwiden,
-                                  defined_inside, holds_tensor_list, is_tensor_list)
+                                  defined_inside, holds_tensor_list, is_diff_list,
+                                  is_tensor_list)
 from ember.errors import CompileError, Source, Span, UnsupportedError
 from ember.ir import types as T
 from ember.ir.builder import IRBuilder
@@ -352,7 +353,7 @@ class Differentiator:
             return
         if name == "list.new":
             return self.lists.reverse_new(c, adj, b)
-        if name == "list.getitem" and is_tensor_list(c.operands[0].type):
+        if name == "list.getitem" and is_diff_list(c.operands[0].type):
             return self.lists.reverse_getitem(c, adj.value(c.result, outs[0]), b, op.loc)
         if name == "call":
             return self._reverse_call(st, outs, adj, b)
@@ -406,9 +407,9 @@ class Differentiator:
         c = st.clone
         for v in c.operands:
             if holds_tensor_list(v.type):
-                raise error(f"grad: a list of tensors passed to '{c.callee}' carries no "
-                            "gradient (pass the tensors, or a tuple of them)", st.orig.loc,
-                            self.m)
+                raise error(f"grad: a list of tensors or floats passed to '{c.callee}' "
+                            "carries no gradient (pass the values, or a tuple of them)",
+                            st.orig.loc, self.m)
         if not any(differentiable(v.type) for v in c.operands):
             return
         e = Emitter(b)

@@ -484,6 +484,19 @@ def list_add_at(gs, i, g):
     gs[i] = np.asarray(old + arr(g), dtype=old.dtype)
 
 
+@op("grad.float_list_zeros(float[] xs) -> float[]", pure=False)
+def float_list_zeros(xs):
+    """A new list of as many 0.0 as xs has floats (a list of floats' adjoint)."""
+    return [0.0] * len(xs)
+
+
+@op("grad.float_list_add_at(float[] gs, int i, float g) -> None", pure=False,
+    may_raise=True)
+def float_list_add_at(gs, i, g):
+    """gs[i] += g."""
+    gs[i] = gs[i] + g
+
+
 @op("grad.list_add_all(Tensor[] gs, Tensor[] g) -> None", pure=False, may_raise=True)
 def list_add_all(gs, g):
     """gs[i] += g[i] for every i (the lists have one length)."""

@@ -2,6 +2,7 @@
 gradient programs with branches, loops, early returns, calls, recursion; grad of grad."""
 
 import math
+from typing import List
 
 import pytest
 
@@ -200,15 +201,54 @@ def test_op_without_rule_is_compile_error_at_its_line():
     assert e.value.span is not None
 
 
-def test_loop_in_grad_of_grad_refused():
+def test_grad_of_grad_through_loops():
+    # the loop's tape is a list of floats: its elements differentiate (lists.py)
     def f(x: float) -> float:
         z = x
         for i in range(3):
-            z = z * x
+            z = z * math.sin(x) + float(i)
+        k = 0
+        while k < 2:
+            z = math.tanh(z) * x
+            k += 1
         return z
 
-    with pytest.raises(CompileError, match="list.getitem"):
-        ember.grad(ember.grad(f))
+    d1 = ember.grad(f)
+    d2 = ember.grad(d1)
+    for x in (0.4, 1.3):
+        assert d2(x) == pytest.approx(fd(d1, [x], 0), rel=1e-6)
+
+
+def _float_list_to_call(x: float) -> float:
+    return _first_times_second([x, 2.0 * x])
+
+
+def _first_times_second(xs: List[float]) -> float:
+    return xs[0] * xs[1]
+
+
+def test_float_list_passed_to_a_call_is_refused_not_dropped():
+    # its gradient was silently 0
+    with pytest.raises(CompileError, match="list of tensors or floats passed to"):
+        ember.grad(_float_list_to_call)
+
+
+def _float_lists(x: float, y: float) -> float:
+    xs = [x, 2.0 * y]
+    zs: List[float] = []
+    z = x
+    for i in range(3):
+        z = math.sin(z) * y
+        zs.append(z)
+    s = 0.0
+    for v in zs:
+        s = s + v * v
+    return xs[0] * xs[1] + xs[-1] + s + zs[1]
+
+
+@pytest.mark.parametrize("args", [(0.6, 1.4), (1.5, -0.8)])
+def test_lists_of_floats(args):
+    check(_float_lists, *args)
 
 
 def test_gradient_saves_and_loads(tmp_path):
