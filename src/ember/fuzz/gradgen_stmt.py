@@ -12,7 +12,8 @@ from ember.fuzz.gradgen import V
 def weights(tensors: bool, depth: int):
     """(production, weight) pairs for a statement at block depth `depth`."""
     w = [("new_float", 3 if not tensors else 1), ("if_else", 2), ("for_loop", 2),
-         ("while_loop", 1), ("call", 1.5), ("recursion", 0.7), ("tuple_", 1)]
+         ("while_loop", 1), ("call", 1.5), ("recursion", 0.7), ("tuple_", 1),
+         ("float_list", 0.8)]
     if tensors:
         w += [("new_tensor", 6), ("tensor_list", 1)]
     if depth >= 2:
@@ -187,3 +188,36 @@ def tensor_list(b, depth):
         b.emit(f"{out} = {ls}[{b.rng.randrange(-n, n)}]")
         shape = x.shape
     b.pool.append(V(out, "tensor", shape))
+
+
+def float_list(b, depth):
+    """A list of floats, by a literal or by append in a loop, read by index or by
+    iterating over it."""
+    fl = b.floats()
+    if not fl:
+        return new_float(b, depth)
+    ls = b.fresh("fs")
+    if b.rng.random() < 0.5:
+        items = [v.name if b.rng.random() < 0.5 else b.float_expr() for v in
+                 b.rng.sample(fl, min(3, len(fl)))]
+        b.emit(f"{ls} = [{', '.join(items)}]")
+        n = len(items)
+    else:
+        x, i, h = b.rng.choice(fl), b.fresh("i"), b.fresh("h")
+        n = b.rng.randint(1, 3)
+        b.emit(f"{ls}: List[float] = []")
+        b.emit(f"{h} = {x.name}")
+        b.emit(f"for {i} in range({n}):")
+        b.depth += 1
+        b.emit(f"{h} = math.tanh({h} * {b.rng.choice((0.5, 1.5, -1.0))} + {x.name})")
+        b.emit(f"{ls}.append({h})")
+        b.depth -= 1
+    out = b.fresh()
+    if b.rng.random() < 0.5:
+        b.emit(f"{out} = {ls}[{b.rng.randrange(-n, n)}]")
+    else:
+        v = b.fresh("e")
+        b.emit(f"{out} = 0.0")
+        b.emit(f"for {v} in {ls}:")
+        b.emit(f"    {out} = {out} + math.sin({v}) * {v}")
+    b.pool.append(V(out, "float"))
