@@ -35,6 +35,7 @@ def cumprod_backward(g, x, dim):
 
 
 def take_backward(g, x, index):
+    """g added back at the flat positions `index` of x (repeats accumulate)."""
     out = np.zeros(x.size, x.dtype)
     np.add.at(out, arr(index).astype(np.int64).reshape(-1) % max(x.size, 1),
               arr(g).astype(x.dtype, copy=False).reshape(-1))
@@ -53,6 +54,7 @@ def masked_select_backward(g, x, mask):
 
 
 def repeat_interleave_backward(g, x, repeats, dim):
+    """The `repeats` copies of each element summed (over the flattened x for dim None)."""
     g = arr(g).astype(x.dtype, copy=False)
     if dim is None:
         return arr(np.ascontiguousarray(g.reshape(-1, repeats).sum(axis=1).reshape(x.shape)))
@@ -148,11 +150,24 @@ def hvstack_backward(g, tensors, vertical):
     return out
 
 
+def _sdpa_grad_info(args):
+    q, k, v = args[1], args[2], args[3]
+    return (TensorInfo(q.dtype, None), TensorInfo(k.dtype, None), TensorInfo(v.dtype, None),
+            TensorInfo(q.dtype, None))
+
+
+def _rms_grad_info(args):
+    x, w = args[1], args[3]
+    return (TensorInfo(x.dtype, x.shape),
+            TensorInfo(w.dtype, w.shape) if w.is_tensor else TensorInfo(x.dtype, None))
+
+
 reg("tensor.sdpa_backward", "(Tensor grad, Tensor query, Tensor key, Tensor value, "
     "Tensor? attn_mask, bool is_causal, float? scale) -> Tuple[Tensor, Tensor, Tensor, Tensor]",
-    sdpa_backward)
+    sdpa_backward, shape=_sdpa_grad_info)
 reg("tensor.rms_norm_backward", "(Tensor grad, Tensor input, Any normalized_shape, "
-    "Tensor? weight, float? eps) -> Tuple[Tensor, Tensor]", rms_norm_backward)
+    "Tensor? weight, float? eps) -> Tuple[Tensor, Tensor]", rms_norm_backward,
+    shape=_rms_grad_info)
 reg("tensor.tile_backward", "(Tensor grad, Tensor self, Any dims) -> Tensor", tile_backward,
     shape=_like_second)
 reg("tensor.hvstack_backward", "(Tensor grad, Tensor[] tensors, bool vertical) -> Tensor[]",
