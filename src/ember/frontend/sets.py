@@ -76,11 +76,28 @@ def folded_constant(e):
         if a is _NOT_CONSTANT or b is _NOT_CONSTANT:
             return _NOT_CONSTANT
         if not all(isinstance(v, (int, float)) for v in (a, b)):
-            return _NOT_CONSTANT  # (CPython also folds strings and tuples under size limits)
+            return _sequence_fold(e.op, a, b)
         if _too_big(e.op, a, b):
             return _NOT_CONSTANT
         return _safely(_FOLD_BINOPS[e.op], a, b)
     return _NOT_CONSTANT
+
+
+def _sequence_fold(op, a, b):
+    """str and tuple + and * as CPython's optimizer folds them (4096 characters, 256
+    items at most)."""
+    seq = (str, tuple)
+    if op == "+" and type(a) is type(b) and isinstance(a, seq):
+        r = a + b
+    elif op == "*" and isinstance(a, seq) and type(b) is int:
+        r = a * b if len(a) * max(b, 0) <= (4096 if type(a) is str else 256) else None
+    elif op == "*" and isinstance(b, seq) and type(a) is int:
+        return _sequence_fold(op, b, a)
+    else:
+        return _NOT_CONSTANT
+    if r is None or len(r) > (4096 if type(r) is str else 256):
+        return _NOT_CONSTANT
+    return r
 
 
 def _too_big(op, a, b) -> bool:

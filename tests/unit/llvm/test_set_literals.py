@@ -36,3 +36,16 @@ def test_literal_order(literal, backend):
     cu = ember.CompilationUnit(src, "lit.py", backend=backend)
     arg = {"int": 5, "float": 2.5, "bool": True}[kind]
     assert _same(outcome(ns["f"], (arg,)), outcome(cu.f, (arg,)))
+
+
+@pytest.mark.parametrize("literal", ["{'a' + 'b', 'c', 'd', 'e' * 2, 'f', 'g', 'h', 'i'}",
+                                     "{'ab' * 3000, 'y', 'z', 'w', 'v'}",
+                                     "{(1,) + (2,), (3, 4), (5, 6)}"])
+def test_sequence_literal_order(literal):
+    """str and tuple + / * fold as CPython folds them (within its size limits)."""
+    kind = "Tuple[int, int]" if "(" in literal else "str"
+    src = (f"from typing import List, Tuple\n\ndef f() -> List[{kind}]:\n"
+           f"    return list({literal})\n")
+    ns: dict = {}
+    exec(compile(src, "lit.py", "exec"), ns)  # noqa: S102 - the CPython oracle
+    assert ember.CompilationUnit(src, "lit.py").f() == ns["f"]()
