@@ -355,7 +355,11 @@ class NativeMHA:
         if query.ndim == 2:
             return attend(query, heads, w, b, ow, ob), None
         length, n, _ = query.shape
-        out = np.empty((length, n, ow.shape[0]), np.float32)
+        if query.strides[1] > query.strides[0]:  # a batch-first input's transpose: the
+            # output lies batch-first too, so transposing it back gives contiguous rows
+            out = np.empty((n, length, ow.shape[0]), np.float32).transpose(1, 0, 2)
+        else:
+            out = np.empty((length, n, ow.shape[0]), np.float32)
         for i in range(n):  # (views held over each call: the kernels read their data)
             q, o = query[:, i], out[:, i]
             attend(q, heads, w, b, ow, ob, o)
