@@ -382,7 +382,6 @@ class PlannedEntry:
         self.vm = vm_entry
         self.plans: dict = {}
         """shape -> Plan, or the reason that shape runs the VM path."""
-        self._lock = threading.Lock()
 
     def __getattr__(self, name):
         return getattr(self.vm, name)
@@ -402,17 +401,35 @@ class PlannedEntry:
         return self.vm(*args, **kwargs)
 
     def _record(self, x):
-        with self._lock:
-            if kernels.RECORDING[0] is not None:
+        """Run the VM path recording (one recording at a time in the process: a call that
+        finds another recording runs the VM path plainly) and plan x's shape."""
+        if not _RECORD_LOCK.acquire(blocking=False):
+            return self.vm(x)
+        try:
+            if x.shape in self.plans:
                 return self.vm(x)
             rec = kernels.RECORDING[0] = Recorder()
             try:
                 result = self.vm(x)
             finally:
                 kernels.RECORDING[0] = None
-        why, aliases = check(rec.calls, x, result)
-        self.plans[x.shape] = Plan(rec.calls, x, result, aliases) if why is None else why
-        return result
+            why, aliases = check(rec.calls, x, result)
+            self.plans[x.shape] = why if why is not None else \
+                _plan_or_reason(rec.calls, x, result, aliases)
+            return result
+        finally:
+            _RECORD_LOCK.release()
+
+
+_RECORD_LOCK = threading.Lock()
+
+
+def _plan_or_reason(calls, x, result, aliases):
+    """The Plan, or why it could not be built (the call's result stands: the VM path's)."""
+    try:
+        return Plan(calls, x, result, aliases)
+    except (RuntimeError, ValueError, TypeError, KeyError, OSError) as e:
+        return f"the plan did not compile: {type(e).__name__}: {e}"
 
 
 def planned(module, name: str, vm_entry):
