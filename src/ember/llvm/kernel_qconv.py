@@ -20,7 +20,7 @@ from ember.llvm import kernels
 from ember.llvm.kernel_qgemm import (DIMS_OFFSET, F32, I8, I32, M16, M64, PTR, VF32, VI8,
                                      VI32, _data, _free, _gep, _intr, _malloc, _mask, _mload,
                                      _mstore, dot4, has_vnni, requant)
-from ember.llvm.kernel_qlinear import MAX_K, NATIVE_OK, _Cache, static_consts
+from ember.llvm.kernel_qlinear import MAX_K, NATIVE_OK, _Cache, note, static_consts
 from ember.llvm.kernel_rnn import _loop, _splat
 from ember.llvm.kernels import COUNTS
 from ember.llvm.layout import I64
@@ -273,8 +273,11 @@ class NativeQConv2d:
             ow = q.shape[3] + 2 * p.pw - p.dw * (p.kw - 1)
             if oh > 0 and ow > 0:
                 out = np.empty((q.shape[0], p.o, oh, ow), _U8)
-                native(p.bias)(q, out, p.fields)
+                fn = native(p.bias)
+                fn(q, out, p.fields)
                 COUNTS[_NATIVE] = COUNTS.get(_NATIVE, 0) + 1
+                if kernels.RECORDING[0] is not None:
+                    _note(fn, q, out, p)
                 return out
         y = self._native(q, s_in, zp_in, w, w_scale, bias, s_out, zp_out, stride, padding,
                          dilation, groups, relu)
@@ -308,10 +311,18 @@ class NativeQConv2d:
         if p is None:
             return None
         out = np.empty((q.shape[0], o, oh, ow), np.uint8)
-        native(p.bias)(q, out, p.fields)
+        fn = native(p.bias)
+        fn(q, out, p.fields)
+        if kernels.RECORDING[0] is not None:
+            _note(fn, q, out, p)
         if frozen(w) and frozen(w_scale) and (bias is None or frozen(bias)):
             if len(self.last) >= 64:
                 self.last.clear()
             self.last[id(w)] = (w, w_scale, bias, (s_in, zp_in, s_out, zp_out, stride, padding,
                                                    dilation, groups, relu), p)
         return out
+
+
+def _note(fn, q, out, p):
+    note(fn, (q, out, p.fields), (q, p.fields), (out,),
+         (p.fields,) + tuple(a for a in p.keep if a is not None))

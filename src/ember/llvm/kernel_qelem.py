@@ -26,7 +26,7 @@ from ember.llvm import kernels
 from ember.llvm.kernels import COUNTS
 from ember.llvm.kernel_qgemm import (F32, F64, I32, PTR, VF32, VF64, VI8, _data, _gep, _rne,
                                      _vconst, load, store, stream)
-from ember.llvm.kernel_qlinear import NATIVE_OK
+from ember.llvm.kernel_qlinear import NATIVE_OK, note
 from ember.llvm.kernel_rnn import _splat
 from ember.llvm.layout import I64
 
@@ -114,6 +114,8 @@ class NativeQuantize:
             out = np.empty(x.shape, p[4])
             p[5](x, out, x.size, *p[:4])
             COUNTS[_QUANTIZE] = COUNTS.get(_QUANTIZE, 0) + 1
+            if kernels.RECORDING[0] is not None:
+                note(p[5], (x, out, x.size) + p[:4], (x,), (out,))
             return out
         kernels.count("tensor.quantize_per_tensor", "numpy")
         return self.kernel(x, scale, zero_point, dtype)
@@ -151,7 +153,10 @@ class NativeDequantize:
                 and NATIVE_OK and isinstance(zero_point, int) and isinstance(scale, float):
             out = np.empty(q.shape, np.float32)
             p = self.params.get((scale, zero_point)) or self._params(scale, zero_point)
-            p[2 if q.dtype is _I8 else 1](q, out, q.size, p[0][1], p[0][0])
+            fn = p[2 if q.dtype is _I8 else 1]
+            fn(q, out, q.size, p[0][1], p[0][0])
+            if kernels.RECORDING[0] is not None:
+                note(fn, (q, out, q.size, p[0][1], p[0][0]), (q,), (out,))
             kernels.count("tensor.dequantize_codes", "native")
             return out
         kernels.count("tensor.dequantize_codes", "numpy")

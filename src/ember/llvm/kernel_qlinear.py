@@ -36,6 +36,23 @@ def _offset_ok() -> bool:
 
 
 NATIVE_OK = _offset_ok()
+_TWINS: dict = {}
+
+
+def note(fn, args, reads, writes, consts=()) -> None:
+    """kernels.note (a whole-function plan is recording: llvm/graph.py) for a kernel
+    whose array parameters are numpy array objects (ctypes.py_object): noted as the same
+    code address typed with c_void_p, each object passed as its address, which a plan
+    replays (the kernel reads the data pointer and shape from the object it is given).
+    consts: arrays derived from frozen weights that the plan must keep (packed weights
+    and the arrays their fields point to)."""
+    twin = _TWINS.get(id(fn))
+    if twin is None or twin[0] is not fn:
+        types = [ctypes.c_void_p if t is ctypes.py_object else t for t in fn.argtypes]
+        addr = ctypes.cast(fn, ctypes.c_void_p).value
+        twin = _TWINS[id(fn)] = (fn, ctypes.CFUNCTYPE(None, *types)(addr))
+    kernels.note(twin[1], [id(a) if t is ctypes.py_object else a
+                           for t, a in zip(fn.argtypes, args)], reads, writes, consts)
 
 
 class Packed:
@@ -222,6 +239,8 @@ class NativeQLinear:
             out = np.empty((q.shape[0], hit[5].n), _U8)
             hit[4](q, out, hit[5].fields)
             COUNTS[_STATIC_NATIVE] = COUNTS.get(_STATIC_NATIVE, 0) + 1
+            if kernels.RECORDING[0] is not None:
+                _note_static(hit[4], q, out, hit[5])
             return out
         return self._general(q, s_in, zp_in, w, w_scale, bias, s_out, zp_out, relu)
 
@@ -237,6 +256,8 @@ class NativeQLinear:
                 out = np.empty(q.shape[:-1] + (p.n,), np.uint8)
                 fn(q, out, p.fields)
                 kernels.count("tensor.quantized_linear", "native")
+                if kernels.RECORDING[0] is not None:
+                    _note_static(fn, q, out, p)
                 if _all_frozen(w, w_scale, bias):
                     if len(self.last) >= 256:
                         self.last.clear()
@@ -249,3 +270,8 @@ class NativeQLinear:
     def _compile(self, with_bias):
         fn = self.fns[with_bias] = Q.static_fn(with_bias)
         return fn
+
+
+def _note_static(fn, q, out, p):
+    note(fn, (q, out, p.fields), (q, p.fields), (out,),
+         (p.fields,) + p.keep + tuple(v for v in (p.a, p.b) if v is not None))

@@ -22,7 +22,7 @@ from llvmlite import ir
 from ember.llvm import kernels
 from ember.llvm.kernels import COUNTS
 from ember.llvm.kernel_qgemm import I8, I32, _data, _gep, _mask, _mload, _mstore
-from ember.llvm.kernel_qlinear import NATIVE_OK
+from ember.llvm.kernel_qlinear import NATIVE_OK, note
 from ember.llvm.kernel_rnn import _loop
 from ember.llvm.layout import I64, PTR
 from ember.ops.tensor_conv import ntuple
@@ -158,8 +158,11 @@ def _pool(x, plan):
     ho, wo = (h - kh) // sh + 1, (w - kw) // sw + 1
     out = np.empty(x.shape[:-2] + (ho, wo), np.uint8)
     fn = _FN.get(plan) or _native(plan)
-    fn(x, out, x.size // (h * w), h, w, ho, wo)
+    args = (x, out, x.size // (h * w), h, w, ho, wo)
+    fn(*args)
     COUNTS[_NATIVE] = COUNTS.get(_NATIVE, 0) + 1
+    if kernels.RECORDING[0] is not None:
+        note(fn, args, (x,), (out,))
     return out
 
 

@@ -327,6 +327,30 @@ def test_max_pooling_runs_on_codes(backend, pool, extra, on_codes, monkeypatch, 
     assert np.array_equal(ember.mobile.load(path)(x), y)
 
 
+def test_static_models_run_as_whole_function_native_plans():
+    """Under backend="llvm" the static int8 kernels note their native calls, so a static
+    model's forward becomes one planned native call (llvm/graph.py) per input shape: the
+    VM path's bits, a fresh output each call."""
+    pytest.importorskip("llvmlite")
+    from ember.llvm import graph
+    torch.manual_seed(0)
+    model = PoolNet(torch.nn.MaxPool2d(2)).eval()
+    gen = torch.Generator().manual_seed(4)
+    calib = [torch.randn(4, 3, 8, 8, generator=gen).numpy() for _ in range(3)]
+    q = ember.quantize(model, "static", calibration=calib, backend="llvm")
+    vm = ember.quantize(model, "static", calibration=calib)
+    entry = q._fn
+    assert isinstance(entry, graph.PlannedEntry)
+    for shape in ((1, 3, 8, 8), (5, 3, 8, 8)):
+        xs = [torch.randn(*shape, generator=gen).numpy() for _ in range(3)]
+        xs[2][0, 0, 0, 0] = np.nan  # quantizes to the lowest code, in the plan too
+        outs = [q(x) for x in xs]  # the first records, the others replay
+        assert isinstance(entry.plans[shape], graph.Plan)
+        for x, y in zip(xs, outs):
+            assert np.array_equal(y.view(np.uint32), vm(x).view(np.uint32))
+        assert outs[1] is not outs[2]
+
+
 class Residual(torch.nn.Module):
     def __init__(self):
         super().__init__()
