@@ -906,17 +906,27 @@ class ExprMixin:
 
     # -- literals ---------------------------------------------------------------------------------
     def e_Tuple(self, node, expected):
+        if any(isinstance(e, A.Starred) for e in node.elts):  # (*t, x)
+            from ember.frontend.displays import tuple_items
+            items = tuple_items(self, node)
+            if items is None:
+                from ember.frontend.function import Poison
+                return Poison()
+            return self.b.create("tuple.new", items,
+                                 [T.TupleType(tuple(v.type for v in items))],
+                                 loc=self.loc(node)).result
         exp = expected.elems if isinstance(expected, T.TupleType) and \
             len(expected.elems) == len(node.elts) else [None] * len(node.elts)
         items = [self.value(e, x) for e, x in zip(node.elts, exp)]
-        if any(isinstance(e, A.Starred) for e in node.elts):
-            return self.unsupported("starred expressions are not supported", node.span)
         return self.b.create("tuple.new", items, [T.TupleType(tuple(v.type for v in items))],
                              loc=self.loc(node)).result
 
     def e_List(self, node, expected):
         if isinstance(expected, T.OptionalType):  # [] given for an Optional[List[T]]
             expected = expected.elem
+        if any(isinstance(e, A.Starred) for e in node.elts):  # [*xs, y]
+            from ember.frontend.displays import list_display
+            return list_display(self, node, expected)
         want = expected.elem if isinstance(expected, T.ListType) else None
         items = [self.value(e, want) for e in node.elts]
         elem = want or self.join_elements(items, node, T.TENSOR)
@@ -947,8 +957,9 @@ class ExprMixin:
     def e_Dict(self, node, expected):
         if isinstance(expected, T.OptionalType):  # {} given for an Optional[Dict[K, V]]
             expected = expected.elem
-        if any(k is None for k in node.keys):
-            return self.unsupported("'**' in dict literals is not supported", node.span)
+        if any(k is None for k in node.keys):  # {**d, "k": v}
+            from ember.frontend.displays import dict_display
+            return dict_display(self, node, expected)
         kt = expected.key if isinstance(expected, T.DictType) else None
         vt = expected.value if isinstance(expected, T.DictType) else None
         keys = [self.value(k, kt) for k in node.keys]
