@@ -155,4 +155,12 @@ def f(n: int):
     pet.name = pet.name.upper()
     return chorus(zoo), pet.sound()
 ''', [(0,), (1,), (5,)]),
+    ('''
+def f(xs: List[int], t: Tuple[int, str], d: Dict[str, int]):
+    print(*xs)
+    print(1, *xs, 2, sep=",")
+    print(*t, end="!\\n")
+    print(*"ab", *range(2), sep="-")
+    return [*xs, *t[:1], *d.values()], {**d, "z": 0}, (*t, 1)
+''', [([1, 2], (3, "q"), {"a": 5}), ([], (0, ""), {})]),
 ]

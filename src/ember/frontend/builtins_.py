@@ -220,6 +220,8 @@ def b_print(em, node, expected):
     if unknown:
         return em.unsupported(f"print() keyword '{sorted(unknown)[0]}' is not supported",
                               node.span)
+    if any(isinstance(a, A.Starred) for a in node.args):
+        return _print_starred(em, node, kw)
     sep = em.value(kw["sep"]) if "sep" in kw else em.b.const(" ", T.STR, loc)
     end = em.value(kw["end"]) if "end" in kw else em.b.const("\n", T.STR, loc)
     parts = []
@@ -230,6 +232,29 @@ def b_print(em, node, expected):
     parts.append(end)
     line = em.concat(parts, loc)
     em.b.kernel("builtins.print", [line], T.NONE, loc)
+    return em.b.const(None, T.NONE, loc)
+
+
+def _print_starred(em, node, kw):
+    """print(a, *xs, sep=s): sep.join of the strs of the arguments, the items of each
+    unpacked iterable among them."""
+    loc = em.loc(node)
+    sp = node.span
+    elts = []
+    for a in node.args:
+        if isinstance(a, A.Starred):
+            x = hidden_name("x")
+            comp = A.ListComp(a.span, A.Call(a.span, A.Name(a.span, "str"),
+                                             [A.Name(a.span, x)], []),
+                              [A.Comprehension(a.span, A.Name(a.span, x), a.value, [])])
+            elts.append(A.Starred(a.span, comp))
+        else:
+            elts.append(A.Call(a.span, A.Name(a.span, "str"), [a], []))
+    strs = em.value(A.List(sp, elts), T.ListType(T.STR))
+    sep = em.value(kw["sep"]) if "sep" in kw else em.b.const(" ", T.STR, loc)
+    end = em.value(kw["end"]) if "end" in kw else em.b.const("\n", T.STR, loc)
+    body = em.call_python_op("str.join", [sep, strs], node, {}, receiver=True)
+    em.b.kernel("builtins.print", [em.concat([body, end], loc)], T.NONE, loc)
     return em.b.const(None, T.NONE, loc)
 
 

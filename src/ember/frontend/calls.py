@@ -55,7 +55,8 @@ class CallMixin:
                 any(k.arg is None for k in node.keywords):
             from ember.frontend.meta import MFunction
             if not (isinstance(node.func, A.Name) and
-                    isinstance(self.global_meta(node.func.id), MFunction)):
+                    (isinstance(self.global_meta(node.func.id), MFunction) or
+                     self.is_builtin_print(node))):
                 return self.unsupported("f(*xs) and f(**d) are supported in calls of the "
                                         "program's own functions only", node.span)
         callee = self.expr(node.func)
@@ -71,6 +72,13 @@ class CallMixin:
             return self.error(f"'{self.expr_text(node.func)}' is a {show(callee.type)}, which "
                               "is not callable", node.func.span)
         return self.call_meta(callee, node, expected)
+
+    def is_builtin_print(self, node) -> bool:
+        """print(*xs): the one builtin taking unpacked arguments (no ** among them)."""
+        from ember.frontend.meta import MBuiltin
+        meta = self.global_meta(node.func.id)
+        return isinstance(meta, MBuiltin) and meta.name == "print" and \
+            all(k.arg is not None for k in node.keywords)
 
     def call_meta(self, callee, node, expected):
         if isinstance(callee, MFunction):
