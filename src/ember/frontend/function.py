@@ -96,9 +96,12 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         (a key= of sorted/min/max): its captured variables may change afterwards."""
         self.probing = False
         self.following: list = []
+        """The statements after the one being emitted, at each nesting level."""
         self.escaped: dict = {}
         """name -> the slot Var of each variable kept after a loop (slots_for_escaping)."""
-        """The statements after the one being emitted, at each nesting level."""
+        self.read_after_loop: set = set()
+        """Hidden names the code emitting a loop reads after it (next() of a generator):
+        kept after the loop as a user's variable read there is."""
         self.local_names = local_names(self.node)
         self.own_nonlocals = nonlocal_names(self.node.body, deep=False)
         self.boxed = self.own_nonlocals | (nonlocal_names(self.node.body, deep=True) &
@@ -412,6 +415,11 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         """Bind name to value (checking it against the variable's type)."""
         if name in self.boxed:
             return self.write_boxed(name, value, span, declared_type)
+        var = self.env.get(name)
+        if name in self.escaped and (var is None or not var.defined and var.slot is None):
+            # kept after a loop (a for-else's else assigning it): written through its slot,
+            # so that a read after the branches sees this assignment too
+            self.env.set(name, self.escaped[name])
         var = self.env.mut(name)
         if var is not None and isinstance(var.slot, PendingSlot) and var.type is None and \
                 var.slot.value is not None:

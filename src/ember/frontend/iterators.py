@@ -66,9 +66,41 @@ def b_iter(em, node, expected):
     return em.b.kernel("iter.of", [v], T.IterType(e), em.loc(node))
 
 
+def next_of_generator(em, node):
+    """next(gen(...)) / next((x for x in xs if p), default): the generator, inlined into a
+    loop, runs up to its first value and stops there (what follows its first `yield` never
+    runs, as in CPython); none: the default, or StopIteration."""
+    from ember.frontend.builtins_ import hidden_name
+    sp = node.span
+    x, r = hidden_name("x"), hidden_name("next")
+    first = A.Name(sp, x)
+    if len(node.args) == 2 and isinstance(node.args[1], (A.Constant, A.Name)):
+        # typed as either (Optional[int] for a None default): [x, default][0]
+        first = A.Subscript(sp, A.List(sp, [first, node.args[1]]), A.Constant(sp, 0))
+    body = [A.Assign(sp, [A.Name(sp, r)], first), A.Break(sp)]
+    if len(node.args) == 2:
+        orelse = [A.Assign(sp, [A.Name(sp, r)], node.args[1])]
+    else:
+        orelse = [A.Raise(sp, A.Call(sp, A.Name(sp, "StopIteration"), [], []), None)]
+    forced = em.read_after_loop
+    em.read_after_loop = forced | {r}  # r lives in a slot read after the loop
+    try:
+        em.stmt(A.For(sp, A.Name(sp, x), node.args[0], body, orelse))
+    finally:
+        em.read_after_loop = forced
+    v = em.read_var(r, sp)
+    for name in (x, r):
+        if em.env.get(name) is not None:
+            em.env.pop(name)
+    return v
+
+
 def b_next(em, node, expected):
     if not 1 <= len(node.args) <= 2 or node.keywords:
         return em.error("next() takes an iterator and an optional default", node.span)
+    from ember.frontend.generators import is_lazy_source
+    if is_lazy_source(em, node.args[0]):
+        return next_of_generator(em, node)
     it = em.value(node.args[0])
     if isinstance(it.type, ErrorType):
         return it

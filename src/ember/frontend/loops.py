@@ -272,13 +272,16 @@ class LoopMixin:
         """Python keeps the variables a loop binds after it: those first assigned in the loop
         and read after it live in a function-wide slot with a bool slot saying whether they
         were assigned (a read checks it: UnboundLocalError when the loop never ran)."""
-        if self.probing or not self.following:
+        forced = self.read_after_loop  # hidden names the caller reads after the loop
+        if self.probing or not (self.following or forced):
             return
-        later = set()
+        later = set(forced)
         for rest in self.following:
             for st in rest:
                 later |= names_read(st)
-        names = [n for n in self.assigned(stmts) if n in later and not n.startswith("$")
+        own = {n for st in self.comprehensions for n in st.names}  # never kept (Python 3)
+        names = [n for n in self.assigned(stmts) if n in later and n not in own and
+                 (not n.startswith("$") or n in forced)
                  and n not in self.boxed
                  and ((v := self.env.get(n)) is None or
                       (not v.defined and v.slot is None and v.type is None))]
@@ -389,7 +392,8 @@ class LoopMixin:
         ctx = self.loops[-1]
         if ctx.kind == "probe":
             for name, var in self.env.vars.items():
-                if var.defined and var.value is not None and not name.startswith("$"):
+                if var.defined and var.value is not None and \
+                        (not name.startswith("$") or name in self.read_after_loop):
                     t = var.value.type
                     ctx.seen[name] = (T.join(ctx.seen[name], t) or t) if name in ctx.seen \
                         else t
