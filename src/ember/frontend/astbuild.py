@@ -171,17 +171,23 @@ class Builder:
         return node
 
     def parameters(self, items):
-        out, kwonly = [], False
+        out, kwonly, bare = [], False, None
         for p in self.strip(items):
             if p is None or p == "/":
                 continue
             if p.kind == "star":
                 kwonly = True
                 if p.arg is None:
+                    bare = p
                     continue
             elif p.kind == "normal" and kwonly:
                 p.kind = "kwonly"
+                bare = None
+            if any(q.arg == p.arg for q in out):
+                self.fail(f"duplicate argument '{p.arg}' in function definition", p.span)
             out.append(p)
+        if bare is not None and not any(p.kind == "kwonly" for p in out):
+            self.fail("named arguments must follow bare *", bare.span)
         return out
 
     def typedparam(self, items):
@@ -412,6 +418,14 @@ class Builder:
         for a in self.strip(items):
             if a is None:
                 continue
+            if not isinstance(a, A.Keyword) and kws:  # CPython's SyntaxErrors
+                splat = any(k.arg is None for k in kws)
+                if isinstance(a, A.Starred) and splat:
+                    self.fail("iterable argument unpacking follows keyword argument "
+                              "unpacking", a.span)
+                if not isinstance(a, A.Starred):
+                    self.fail("positional argument follows keyword argument" +
+                              (" unpacking" if splat else ""), a.span)
             (kws if isinstance(a, A.Keyword) else pos).append(a)
         return pos, kws
 

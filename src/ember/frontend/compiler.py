@@ -535,6 +535,13 @@ def _from_import(module: str, name: str):
 def _declare_constant(c, node, table):
     target = node.targets[0] if isinstance(node, A.Assign) else node.target
     value = node.value
+    from ember.frontend.env import walk
+    bad = next((n for n in walk(value) if isinstance(n, (A.Yield, A.Await))), None) \
+        if value is not None else None
+    if bad is not None:  # CPython's SyntaxError
+        word = "yield" if isinstance(bad, A.Yield) else "await"
+        c.report(ParseError(f"'{word}' outside function", bad.span))
+        return
     if isinstance(target, A.Name) and value is not None:
         const = _literal(value)
         if const is not _NO:
