@@ -163,4 +163,20 @@ def f(xs: List[int], t: Tuple[int, str], d: Dict[str, int]):
     print(*"ab", *range(2), sep="-")
     return [*xs, *t[:1], *d.values()], {**d, "z": 0}, (*t, 1)
 ''', [([1, 2], (3, "q"), {"a": 5}), ([], (0, ""), {})]),
+    ('''
+def tensor_to_int(x, tensor):
+    return x.unsqueeze(tensor)
+''', [(torch.zeros(3), torch.tensor(0)), (torch.zeros(3), torch.tensor([1]))]),
+    ('''
+def tensor_to_float(x, tensor):
+    return x.addcmul(tensor, tensor, value=tensor)
+''', [(torch.zeros(3), torch.tensor(1.5)), (torch.zeros(3), torch.tensor(2))]),
+    ('''
+def fn(x: List[int], d: Dict[str, int]):
+    a, b = x[0], x[1]
+    del a, b
+    del x[0], x[1]
+    del d["hi"], d["there"]
+    return x, d
+''', [([0, 1, 2], {"hi": 5, "there": 6, "x": 1})]),
 ]

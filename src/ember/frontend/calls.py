@@ -290,6 +290,12 @@ class CallMixin:
             # As in TorchScript, an overload that needs a numeric promotion (int -> float)
             # is taken only when none matches exactly: round(7, -1) is int.round_n.
             return self.emit_bound(*promoted[0], node)
+        if any(isinstance(a.type, T.TensorType) for a in args[int(receiver):]) or \
+                any(isinstance(v.type, T.TensorType) for v, _ in kwargs.values()):
+            for d in overloads:  # a one-element tensor for a number (x.unsqueeze(t))
+                bound = self.bind_overload(d, args, kwargs, node, int(receiver), True)
+                if not isinstance(bound, str):
+                    return self.emit_bound(d, bound, node)
         arg_types = ", ".join(show(a.type) for a in args)
         if kwargs:
             arg_types += ", " + ", ".join(f"{k}={show(v.type)}" for k, (v, _) in kwargs.items())
@@ -341,8 +347,10 @@ class CallMixin:
             return mix_hint(nums[0], next(t for t in nums if t != nums[0]))
         return ""
 
-    def bind_overload(self, d, args, kwargs, node, nrecv=0):
-        """(matcher, converted argument list) or a str saying why d does not match."""
+    def bind_overload(self, d, args, kwargs, node, nrecv=0, implicit=False):
+        """(matcher, converted argument list) or a str saying why d does not match.
+        `implicit`: a tensor may stand for an int or float parameter (TorchScript's
+        ImplicitTensorToNum, tried when no overload matches without it)."""
         params = d.schema.params
         if d.name.startswith("tensor."):  # torch's varargs sizes: x.view(2, -1)
             args = _pack_int_varargs(params, list(args))
@@ -380,6 +388,9 @@ class CallMixin:
                 deferred.append(k)  # [] / {}: typed by the other arguments
                 continue
             got = m.match(v.type, p.type)
+            if got is None and implicit and isinstance(v, Value) and \
+                    isinstance(v.type, T.TensorType):
+                got, slots[k] = _tensor_to_number(m, v, p.type)
             if got is None:
                 return f"argument '{p.name}' must be {m.describe(p.type)}, not {show(v.type)}"
             targets[k] = got
@@ -412,7 +423,7 @@ class CallMixin:
         loc = self.loc(node)
         operands = []
         for p, v, want in zip(d.schema.params, slots, targets):
-            if isinstance(v, IntPack):
+            if isinstance(v, (IntPack, TensorNum)):
                 v = v.emit(self, node)
             if v is None:
                 want = m.resolve(p.type)
@@ -475,6 +486,31 @@ def _element_arguments(t, method) -> list:
     if isinstance(t, T.SetType):
         return [t.elem] if method in ("add", "remove", "discard") else []
     return []
+
+
+def _tensor_to_number(m, v, want):
+    """(matched type, TensorNum) for a tensor given where a number is: an int parameter
+    takes int(t), a float (or Scalar) float(t) — an int tensor int(t) for a Scalar."""
+    integral = v.type.dtype is not None and not v.type.dtype.startswith(("float", "complex"))
+    for t in ((T.I64, T.F64) if integral else (T.F64, T.I64)):
+        got = m.match(t, want)
+        if got is not None:
+            return got, TensorNum(v, t)
+    return None, v
+
+
+class TensorNum:
+    """A 0-dim tensor given for an int or float parameter: its number, made when emitted
+    (a tensor with dimensions raises CPython's TypeError)."""
+
+    __slots__ = ("value", "type")
+
+    def __init__(self, value, t):
+        self.value, self.type = value, t
+
+    def emit(self, em, node):
+        name = "tensor.implicit_int" if self.type == T.I64 else "tensor.implicit_float"
+        return em.b.kernel(name, [self.value], self.type, em.loc(node))
 
 
 class IntPack:

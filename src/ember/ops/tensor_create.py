@@ -471,6 +471,19 @@ reg("tensor.float_value", "(Tensor self) -> float", lambda x: float(_item(x)),
 reg("tensor.int_value", "(Tensor self) -> int", lambda x: int(_item(x)),
     ("Tensor.__int__", "Tensor.__index__"), may_raise=True,
     doc="int(x) of a one-element tensor (truncates).")
+def _number_of(kind):
+    def kernel(x):
+        if x.ndim != 0:  # CPython's torch takes only a 0-dim tensor for a number argument
+            raise TypeError(f"argument must be {kind.__name__}, not Tensor (a tensor of "
+                            f"{x.ndim} dimension(s) cannot stand for a number)")
+        return kind(_item(x))
+    return kernel
+
+
+reg("tensor.implicit_int", "(Tensor self) -> int", _number_of(int), (), may_raise=True,
+    doc="A 0-dim tensor given for an int argument (TorchScript's ImplicitTensorToNum).")
+reg("tensor.implicit_float", "(Tensor self) -> float", _number_of(float), (), may_raise=True,
+    doc="A 0-dim tensor given for a float argument (TorchScript's ImplicitTensorToNum).")
 reg("tensor.bool_value", "(Tensor self) -> bool", _bool_value, ("Tensor.__bool__",),
     may_raise=True, doc="bool(x) of a one-element tensor.")
 reg("tensor.tolist_float", "(Tensor self) -> float[]", _tolist, ("Tensor.tolist",),
