@@ -179,4 +179,8 @@ def fn(x: List[int], d: Dict[str, int]):
     del d["hi"], d["there"]
     return x, d
 ''', [([0, 1, 2], {"hi": 5, "there": 6, "x": 1})]),
+    ('''
+def f(xs: Optional[Tuple[int, ...]] = None) -> int:
+    return -1 if xs is None else len(xs) + sum(xs)
+''', [((1, 2),), (), (None,)]),
 ]

@@ -34,7 +34,11 @@ def _per_call(node) -> bool:
 
 
 def _variadic(node) -> bool:
-    """`Tuple[T, ...]`: compiled for the length of the tuple given."""
+    """`Tuple[T, ...]` (or `Optional[Tuple[T, ...]]`): compiled for the length of the tuple
+    given."""
+    if isinstance(node, ast.Subscript) and \
+            getattr(node.value, "id", getattr(node.value, "attr", None)) == "Optional":
+        return _variadic(node.slice)
     return isinstance(node, ast.Subscript) and \
         getattr(node.value, "id", getattr(node.value, "attr", None)) in ("Tuple", "tuple") and \
         isinstance(node.slice, ast.Tuple) and len(node.slice.elts) == 2 and \
@@ -81,6 +85,9 @@ class AnyEntry:
         arg = next(a for a in self._node.args.args if a.arg == name)
         what = f"{self.name}() argument {name!r}"
         if arg.annotation is not None and _variadic(arg.annotation):
+            if value is None and not (isinstance(arg.annotation.value, ast.Name) and
+                                      arg.annotation.value.id in ("Tuple", "tuple")):
+                return "None"  # given for an Optional[Tuple[T, ...]]
             if not isinstance(value, tuple):
                 raise CallError(f"{what} must be a tuple, got {type(value).__name__}")
             return type_of(value, what)  # the function checks the items' types

@@ -16,7 +16,11 @@ from ember.ir import types as T
 
 
 def variadic_item(node):
-    """The item annotation of `Tuple[T, ...]` / `tuple[T, ...]` (an AST node), else None."""
+    """The item annotation of `Tuple[T, ...]` / `tuple[T, ...]` (an AST node), also inside
+    `Optional[...]`, else None."""
+    inner = _optional_inner(node)
+    if inner is not None:
+        return variadic_item(inner)
     if not isinstance(node, A.Subscript) or not isinstance(node.slice, A.Tuple):
         return None
     head = getattr(node.value, "id", None) or getattr(node.value, "attr", None)
@@ -27,6 +31,15 @@ def variadic_item(node):
     return None
 
 
+def _optional_inner(node):
+    """X of an `Optional[X]` annotation node, else None."""
+    if isinstance(node, A.Subscript) and not isinstance(node.slice, A.Tuple) and \
+            (getattr(node.value, "id", None) or getattr(node.value, "attr", None)) == \
+            "Optional":
+        return node.slice
+    return None
+
+
 def instance_type(em, ann, got, span, what):
     """The tuple type a `Tuple[T, ...]` annotation takes for a value of type `got`: got
     itself when each item is a T (or a number a call converts to T: CPython keeps the
@@ -34,6 +47,8 @@ def instance_type(em, ann, got, span, what):
     item = em.ann.resolve(variadic_item(ann))
     if isinstance(item, ErrorType) or isinstance(got, ErrorType):
         return ERROR
+    if got == T.NONE and _optional_inner(ann) is not None:
+        return got  # None given for an Optional[Tuple[T, ...]]
     if not isinstance(got, T.TupleType):
         em.error(f"{what} is Tuple[{show(item)}, ...], but is given a value of type "
                  f"{show(got)}", span)
@@ -43,6 +58,8 @@ def instance_type(em, ann, got, span, what):
             em.error(f"{what} is Tuple[{show(item)}, ...], but is given {show(got)} (an "
                      f"item of type {show(e)})", span)
             return ERROR
+    if _optional_inner(ann) is not None:
+        return T.make_union([got, T.NONE])  # (its default may be None)
     return got  # the items keep their types, as CPython keeps the values given
 
 

@@ -29,4 +29,12 @@ def firsts(s: str) -> List[str]:
     return [first_or((s, "b"), "?"), first_or((), "?"), first_or(("z",), s)]
 
 
-CASES = [("sums", (3,)), ("sums", (-1,)), ("scaled", (0.5,)), ("firsts", ("a",))]
+def count(xs: Optional[Tuple[int, ...]] = None) -> int:
+    return -1 if xs is None else len(xs)
+
+
+def counts(n: int) -> List[int]:
+    return [count(), count((n, n)), count(None), count(())]
+
+
+CASES = [("counts", (2,)), ("sums", (3,)), ("sums", (-1,)), ("scaled", (0.5,)), ("firsts", ("a",))]
