@@ -1,8 +1,8 @@
 """A subclass object where its base class is declared, with Python's dynamic dispatch.
 
 An annotation naming a user class `A` that has subclasses (in the CompilationUnit's
-source, or among the Python class's `__subclasses__()` for `ember.script`) means "an A
-or any of its subclasses": the union of their class types. A `B` passed, assigned or
+source, or among the Python class's `__subclasses__()` defined in its module for
+`ember.script`) means "an A or any of its subclasses": the union of their class types. A `B` passed, assigned or
 returned where an `A` is declared widens into that union (the value keeps its class, as in
 Python), and `a.m(...)`, `a.field`, `a.field = v` on a union of classes test the value's
 class and use that class's member: the method a subclass overrides is the one called, as
@@ -106,6 +106,8 @@ def _direct_subclasses(c, info) -> list:
     if info.pyclass is not None:
         out = []
         for cls in type.__subclasses__(info.pyclass):
+            if cls.__module__ != info.pyclass.__module__:
+                continue  # only the base's own module's subclasses (the program's)
             meta = c.class_meta(cls)
             if isinstance(meta, MClass):
                 out.append(meta.info)
