@@ -156,7 +156,7 @@ class Emitter:
 
     def to_float(self, v):
         """A Python float from a one-element tensor gradient (a scalar operand's share)."""
-        return self.op("tensor.item_float", self.op("tensor.sum", v))
+        return self.op("grad.to_float", self.op("tensor.sum", v))
 
 
 def result_type(d, vals) -> T.Type:

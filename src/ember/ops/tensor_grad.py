@@ -202,6 +202,13 @@ def log_or_zero(x):
     return math.log(x) if x > 0 else 0.0
 
 
+@op("grad.to_float(Tensor self) -> float", may_raise=True)
+def to_float(x):
+    """A float operand's gradient from its (one-element) tensor share: `.item()` that
+    differentiates again (tensor.item_float is the user's `.item()`, which detaches)."""
+    return float(np.asarray(x).reshape(()))
+
+
 @op("grad.inv_or_zero(float x) -> float")
 def inv_or_zero(x):
     """1 / x for x > 0, else 0 (the derivative of log_or_zero)."""

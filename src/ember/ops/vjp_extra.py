@@ -28,6 +28,12 @@ def _log_or_zero(e, a, out, g):
     return [e.op("float.mul", g, e.op("grad.inv_or_zero", a[0]))]
 
 
+@vjp("grad.to_float")
+def _to_float(e, a, out, g):
+    """A float operand's share differentiates again (grad of grad through x * s)."""
+    return [e.op("tensor.full_like", a[0], g)]
+
+
 @vjp("grad.inv_or_zero")
 def _inv_or_zero(e, a, out, g):
     return [e.op("float.neg", e.op("float.mul", g, e.op("float.mul", out, out)))]

@@ -143,3 +143,15 @@ def test_a_list_parameter_not_differentiated_does_not_block_the_gradient():
     cat_of_a_list_parameter(tx, [torch.tensor(a) for a in xs]).backward()
     np.testing.assert_allclose(ember.grad(cat_of_a_list_parameter)(x, xs), tx.grad.numpy(),
                                rtol=1e-12)
+
+
+def tensor_times_float(x: Tensor, s: float) -> Tensor:
+    return (torch.tanh(x) * s * s).sum()
+
+
+def test_grad_of_grad_through_a_float_operand_of_a_tensor_op():
+    # d/ds came back through `.item()` (which detaches): its own gradient was 0
+    x = np.array([0.3, -0.5])
+    d2 = ember.grad(ember.grad(tensor_times_float, 1), (0, 1))(x, 0.7)
+    np.testing.assert_allclose(d2[0], 2 * 0.7 * (1 - np.tanh(x) ** 2), rtol=1e-12)
+    assert d2[1] == pytest.approx(2 * np.tanh(x).sum(), rel=1e-12)
