@@ -93,13 +93,7 @@ class SetRuntime:
 
     # -- plumbing ----------------------------------------------------------------------------
     def _fn(self, name, ret, argtys):
-        full = f"ember.set.{name}.{self.name}"
-        fn = self.mg.llmod.globals.get(full)
-        if fn is not None:
-            return fn, None
-        fn = ir.Function(self.mg.llmod, ir.FunctionType(ret, argtys), full)
-        fn.linkage = "internal"
-        return fn, _Body(fn)
+        return _module_fn(self.mg, f"ember.set.{name}.{self.name}", ret, argtys)
 
     def entry(self, b, table, i, k: int):
         return b.gep(table, [i, I32(k)], inbounds=True, source_etype=self.et)
@@ -472,6 +466,8 @@ class SetRuntime:
 # ----------------------------------------------------------------------------- hashes
 
 def _module_fn(mg, name, ret, argtys):
+    """(fn, a _Body to build it) for a new internal function, (fn, None) if the module
+    has it already."""
     fn = mg.llmod.globals.get(name)
     if fn is not None:
         return fn, None
