@@ -80,8 +80,14 @@ class NativeModule:
         releases = {t: self.loaded.address(release_symbol(self.prefix, t))
                     for t in boundary_types(list(ft.params) + [ft.ret])}
         direct = self.loaded.address(shim + "d") if is_scalar_signature(ft) else None
-        return NativeFunction(vm_entry, func, self.loaded.address(shim), releases,
-                              self.plan.sites, sources, direct).fast()
+        native = NativeFunction(vm_entry, func, self.loaded.address(shim), releases,
+                                self.plan.sites, sources, direct)
+        if direct is None:
+            return native
+        from ember.llvm.pyentry import make_builtin
+
+        fast = native.fast()
+        return make_builtin(direct, ft, name, fast, native.on_error, self.loaded) or fast
 
 
 def _link(obj: bytes):

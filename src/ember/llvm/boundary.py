@@ -310,6 +310,15 @@ class NativeFunction:
                 slot = ctypes.c_void_p(ptr)
                 self._release[t](ctypes.addressof(slot))
 
+    def on_error(self, ctx_address: int, *args):
+        """What a call that ended with an error status gives (pycall.py's builtin calls
+        this with its context block): the call again on the VM for a deopt, else the VM's
+        exception."""
+        ctx = Context.from_address(ctx_address)
+        if self._deopt(ctx):
+            return self.vm(*args)
+        raise self._exception(ctx)
+
     def _deopt(self, ctx) -> bool:
         """The native call left for the VM (a deopt site, codegen.FunctionGen.deopt_if)."""
         return self._sites[ctx.site].kind == "deopt"
