@@ -93,25 +93,35 @@ class _Compiled:
             optimize = _fuse_epilogues(module, optimize)
         self.program = compile_to_program(module, optimize=optimize)
         self.native = None
+        self._loaded = None
         if backend == "llvm":
             from ember.llvm import NativeModule
 
-            self.loaded = mobile.build(self.program, fused_group=_native_fused_group,
-                                       kernel_map=_native_kernel)
             self.native = NativeModule(module, list(module.entries))
         else:
-            self.loaded = mobile.build(self.program)
+            self._loaded = mobile.build(self.program)
+
+    @property
+    def loaded(self):
+        """The program loaded on the VM. With the LLVM backend it is built when first
+        needed (a fallback, a deopt, an argument the native entry does not take): a
+        native entry never builds it."""
+        if self._loaded is None:
+            from ember import mobile
+
+            self._loaded = mobile.build(self.program, fused_group=_native_fused_group,
+                                        kernel_map=_native_kernel)
+        return self._loaded
 
     def entry(self, name: str):
         """(callable, backend, fallback reason) for entry `name`."""
-        vm = self.loaded.entry(name)
         if self.native is None:
-            return vm, "vm", None
-        fn = self.native.function(name, vm, self.module.sources)
+            return self.loaded.entry(name), "vm", None
+        fn = self.native.function(name, lambda: self.loaded.entry(name), self.module.sources)
         if fn is None:
             from ember.llvm.graph import planned  # whole-function native plans
 
-            return planned(self.module, name, vm), "vm", \
+            return planned(self.module, name, self.loaded.entry(name)), "vm", \
                 self.native.reasons.get(name, "not compiled natively")
         return fn, "llvm", None
 

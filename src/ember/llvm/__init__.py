@@ -68,7 +68,8 @@ class NativeModule:
         return name in self.plan.native
 
     def function(self, name: str, vm_entry, sources: dict):
-        """The native callable for entry `name`, or None if it runs on the VM."""
+        """The native callable for entry `name`, or None if it runs on the VM (vm_entry: the
+        VM's entry, or a function making it when first needed)."""
         from ember.llvm.boundary import NativeFunction
         from ember.llvm.plan import boundary_types, is_scalar_signature, release_symbol
 
@@ -86,8 +87,8 @@ class NativeModule:
             return native
         from ember.llvm.pyentry import make_builtin
 
-        fast = native.fast()
-        return make_builtin(direct, ft, name, fast, native.on_error, self.loaded) or fast
+        return (make_builtin(direct, ft, name, native.slow_path, native.on_error, self.loaded)
+                or native.fast())
 
 
 def _link(obj: bytes):

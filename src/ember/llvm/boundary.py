@@ -194,7 +194,10 @@ class NativeFunction:
 
     def __init__(self, vm_entry, func, shim_addr: int, release_addrs: dict, sites, sources,
                  direct_addr: int | None = None):
-        self.vm = vm_entry
+        self._vm = vm_entry
+        """The VM entry, or a function making it (built on first need: a native call whose
+        arguments check out never needs it)."""
+        self._fast = None
         ft = func.attrs["type"]
         self.params, self.ret = list(ft.params), ft.ret
         self._shim = _SHIM(shim_addr)
@@ -214,6 +217,12 @@ class NativeFunction:
         self._fix_in = [i for i, t in enumerate(self.params) if t == T.NONE]
         self._out = {T.BOOL: bool, T.NONE: lambda v: None}.get(self.ret)
 
+    @property
+    def vm(self):
+        if not hasattr(self._vm, "_checks"):
+            self._vm = self._vm()
+        return self._vm
+
     def __call__(self, *args, **kwargs):
         vm = self.vm
         if kwargs or len(args) != len(vm._checks):
@@ -228,6 +237,13 @@ class NativeFunction:
         if self._direct is not None:
             return self._call_direct(args)
         return self._call(args)
+
+    def slow_path(self, *args, **kwargs):
+        """The fast closure's call (made on first use): the builtin's path for everything
+        but a plain call with checked arguments (pyentry.py)."""
+        if self._fast is None:
+            self._fast = self.fast()
+        return self._fast(*args, **kwargs)
 
     def fast(self):
         """This function as a plain closure when its values are all scalars (what

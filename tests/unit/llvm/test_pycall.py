@@ -199,3 +199,13 @@ def test_a_cache_hit_in_a_fresh_process_gets_the_builtin(tmp_path):
                            text=True, check=True).stdout.split() for _ in range(2)]
     assert runs[0] == ["builtin_function_or_method", "0.5", "True"]
     assert runs[1] == ["builtin_function_or_method", "0.5", "False"]
+
+
+def test_the_vm_program_is_loaded_only_when_a_call_needs_it():
+    cu = ember.CompilationUnit(TWO, backend="llvm")
+    compiled = cu.f._compiled
+    assert cu.f(5, 3) == 2 and cu.g(5, 3) == 15
+    assert compiled._loaded is None  # native calls with checked arguments: no VM
+    with pytest.raises(ember.errors.CallError):
+        cu.f(5.0, 3)  # the VM entry's checks give the message
+    assert compiled._loaded is not None
