@@ -24,6 +24,14 @@ the recording allocated stay the plan's own buffers (an arena), reused by every 
 Later calls with that shape allocate a fresh output and make one ctypes call (the GIL
 released); results are the VM path's, bit for bit (the same kernels on the same data).
 A call that finds the plan busy in another thread runs the VM path.
+
+A kernel may decline a call (its ctypes restype is c_int32 and it returns nonzero
+without writing: the dynamic int8 product on a NaN or infinite input, whose bits the
+numpy kernel's general path decides). The plan checks such a call's result and, on
+nonzero, stops and runs the VM path from the start: no noted call writes the input, so
+that rerun sees the call's arguments unchanged and takes its twin's own path. A
+recording during which a twin declined (`kernels.decline`) decides nothing for its
+shape, which records again on a later call (at most RETRIES times).
 """
 
 from __future__ import annotations
@@ -40,6 +48,9 @@ _F32 = np.dtype(np.float32)
 _empty = np.empty
 MAX_PLANS = 8
 """Input shapes planned per function (later shapes run the VM path)."""
+RETRIES = 4
+"""Recordings of one shape during which a kernel declined, before the shape stays on the
+VM path."""
 
 _SCALAR_OPS = frozenset({
     "const", "widen", "narrow", "return", "yield", "if", "while", "condition", "raise",
@@ -165,7 +176,13 @@ class Recorder:
     def __init__(self):
         self.thread = threading.get_ident()
         self.calls: list = []
-        self.failed: str | None = None
+        self.declined = False
+        """A twin ran its numpy kernel for a call its native kernel declined
+        (kernels.decline)."""
+
+    def decline(self):
+        if threading.get_ident() == self.thread:
+            self.declined = True
 
     def note(self, fn, args, reads, writes, consts, temps):
         if threading.get_ident() == self.thread:
@@ -285,22 +302,23 @@ class Plan:
         self.fn, self._loaded = _compile(calls, x, result, aliases, objcall.LAYOUT["data"])
 
     def run(self, x):
+        """The result, or None when the plan is busy or a kernel declined (the caller
+        runs the VM path)."""
         if not self.lock.acquire(blocking=False):
             return None
         try:
             out = _empty(self.out_shape, _F32)
-            self.fn(id(x), id(out))
-            return out
+            return None if self.fn(id(x), id(out)) else out
         finally:
             self.lock.release()
 
 
-_DRIVER = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+_DRIVER = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)
 
 
 def _compile(calls, x, result, aliases, data_off):
-    """The driver `void plan(x object, out object)` as a ctypes function (and what keeps its
-    code alive)."""
+    """The driver `int plan(x object, out object)` (0, or 1 when a kernel declined) as a
+    ctypes function (and what keeps its code alive)."""
     from llvmlite import ir
 
     from ember.llvm import jit
@@ -308,7 +326,7 @@ def _compile(calls, x, result, aliases, data_off):
 
     m = ir.Module(name="ember_plan")
     m.triple, m.data_layout = jit.target_triple_layout()
-    fn = ir.Function(m, ir.FunctionType(ir.VoidType(), [I64, I64]), "ember_plan")
+    fn = ir.Function(m, ir.FunctionType(ir.IntType(32), [I64, I64]), "ember_plan")
     b = ir.IRBuilder(fn.append_basic_block("e"))
     xobj, oobj = fn.args
 
@@ -321,8 +339,8 @@ def _compile(calls, x, result, aliases, data_off):
     for a in aliases:
         dyn[id(a)] = xobj
     for call in calls:
-        _emit_call(b, call[0], call[1], dyn)
-    b.ret_void()
+        _emit_call(fn, b, call[0], call[1], dyn)
+    b.ret(ir.IntType(32)(0))
     loaded = jit.Loaded(jit.compile_ir(str(m)))
     return _DRIVER(loaded.address("ember_plan")), loaded
 
@@ -331,14 +349,18 @@ _CTYPES = {ctypes.c_void_p: "p", ctypes.c_int64: "i", ctypes.c_float: "f",
            ctypes.c_double: "d"}
 
 
-def _emit_call(b, fn, args, dyn):
+def _emit_call(driver, b, fn, args, dyn):
+    """The call of fn with its recorded arguments; a kernel that can decline (restype
+    c_int32) is followed by `return 1` from the driver when it did."""
     from llvmlite import ir
 
     from ember.llvm.layout import I64, PTR
 
     kinds = [_CTYPES[t] for t in fn.argtypes]
     types = {"p": PTR, "i": I64, "f": ir.FloatType(), "d": ir.DoubleType()}
-    fty = ir.FunctionType(ir.VoidType(), [types[k] for k in kinds])
+    checked = fn.restype is ctypes.c_int32
+    i32 = ir.IntType(32)
+    fty = ir.FunctionType(i32 if checked else ir.VoidType(), [types[k] for k in kinds])
     vals = []
     for k, v in zip(kinds, args):
         if isinstance(v, tuple):
@@ -351,7 +373,14 @@ def _emit_call(b, fn, args, dyn):
         iv = dyn.get(v, I64(v)) if v else I64(0)
         vals.append(b.inttoptr(iv, PTR) if k == "p" else iv)
     # a pointer typed with its function type: what llvmlite's call reads off a callee
-    b.call(b.inttoptr(I64(ctypes.cast(fn, ctypes.c_void_p).value), fty.as_pointer()), vals)
+    r = b.call(b.inttoptr(I64(ctypes.cast(fn, ctypes.c_void_p).value), fty.as_pointer()),
+               vals)
+    if checked:
+        stop, go = driver.append_basic_block("declined"), driver.append_basic_block("go")
+        b.cbranch(b.icmp_unsigned("!=", r, i32(0)), stop, go)
+        b.position_at_end(stop)
+        b.ret(i32(1))
+        b.position_at_end(go)
 
 
 def _buffer(b, values, dyn):
@@ -382,6 +411,8 @@ class PlannedEntry:
         self.vm = vm_entry
         self.plans: dict = {}
         """shape -> Plan, or the reason that shape runs the VM path."""
+        self.retries: dict = {}
+        """shape -> recordings during which a kernel declined."""
 
     def __getattr__(self, name):
         return getattr(self.vm, name)
@@ -413,6 +444,12 @@ class PlannedEntry:
                 result = self.vm(x)
             finally:
                 kernels.RECORDING[0] = None
+            if rec.declined:
+                tries = self.retries[x.shape] = self.retries.get(x.shape, 0) + 1
+                if tries < RETRIES:
+                    return result
+                self.plans[x.shape] = "a kernel declined the calls of every recording"
+                return result
             why, aliases = check(rec.calls, x, result)
             self.plans[x.shape] = why if why is not None else \
                 _plan_or_reason(rec.calls, x, result, aliases)

@@ -43,14 +43,15 @@ def note(fn, args, reads, writes, consts=()) -> None:
     """kernels.note (a whole-function plan is recording: llvm/graph.py) for a kernel
     whose array parameters are numpy array objects (ctypes.py_object): noted as the same
     code address typed with c_void_p, each object passed as its address, which a plan
-    replays (the kernel reads the data pointer and shape from the object it is given).
+    replays (the kernel reads the data pointer and shape from the object it is given);
+    a kernel returning c_int32 may decline a call, which the plan checks (llvm/graph.py).
     consts: arrays derived from frozen weights that the plan must keep (packed weights
     and the arrays their fields point to)."""
     twin = _TWINS.get(id(fn))
     if twin is None or twin[0] is not fn:
         types = [ctypes.c_void_p if t is ctypes.py_object else t for t in fn.argtypes]
         addr = ctypes.cast(fn, ctypes.c_void_p).value
-        twin = _TWINS[id(fn)] = (fn, ctypes.CFUNCTYPE(None, *types)(addr))
+        twin = _TWINS[id(fn)] = (fn, ctypes.CFUNCTYPE(fn.restype, *types)(addr))
     kernels.note(twin[1], [id(a) if t is ctypes.py_object else a
                            for t, a in zip(fn.argtypes, args)], reads, writes, consts)
 
@@ -148,8 +149,8 @@ class NativeQLinearDynamic:
         self.cache = _Cache()
         self.fns: dict = {}
         self.fast: dict = {}
-        """id(w) -> (w, w_scale, bias, k, n, kernel without / with reduce_range, fields) of
-        frozen operands: the fast path of 2-d inputs."""
+        """id(w) -> (w, w_scale, bias, k, n, kernel without / with reduce_range, Packed)
+        of frozen operands: the fast path of 2-d inputs."""
 
     def __call__(self, x, w, w_scale, bias, reduce_range):
         hit = self.fast.get(id(w))
@@ -157,8 +158,11 @@ class NativeQLinearDynamic:
                 type(x) is _ND and x.dtype is _F32 and x.ndim == 2 and x.shape[1] == hit[3] \
                 and x.shape[0] and x.flags.c_contiguous:
             out = np.empty((x.shape[0], hit[4]), _F32)
-            if not hit[6 if reduce_range else 5](x, out, hit[7]):
+            fn = hit[6 if reduce_range else 5]
+            if not fn(x, out, hit[7].fields):
                 COUNTS[self.native] = COUNTS.get(self.native, 0) + 1
+                if kernels.RECORDING[0] is not None:
+                    _note_dynamic(fn, x, out, hit[7])
                 return out
         return self._general(x, w, w_scale, bias, reduce_range)
 
@@ -175,10 +179,14 @@ class NativeQLinearDynamic:
             p = self.cache.get(w, w_scale, bias, (), lambda: _dyn_pack(w, w_scale, bias))
             if p is not None:
                 out = np.empty(x.shape[:-1] + (p.n,), np.float32)
-                if not self._fn(reduce_range)(x, out, p.fields):
+                fn = self._fn(reduce_range)
+                if not fn(x, out, p.fields):
                     kernels.count(self.name, "native")
                     self._remember(w, w_scale, bias, p)
+                    if kernels.RECORDING[0] is not None:
+                        _note_dynamic(fn, x, out, p)
                     return out
+                kernels.decline()  # NaN or infinities: the numpy kernel's general path
         kernels.count(self.name, "numpy")
         return self.kernel(x, w, w_scale, bias, reduce_range)
 
@@ -187,7 +195,14 @@ class NativeQLinearDynamic:
             if len(self.fast) >= 256:
                 self.fast.clear()
             self.fast[id(w)] = (w, w_scale, bias, p.k, p.n, self._fn(False), self._fn(True),
-                                p.fields)
+                                p)
+
+
+def _note_dynamic(fn, x, out, p):
+    """Note a dynamic product that ran (for a plan: llvm/graph.py); on other inputs of the
+    shape it may decline (NaN or infinities), which the plan checks."""
+    note(fn, (x, out, p.fields), (x, p.fields), (out,),
+         (p.fields,) + p.keep + tuple(v for v in (p.a, p.b) if v is not None))
 
 
 _STATIC_NATIVE = ("tensor.quantized_linear", "native")

@@ -175,6 +175,16 @@ def note(fn, args, reads=(), writes=(), consts=(), temps=()) -> None:
         rec.note(fn, args, reads, writes, consts, temps)
 
 
+def decline() -> None:
+    """Tell the recorder (RECORDING[0], set) that a native kernel declined a call (returned
+    nonzero: a NaN or infinite input of the dynamic int8 product) and the twin computed it
+    with its numpy kernel: that recording says nothing about the shape's usual calls
+    (llvm/graph.py records the shape again later)."""
+    rec = RECORDING[0]
+    if rec is not None:
+        rec.decline()
+
+
 _LIBC: dict = {}
 
 

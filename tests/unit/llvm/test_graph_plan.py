@@ -263,3 +263,81 @@ def test_in_place_activations_are_not_planned():
     x = np.random.default_rng(2).standard_normal((4, 8)).astype(np.float32)
     with torch.no_grad():
         assert np.allclose(s(x), m(torch.from_numpy(x)).numpy(), atol=1e-5)
+
+
+class Scaled(nn.Module):
+    """Large finite inputs whose first product overflows: the second dynamic int8 product
+    declines inside the plan."""
+
+    def __init__(self):
+        super().__init__()
+        self.a, self.b, self.c = nn.Linear(12, 16), nn.Linear(16, 16), nn.Linear(16, 4)
+        with torch.no_grad():
+            self.a.weight.mul_(1e3)
+
+    def forward(self, x):
+        return self.c(F.relu(self.b(self.a(x))))
+
+
+def _int8(model, backend):
+    torch.manual_seed(5)
+    return ember.quantize(model.eval(), mode="dynamic", backend=backend)
+
+
+def _same(a, b):
+    return a.shape == b.shape and np.array_equal(a.view(np.int32), b.view(np.int32))
+
+
+def _outcome(f, x):
+    """f(x)'s bits, or the type of the exception it raised."""
+    try:
+        return f(x).view(np.int32).tobytes()
+    except Exception as e:  # noqa: BLE001 - compared across engines
+        return type(e)
+
+
+def test_dynamic_int8_plans_decline_non_finite_values_to_the_vm_path(tmp_path):
+    import ember.mobile
+
+    m = Scaled().eval()
+    s = _int8(m, "llvm")
+    entry = _entry(s)
+    assert entry is not None
+    vm = _int8(m, "vm")
+    vm.save(tmp_path / "m.ember")
+    lite = ember.mobile.load(tmp_path / "m.ember")
+    rng = np.random.default_rng(4)
+    small = [rng.standard_normal((3, 12)).astype(np.float32) for _ in range(3)]
+    big = rng.standard_normal((3, 12)).astype(np.float32) * np.float32(1e37)  # a(big): inf
+    nan = small[0].copy()
+    nan[1, 3] = np.nan
+    inf = small[0].copy()
+    inf[2, 0] = -np.inf
+    s(small[0])
+    assert isinstance(entry.plans[(3, 12)], graph.Plan)
+    for x in small + [big, nan, inf, small[1]]:
+        got = _outcome(s, x)
+        assert got == _outcome(entry.vm, x) == _outcome(lite, x)
+    plan = entry.plans[(3, 12)]
+    assert plan.run(big) is None and plan.run(nan) is None  # declined: the VM path ran
+    assert _same(plan.run(small[2]), entry.vm(small[2]))
+
+
+def test_a_recording_a_kernel_declined_records_again():
+    m = MLP().eval()
+    s = _int8(m, "llvm")
+    entry = _entry(s)
+    x = np.random.default_rng(6).standard_normal((2, 20)).astype(np.float32)
+    bad = x.copy()
+    bad[0, 0] = np.nan
+    for _ in range(graph.RETRIES - 1):
+        assert _same(s(bad), entry.vm(bad))
+        assert entry.plans.get((2, 20)) is None
+    assert _same(s(x), entry.vm(x))
+    assert isinstance(entry.plans[(2, 20)], graph.Plan)
+    assert _same(s(bad), entry.vm(bad)) and _same(s(x), entry.vm(x))
+    t = _int8(m, "llvm")
+    for _ in range(graph.RETRIES):
+        t(bad)
+    assert _entry(t).plans[(2, 20)] == "a kernel declined the calls of every recording"
+    assert _same(t(x), _entry(t).vm(x))
