@@ -16,13 +16,15 @@ Clamping the codes is skipped when the extremes' codes prove it a no-op
 from __future__ import annotations
 
 import math
+import struct
 
 import numpy as np
 
 from ember.ops.tensor_activation import relu
 from ember.ops.tensor_common import frozen, prepared, reg
-from ember.ops.tensor_quant import (_F32, _centred_codes, _code_of, _f32, _prep, _qrange,
-                                    _scale_value, _tensor_scale, choose_qparams, int_matmul)
+from ember.ops.tensor_quant import (_F32, _SMALL_SCALE, _centred_codes, _code_of, _f32, _prep,
+                                    _qrange, _scale_value, _tensor_scale, choose_qparams,
+                                    int_matmul)
 from ember.ops.tensorinfo import TensorInfo
 
 _MIN, _MAX = np.minimum.reduce, np.maximum.reduce
@@ -145,6 +147,13 @@ def linear_dynamic(x, w, w_scale, bias, reduce_range=True):
     """torch.ao's quantized dynamic linear (fbgemm): x float32 (..., K), w int8 codes (N, K)
     with w_scale a float (per tensor) or a float32 (N,) array (per channel), zero point 0;
     bias float32 (N,) or None. The activation is quantized per call to quint8 [0, 127]."""
+    if reduce_range and type(x) is _ND and (x.dtype is _F32D or x.dtype == _F32D) and \
+            x.ndim == 2 and x.shape[0]:
+        fast = _fast_of(w, w_scale, bias)
+        if fast is not None and x.shape[1] == fast.k:
+            y = fast.run(x)
+            if y is not None:
+                return y
     x = np.asarray(x, np.float32)
     if x.shape[-1] != w.shape[1]:
         raise RuntimeError(f"quantized linear: input with {x.shape[-1]} features, weight "
@@ -157,6 +166,117 @@ def linear_dynamic(x, w, w_scale, bias, reduce_range=True):
     else:
         y = dyn_product(codes, dw, bias, np.empty((rows.shape[0], dw.n), np.float32))
     return y.reshape(x.shape[:-1] + (dw.n,))
+
+
+# ----------------------------------------------------------------------------- fast path
+
+_ND = np.ndarray
+_F32D = np.dtype(np.float32)
+_INF = math.inf
+_pack, _unpack = struct.Struct("<f").pack, struct.Struct("<f").unpack
+_SMALL = float(_SMALL_SCALE)
+_ROWS = 1 << 12
+"""Rows per pass group of the fast path (its float64 temporaries stay small)."""
+
+
+class _Fast:
+    """A frozen dynamic linear's constants for 2-d float32 inputs with reduce_range (the
+    lite runtime's usual call): everything but the activation's qparams is made once, and
+    a call is two reductions, the qparams in Python floats and the passes of act_codes /
+    dyn_product with no per-call checks. `exact`: every product of codes in [0, 128]
+    centred at any zero point by these weights sums exactly in float32 (129 * the largest
+    column sum of |w| is within 2^24; a tighter bound than K * max|w|), else None."""
+
+    __slots__ = ("w", "ws", "b", "k", "n", "wt", "sw", "b64")
+
+    def __init__(self, w, w_scale, bias, dw):
+        self.w, self.ws, self.b = w, w_scale, bias
+        self.k, self.n, self.wt = w.shape[1], dw.n, dw.wt
+        self.sw = dw.scale  # a float, or float32 (N,) per channel
+        self.b64 = None if bias is None else np.asarray(bias, np.float64)
+
+    def run(self, x):
+        """The product of x (M, K) float32, M > 0, or None when x holds NaN or infinities
+        or its qparams are an unusual case (tiny range): the general path's business."""
+        if x.shape[0] > _ROWS:
+            return None
+        y = fast_y64(x, self.wt, self.sw, self.b64)
+        return None if y is None else y.astype(_F32D)  # rounded once
+
+
+def fast_y64(x, wt, sw, b64, cols=False):
+    """The dynamic product of x (M, K) float32 (M > 0) by the float32 codes wt (K, N) (a
+    _Fast's: every product exact) before its rounding to float32: acc * f32(s_x * s_w) +
+    bias in float64; None for inputs with NaN or infinities or a range below fbgemm's
+    smallest scale (the general path's business). The qparams are choose_qparams(mn, mx,
+    0, 127)'s for such inputs, in Python floats; the passes are act_codes' and
+    dyn_product's with nothing checked per call. `cols`: x is (K, M) and the result the
+    transposed product (N, M), as dyn_product_cols (b64 then a column (N, 1))."""
+    mn = float(_MIN(x, axis=None))
+    mx = float(_MAX(x, axis=None))
+    if not (-_INF < mn and mx < _INF):  # NaN fails both
+        return None
+    lo = mn if mn < 0.0 else 0.0
+    hi = mx if mx > 0.0 else 0.0
+    scale = (hi - lo) / 127
+    if scale < _SMALL:
+        return None
+    s_x = _unpack(_pack(scale))[0]
+    dmin, dmax = lo / scale, hi / scale
+    zp = -dmin if -abs(dmin) < 127 - abs(dmax) else 127 - dmax
+    z = 0 if zp < 0 else 127 if zp > 127 else int(round(zp))
+    inv = _unpack(_pack(1.0 / s_x))[0]
+    t = x.astype(_F64)
+    t *= inv  # exact: two float32 factors
+    if z:
+        t += z
+    c = t.astype(_F32D)  # f32(x * inv + zp), rounded once
+    np.rint(c, c)
+    if mn < 0.0 and round(_unpack(_pack(mn * inv + z))[0]) < 0:
+        np.maximum(c, _F32(0.0), c)  # codes >= 0 (at most 128: reduce_range)
+    if z:
+        c -= _F32(z)
+    y = (np.matmul(wt.T, c) if cols else np.matmul(c, wt)).astype(_F64)
+    if type(sw) is float:
+        y *= _unpack(_pack(s_x * sw))[0]  # exact: a float32 integer by a float32
+    else:
+        m = np.multiply(_F32(s_x), sw, dtype=np.float32).astype(_F64)
+        y *= m[:, None] if cols else m
+    if b64 is not None:
+        y += b64
+    return y
+
+
+_FAST: dict = {}
+
+
+def _fast_of(w, w_scale, bias):
+    """The _Fast of frozen operands (made on their first call), or None."""
+    hit = _FAST.get(id(w))
+    if hit is not None:
+        if hit.w is w and hit.ws is w_scale and hit.b is bias:
+            return hit
+        if hit.w is w:
+            return None  # the same weight with other operands: the general path
+    if not (type(w) is _ND and w.dtype == np.int8 and w.ndim == 2 and w.shape[1] and
+            type(w_scale) is _ND and (bias is None or (type(bias) is _ND and
+                                                        bias.dtype == _F32D))
+            and frozen(w) and frozen(w_scale) and (bias is None or frozen(bias))):
+        return None
+    dw = dyn_weight(w, w_scale)  # (checks the scales)
+    if bias is not None and bias.shape != (dw.n,):
+        return None
+    if 129 * _column_l1(w) > _EXACT:
+        return None
+    if len(_FAST) >= 256:
+        _FAST.clear()
+    fast = _FAST[id(w)] = _Fast(w, w_scale, bias, dw)
+    return fast
+
+
+def _column_l1(w):
+    """The largest sum of |codes| over one output row of w (N, K)."""
+    return int(np.abs(w.astype(np.int32)).sum(axis=1).max()) if w.size else 0
 
 
 def _linear_general(rows, dw, bias, reduce_range):
@@ -259,7 +379,10 @@ def _qlstm_direction(x, layer, h, c, out, reverse):
 
 
 def _qlstm_rows(x, layer, h, c, out, reverse):
-    """_qlstm_direction with the gates as rows (N, 4H): the faster layout at batch 1."""
+    """_qlstm_direction with the gates as rows (N, 4H): the faster layout at batch 1. A
+    step whose h is finite (and not all zeros) quantizes it through fast_y64; the gates
+    sit in one row [i | f | o | g | c], so that i * g and f * c are one multiplication
+    (c = i * g + f * c: addition commutes, bit for bit)."""
     wih, bih, whh, bhh = layer
     steps, n = x.shape[0], x.shape[1]
     hid = h.shape[-1]
@@ -267,33 +390,59 @@ def _qlstm_rows(x, layer, h, c, out, reverse):
     rows = x.reshape(steps * n, -1)
     dyn_product(_act_any(rows), wih, bih, xw)
     xw = xw.reshape(steps, n, 4 * hid)
-    gates = np.empty((n, 4 * hid), np.float32)
-    sig, g = gates[:, :3 * hid], gates[:, 3 * hid:]
-    i, f, o = gates[:, :hid], gates[:, hid:2 * hid], gates[:, 2 * hid:3 * hid]
-    c = np.array(c, np.float32)
-    t1, t2 = np.empty((n, hid), np.float32), np.empty((n, hid), np.float32)
+    buf = np.empty((n, 5 * hid), np.float32)
+    buf[:, 4 * hid:] = c
+    gates, sig, g = buf[:, :4 * hid], buf[:, :3 * hid], buf[:, 3 * hid:4 * hid]
+    i_f, g_c, o, c = buf[:, :2 * hid], buf[:, 3 * hid:], buf[:, 2 * hid:3 * hid], buf[:, 4 * hid:]
+    prod = np.empty((n, 2 * hid), np.float32)
+    p0, p1 = prod[:, :hid], prod[:, hid:]
+    t1 = np.empty((n, hid), np.float32)
     one = _F32(1.0)
-    mul, add, tanh = np.multiply, np.add, np.tanh
+    mul, add, tanh, exp, neg, copyto = \
+        np.multiply, np.add, np.tanh, np.exp, np.negative, np.copyto
+    fast = _step_fast(whh, bhh)
     for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
-        dyn_product(_act_any(h), whh, bhh, gates)
+        y = None if fast is None else fast_y64(h, fast[0], fast[1], fast[2])
+        if y is None:
+            dyn_product(_act_any(h), whh, bhh, gates)
+        else:
+            copyto(gates, y, casting=_SAME)  # rounded once
         add(gates, xw[t], gates)
-        np.negative(sig, sig)  # sigmoid: 1 / (1 + exp(-x))
-        np.exp(sig, sig)
+        neg(sig, sig)  # sigmoid: 1 / (1 + exp(-x))
+        exp(sig, sig)
         add(sig, one, sig)
         np.divide(one, sig, sig)
         tanh(g, g)
-        mul(f, c, t1)
-        mul(i, g, t2)
-        add(t1, t2, c)
+        mul(i_f, g_c, prod)  # [i * g, f * c]
+        add(p0, p1, c)
         tanh(c, t1)
         h = mul(o, t1, out[t])
-    return h, c
+    return h, c.copy()
+
+
+_STEP: dict = {}
+
+
+def _step_fast(dw, bias):
+    """(codes, scales, bias as float64) of a recurrent DynWeight whose products fast_y64
+    computes exactly (see _Fast), made once per DynWeight, or None."""
+    hit = _STEP.get(id(dw))
+    if hit is not None and hit[0] is dw and hit[1] is bias:
+        return hit[2]
+    exact = 129 * int(np.abs(dw.wt).sum(axis=0).max(initial=0)) <= _EXACT
+    fast = (dw.wt, dw.scale, None if bias is None else np.asarray(bias, _F64)) if exact \
+        else None
+    if len(_STEP) >= 64:
+        _STEP.clear()
+    _STEP[id(dw)] = (dw, bias, fast)
+    return fast
 
 
 def _qlstm_columns(x, layer, h, c, out, reverse):
     """_qlstm_direction for batches: the gates as columns (4H, N), so that every gate block
     is contiguous (row slices of an (N, 4H) buffer are strided and halve the ufunc speed);
-    the same values, element for element."""
+    the same values, element for element. As in _qlstm_rows, a finite state goes through
+    fast_y64 and c sits below the gates ([i | f | o | g | c] blocks of rows)."""
     wih, bih, whh, bhh = layer
     steps, n = x.shape[0], x.shape[1]
     hid = h.shape[-1]
@@ -302,31 +451,39 @@ def _qlstm_columns(x, layer, h, c, out, reverse):
     dyn_product_cols(_act_any(x_cols), wih, None if bih is None else bih[:, None], xw)
     xw = xw.reshape(4 * hid, steps, n)
     bcol = None if bhh is None else bhh[:, None]
-    gates = np.empty((4 * hid, n), np.float32)
-    sig, g = gates[:3 * hid], gates[3 * hid:]
-    i, f, o = gates[:hid], gates[hid:2 * hid], gates[2 * hid:3 * hid]
-    # copies (order="C" copies even a transpose that is already contiguous, as with one
-    # hidden unit: views would alias the caller's states, and h_t with c_t by default)
+    buf = np.empty((5 * hid, n), np.float32)
+    gates, sig, g = buf[:4 * hid], buf[:3 * hid], buf[3 * hid:4 * hid]
+    i_f, g_c, o, c_t = buf[:2 * hid], buf[3 * hid:], buf[2 * hid:3 * hid], buf[4 * hid:]
+    # copies (views would alias the caller's states, and h_t with c_t by default)
     h_t = np.array(np.asarray(h, np.float32).T, order="C")
-    c_t = np.array(np.asarray(c, np.float32).T, order="C")
-    t1, t2 = np.empty((hid, n), np.float32), np.empty((hid, n), np.float32)
+    c_t[...] = np.asarray(c, np.float32).T
+    prod = np.empty((2 * hid, n), np.float32)
+    p0, p1 = prod[:hid], prod[hid:]
+    t1 = np.empty((hid, n), np.float32)
     one = _F32(1.0)
-    mul, add, tanh = np.multiply, np.add, np.tanh
+    mul, add, tanh, exp, neg, copyto = \
+        np.multiply, np.add, np.tanh, np.exp, np.negative, np.copyto
+    fast = _step_fast(whh, bhh)
+    if fast is not None and fast[2] is not None:
+        fast = (fast[0], fast[1], fast[2][:, None])
     for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
-        dyn_product_cols(_act_any(h_t), whh, bcol, gates)
+        y = None if fast is None else fast_y64(h_t, fast[0], fast[1], fast[2], True)
+        if y is None:
+            dyn_product_cols(_act_any(h_t), whh, bcol, gates)
+        else:
+            copyto(gates, y, casting=_SAME)  # rounded once
         add(gates, xw[:, t], gates)
-        np.negative(sig, sig)
-        np.exp(sig, sig)
+        neg(sig, sig)
+        exp(sig, sig)
         add(sig, one, sig)
         np.divide(one, sig, sig)
         tanh(g, g)
-        mul(f, c_t, t1)
-        mul(i, g, t2)
-        add(t1, t2, c_t)
+        mul(i_f, g_c, prod)  # [i * g, f * c]: c = i * g + f * c, as in _qlstm_rows
+        add(p0, p1, c_t)
         tanh(c_t, t1)
         mul(o, t1, h_t)
         out[t] = h_t.T
-    return (out[0] if reverse else out[-1]) if steps else h, c_t.T
+    return (out[0] if reverse else out[-1]) if steps else h, c_t.T.copy()
 
 
 def _qgru_direction(x, layer, h, out, reverse):

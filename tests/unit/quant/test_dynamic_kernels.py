@@ -58,10 +58,14 @@ def test_dynamic_linear_is_torchs(k, n, lead, kind, pc):
     x, wq, s, bias = _case(rng, k, n, lead, kind, pc)
     ref = _torch_linear(x, wq, s, bias)
     scale = float(s) if not pc else s
-    for w, sc in ((wq, scale), (seal(wq), seal(np.asarray(s, np.float32).reshape(-1)))):
-        y = tqd.linear_dynamic(x, w, sc, bias)
+    sealed = (seal(wq), seal(np.asarray(s, np.float32).reshape(-1)),
+              None if bias is None else seal(bias))
+    for w, sc, b in ((wq, scale, bias), sealed):
+        y = tqd.linear_dynamic(x, w, sc, b)
         assert y.dtype == np.float32 and y.shape == ref.shape
         assert int(np.count_nonzero(y != ref)) == 0
+    rows = x.reshape(-1, k)  # 2-d, frozen operands: the fast path (tqd._Fast)
+    assert np.array_equal(tqd.linear_dynamic(rows, *sealed), ref.reshape(-1, n))
 
 
 def test_general_path_agrees_on_finite_rows():
@@ -127,6 +131,39 @@ def test_lstm_row_and_column_layouts_agree_exactly(reverse):
         outs.append((out, np.array(h), np.array(c)))
     for a, b in zip(*outs):
         assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_lstm_fast_steps_compute_the_general_steps_bits(monkeypatch, n):
+    """A finite state's step through fast_y64 (and the [i | f | o | g | c] row) gives the
+    bits of the general step (act_codes, dyn_product), NaN and infinite inputs included."""
+    rng = np.random.default_rng(10 + n)
+    hid, feat, steps = 12, 7, 9
+    p = []
+    for k in (feat, hid):
+        _, wq, s, _ = _case(rng, k, 4 * hid, (1,), "mixed", n == 3)
+        p += [wq, s, rng.standard_normal(4 * hid).astype(np.float32)]
+    layer = tqd.lstm_layer(p)
+    x = rng.standard_normal((steps, n, feat)).astype(np.float32)
+    xs = [x, x * np.float32(1e-30), x.copy(), x.copy()]
+    xs[2][3, 0, 1] = np.nan
+    xs[3][0, n - 1, 0] = np.inf
+    h0 = rng.standard_normal((n, hid)).astype(np.float32)
+    c0 = rng.standard_normal((n, hid)).astype(np.float32)
+    fn = tqd._qlstm_rows if n == 1 else tqd._qlstm_columns
+
+    def run(x):
+        out = np.empty((steps, n, hid), np.float32)
+        try:
+            with np.errstate(all="ignore"):
+                h, c = fn(x, layer, h0, c0, out, False)
+        except ValueError as e:  # an infinite input: the general path's limit, both ways
+            return str(e)
+        return b"".join(a.tobytes() for a in (out, np.asarray(h), np.asarray(c)))
+    fast = [run(x) for x in xs]
+    assert tqd._step_fast(layer[2], layer[3]) is not None
+    monkeypatch.setattr(tqd, "_step_fast", lambda dw, b: None)
+    assert [run(x) for x in xs] == fast
 
 
 def test_large_products_in_chunks_compute_the_same(monkeypatch):

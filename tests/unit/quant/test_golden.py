@@ -8,6 +8,7 @@ import pytest
 
 from ember.ops import tensor_quant as tq
 from ember.ops import tensor_quant_dynamic as tqd
+from ember.ops.tensor_common import seal
 
 _Z = np.load(os.path.join(os.path.dirname(__file__), "golden.npz"))
 
@@ -48,6 +49,13 @@ def test_dynamic_linear(name):
     c = case(name)
     y = tqd.linear_dynamic(c["x"], c["wq"], float(c["wscale"]), c["bias"])
     assert differ(y, c["y"]) == 0
+    # frozen operands (an artifact's): the fast path of 2-d inputs
+    frozen = [seal(np.asarray(a, dt)) for a, dt in ((c["wq"], np.int8),
+                                                    (np.reshape(c["wscale"], 1), np.float32),
+                                                    (c["bias"], np.float32))]
+    rows = np.ascontiguousarray(np.reshape(c["x"], (-1, c["x"].shape[-1])), np.float32)
+    y = tqd.linear_dynamic(rows, *frozen)
+    assert differ(y.reshape(np.shape(c["y"])), c["y"]) == 0
 
 
 @pytest.mark.parametrize("name", cases("conv"))
