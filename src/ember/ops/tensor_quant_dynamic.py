@@ -173,6 +173,11 @@ def linear_dynamic(x, w, w_scale, bias, reduce_range=True):
 _ND = np.ndarray
 _F32D = np.dtype(np.float32)
 _INF = math.inf
+try:
+    from numpy._core.umath import clip as _CLIP
+except ImportError:  # numpy < 2
+    from numpy.core.umath import clip as _CLIP
+"""_CLIP: the ufunc np.clip calls for two float bounds (tensor.relu's kernel)."""
 _pack, _unpack = struct.Struct("<f").pack, struct.Struct("<f").unpack
 _SMALL = float(_SMALL_SCALE)
 _ROWS = 1 << 12
@@ -296,8 +301,16 @@ def _linear_dynamic_op(x, w, w_scale, bias, reduce_range):
 
 
 def _linear_dynamic_relu_op(x, w, w_scale, bias, reduce_range):
-    """relu(quantized dynamic linear): tensor.relu's own kernel on the product, so the
-    bits are those of the two ops (passes/quantize.py fold_relu makes it)."""
+    """relu(quantized dynamic linear): tensor.relu's own kernel on the product (on the fast
+    path the ufunc np.clip calls, without its wrapper), so the bits are those of the two
+    ops (passes/quantize.py fold_relu makes it)."""
+    if reduce_range and type(x) is _ND and (x.dtype is _F32D or x.dtype == _F32D) and \
+            x.ndim == 2 and x.shape[0]:
+        fast = _fast_of(w, w_scale, bias)
+        if fast is not None and x.shape[1] == fast.k:
+            y = fast.run(x)
+            if y is not None:
+                return _CLIP(y, 0.0, _INF, out=y)
     return relu(linear_dynamic(x, w, w_scale, bias, reduce_range), True)
 
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from ember.ops import tensor_quant_dynamic as tqd
+from ember.ops.tensor_activation import relu
 from ember.ops.tensor_common import seal
 
 torch = pytest.importorskip("torch")
@@ -66,6 +67,9 @@ def test_dynamic_linear_is_torchs(k, n, lead, kind, pc):
         assert int(np.count_nonzero(y != ref)) == 0
     rows = x.reshape(-1, k)  # 2-d, frozen operands: the fast path (tqd._Fast)
     assert np.array_equal(tqd.linear_dynamic(rows, *sealed), ref.reshape(-1, n))
+    want = relu(ref.reshape(-1, n).copy(), True)  # the folded relu: tensor.relu's bits
+    got = tqd._linear_dynamic_relu_op(rows, *sealed, True)
+    assert np.array_equal(got.view(np.int32), want.view(np.int32))
 
 
 def test_general_path_agrees_on_finite_rows():
