@@ -524,7 +524,7 @@ def _exc_new(g, op):
     if isinstance(msg, Static) and msg.kind == "none":
         text = None
     elif isinstance(msg, Static):
-        text = msg.value
+        text = msg.value  # (a str constant, or ops_dstr.Deferred: computed at the raise)
     elif op.operands[1].type == T.NONE or _is_none_const(op.operands[1]):
         text = None
     else:
@@ -541,7 +541,8 @@ def _exc_set_cause(g, op):
         raise NotNative("raise … from of an exception value not built from constants")
     if isinstance(cause, Static) and cause.kind == "none":
         return Static("exc", e.value + (None, None))
-    if isinstance(cause, Static) and cause.kind == "exc" and len(cause.value) == 2:
+    if isinstance(cause, Static) and cause.kind == "exc" and len(cause.value) == 2 \
+            and not isinstance(cause.value[1], ops_dstr.Deferred):
         return Static("exc", e.value + cause.value)
     raise NotNative("raise … from a caught or computed exception")
 
@@ -562,6 +563,6 @@ def load_elem(g, lst, i, elem):
     return g.b.load(RT.elem_ptr(g.b, lst, i, elem), typ=lltype(elem))
 
 
-from ember.llvm import ops_dict, ops_intmath, ops_iter, ops_list, ops_math, ops_more, ops_set  # noqa: E402,F401  (their emitters)
+from ember.llvm import ops_dict, ops_dstr, ops_intmath, ops_iter, ops_list, ops_math, ops_more, ops_set  # noqa: E402,F401  (their emitters)
 
 __all__ = ["EMITTERS", "emit_kernel", "emitter", "fail", "store_elem", "load_elem", "I1"]
