@@ -11,6 +11,7 @@ from __future__ import annotations
 from ember import ops
 from ember.ir import types as T
 from ember.ir.core import OpResult, Value
+from ember.ir.ops import KernelOp, create_op
 
 _BASE = {"int": T.I64, "float": T.F64, "bool": T.BOOL, "str": T.STR, "None": T.NONE,
          "Tensor": T.TENSOR, "ScalarType": T.DTYPE}
@@ -25,6 +26,8 @@ class Emitter:
         self.b = builder
         self.needs = None
         """Per operand of the op whose rule runs: does it need an adjoint? (None: all do.)"""
+        self.replaced = None
+        """The forward op a rule replaced (keep_forward); the transform erases it."""
 
     def need(self, i: int) -> bool:
         """Rules skip the adjoints no one needs (tensor ops are not removed when unused)."""
@@ -121,6 +124,26 @@ class Emitter:
 
     def tuple_get(self, t, i: int):
         return self.b.create("tuple.get", [t], [t.type.elems[i]], {"index": i}).result
+
+    def keep_forward(self, out, name: str):
+        """Make the forward op that computed the tuple `out` the operator `name` instead:
+        the same operands, out's elements as its first results and one more, what its
+        backward reads (torch's reserve space). Returns that last result, or None when
+        `out` is read other than element-wise (the rule then recomputes what it needs)."""
+        op = out.op if isinstance(out, OpResult) else None
+        if op is None or op.parent is None or self.replaced is not None or \
+                not isinstance(out.type, T.TupleType) or \
+                any(u.op.name != "tuple.get" for u in out.uses):
+            return None
+        ty = T.TupleType(tuple(out.type.elems) + (T.TENSOR,))
+        new = KernelOp(name, list(op.operands), [ty], None, op.loc)
+        op.parent.insert_before(op, new)
+        out.replace_all_uses_with(new.result)
+        get = create_op("tuple.get", [new.result], [T.TENSOR], {"index": len(ty.elems) - 1},
+                        [], op.loc)
+        op.parent.insert_before(op, get)
+        self.replaced = op
+        return get.result
 
     def tuple_new(self, items):
         return self.b.create("tuple.new", list(items),

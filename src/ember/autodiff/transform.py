@@ -402,6 +402,9 @@ class Differentiator:
                 e.b.kernel("grad.list_add_all", [gl, gv], T.NONE)
             elif d and gv is not None:
                 adj.add(v, gv)
+        if e.replaced is not None:  # the rule made the forward keep what it reads
+            e.replaced.erase()
+            e.replaced = None
 
     def _reverse_call(self, st, outs, adj, b) -> None:
         c = st.clone

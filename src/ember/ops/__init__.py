@@ -58,6 +58,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     tensor_resize,
     tensor_rnn,
     tensor_rnn_grad,
+    tensor_rnn_train,
     tensor_shape,
     tensor_shape_grad,
 )

@@ -53,15 +53,18 @@ def _lstm(e, a, out, g):
     x, hx, params = a[0], a[1], a[2]
     items = _check_recurrent(e, a, 4)
     hx_items = e.list_items(hx)
-    r = e.op("tensor.lstm_backward", e.tuple_get(g, 0), e.tuple_get(g, 1), e.tuple_get(g, 2),
-             x, hx, params, a[3], a[4], a[7], a[8])
-    ghx = None
-    if hx_items:
-        ghx = _list_adjoints(e, e.tuple_get(r, 1), len(hx_items))
-    elif hx_items is None:
+    if hx_items is None:
         raise NotImplementedError("the initial states must be a list literal [h0, c0]")
-    return [e.tuple_get(r, 0), ghx, _list_adjoints(e, e.tuple_get(r, 2), len(items))] + \
-        [None] * 6
+    grads = [e.tuple_get(g, i) for i in range(3)]
+    reserve = e.keep_forward(out, "tensor.lstm_train")
+    if reserve is not None:  # the forward keeps its gates (ops/tensor_rnn_train.py)
+        r = e.op("tensor.lstm_backward_saved", *grads, x, hx, params, reserve, a[3], a[4],
+                 a[7], a[8], e.need(0))
+    else:
+        r = e.op("tensor.lstm_backward", *grads, x, hx, params, a[3], a[4], a[7], a[8])
+    ghx = _list_adjoints(e, e.tuple_get(r, 1), len(hx_items)) if hx_items else None
+    gx = e.tuple_get(r, 0) if e.need(0) or reserve is None else None
+    return [gx, ghx, _list_adjoints(e, e.tuple_get(r, 2), len(items))] + [None] * 6
 
 
 def _recurrent(kind, listed):

@@ -83,6 +83,83 @@ def test_lstm_without_biases():
     check(lstm_no_bias, [W(T, N, FT), W(4 * H, FT), W(4 * H, H)], fd=(0, 1, 2))
 
 
+def lstm_in_loop(x: Tensor, w: Tensor, u: Tensor, b: Tensor, c: Tensor) -> Tensor:
+    h0 = torch.zeros([1, x.size(1), u.size(1)], dtype=x.dtype)
+    total = torch.zeros([1], dtype=x.dtype)
+    for k in range(3):
+        out, h, cn = torch.lstm(x * (k + 1.0), [h0, h0], [w, u, b, c], True, 1, 0.0, False,
+                                False, False)
+        h0 = torch.tanh(h)
+        total = total + (out * out).sum() + cn.sum()
+    return total.sum()
+
+
+def test_lstm_gradient_keeps_the_forwards_gates():
+    # the forward becomes tensor.lstm_train, whose reserve the backward reads: the forward
+    # runs once (no tensor.lstm left, no tensor.lstm_backward rerunning it)
+    g = ember.grad(lstm_no_bias, argnums=(0, 1, 2))
+    text = g.graph
+    assert "tensor.lstm_train " in text and "tensor.lstm_backward_saved " in text
+    assert "tensor.lstm " not in text and "tensor.lstm_backward " not in text
+    # inside a loop the reverse sweep recomputes the body, with its own reserve
+    args = [W(T, N, FT), W(4 * H, FT), W(4 * H, H), W(4 * H), W(4 * H)]
+    check(lstm_in_loop, args, fd=(0, 1))
+    assert "tensor.lstm_backward " not in ember.grad(lstm_in_loop, argnums=(1,)).graph
+
+
+def test_lstm_gradient_without_the_inputs():
+    # argnums leaving x out: the backward skips d input (input_grad false)
+    args = [W(N, T, FT)]
+    for width in (FT, FT, 2 * H, 2 * H):
+        args += [W(4 * H, width), W(4 * H, H), W(4 * H), W(4 * H)]
+    args += [W(4, N, H), W(4, N, H)]
+    nums = tuple(range(1, len(args)))
+    g = ember.grad(lstm_bidir_2layers, argnums=nums)
+    assert "tensor.lstm_backward_saved " in g.graph
+    got = g(*args)
+    tx = [torch.tensor(a, requires_grad=True) for a in args]
+    lstm_bidir_2layers(*tx).backward()
+    for k in nums:
+        np.testing.assert_allclose(got[k - 1], tx[k].grad.numpy(), rtol=1e-7, atol=1e-10)
+
+
+@pytest.mark.parametrize("layers,bidir,batch_first,given,bias,unbatched", [
+    (1, False, True, False, True, False), (2, True, False, True, True, False),
+    (2, False, True, True, False, False), (1, True, True, True, True, True),
+    (2, True, False, False, False, True)])
+def test_lstm_training_kernels_against_torch(layers, bidir, batch_first, given, bias,
+                                             unbatched):
+    from ember.ops import tensor_rnn, tensor_rnn_train as tr
+    torch.manual_seed(1)
+    m = torch.nn.LSTM(FT, H, num_layers=layers, bidirectional=bidir, batch_first=batch_first,
+                      bias=bias).double()
+    params = [p.detach().numpy().copy() for p in m._flat_weights]
+    d = 2 if bidir else 1
+    x = W(T, FT) if unbatched else W(N, T, FT) if batch_first else W(T, N, FT)
+    state = (layers * d, H) if unbatched else (layers * d, N, H)
+    hx = [W(*state), W(*state)] if given else []
+    flags = (bias, layers, bidir, batch_first)
+    out, hn, cn, reserve = tr.lstm_train(x, hx, params, bias, layers, 0.0, True, bidir,
+                                         batch_first)
+    for a, b in zip((out, hn, cn), tensor_rnn.lstm(x, hx, params, bias, layers, 0.0, True,
+                                                    bidir, batch_first)):
+        np.testing.assert_allclose(a, b, rtol=1e-13, atol=1e-14)
+    gs = [W(*out.shape), W(*hn.shape), W(*cn.shape)]
+    dx, dstates, dparams = tr.lstm_backward_saved(*gs, x, hx, params, reserve, *flags, True)
+    tx = torch.tensor(x, requires_grad=True)
+    th = tuple(torch.tensor(h, requires_grad=True) for h in hx) or None
+    o, (h, c) = m(tx, th)
+    torch.autograd.backward([o, h, c], [torch.tensor(v) for v in gs])
+    np.testing.assert_allclose(dx, tx.grad.numpy(), rtol=1e-10, atol=1e-12)
+    for a, p in zip(dparams, m._flat_weights):
+        np.testing.assert_allclose(a, p.grad.numpy(), rtol=1e-10, atol=1e-12)
+    for a, t in zip(dstates, th or ()):
+        np.testing.assert_allclose(a, t.grad.numpy(), rtol=1e-10, atol=1e-12)
+    assert tr.lstm_backward_saved(*gs, x, hx, params, reserve, *flags, False)[0].size == 0
+    with pytest.raises(RuntimeError, match="reserve"):
+        tr.lstm_backward_saved(*gs, x, hx, params, reserve[1:], *flags, True)
+
+
 def gru_bidir(x: Tensor, w0: Tensor, u0: Tensor, b0: Tensor, c0_: Tensor, w1: Tensor,
               u1: Tensor, b1: Tensor, c1_: Tensor, h0: Tensor) -> Tensor:
     out, h = torch.gru(x, h0, [w0, u0, b0, c0_, w1, u1, b1, c1_], True, 1, 0.0, False, True,
