@@ -29,8 +29,10 @@ def _spread(g, d, x, t, reduction):
 
 
 def bce_target_backward(g, x, t, weight=None, reduction="mean"):
+    """-logit(input), as torch: unclamped (the loss clamps its logs at -100, this gradient
+    does not), so an input of exactly 0 or 1 gives +-inf."""
     with quiet():
-        d = np.maximum(np.log1p(-x), -100) - np.maximum(np.log(x), -100)
+        d = np.log1p(-x) - np.log(x)
     return _spread(g, d * weight if weight is not None else d, x, t, reduction)
 
 

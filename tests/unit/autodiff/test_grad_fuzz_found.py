@@ -155,3 +155,20 @@ def test_grad_of_grad_through_a_float_operand_of_a_tensor_op():
     d2 = ember.grad(ember.grad(tensor_times_float, 1), (0, 1))(x, 0.7)
     np.testing.assert_allclose(d2[0], 2 * 0.7 * (1 - np.tanh(x) ** 2), rtol=1e-12)
     assert d2[1] == pytest.approx(2 * np.tanh(x).sum(), rel=1e-12)
+
+
+def bce_saturated(p: Tensor, t: Tensor) -> Tensor:
+    return F.binary_cross_entropy(torch.sigmoid(p * p), torch.sigmoid(t))
+
+
+def test_bce_target_gradient_is_torchs_unclamped_logit():
+    # program 214000859: at an input of exactly 1 (sigmoid(64.0)) the target's gradient is
+    # -logit(1) = -inf in torch; ember clamped its logs at -100 (the loss's clamp) and gave
+    # a finite gradient where torch's is infinite
+    p, t = np.array([8.0, 1.0, 0.3]), np.array([9.0, 0.5, -1.0])
+    got = ember.grad(bce_saturated, argnums=(0, 1))(p, t)
+    tp, tt = torch.tensor(p, requires_grad=True), torch.tensor(t, requires_grad=True)
+    bce_saturated(tp, tt).backward()
+    assert got[1][0] == -math.inf and tt.grad[0].item() == -math.inf
+    np.testing.assert_allclose(got[0], tp.grad.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(got[1][1:], tt.grad.numpy()[1:], rtol=1e-12)
