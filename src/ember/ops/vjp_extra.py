@@ -281,6 +281,35 @@ def _scatter(e, a, out, g):
     return [gx, None, None, gsrc]
 
 
+@vjp("tensor.msort")
+def _msort(e, a, out, g):
+    """The sorted values' gradient goes back to where sort's indices say they came from."""
+    idx = e.tuple_get(e.op("tensor.sort", a[0], 0, False), 1)
+    return [e.op("tensor.gather_backward", g, a[0], 0, idx)]
+
+
+@vjp("tensor.diff")
+def _diff(e, a, out, g):
+    x, n, dim, prepend, append = a
+    r = e.op("tensor.diff_backward", g, x, n, dim, prepend, append)
+    return [e.tuple_get(r, 0), None, None,
+            e.tuple_get(r, 1) if e.is_tensor(prepend) else None,
+            e.tuple_get(r, 2) if e.is_tensor(append) else None]
+
+
+@vjp("tensor.tensordot", "tensor.tensordot_pair", "tensor.tensordot_lists")
+def _tensordot(e, a, out, g):
+    r = e.op("tensor.tensordot_backward", g, a[0], a[1], a[2])
+    return [e.tuple_get(r, 0), e.tuple_get(r, 1), None]
+
+
+@vjp("tensor.local_response_norm")
+def _local_response_norm(e, a, out, g):
+    x, size, alpha, beta, k = a
+    return [e.op("tensor.local_response_norm_backward", g, x, size, alpha, beta, k)] + \
+        [None] * 4
+
+
 def _creation_ops():
     """Operators that make a tensor from sizes, numbers or data: no tensor operand, so
     nothing to differentiate (`x * torch.arange(4.0)` was refused for want of a rule)."""

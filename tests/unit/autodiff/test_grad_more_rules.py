@@ -107,3 +107,47 @@ def more_math(x: Tensor, y: Tensor, z: Tensor) -> Tensor:
 
 def test_more_math():
     check(more_math, [A(3, 4), A(3, 4), A(3, 4)], [0, 1, 2])
+
+
+def msorts(x: Tensor, v: Tensor) -> Tensor:
+    return (torch.msort(x) * torch.arange(4.0, dtype=x.dtype).unsqueeze(1)).sum() + \
+        (torch.msort(v) ** 3).sum()
+
+
+def diffs(x: Tensor, p: Tensor, q: Tensor) -> Tensor:
+    a = torch.diff(x) ** 2
+    b = torch.diff(x, n=2, dim=0, prepend=p, append=q) ** 3
+    c = torch.diff(x, n=3, dim=1)
+    d = torch.diff(x, n=0)
+    return a.sum() + b.sum() + (c * c).sum() + d.sum()
+
+
+def tensordots(a: Tensor, b: Tensor, c: Tensor) -> Tensor:
+    x = torch.tensordot(a, b, 1)
+    y = torch.tensordot(a, c, ([2, 0], [0, 2]))
+    z = torch.tensordot(a, c, dims=[[1], [1]])
+    w = torch.tensordot(a, a, 3)
+    return (x * x).sum() + (y ** 3).sum() + (z * 2.0).sum() + w
+
+
+def lrns(x: Tensor, y: Tensor) -> Tensor:
+    a = F.local_response_norm(x, 3)
+    b = F.local_response_norm(x, 4, alpha=0.3, beta=0.9, k=2.0)
+    c = F.local_response_norm(y, 2, alpha=0.5, beta=0.5)
+    return (a * a).sum() + (b ** 3).sum() + (c * y).sum()
+
+
+def test_msort():
+    check(msorts, [A(4, 3), A(5)], (0, 1))
+
+
+def test_diff_with_prepend_and_append():
+    check(diffs, [A(4, 5), A(2, 5), A(1, 5)], (0, 1, 2))
+
+
+def test_tensordot_in_its_three_forms():
+    check(tensordots, [A(3, 4, 2), A(2, 3), A(2, 4, 3)], (0, 1, 2))
+
+
+def test_local_response_norm():
+    check(lrns, [A(2, 5, 3), A(2, 3, 2, 2)], (0, 1))
