@@ -6,6 +6,8 @@ found tap by tap (no per-row scatter)."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from ember.ops.tensor_common import arr, reg
@@ -85,7 +87,9 @@ def max_pool_backward(g, x, kernel_size, stride, padding, dilation, ceil_mode, n
                                 f"max_pool{n}d")
     if s == k and not any(p) and all(di == 1 for di in d) and \
             all(o * ki <= size for o, ki, size in zip(out, k, x.shape[2:])):
-        return _tiled_max_backward(g, x, k, out)
+        res = _tiled_max_backward(g, x, k, out)
+        if res is not None:
+            return res
     xp = _padded_for(x, k, s, p, d, out, _lowest(x.dtype))
     best, arg = None, None
     tap_type = np.int16 if int(np.prod(k)) < 32767 else np.int32
@@ -112,34 +116,29 @@ _MAX = "Any kernel_size, Any stride=None, Any padding=0, Any dilation=1, bool ce
 
 
 def _tiled_max_backward(g, x, k, out):
-    """Windows that tile the input: the window cells laid out tap-major (one contiguous
-    array per tap), the first maximum found tap by tap, g placed where it won."""
-    n = len(k)
-    lead = x.shape[:2]
-    crop = x[(slice(None),) * 2 + tuple(slice(0, o * ki) for o, ki in zip(out, k))]
-    split = lead + tuple(v for o, ki in zip(out, k) for v in (o, ki))
-    perm = tuple(3 + 2 * i for i in range(n)) + (0, 1) + tuple(2 + 2 * i for i in range(n))
-    taps = np.ascontiguousarray(crop.reshape(split).transpose(perm))
-    taps = taps.reshape((-1,) + lead + tuple(out))
-    tap_type = np.int16 if len(taps) < 32767 else np.int32
-    best, arg = taps[0], np.zeros(taps.shape[1:], tap_type)
-    nan = x.dtype.kind == "f" and bool(np.isnan(taps).any())
-    for t in range(1, len(taps)):  # branch-free (masked writes are slow)
-        won = taps[t] > best
-        if nan:
-            won |= np.isnan(taps[t]) & ~np.isnan(best)
-        best = np.maximum(best, taps[t])
-        arg = np.where(won, tap_type(t), arg)
+    """Windows that tile the input: each tap is a strided view of x (window cell t of
+    every window); their maximum found tap by tap, then each tap in order takes g where
+    it equals the maximum and no earlier tap did (the first maximum wins), written
+    straight into its strided view of the result. NaN (which the forward propagates and
+    never equals itself) goes through the general path."""
+    taps = [(slice(None),) * 2 + tuple(slice(i, o * ki, ki) for i, o, ki in zip(t, out, k))
+            for t in itertools.product(*(range(ki) for ki in k))]
+    best = x[taps[0]].copy()
+    for t in taps[1:]:
+        np.maximum(best, x[t], out=best)
+    if x.dtype.kind == "f" and np.isnan(best).any():
+        return None
     g = g.astype(x.dtype, copy=False)
-    zero = x.dtype.type(0)
-    hot = np.stack([np.where(arg == t, g, zero) for t in range(len(taps))])
-    inv = np.argsort(perm)
-    back = hot.reshape(tuple(k) + lead + tuple(out)).transpose(inv).reshape(crop.shape)
-    if crop.shape == x.shape:
-        return np.ascontiguousarray(back)
-    full = np.zeros(x.shape, x.dtype)
-    full[(slice(None),) * 2 + tuple(slice(0, o * ki) for o, ki in zip(out, k))] = back
-    return full
+    covered = all(o * ki == size for o, ki, size in zip(out, k, x.shape[2:]))
+    res = np.empty(x.shape, x.dtype) if covered else np.zeros(x.shape, x.dtype)
+    free = np.ones(best.shape, bool)
+    hit = np.empty(best.shape, bool)
+    for t in taps:
+        np.equal(x[t], best, out=hit)
+        hit &= free
+        free &= ~hit
+        np.multiply(g, hit, out=res[t])
+    return res
 
 
 def max_pool3d_backward(g, x, kernel_size, stride, padding, dilation, ceil_mode):

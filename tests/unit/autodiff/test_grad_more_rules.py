@@ -151,3 +151,20 @@ def test_tensordot_in_its_three_forms():
 
 def test_local_response_norm():
     check(lrns, [A(2, 5, 3), A(2, 3, 2, 2)], (0, 1))
+
+
+@pytest.mark.parametrize("shape,k,n", [((2, 3, 8, 8), 2, 2), ((2, 3, 9, 7), 2, 2),
+                                       ((2, 3, 9, 9), 3, 2), ((2, 3, 7), 2, 1),
+                                       ((1, 2, 4, 6, 5), 2, 3)])
+def test_tiled_max_pool_backward_ties_and_crops_like_torch(shape, k, n):
+    # windows that tile the input (stride = kernel): ties (the zeros of a relu) send the
+    # gradient to the first maximum; rows and columns past the last window get none
+    from ember.ops.tensor_pool_grad import max_pool_backward
+    x = np.maximum(A(*shape), 0.0)
+    x.reshape(-1)[::7] = np.nan if n == 1 else 0.0
+    tx = torch.tensor(x, requires_grad=True)
+    y = getattr(F, f"max_pool{n}d")(tx, k)
+    g = A(*y.shape)
+    y.backward(torch.tensor(g))
+    got = max_pool_backward(g, x, k, None, 0, 1, False, n)
+    np.testing.assert_array_equal(got, tx.grad.numpy())
