@@ -20,7 +20,10 @@ UNARY = ("torch.tanh({})", "torch.sigmoid({})", "torch.relu({})", "torch.sin({})
 DIM_UNARY = ("torch.softmax({x}, {d})", "torch.log_softmax({x}, {d})", "torch.cumsum({x}, {d})",
              "torch.flip({x}, [{d}])", "torch.roll({x}, 1, {d})", "F.normalize({x}, dim={d})",
              "F.softmax({x}, dim={d})", "{x} - {x}.mean({d}, keepdim=True)",
-             "{x} / ({x}.norm(dim={d}, keepdim=True) + 1.0)")
+             "{x} / ({x}.norm(dim={d}, keepdim=True) + 1.0)", "torch.msort({x})",
+             "torch.diff({x}, dim={d}, prepend={x}.narrow({d}, 0, 1))",
+             "torch.diff({x}, n=2, dim={d}, prepend={x}.narrow({d}, 0, 1), "
+             "append=torch.tanh({x}.narrow({d}, 0, 1)))")
 BINARY = ("{a} + {b}", "{a} - {b}", "{a} * {b}", "{a} / ({b} * {b} + 1.0)",
           "torch.maximum({a}, {b})", "torch.minimum({a}, {b})",
           "torch.where({b} > 0.0, {a}, {b})", "torch.atan2({a}, {b} * {b} + 1.0)",
@@ -64,6 +67,8 @@ def same_shape(b, v, depth: int = 0) -> str:
     if r < 0.35:
         return rng.choice(UNARY).format(x)
     if r < 0.5 and v.shape:
+        if len(v.shape) >= 3 and rng.random() < 0.1:
+            return f"F.local_response_norm({x}, {rng.randint(1, 4)}, alpha=0.5)"
         d = rng.randrange(-len(v.shape), len(v.shape))
         return rng.choice(DIM_UNARY).format(x=x, d=d)
     if r < 0.8:
@@ -105,7 +110,7 @@ def new_tensor(b):
     x = rng.choice(b.of("tensor"))
     for _ in range(6):
         kind = rng.choice(("reduce", "reshape", "permute", "index", "join", "split",
-                           "matmul", "same", "same", "norm", "expand"))
+                           "matmul", "same", "same", "norm", "expand", "contract"))
         made = globals()["_" + kind](b, x)
         if made:
             return made
@@ -234,6 +239,23 @@ def _matmul(b, x):
             return f"{x.name} @ {y.name}", x.shape[:-1] + y.shape[1:]
         if len(y.shape) == 2 and y.shape[1] == x.shape[-1] and len(x.shape) == 2:
             return f"torch.matmul({x.name}, {y.name}.t())", x.shape[:1] + y.shape[:1]
+    return None
+
+
+def _contract(b, x):
+    """torch.tensordot of x with a pool tensor over one or two pairs of equal dims."""
+    for y in b.rng.sample(b.of("tensor"), len(b.of("tensor"))):
+        pairs = [(i, j) for i, n in enumerate(x.shape) for j, m in enumerate(y.shape) if n == m]
+        if not pairs or len(x.shape) + len(y.shape) > 6:
+            continue
+        i, j = b.rng.choice(pairs)
+        free = tuple(n for k, n in enumerate(x.shape) if k != i) + \
+            tuple(m for k, m in enumerate(y.shape) if k != j)
+        if len(free) > 4:
+            continue
+        if i == len(x.shape) - 1 and j == 0 and b.rng.random() < 0.5:
+            return f"torch.tensordot({x.name}, {y.name}, 1)", free
+        return f"torch.tensordot({x.name}, {y.name}, ([{i}], [{j}]))", free
     return None
 
 
