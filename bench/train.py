@@ -4,12 +4,18 @@ A benchmark, not a test: it prints numbers and asserts nothing about time. Besid
 time it reports the process's CPU time per step (its ratio is steadier on a shared machine:
 other processes' time slices do not count).
 
-    OMP_NUM_THREADS=1 PYTHONPATH=src python bench/train.py [--repeat N] [--batch B]
+--memory measures instead each engine's peak memory during steps, in a fresh process per
+model and engine: the resident high-water mark (Linux's VmHWM, reset through
+/proc/self/clear_refs after a first step) over 3 steps, less the resident size before
+them: what a step needs beyond the model, its inputs and the engine's warm caches.
+
+    OMP_NUM_THREADS=1 PYTHONPATH=src python bench/train.py [--repeat N] [--batch B] [--memory]
 """
 
 import argparse
 import copy
 import os
+import subprocess
 import sys
 import time
 
@@ -36,7 +42,8 @@ def median_time(fn, repeat):
     return float(np.median(wall)), float(np.median(cpu))
 
 
-def run(name, batch, repeat):
+def steps(name, batch):
+    """(ember step, torch step) for a model at batch `batch`, or why ember cannot train it."""
     model = make_model(name)
     ref = copy.deepcopy(model).train()
     try:
@@ -58,20 +65,69 @@ def run(name, batch, repeat):
         torch.nn.functional.cross_entropy(ref(tx), tt).backward()
         opt.step()
 
-    step(x, t)
+    return (lambda: step(x, t)), torch_step
+
+
+def run(name, batch, repeat):
+    made = steps(name, batch)
+    if isinstance(made, str):
+        return made
+    ember_step, torch_step = made
+    ember_step()
     torch_step()
-    (te, ce), (tt_, ct) = median_time(lambda: step(x, t), repeat), \
-        median_time(torch_step, repeat)
+    (te, ce), (tt_, ct) = median_time(ember_step, repeat), median_time(torch_step, repeat)
     return f"{name:12s} ember {te * 1e3:9.2f} ms   torch eager {tt_ * 1e3:9.2f} ms   " \
            f"ratio {te / tt_:5.2f}x   cpu {ce * 1e3:8.2f} / {ct * 1e3:8.2f} ms " \
            f"ratio {ce / ct:5.2f}x"
+
+
+def _status_kb(field):
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise RuntimeError(f"no {field} in /proc/self/status")
+
+
+def peak(name, batch, engine):
+    """Print the peak resident memory (MB) of 3 steps beyond the resident size before."""
+    made = steps(name, batch)
+    if isinstance(made, str):
+        print("-")
+        return
+    fn = made[0] if engine == "ember" else made[1]
+    fn()
+    with open("/proc/self/clear_refs", "w") as fh:
+        fh.write("5")  # reset the high-water mark to the current resident size
+    before = _status_kb("VmRSS")
+    for _ in range(3):
+        fn()
+    print(f"{(_status_kb('VmHWM') - before) / 1024:.1f}")
+
+
+def memory(batch):
+    print(f"training step, batch {batch}: peak memory beyond the resident size, fresh process "
+          "per model and engine")
+    for name in MODELS:
+        got = []
+        for engine in ("ember", "torch"):
+            r = subprocess.run([sys.executable, __file__, "--peak", name, engine, "--batch",
+                                str(batch)], capture_output=True, text=True)
+            got.append(r.stdout.strip().splitlines()[-1] if r.returncode == 0 else "failed")
+        print(f"{name:12s} ember {got[0]:>8s} MB   torch eager {got[1]:>8s} MB", flush=True)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--memory", action="store_true")
+    ap.add_argument("--peak", nargs=2, metavar=("MODEL", "ENGINE"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.peak:
+        return peak(args.peak[0], args.batch, args.peak[1])
+    if args.memory:
+        return memory(args.batch)
     print(f"training step, batch {args.batch}, median of {args.repeat}, 1 thread")
     for name in MODELS:
         print(run(name, args.batch, args.repeat), flush=True)
