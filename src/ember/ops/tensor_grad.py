@@ -163,7 +163,7 @@ def _conv2d_weight_taps(g, x, w, stride, padding, dilation, oh, ow):
         xp = np.pad(xp, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
     k = cin * kh * kw
     bs = max(1, min(n, (1 << 21) // max(k * oh * ow * dt.itemsize, 1)))
-    gt = np.ascontiguousarray(g.transpose(1, 0, 2, 3), dt)
+    g = g.astype(dt, copy=False)
     out = np.zeros((cout, k), dt)
     part = np.empty((cout, k), dt)
     cols = np.empty((cin, kh, kw, bs, oh, ow), dt)
@@ -175,7 +175,8 @@ def _conv2d_weight_taps(g, x, w, stride, padding, dilation, oh, ow):
             for j in range(kw):
                 c[:, i, j] = xs[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh,
                                 j * dw:j * dw + sw * (ow - 1) + 1:sw]
-        np.matmul(gt[:, s:s + m].reshape(cout, -1), c.reshape(k, -1).T, out=part)
+        rows = g[s:s + m].transpose(1, 0, 2, 3).reshape(cout, -1)  # one copy per block
+        np.matmul(rows, c.reshape(k, -1).T, out=part)
         out += part
     return out.reshape(w.shape).astype(w.dtype, copy=False)
 
