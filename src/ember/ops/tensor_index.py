@@ -245,6 +245,30 @@ def scatter(x, dim, idx, src, inplace=False):
     return out
 
 
+def scatter_add(x, dim, idx, src, inplace=False):
+    """A copy of x (or x itself) with src[i][j] added at x[idx[i][j]][j] for dim 0
+    (repeated indices add up)."""
+    _int_index(idx, "scatter_add")
+    d = check_dim(dim, x.ndim)
+    out = x if inplace else x.copy()
+    cut = _along(out, d, idx)
+    if src.dtype != x.dtype:
+        raise RuntimeError(f"scatter_add(): Expected self.dtype to be equal to src.dtype "
+                           f"({x.dtype} vs {src.dtype})")
+    if src.ndim != idx.ndim or any(i > s for i, s in zip(idx.shape, src.shape)):
+        raise RuntimeError(f"Expected index {list(idx.shape)} to be smaller than src "
+                           f"{list(src.shape)} in every dimension")
+    if idx.size and (idx.min() < 0 or idx.max() >= out.shape[d]):
+        raise RuntimeError(f"scatter_add(): index out of bounds for dimension {d} with size "
+                           f"{out.shape[d]}")
+    grids = list(np.indices(idx.shape, sparse=True)) if idx.ndim else []
+    if grids:
+        grids[d] = idx
+    np.add.at(out[cut] if idx.ndim else out, tuple(grids),
+              src[tuple(slice(0, n) for n in idx.shape)])
+    return out
+
+
 def _index_select_info(args):
     x, d, i = args[0], args[1].const, args[2]
     if x.shape is None or d is None or i.shape is None or not x.shape:
@@ -268,6 +292,14 @@ for _kind, _sfx in (("Tensor src", ""), ("Scalar value", "_value")):
         lambda x, d, i, s: scatter(x, d, i, s, True), ("Tensor.scatter_",),
         lambda a: TensorInfo(a[0].dtype, a[0].shape), may_raise=True,
         doc="In-place scatter: writes into self and returns it.")
+
+reg("tensor.scatter_add", "(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
+    scatter_add, ("torch.scatter_add", "Tensor.scatter_add"),
+    lambda a: TensorInfo(a[0].dtype, a[0].shape), may_raise=True)
+reg("tensor.scatter_add_", "(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
+    lambda x, d, i, s: scatter_add(x, d, i, s, True), ("Tensor.scatter_add_",),
+    lambda a: TensorInfo(a[0].dtype, a[0].shape), may_raise=True,
+    doc="In-place scatter_add: adds into self and returns it.")
 
 # ----------------------------------------------------------------------------- masks, triangles
 

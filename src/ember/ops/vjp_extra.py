@@ -310,6 +310,13 @@ def _local_response_norm(e, a, out, g):
         [None] * 4
 
 
+@vjp("tensor.scatter_add")
+def _scatter_add(e, a, out, g):
+    """self's gradient is g; src's (index's shape) is g gathered at index."""
+    x, dim, index, src = a
+    return [g, None, None, e.op("tensor.gather", g, dim, index)]
+
+
 def _creation_ops():
     """Operators that make a tensor from sizes, numbers or data: no tensor operand, so
     nothing to differentiate (`x * torch.arange(4.0)` was refused for want of a rule)."""

@@ -168,3 +168,14 @@ def test_tiled_max_pool_backward_ties_and_crops_like_torch(shape, k, n):
     y.backward(torch.tensor(g))
     got = max_pool_backward(g, x, k, None, 0, 1, False, n)
     np.testing.assert_array_equal(got, tx.grad.numpy())
+
+
+def scatter_adds(x: Tensor, s: Tensor, i: Tensor) -> Tensor:
+    a = torch.scatter_add(x, 0, i, s)
+    b = x.scatter_add(1, i.t(), torch.tanh(s).t())
+    return (a * a).sum() + (b ** 3).sum()
+
+
+def test_scatter_add_with_repeated_indices():
+    i = np.array([[0, 2, 2, 1], [2, 2, 0, 3], [1, 1, 1, 0]])
+    check(scatter_adds, [A(4, 4), A(3, 4)], (0, 1), extra=(i,))

@@ -198,6 +198,23 @@ def test_select_narrow_gather_scatter():
         run("tensor.gather", x2, 1, idx.astype(np.float32))
 
 
+def test_scatter_add():
+    t = to_torch(X)
+    idx = np.array([[0, 2, 2], [1, 0, 2]])  # repeated indices add up
+    src = (np.arange(12, dtype=np.float32) - 5.0).reshape(2, 6)
+    same(run("tensor.scatter_add", X[0], 1, idx, src),
+         torch.scatter_add(t[0], 1, to_torch(idx), to_torch(src)))
+    same(run("tensor.scatter_add", X[0], 0, idx, src),
+         t[0].scatter_add(0, to_torch(idx), to_torch(src)))
+    y = X[0].copy()
+    assert ops.get("tensor.scatter_add_").kernel(y, 1, idx, src) is y
+    same(y, t[0].clone().scatter_add_(1, to_torch(idx), to_torch(src)))
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        run("tensor.scatter_add", X[0], 0, idx + 3, src)
+    with pytest.raises(RuntimeError, match="dtype"):
+        run("tensor.scatter_add", X[0], 0, idx, src.astype(np.float64))
+
+
 def test_masks_triangles_one_hot():
     t = to_torch(X)
     mask = (X % 3) == 0
