@@ -87,7 +87,8 @@ class NativeModule:
             return native
         from ember.llvm.pyentry import make_builtin
 
-        return (make_builtin(direct, ft, name, native.slow_path, native.on_error, self.loaded)
+        return (make_builtin(self.loaded.address(shim), ft, native.args_type, name,
+                             native.slow_path, native.on_error, self.loaded)
                 or native.fast())
 
 

@@ -202,7 +202,7 @@ class NativeFunction:
         self.params, self.ret = list(ft.params), ft.ret
         self._shim = _SHIM(shim_addr)
         self._release = {t: _RELEASE(a) for t, a in release_addrs.items()}
-        self._args_type = type("Args", (ctypes.Structure,), {
+        self.args_type = type("Args", (ctypes.Structure,), {
             "_fields_": [(f"a{i}", ctype(t)) for i, t in enumerate(self.params)]})
         self._ret_type = ctype(self.ret)
         self._sites = sites
@@ -300,7 +300,7 @@ class NativeFunction:
     def _call(self, args):
         conv = Converter()
         natives = [conv.to_native(v, t) for v, t in zip(args, self.params)]
-        packed = self._args_type(*natives)
+        packed = self.args_type(*natives)
         for i, t in enumerate(self.params):
             _record_types(conv, getattr(packed, f"a{i}"), t)
         ctx, ret = Context(), self._ret_type()
@@ -321,7 +321,7 @@ class NativeFunction:
                 self._release[self.ret](ctypes.addressof(ret))
             for i, t in enumerate(self.params):
                 if t in self._release:
-                    self._release[t](ctypes.addressof(packed) + _offset(self._args_type, i))
+                    self._release[t](ctypes.addressof(packed) + _offset(self.args_type, i))
             for ptr, t in conv.made():
                 slot = ctypes.c_void_p(ptr)
                 self._release[t](ctypes.addressof(slot))

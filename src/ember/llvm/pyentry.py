@@ -1,10 +1,11 @@
 """Scalar entries as CPython builtins running native code (the body: pycall.py).
 
-`make_builtin` returns a builtin function whose C function is the per-signature body and
-whose `self` is an `Env`: a bytearray holding [direct shim address, id(slow),
-id(on_error)] that also keeps those objects (and the entry's loaded image) alive. Bodies
-are compiled once per signature and kept in ember's object cache (llvm/cache.py) and, in a
-process, in `_BODIES`; a cache hit needs no llvmlite.
+`make_builtin` returns a builtin function whose C function is the shared body and whose
+`self` is an `Env`: a bytearray table of 64-bit words — the entry's struct-argument shim,
+id(slow), id(on_error), the parameter count, the result's kind, then per parameter
+`kind << 32 | offset in the argument block` — that also keeps the callables and the entry's
+loaded image alive. The body is compiled once per machine and kept in ember's object cache
+(llvm/cache.py) and, in a process, in `_BODY`; a cache hit needs no llvmlite.
 """
 
 from __future__ import annotations
@@ -15,8 +16,12 @@ import threading
 
 from ember.ir import types as T
 
-DIRECT, SLOW, ON_ERROR = 0, 1, 2
-"""The slots of an Env's table."""
+SYMBOL = "ember_pycall"
+ENTRY, SLOW, ON_ERROR, NPARAMS, RESULT, PARAMS = 0, 1, 2, 3, 4, 5
+"""The words of an Env's table (PARAMS: the first parameter's)."""
+KIND_I64, KIND_F64, KIND_BOOL, KIND_NONE = 0, 1, 2, 3
+MAX_PARAMS = 16
+"""Argument block: this many 8-byte words (an entry with more parameters keeps ctypes)."""
 OB_TYPE = 1
 """PyObject's ob_type, in pointer-sized words (ob_refcnt first): checked by `available`."""
 METH_FASTCALL_KEYWORDS = 0x80 | 0x2
@@ -24,29 +29,23 @@ C_API = ("PyLong_Type", "PyFloat_Type", "_Py_TrueStruct", "_Py_FalseStruct", "_P
          "PyLong_AsLongLongAndOverflow", "PyLong_FromLongLong", "PyFloat_FromDouble",
          "PyFloat_AsDouble", "PyEval_SaveThread", "PyEval_RestoreThread", "Py_IncRef",
          "Py_DecRef", "PyObject_Vectorcall", "PyByteArray_AsString")
-"""What the bodies name (resolved when their object code is linked)."""
-_CODE = {T.I64: "l", T.F64: "d", T.BOOL: "b", T.NONE: "n"}
-_BODIES: dict = {}
+"""What the body names (resolved when its object code is linked)."""
+_KIND = {T.I64: KIND_I64, T.F64: KIND_F64, T.BOOL: KIND_BOOL, T.NONE: KIND_NONE}
+_BODY: list = []
 _LOCK = threading.Lock()
 
 
-def signature(ft) -> str | None:
-    """The body's key for an entry of function type ft ('ll_l': two ints, an int result),
-    None when the entry has no builtin (a None parameter: the boundary handles it)."""
-    if not all(t in (T.I64, T.F64, T.BOOL) for t in ft.params) or ft.ret not in _CODE:
-        return None
-    return "".join(_CODE[t] for t in ft.params) + "_" + _CODE[ft.ret]
-
-
-def symbol(sig: str) -> str:
-    """The body's exported name."""
-    return f"ember_pycall_{sig}"
+def wants_builtin(ft) -> bool:
+    """Entries of this type get the builtin: int, float and bool parameters (a None one
+    is the boundary's business), at most MAX_PARAMS of them, a scalar or None result."""
+    return (len(ft.params) <= MAX_PARAMS and ft.ret in _KIND
+            and all(t in (T.I64, T.F64, T.BOOL) for t in ft.params))
 
 
 @functools.lru_cache(maxsize=None)
 def available() -> bool:
-    """CPython with the object layout the bodies read (ob_type one word in) and every
-    C-API name they use exported."""
+    """CPython with the object layout the body reads (ob_type one word in) and every
+    C-API name it uses exported."""
     try:
         api = ctypes.pythonapi
         for name in C_API:
@@ -58,7 +57,7 @@ def available() -> bool:
 
 
 class Env(bytearray):
-    """A builtin's `self`: the table its body reads, and the objects the table points at."""
+    """A builtin's `self`: the table the body reads, and the objects the table points at."""
 
 
 class _MethodDef(ctypes.Structure):
@@ -66,48 +65,49 @@ class _MethodDef(ctypes.Structure):
                 ("flags", ctypes.c_int), ("doc", ctypes.c_char_p)]
 
 
-def make_builtin(direct: int, ft, name: str, slow, on_error, image):
-    """The builtin calling the direct shim at address `direct` (an entry of type ft in the
-    loaded `image`), or None where this process cannot have one."""
-    sig = signature(ft)
-    if sig is None or not available():
+def make_builtin(shim: int, ft, args_type, name: str, slow, on_error, image):
+    """The builtin calling the struct-argument shim at address `shim` (an entry of type
+    ft whose argument block is the ctypes structure args_type, in the loaded `image`), or
+    None where this process cannot have one."""
+    if not (wants_builtin(ft) and available()):
         return None
-    body = _body(sig)
+    body = _body()
     if body is None:
         return None
-    table = (ctypes.c_void_p * 3)(direct, id(slow), id(on_error))
-    env = Env(bytes(table))
+    words = [shim, id(slow), id(on_error), len(ft.params), _KIND[ft.ret]]
+    words += [_KIND[t] << 32 | getattr(args_type, f"a{i}").offset
+              for i, t in enumerate(ft.params)]
+    env = Env(bytes((ctypes.c_uint64 * len(words))(*words)))
     env.keep = (slow, on_error, image, body, name.encode())
     env.mdef = _MethodDef(env.keep[-1], body[1], METH_FASTCALL_KEYWORDS, None)
     return _new_ex()(ctypes.addressof(env.mdef), env, None)
 
 
-def _body(sig: str):
-    """(loaded image, address) of the body for sig: from this process, the cache, or LLVM;
-    None if it cannot be linked here."""
+def _body():
+    """(loaded image, address) of the body: from this process, the cache, or LLVM; None
+    if it cannot be linked here."""
     with _LOCK:
-        got = _BODIES.get(sig)
-        if got is None:
-            got = _BODIES[sig] = _load(sig)
-        return got
+        if not _BODY:
+            _BODY.append(_load())
+        return _BODY[0]
 
 
-def _load(sig: str):
+def _load():
     from ember.llvm import VERSION, _link, cache, host_key
 
-    k = cache.key(VERSION, host_key(), "pycall", sig)
+    k = cache.key(VERSION, host_key(), SYMBOL)
     try:
         hit = cache.load(k)
         if hit is not None:
             obj = hit[1]
         else:
             from ember.llvm import jit
-            from ember.llvm.pycall import wrapper_ir
+            from ember.llvm.pycall import body_ir
 
-            obj = jit.compile_ir(wrapper_ir(sig, *jit.target_triple_layout()), small=True)
-            cache.store(k, {"pycall": sig}, obj)
+            obj = jit.compile_ir(body_ir(*jit.target_triple_layout()), small=True)
+            cache.store(k, {"body": SYMBOL}, obj)
         image = _link(obj)
-        return image, image.address(symbol(sig))
+        return image, image.address(SYMBOL)
     except (RuntimeError, OSError):  # (no such symbol here, LLVM refused: the ctypes path)
         return None
 

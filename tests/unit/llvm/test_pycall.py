@@ -179,11 +179,32 @@ def g(a: int, b: int) -> int:
 '''
 
 
-def test_one_body_per_signature(cus):
+def test_one_body_serves_every_signature(cus):
     native, _ = cus
     two = ember.CompilationUnit(TWO, backend="llvm")
-    bodies = {id(fn._fn.__self__.keep[3]) for fn in (two.f, two.g, native.div)}
-    assert len(bodies) == 1 and two.f(7, 2) == 5 and two.g(7, 2) == 14
+    fns = (two.f, two.g, native.div, native.scale, native.big, native.nothing)
+    assert len({id(fn._fn.__self__.keep[3]) for fn in fns}) == 1
+    assert two.f(7, 2) == 5 and two.g(7, 2) == 14
+
+
+MIXED = '''
+def mixed(a: bool, b: int, c: float, d: bool, e: int, f: float, g: bool) -> float:
+    return (c - f) * (b + e) + (1.0 if a else 0.0) + (2.0 if d else 0.0) + (4.0 if g else 0.0)
+def seventeen(a: int, b: int, c: int, d: int, e: int, f: int, g: int, h: int, i: int,
+              j: int, k: int, l: int, m: int, n: int, o: int, p: int, q: int) -> int:
+    return a + b + c + d + e + f + g + h + i + j + k + l + m + n + o + p + q
+'''
+
+
+def test_argument_blocks_of_mixed_kinds_and_too_many_parameters():
+    native, vm = ember.CompilationUnit(MIXED, backend="llvm"), ember.CompilationUnit(MIXED)
+    assert type(native.mixed._fn).__name__ == "builtin_function_or_method"
+    for args in ((True, 3, 2.5, False, -4, 0.25, True), (False, 2**62, -0.0, True, 7, 1e300,
+                                                        False)):
+        assert _outcome(native.mixed, *args) == _outcome(vm.mixed, *args)
+    assert native.seventeen.backend == "llvm"
+    assert type(native.seventeen._fn).__name__ != "builtin_function_or_method"  # (ctypes)
+    assert native.seventeen(*range(17)) == sum(range(17))
 
 
 def test_a_cache_hit_in_a_fresh_process_gets_the_builtin(tmp_path):
