@@ -91,15 +91,27 @@ class _Compiled:
             optimize = False  # optimized: what is left is verifying and lowering
         if epilogues:
             optimize = _fuse_epilogues(module, optimize)
-        self.program = compile_to_program(module, optimize=optimize)
         self.native = None
-        self._loaded = None
+        self._loaded = self._program = None
         if backend == "llvm":
+            from ember.ir import verify_module
             from ember.llvm import NativeModule
 
+            verify_module(module)  # (lowered to bytecode when first needed: `program`)
             self.native = NativeModule(module, list(module.entries))
         else:
-            self._loaded = mobile.build(self.program)
+            self._program = compile_to_program(module, optimize=optimize)
+            self._loaded = mobile.build(self._program)
+
+    @property
+    def program(self):
+        """The bytecode program (with the LLVM backend: lowered when first needed — a
+        save, a fallback — from the module the passes left)."""
+        if self._program is None:
+            from ember.interpreter.pipeline import compile_to_program
+
+            self._program = compile_to_program(self.module, optimize=False)
+        return self._program
 
     @property
     def loaded(self):
