@@ -442,10 +442,16 @@ def conv2d_static(q, s_in, zp_in, w, w_scale, bias, s_out, zp_out, stride, paddi
         for i in range(step, n, step):
             out[i:i + step] = conv2d_static(q[i:i + step], *args)
         return out
-    xc = _centred(q, zp_in)
     ws = _channel_scales(w_scale, o)
     wmax = _weight_max(w)
-    if cg * kh * kw <= exact_block(_codes_bound(zp_in, cg * kh * kw, wmax, xc), wmax):
+    k = cg * kh * kw
+    wide = groups == 1 and (sh, sw) == (1, 1) and kh * kw > 1 and \
+        h + 2 * ph > dh * (kh - 1) and wd + 2 * pw > dw * (kw - 1)
+    if wide and k * max(zp_in, 255 - zp_in) * max(wmax, 1) <= _EXACT:
+        acc = _conv_centred_wide(q, zp_in, _conv_weight_f32(w), ph, pw, dh, dw)
+        return requantize(acc, s_in, ws, bias, s_out, zp_out, relu, axis=1)
+    xc = _centred(q, zp_in)
+    if k <= exact_block(_codes_bound(zp_in, k, wmax, xc), wmax):
         # every partial sum is an integer within 2**24: float32's convolution is exact
         from ember.ops.tensor_conv import conv2d
         acc = conv2d(xc, _conv_weight_f32(w), None, [sh, sw], [ph, pw], [dh, dw], groups)
@@ -469,6 +475,35 @@ def conv2d_static(q, s_in, zp_in, w, w_scale, bias, s_out, zp_out, stride, paddi
     acc = acc.reshape(groups, n, oh * ow, o // groups).transpose(1, 0, 3, 2)
     acc = acc.reshape(n, o, oh, ow)
     return requantize(acc, s_in, ws, bias, s_out, zp_out, relu, axis=1)
+
+
+def _conv_centred_wide(q, zp, wf, ph, pw, dh, dw):
+    """The exact float32 convolution (stride 1, one group) of the centred codes q - zp
+    (N, C, H, W) by the float32 weight codes wf (O, C, kh, kw), every partial sum an
+    integer within 2**24: the centred input is written once into its zero-padded buffer
+    (padding holds the zero point, so centred it is 0), then tensor_conv's wide im2col (a
+    row of slack below for the last windows' overrun) and one GEMM per sample. Any
+    summation order gives these exact sums, so the bits are float32 conv2d's on the
+    centred codes. (N, O, Ho, Wo): a view trimmed to Wo columns."""
+    n, c, h, wd = q.shape
+    o, _, kh, kw = wf.shape
+    hp, wp = h + 2 * ph, wd + 2 * pw
+    ho, wo = hp - dh * (kh - 1), wp - dw * (kw - 1)
+    extra = -(-(dw * (kw - 1)) // wp)
+    xp = np.zeros((n, c, hp + extra, wp), np.float32)
+    np.subtract(q, _F32(zp), out=xp[:, :, ph:ph + h, pw:pw + wd], dtype=np.float32)
+    flat = xp.reshape(n, c, -1)
+    s1, s2 = flat.strides[1], flat.strides[2]
+    w2 = wf.reshape(o, -1)
+    big = ho * wp
+    out = np.empty((n, o, ho, wp), np.float32)
+    cols = np.empty((c * kh * kw, big), np.float32)
+    shaped = cols.reshape(c, kh, kw, big)
+    for i in range(n):
+        np.copyto(shaped, np.lib.stride_tricks.as_strided(
+            flat[i], (c, kh, kw, big), (s1, dh * wp * s2, dw * s2, s2), writeable=False))
+        np.matmul(w2, cols, out=out[i].reshape(o, big))
+    return out[:, :, :, :wo]
 
 
 def _conv_weight_f32(w):

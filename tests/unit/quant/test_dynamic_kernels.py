@@ -210,3 +210,23 @@ def test_quantize_in_pieces_computes_the_same(monkeypatch):
     whole = tq.quantize_per_tensor(x, 0.03, 70, "quint8")
     monkeypatch.setattr(tq, "_PIECE", 16)
     assert np.array_equal(tq.quantize_per_tensor(x, 0.03, 70, "quint8"), whole)
+
+
+@pytest.mark.parametrize("pad,dil,k", [((1, 1), (1, 1), (3, 3)), ((0, 2), (2, 1), (2, 3)),
+                                       ((2, 0), (1, 2), (3, 1)), ((0, 0), (1, 1), (5, 5))])
+def test_static_conv_wide_route_is_the_float_convolution_of_centred_codes(pad, dil, k):
+    """conv2d_static's own wide route (the centred input written once into its padded
+    buffer) gives the codes of float32 conv2d on the centred codes, requantized."""
+    from ember.ops import tensor_quant as tq
+    from ember.ops.tensor_conv import conv2d
+    rng = np.random.default_rng(sum(pad) + 3 * sum(dil) + k[0])
+    q = rng.integers(0, 256, (2, 5, 9, 8)).astype(np.uint8)
+    w = seal(rng.integers(-128, 128, (6, 5) + k).astype(np.int8))
+    ws = (rng.random(6) * 0.01 + 1e-4).astype(np.float32)
+    b = rng.standard_normal(6).astype(np.float32)
+    for zp, relu in ((0, False), (77, True), (255, False)):
+        got = tq.conv2d_static(q, 0.02, zp, w, ws, b, 0.05, 9, 1, list(pad), list(dil), 1,
+                               relu)
+        xc = q.astype(np.float32) - np.float32(zp)
+        acc = conv2d(xc, w.astype(np.float32), None, [1, 1], list(pad), list(dil), 1)
+        assert np.array_equal(got, tq.requantize(acc, 0.02, ws, b, 0.05, 9, relu, axis=1))
