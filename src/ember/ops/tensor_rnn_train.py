@@ -143,8 +143,9 @@ def _swap_go(a):
 
 
 def _backward_direction(views, dys, dh, dc, w_hh_ifog_t):
-    """d gates (T, 4H, N) in (i, f, o, g) order, given the output gradients dys (T, H, N)
-    in processing order; dh and dc (H, N) are updated in place to d h0, d c0."""
+    """d gates (4H, T * N) in (i, f, o, g) order, columns in processing order, given the
+    output gradients dys (T, H, N) in processing order; dh and dc (H, N) are updated in
+    place to d h0, d c0."""
     sv, tc, hs = views
     steps = tc.shape[0]
     hid = tc.shape[1]
@@ -154,7 +155,7 @@ def _backward_direction(views, dys, dh, dc, w_hh_ifog_t):
     gd = 1 - g * g
     ot = 1 - tc * tc
     ot *= sv[:steps, 2 * hid:3 * hid]            # o (1 - tanh(c)^2)
-    dg = np.empty((steps, 4 * hid, tc.shape[2]), tc.dtype)
+    dg = np.empty((4 * hid, steps, tc.shape[2]), tc.dtype)  # step t: the (4H, N) dg[:, t]
     m = np.empty((3 * hid, tc.shape[2]), tc.dtype)
     tmp = np.empty_like(dh)
     mul, add, matmul = np.multiply, np.add, np.matmul
@@ -165,13 +166,13 @@ def _backward_direction(views, dys, dh, dc, w_hh_ifog_t):
         mul(dc, g[t], out=m[:hid])
         mul(dc, sv[t, 4 * hid:], out=m[hid:2 * hid])
         mul(dh, tc[t], out=m[2 * hid:])
-        d = dg[t]
+        d = dg[:, t]
         mul(m, sd[t], out=d[:3 * hid])
         mul(dc, sv[t, :hid], out=d[3 * hid:])
         mul(d[3 * hid:], gd[t], out=d[3 * hid:])
         mul(dc, sv[t, hid:2 * hid], out=dc)
         matmul(w_hh_ifog_t, d, out=dh)
-    return dg
+    return dg.reshape(4 * hid, -1)
 
 
 def _time_major_grad(g, batch_first, unbatched):
@@ -229,10 +230,8 @@ def lstm_backward_saved(g_out, g_h, g_c, x, hx, params, reserve, has_biases, num
             w_ih, w_hh, _, _, _ = _layer_params(params, has_biases, k, per, False)
             dys = dy[:, :, d * hid:(d + 1) * hid]
             dys = (dys[::-1] if d else dys).transpose(0, 2, 1)
-            dg = _backward_direction(views[k], dys, dh0[k], dc0[k],
-                                     np.ascontiguousarray(_swap_go(w_hh).T))
-            # (4H, T * N), columns in processing order
-            dgc = np.ascontiguousarray(dg.transpose(1, 0, 2)).reshape(4 * hid, -1)
+            dgc = _backward_direction(views[k], dys, dh0[k], dc0[k],
+                                      np.ascontiguousarray(_swap_go(w_hh).T))
             x2 = (lx[::-1] if d else lx).reshape(steps * n, -1)
             hs = views[k][2][:steps]
             h2 = np.ascontiguousarray(hs.transpose(0, 2, 1)).reshape(steps * n, hid)
