@@ -5,9 +5,11 @@ time it reports the process's CPU time per step (its ratio is steadier on a shar
 other processes' time slices do not count).
 
 --memory measures instead each engine's peak memory during steps, in a fresh process per
-model and engine: the resident high-water mark (Linux's VmHWM, reset through
-/proc/self/clear_refs after a first step) over 3 steps, less the resident size before
-them: what a step needs beyond the model, its inputs and the engine's warm caches.
+model, engine and mode: the resident high-water mark (Linux's VmHWM, reset through
+/proc/self/clear_refs) over 3 steps, less the resident size before them. "cold" starts
+from the model and its inputs (gradients, optimizer state and workspaces count), "warm"
+after a first step (what the engine keeps between steps does not; freed memory the
+allocator kept from the first step is reused without showing).
 
     OMP_NUM_THREADS=1 PYTHONPATH=src python bench/train.py [--repeat N] [--batch B] [--memory]
 """
@@ -89,14 +91,16 @@ def _status_kb(field):
     raise RuntimeError(f"no {field} in /proc/self/status")
 
 
-def peak(name, batch, engine):
-    """Print the peak resident memory (MB) of 3 steps beyond the resident size before."""
+def peak(name, batch, engine, warm):
+    """Print the peak resident memory (MB) of 3 steps beyond the resident size before
+    them (after a first step when `warm`)."""
     made = steps(name, batch)
     if isinstance(made, str):
         print("-")
         return
     fn = made[0] if engine == "ember" else made[1]
-    fn()
+    if warm:
+        fn()
     with open("/proc/self/clear_refs", "w") as fh:
         fh.write("5")  # reset the high-water mark to the current resident size
     before = _status_kb("VmRSS")
@@ -106,15 +110,18 @@ def peak(name, batch, engine):
 
 
 def memory(batch):
-    print(f"training step, batch {batch}: peak memory beyond the resident size, fresh process "
-          "per model and engine")
+    print(f"training step, batch {batch}: peak resident memory of 3 steps beyond the resident "
+          "size before them (cold: from the model and inputs; warm: after a first step), a "
+          "fresh process per model, engine and mode")
     for name in MODELS:
         got = []
         for engine in ("ember", "torch"):
-            r = subprocess.run([sys.executable, __file__, "--peak", name, engine, "--batch",
-                                str(batch)], capture_output=True, text=True)
-            got.append(r.stdout.strip().splitlines()[-1] if r.returncode == 0 else "failed")
-        print(f"{name:12s} ember {got[0]:>8s} MB   torch eager {got[1]:>8s} MB", flush=True)
+            for mode in ("cold", "warm"):
+                r = subprocess.run([sys.executable, __file__, "--peak", name, engine, mode,
+                                    "--batch", str(batch)], capture_output=True, text=True)
+                got.append(r.stdout.strip().splitlines()[-1] if r.returncode == 0 else "failed")
+        print(f"{name:12s} ember {got[0]:>7s} / {got[1]:>7s} MB   torch eager {got[2]:>7s} / "
+              f"{got[3]:>7s} MB (cold / warm)", flush=True)
 
 
 def main():
@@ -122,10 +129,11 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--memory", action="store_true")
-    ap.add_argument("--peak", nargs=2, metavar=("MODEL", "ENGINE"), help=argparse.SUPPRESS)
+    ap.add_argument("--peak", nargs=3, metavar=("MODEL", "ENGINE", "MODE"),
+                    help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.peak:
-        return peak(args.peak[0], args.batch, args.peak[1])
+        return peak(args.peak[0], args.batch, args.peak[1], args.peak[2] == "warm")
     if args.memory:
         return memory(args.batch)
     print(f"training step, batch {args.batch}, median of {args.repeat}, 1 thread")
