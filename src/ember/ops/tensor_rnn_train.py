@@ -55,26 +55,31 @@ def _views(reserve, count, steps, n, hid):
 
 
 def _ifog_t(w_ih, w_hh, b_ih, b_hh, contiguous):
-    """(W_ih^T, W_hh as (4H, H) columns weights, bias (4H, 1)); gates i, f, o, g with i, f,
-    o pre-scaled by 1/2."""
+    """(W_ih with the bias as one more column (4H, F + 1), W_hh (4H, H)); gates i, f, o, g
+    with i, f, o pre-scaled by 1/2."""
     dt = w_ih.dtype
-    b = None if b_ih is None else _gates_ifog((b_ih + b_hh)[:, None], dt)
-    return _gates_ifog(w_ih, dt), np.ascontiguousarray(_gates_ifog(w_hh, dt)), b
+    f = w_ih.shape[1]
+    wb = np.empty((w_ih.shape[0], f + 1), dt)
+    wb[:, :f] = w_ih
+    wb[:, f] = 0 if b_ih is None else b_ih + b_hh
+    return _gates_ifog(wb, dt), np.ascontiguousarray(_gates_ifog(w_hh, dt))
 
 
 def _forward_direction(x, w, h0, c0, views, reverse):
     """One direction of one layer over time-major x (T, N, F); fills views, returns
     the hidden states (T, N, H) in time order."""
-    w_ih, w_hh, b = w
+    w_ih, w_hh = w
     sv, tc, hs = views
-    steps, n = x.shape[0], x.shape[1]
+    steps, n, feats = x.shape
     hid = h0.shape[1]
     xs = x[::-1] if reverse else x
-    # (4H, T, N): the input projection of every step as one GEMM
-    x_cols = np.ascontiguousarray(xs.transpose(2, 0, 1)).reshape(x.shape[2], -1)
-    xw = np.matmul(w_ih, x_cols).reshape(4 * hid, steps, n)
-    if b is not None:
-        xw += b[:, :, None]
+    # the input projection and bias of every step as one batched GEMM, straight into the
+    # gate rows of sv (a row of ones under x carries the bias)
+    x1 = np.empty((steps, feats + 1, n), x.dtype)
+    x1[:, :feats] = xs.transpose(0, 2, 1)
+    x1[:, feats] = 1
+    np.matmul(w_ih, x1, out=sv[:steps, :4 * hid])
+    tmp = np.empty((4 * hid, n), x.dtype)
     sv[0, 4 * hid:] = c0.T
     hs[0] = h0.T
     prod = np.empty((2 * hid, n), x.dtype)
@@ -84,8 +89,8 @@ def _forward_direction(x, w, h0, c0, views, reverse):
     for t in range(steps):
         buf = sv[t]
         gates, sig = buf[:4 * hid], buf[:3 * hid]
-        matmul(w_hh, hs[t], out=gates)
-        add(gates, xw[:, t], out=gates)
+        matmul(w_hh, hs[t], out=tmp)
+        add(gates, tmp, out=gates)
         tanh(gates, out=gates)
         mul(sig, half, out=sig)
         add(sig, half, out=sig)
