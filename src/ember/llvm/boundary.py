@@ -366,9 +366,9 @@ def build_exception(site, payload) -> BaseException:
         return RuntimeError(f"ember's native code reported that {site.op} fails at "
                             f"{site.file}:{site.line}, but its kernel does not (a bug)")
     if site.kind == "exc":
-        from ember.llvm.ops_dstr import evaluate
+        from ember.llvm.ops_dstr import make_exception
 
-        e = exc_new(site.exc[0], evaluate(site.exc[1], payload))
+        e = make_exception(site.exc[0], site.exc[1], payload)
         if len(site.exc) == 4:  # raise … from (None, or a constant exception)
             e.__cause__ = None if site.exc[2] is None else exc_new(site.exc[2], site.exc[3])
         return e

@@ -302,12 +302,11 @@ class FunctionGen:
             return
         if not (isinstance(e, Static) and e.kind == "exc"):
             raise NotNative("raise of an exception value not built from constants")
-        from ember.llvm.ops_dstr import Deferred, message_site
+        from ember.llvm.ops_dstr import leaves, message_site
 
         msg = e.value[1]
-        leaves = [v for v, _ in msg.leaves] if isinstance(msg, Deferred) else []
         exc = (e.value[0], message_site(msg)) + tuple(e.value[2:])
-        self.record(self.site("exc", op.loc, exc=exc), leaves)
+        self.record(self.site("exc", op.loc, exc=exc), leaves(msg))
         self.error_exit()
 
     def op_if(self, op) -> None:

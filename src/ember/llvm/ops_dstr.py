@@ -4,7 +4,8 @@ Native code has no strings, but `raise ValueError("negative: " + str(n))` and `a
 10, f"{n} is too big"` are everywhere. A str value made by `str()`, `repr()`, `format()`
 with a constant spec and `+` from constants and ints, floats and bools is a *deferred*
 string: a compile-time expression over its scalar leaves (`Static("dstr", Deferred)`). The
-only op that takes one is an exception's construction; the raise records the leaves in its
+only ops that take one are an exception's constructions (`exc.new`, and `exc.new_arg` for
+an exception made from one value, `KeyError(n)`); the raise records the leaves in its
 payload and the boundary evaluates the expression with the VM's own kernels
 (`evaluate`), so the message is the VM's, character for character. A deferred string used
 any other way keeps its function on the VM, as any str did.
@@ -111,17 +112,43 @@ def _safe_spec(kind: str, spec: str) -> bool:
     return True
 
 
+class Argument:
+    """An exception made from one value (`raise KeyError(n)`: its args are (n,))."""
+
+    def __init__(self, value: Deferred):
+        self.value = value
+
+
+@emitter("exc.new_arg")
+def _exc_new_arg(g, op):
+    kind = g.get(op.operands[0])
+    if not isinstance(kind, Static):
+        raise NotNative("an exception class that is not a constant")
+    return Static("exc", (kind.value, Argument(_operand(g, op.operands[1]))))
+
+
 def message_site(msg) -> tuple:
-    """A raise site's message: text or None as it is, a Deferred as ("dstr", expr)."""
-    return ("dstr", msg.expr) if isinstance(msg, Deferred) else msg
+    """A raise site's message: text or None as it is, a Deferred as ("dstr", expr), an
+    Argument as ("arg", expr)."""
+    if isinstance(msg, Deferred):
+        return ("dstr", msg.expr)
+    return ("arg", msg.value.expr) if isinstance(msg, Argument) else msg
 
 
-def evaluate(msg, payload) -> str | None:
-    """The message of a raise site given its recorded payload (text and None as they
-    are; a deferred expression through the VM's kernels)."""
-    if not isinstance(msg, (list, tuple)):
-        return msg
-    return _eval(msg[1], payload)
+def leaves(msg) -> list:
+    """The native values a raise records for its message."""
+    d = msg.value if isinstance(msg, Argument) else msg
+    return [v for v, _ in d.leaves] if isinstance(d, Deferred) else []
+
+
+def make_exception(kind: str, msg, payload) -> BaseException:
+    """The exception of a raise site given its recorded payload (a message as text or
+    None, a deferred message or argument through the VM's kernels)."""
+    from ember.ops.scalar_builtins import exc_new, exc_new_arg
+
+    if isinstance(msg, (list, tuple)) and msg[0] == "arg":
+        return exc_new_arg(kind, _eval(msg[1], payload))
+    return exc_new(kind, _eval(msg[1], payload) if isinstance(msg, (list, tuple)) else msg)
 
 
 def _eval(expr, payload):

@@ -542,7 +542,7 @@ def _exc_set_cause(g, op):
     if isinstance(cause, Static) and cause.kind == "none":
         return Static("exc", e.value + (None, None))
     if isinstance(cause, Static) and cause.kind == "exc" and len(cause.value) == 2 \
-            and not isinstance(cause.value[1], ops_dstr.Deferred):
+            and not isinstance(cause.value[1], (ops_dstr.Deferred, ops_dstr.Argument)):
         return Static("exc", e.value + cause.value)
     raise NotNative("raise … from a caught or computed exception")
 

@@ -45,6 +45,14 @@ def reprs(b: bool, n: int) -> int:
     if n == 0:
         raise ZeroDivisionError(repr(b) + repr(n) + str(1.5))
     return 10 // n
+def argument(n: int, x: float, b: bool) -> int:
+    if n > 2:
+        raise KeyError(n)
+    if x > 2.0:
+        raise ValueError(x) from None
+    if b:
+        raise IndexError(b)
+    return n
 '''
 REFUSED = '''
 def five(a: int, b: int, c: int, d: int, e: int) -> int:
@@ -72,7 +80,7 @@ def _outcome(f, *args):
         r = f(*args)
         return ("ok", type(r), repr(r))
     except Exception as e:  # noqa: BLE001 - the exception is the result
-        return ("raised", type(e), str(e))
+        return ("raised", type(e), str(e), repr(e.args), e.__suppress_context__)
 
 
 def _ints(rng):
@@ -88,7 +96,8 @@ def _floats(rng):
 
 def test_every_function_is_native(cus):
     native, _ = cus
-    for name in ("checked", "concat", "floats", "specs", "caught", "in_loop", "reprs"):
+    for name in ("checked", "concat", "floats", "specs", "caught", "in_loop", "reprs",
+                 "argument"):
         f = getattr(native, name)
         assert f.backend == "llvm", (name, f.fallback_reason)
 
@@ -103,7 +112,8 @@ def test_messages_are_the_vms(cus):
         [("specs", (n, x)) for n in ints for x in floats[:6]] + \
         [("caught", (n,)) for n in ints] + \
         [("in_loop", ([1, n, 2],)) for n in ints] + \
-        [("reprs", (b, n)) for b in (True, False) for n in (0, 3)]
+        [("reprs", (b, n)) for b in (True, False) for n in (0, 3)] + \
+        [("argument", (n, x, b)) for n in ints[:6] for x in floats[:8] for b in (True, False)]
     for name, args in calls:
         want = _outcome(getattr(vm, name), *args)
         got = _outcome(getattr(native, name), *args)
