@@ -7,7 +7,7 @@ string: a compile-time expression over its scalar leaves (`Static("dstr", Deferr
 only ops that take one are an exception's constructions (`exc.new`, and `exc.new_arg` for
 an exception made from one value, `KeyError(n)`); the raise records the leaves in its
 payload and the boundary evaluates the expression with the VM's own kernels
-(`evaluate`), so the message is the VM's, character for character. A deferred string used
+(`make_exception`), so the message is the VM's, character for character. A deferred string used
 any other way keeps its function on the VM, as any str did.
 
 Deferring moves no observable effect: these kernels are pure, and a `format` spec is
