@@ -234,8 +234,9 @@ ROW_ARGS = ["a", "k4", "m", "wp", "kq", "n", "colsum", "z"]
 def _rows_tile(b, fn, g, rows, nv, m0, jb, epi):
     """rows x nv vectors of sums at activation rows m0.., weight blocks jb..; then
     epi(b, m0, jb, rows, nv, acc). A tile of fewer than 4 sums keeps 4 sets of them
-    over interleaved k (integer sums: exact in any order), so that a narrow product (a
-    classifier's 10 outputs) is not one chain of vpdpbusd latencies."""
+    over interleaved k, one of fewer than 8 two (integer sums: exact in any order), so
+    that a narrow product (a classifier's 10 outputs) is not one chain of vpdpbusd
+    latencies."""
     arow = [_gep(b, g["a"], b.mul(b.add(m0, I64(r)), g["k4"])) for r in range(rows)]
     wblk = [_gep(b, g["wp"], b.mul(b.mul(b.add(jb, I64(v)), g["kq"]), I64(64)))
             for v in range(nv)]
@@ -251,7 +252,7 @@ def _rows_tile(b, fn, g, rows, nv, m0, jb, epi):
         return out
 
     zero = ir.Constant(VI32, None)
-    split = 4 if rows * nv < 4 else 1
+    split = 4 if rows * nv < 4 else 2 if rows * nv < 8 else 1
     init = [[[zero] * nv for _ in range(rows)] for _ in range(split)]
     stop = b.add(b.sub(g["kq"], I64(split)), I64(1))  # k + split <= kq
     k, sets = _acc_loop(b, fn, f"q{rows}x{nv}", I64(0), stop, split, init,
@@ -260,9 +261,9 @@ def _rows_tile(b, fn, g, rows, nv, m0, jb, epi):
     if split > 1:
         _, tail = _acc_loop(b, fn, f"q{rows}x{nv}t", k, g["kq"], 1, [sets[0]],
                             lambda b, k, sets: [step(b, k, sets[0])])
-        acc = [[b.add(b.add(tail[0][r][v], sets[1][r][v]),
-                      b.add(sets[2][r][v], sets[3][r][v])) for v in range(nv)]
-               for r in range(rows)]
+        acc = [[tail[0][r][v] for v in range(nv)] for r in range(rows)]
+        for extra in sets[1:]:
+            acc = [[b.add(acc[r][v], extra[r][v]) for v in range(nv)] for r in range(rows)]
     else:
         acc = sets[0]
     epi(b, m0, jb, rows, nv, acc)
@@ -450,8 +451,12 @@ def choose_qparams(b, mn, mx, qmax):
 
 def _quantize_rows(b, fn, x, codes, m, k, k4, inv, z):
     """codes (m, k4) uint8 = clamp(rne(f32(x * inv + z)), 0, 255) of x (m, k), zeros
-    past k; inv and z doubles."""
-    vinv, vz = _splat(b, inv, VF64), _splat(b, z, VF64)
+    past k; inv (a float32 value) and z (an integer) doubles. f32(x * inv + z) is one
+    float32 fused multiply-add, fbgemm's own step: the numpy kernels' float64 route gives
+    the same codes (docs/quantization.md, "Quantize and dequantize")."""
+    vinv = _splat(b, b.fptrunc(inv, F32), VF32)
+    vz = _splat(b, b.fptrunc(z, F32), VF32)
+    fma = _intr(b.module, "llvm.fma.v16f32", VF32, [VF32, VF32, VF32])
     lo, hi = ir.Constant(VF32, None), _vconst(VF32, 255.0)
 
     def row(b, r):
@@ -460,7 +465,7 @@ def _quantize_rows(b, fn, x, codes, m, k, k4, inv, z):
 
         def chunk(b, i, mask):
             v = load(b, VF32, b.gep(src, [i], source_etype=F32), mask, lo)
-            t = b.fptrunc(b.fadd(b.fmul(b.fpext(v, VF64), vinv), vz), VF32)
+            t = b.call(fma, [v, vinv, vz])
             q = b.fptoui(_clamp(b, _rne(b, t), lo, hi), VI8)
             store(b, q, _gep(b, dst, i), mask)
         stream(b, fn, k, chunk, "qc")
