@@ -225,9 +225,11 @@ class FunctionGen:
             self.mg.unknown_class.add(self.func.sym_name)
         for u in self.unwind:
             u.codes.add(code)
-        words = [as_word(b, w) for w in payload[:NPAYLOAD]]
-        words += [I64(0)] * (NPAYLOAD - len(words))
-        b.call(_record_fn(self.mg.rt), [self.ctx, I32(site), I64(code)] + words)
+        b.store(I32(site), b.gep(self.ctx, [I32(0), I32(0)], inbounds=True, source_etype=CTX))
+        b.store(I64(code), b.gep(self.ctx, [I32(0), I32(2)], inbounds=True, source_etype=CTX))
+        for i, w in enumerate(payload[:NPAYLOAD]):
+            p = b.gep(self.ctx, [I32(0), I32(3), I32(i)], inbounds=True, source_etype=CTX)
+            b.store(as_word(b, w), p)
 
     def deopt_if(self, cond, reason: str, loc) -> None:
         """If cond: leave native code for the VM — the boundary runs the whole call again
@@ -828,25 +830,6 @@ def _const_int(v):
     if isinstance(owner, ConstOp) and isinstance(owner.attrs.get("value"), int):
         return owner.attrs["value"]
     return None
-
-
-def _record_fn(rt) -> ir.Function:
-    """`void ember.record(ptr ctx, i32 site, i64 class code, i64 words…)`: one cold call
-    per failure path instead of its stores (less IR for Python to build and LLVM to
-    optimize: a third of a check-heavy function's lines were these)."""
-    name = "ember.record"
-    fn = rt._fns.get(name)
-    if fn is None:
-        fn, b = rt._new(name, ir.VoidType(), [PTR, I32, I64] + [I64] * NPAYLOAD)
-        fn.attributes.add("cold")
-        fn.attributes.add("noinline")
-        ctx, site, code, *words = fn.args
-        b.store(site, b.gep(ctx, [I32(0), I32(0)], inbounds=True, source_etype=CTX))
-        b.store(code, b.gep(ctx, [I32(0), I32(2)], inbounds=True, source_etype=CTX))
-        for i, w in enumerate(words):
-            b.store(w, b.gep(ctx, [I32(0), I32(3), I32(i)], inbounds=True, source_etype=CTX))
-        b.ret_void()
-    return fn
 
 
 def as_word(b, w):
