@@ -72,17 +72,25 @@ def _bind_symbols():
             pass
 
 
-def compile_ir(text: str, small: bool = False) -> bytes:
-    """Parse, verify, optimize (O3) and compile LLVM IR text to an object file (in the
+def compile_ir(text: str, small: bool = False, light: bool = False) -> bytes:
+    """Parse, verify, optimize (O3; `light`: only SROA, instcombine and simplifycfg, for
+    glue code whose cost is its calls) and compile LLVM IR text to an object file (in the
     small code model, for ember's own loader, if `small`)."""
     with _LOCK:
         st = _init()
         tm = st["tm_small"] if small else st["tm"]
         mod = llvm.parse_assembly(text)
         mod.verify()
-        pto = llvm.create_pipeline_tuning_options(speed_level=3)
+        pto = llvm.create_pipeline_tuning_options(speed_level=1 if light else 3)
         pb = llvm.create_pass_builder(tm, pto)
-        pb.getModulePassManager().run(mod, pb)
+        if light:
+            mpm = llvm.create_new_module_pass_manager()
+            mpm.add_sroa_pass()
+            mpm.add_instruction_combine_pass()
+            mpm.add_simplify_cfg_pass()
+        else:
+            mpm = pb.getModulePassManager()
+        mpm.run(mod, pb)
         return tm.emit_object(mod)
 
 

@@ -104,7 +104,7 @@ def _load():
             from ember.llvm import jit
             from ember.llvm.pycall import body_ir
 
-            obj = jit.compile_ir(body_ir(*jit.target_triple_layout()), small=True)
+            obj = jit.compile_ir(body_ir(*jit.target_triple_layout()), small=True, light=True)
             cache.store(k, {"body": SYMBOL}, obj)
         image = _link(obj)
         return image, image.address(SYMBOL)
