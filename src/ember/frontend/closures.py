@@ -342,11 +342,17 @@ def _closure(em, info, caps, node):
 
 def make_lambda(em, node: A.Lambda, expected):
     for a in node.args:
-        if a.kind != "normal" or a.default is not None:
-            return em.unsupported("lambda parameters must be plain names", a.span)
+        if a.kind != "normal":
+            return em.unsupported("lambda parameters must be plain names (*args, **kwargs "
+                                  "and keyword-only parameters of a lambda are not "
+                                  "supported)", a.span)
+    defaults = [(a.arg, em.value(a.default)) for a in node.args if a.default is not None]
+    if defaults:  # evaluated here, once, as Python does: the lambda keeps their values
+        node = A.Lambda(node.span, [a for a in node.args if a.default is None], node.body)
     em.lambda_counter += 1
     name = f"lambda{em.lambda_counter}"
     meta = MLambda(node, None, name, em)
+    meta.defaults = [(n, v.type, v) for n, v in defaults]
     meta.depth = len(em.comprehensions)
     if isinstance(expected, T.FunctionType) and len(expected.params) == len(node.args):
         return lambda_instance(em, meta, list(expected.params), node)
@@ -365,7 +371,9 @@ def lambda_instance(em, meta: MLambda, types, point, called=False):
     made at `point`; `called`: it is called right away, not kept as a value."""
     lam = meta.node
     params = [a.arg for a in lam.args]
-    caps = captures_of(em, lam, params, lam.span, meta.depth)
+    fixed = getattr(meta, "defaults", [])  # parameters with defaults: values made earlier
+    caps = fixed + captures_of(em, lam, params + [n for n, _, _ in fixed], lam.span,
+                               meta.depth)
     if not called:
         check_captures(em, [(n, t) for n, t, _ in caps], point)
     key = tuple(types)
@@ -384,6 +392,9 @@ def call_lambda(em, meta: MLambda, node):
     if node.keywords:
         return em.unsupported("keyword arguments to a lambda are not supported", node.span)
     args = [em.value(a) for a in node.args]
+    if len(args) > len(meta.node.args) and getattr(meta, "defaults", None):
+        return em.unsupported("passing a value for a lambda parameter that has a default "
+                              "is not supported (the default is always used)", node.span)
     if len(args) != len(meta.node.args):
         return em.error(f"the lambda takes {len(meta.node.args)} argument(s) but "
                         f"{len(args)} were given", node.span)

@@ -161,6 +161,9 @@ def assigned_names(stmts) -> list[str]:
             continue
         if isinstance(s, A.ClassDef):
             continue
+        if _may_bind_walrus(s):
+            for name in walrus_names(s):
+                out.setdefault(name, None)
         for field in ("body", "orelse", "finalbody"):
             stack.extend(reversed(getattr(s, field, None) or []))
         for h in getattr(s, "handlers", None) or []:
@@ -168,6 +171,27 @@ def assigned_names(stmts) -> list[str]:
                 out.setdefault(h.name, None)
             stack.extend(reversed(h.body))
     return list(out)
+
+
+def _may_bind_walrus(s) -> bool:
+    """False when the text of s's source has no ':=' (no need to walk its expressions)."""
+    src = getattr(s.span, "source", None)
+    return src is None or ":=" in src.text
+
+
+def walrus_names(s) -> list[str]:
+    """The names the expressions of statement s (not its nested statements, lambdas,
+    functions or classes) bind with `:=` (a comprehension's bind in the function)."""
+    out = []
+    stack = [c for c in children(s) if not isinstance(c, _STMT_NODES)]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (A.Lambda, A.FunctionDef, A.ClassDef)) or isinstance(n, _STMT_NODES):
+            continue
+        if isinstance(n, A.NamedExpr) and isinstance(n.target, A.Name):
+            out.append(n.target.id)
+        stack.extend(children(n))
+    return out
 
 
 def binding_counts(stmts) -> dict[str, int]:
@@ -192,6 +216,12 @@ def binding_counts(stmts) -> dict[str, int]:
                 out[h.name] = out.get(h.name, 0) + 1
             stack.extend(h.body)
     return out
+
+
+_STMT_NODES = (A.FunctionDef, A.ClassDef, A.Return, A.Assign, A.AugAssign, A.AnnAssign, A.For,
+               A.While, A.If, A.With, A.Raise, A.Try, A.Assert, A.Delete, A.Pass, A.Break,
+               A.Continue, A.Expr, A.Import, A.ImportFrom, A.Global, A.Nonlocal,
+               A.ExceptHandler)
 
 
 def _targets(s):

@@ -188,6 +188,18 @@ def _has_jump(stmts) -> bool:
     return False
 
 
+def _has_walrus(test) -> bool:
+    """A `:=` in a loop test that binds a variable of the function (not of a lambda)."""
+    stack = [test]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.NamedExpr):
+            return True
+        if not isinstance(n, A.Lambda):
+            stack.extend(A.children(n))
+    return False
+
+
 def _runs_forever(test, body) -> bool:
     """`while True:` with no `break` of its own: the code after it is unreachable."""
     if not (isinstance(test, A.Constant) and test.value is True):
@@ -209,7 +221,21 @@ def _runs_forever(test, body) -> bool:
 class LoopMixin:
     # -- while ------------------------------------------------------------------------------------
     def s_While(self, s):
+        if _has_walrus(s.test):
+            s = self.walrus_while(s)
         self.emit_while(s.test, lambda: self.emit_body(s.body), s.body, s.orelse, s)
+
+    def walrus_while(self, s):
+        """`while (k := e) > 0: body` as `while True: if not ((k := e) > 0): [else]; break`
+        then body: the names the test binds are the body's (and after the loop the last
+        value tested), as in Python. An else clause runs where the test fails."""
+        if any(isinstance(n, (A.Break, A.Continue)) for st in s.orelse for n in A.walk(st)):
+            self.unsupported("a walrus (:=) in a while test with an else clause that breaks "
+                             "or continues an outer loop is not supported", s.test.span)
+        sp = s.test.span
+        stop = A.If(sp, A.UnaryOp(sp, "not", s.test), list(s.orelse) + [A.Break(sp)], [])
+        return A.While(s.span, A.Constant(sp, True), [stop] + list(s.body), [],
+                       getattr(s, "kw_span", None))
 
     def emit_while(self, test, body_fn, body_stmts, orelse, node, extra=()):
         """A while op; `test` is an AST test or a callable returning a Cond."""
