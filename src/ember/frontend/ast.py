@@ -125,6 +125,24 @@ class While(Node):
 
 
 @_node
+class Match(Node):
+    """`match subject:` and its cases (MatchCase nodes, kept as `body` so that code walking
+    statement bodies sees the cases' statements); each pattern is kept as the expression
+    it is written as (patterns.py reads it as a pattern)."""
+    subject: Node
+    body: list
+    kw_span: Span | None = None
+
+
+@_node
+class MatchCase(Node):
+    pattern: Node
+    name: str | None  # `case p as name` (the whole pattern)
+    guard: Node | None
+    body: list
+
+
+@_node
 class If(Node):
     test: Node
     body: list

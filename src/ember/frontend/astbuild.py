@@ -323,6 +323,19 @@ class Builder:
             tail = [A.If(self.span([ekw, ebody]), etest, ebody, tail, self.tspan(ekw))]
         return A.If(self.span(items), test, body, tail, self.tspan(kw))
 
+    def match_stmt(self, items):
+        kw, subject, *cases = self.strip(items)
+        cases = [c for c in cases if isinstance(c, A.MatchCase)]
+        return A.Match(self.span(items), subject, cases, self.tspan(kw))
+
+    def case_block(self, items):
+        pattern, body, mid = items[1], items[-1], list(items[2:-1])
+        name = next((str(t) for t in mid if isinstance(t, _TOKEN) and t.type == "NAME"), None)
+        at = next((i for i, t in enumerate(mid) if isinstance(t, _TOKEN) and t.type == "IF"),
+                  None)
+        guard = mid[at + 1] if at is not None else None
+        return A.MatchCase(self.span(items), pattern, name, guard, body)
+
     def elif_clause(self, items):
         return tuple(self.strip(items))
 

@@ -161,6 +161,10 @@ def assigned_names(stmts) -> list[str]:
             continue
         if isinstance(s, A.ClassDef):
             continue
+        if isinstance(s, A.MatchCase):
+            from ember.frontend.patterns import capture_names
+            for name in capture_names(s):
+                out.setdefault(name, None)
         if _may_bind_walrus(s):
             for name in walrus_names(s):
                 out.setdefault(name, None)
@@ -221,7 +225,7 @@ def binding_counts(stmts) -> dict[str, int]:
 _STMT_NODES = (A.FunctionDef, A.ClassDef, A.Return, A.Assign, A.AugAssign, A.AnnAssign, A.For,
                A.While, A.If, A.With, A.Raise, A.Try, A.Assert, A.Delete, A.Pass, A.Break,
                A.Continue, A.Expr, A.Import, A.ImportFrom, A.Global, A.Nonlocal,
-               A.ExceptHandler)
+               A.ExceptHandler, A.Match, A.MatchCase)
 
 
 def _targets(s):

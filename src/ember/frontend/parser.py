@@ -41,7 +41,7 @@ def _indenter():
             a module parse is running (by the same parser) cannot disturb it."""
             fresh = _Indenter()
             fresh.paren_level, fresh.indent_level = 0, [0]
-            return fresh._process(stream)
+            return fresh._process(soft_keywords(stream))
 
         def _process(self, stream):
             """lark's Indenter._process with the token types bound once (it runs per
@@ -70,6 +70,44 @@ def _indenter():
 
 
 _OPENS, _CLOSES = frozenset(("LPAR", "LSQB", "LBRACE")), frozenset(("RPAR", "RSQB", "RBRACE"))
+_SOFT = {"match": "MATCH", "case": "CASE"}
+_NOT_AFTER_SOFT = frozenset(("DOT", "EQUAL", "AUGOP", "COMMA", "COLON", "SEMICOLON", "RPAR",
+                             "RSQB", "RBRACE", "_NEWLINE", "PLUS", "SLASH", "SLASHSLASH",
+                             "PERCENT", "POW", "AT", "LT", "GT", "EQEQ", "GE", "LE", "NE",
+                             "VBAR", "CIRCUMFLEX", "AMPERSAND", "LSHIFT", "RSHIFT", "OR",
+                             "AND", "IN", "IS", "IF", "RARROW"))
+
+
+def soft_keywords(stream):
+    """Python's soft keywords: a NAME `match` starting a line that ends with ':' (a match
+    statement's head), or a NAME `case` starting a line with a ':' outside brackets (a case
+    clause), becomes a MATCH or CASE token; elsewhere they stay names (`match = 3`,
+    `case.x`, `match(x)`)."""
+    start, paren = True, 0
+    it = iter(stream)
+    for token in it:
+        kind = token.type
+        if not (start and kind == "NAME" and token in _SOFT):
+            start = kind == "_NEWLINE" and paren == 0
+            paren += (kind in _OPENS) - (kind in _CLOSES)
+            yield token
+            continue
+        line, depth, colon_at = [token], 0, []
+        for t in it:
+            line.append(t)
+            if t.type == "_NEWLINE" and depth <= 0:
+                break
+            depth += (t.type in _OPENS) - (t.type in _CLOSES)
+            if t.type == "COLON" and depth == 0:
+                colon_at.append(len(line) - 1)
+        ends = line[-1].type == "_NEWLINE"
+        last = len(line) - 2 if ends else len(line) - 1
+        soft = len(line) > 2 and line[1].type not in _NOT_AFTER_SOFT and colon_at and (
+            colon_at[-1] == last if token == "match" else True)
+        if soft:
+            line[0] = type(token).new_borrow_pos(_SOFT[str(token)], str(token), token)
+        yield from line
+        start = ends
 
 
 def _indent(stream):
@@ -257,7 +295,7 @@ class _FastParser:
                       for size, origin, spec in data["rules"]]
 
     def parse(self, text: str, start: str):
-        tokens = _indent(self.lex(text))
+        tokens = _indent(soft_keywords(self.lex(text)))
         return self.drive(tokens, start)
 
     def lex(self, text: str):
@@ -548,7 +586,10 @@ def _describe(source, e) -> str:
         return f"unmatched {tok.value!r}"
     line_text = source.line(getattr(tok, "line", 0) + source.first_line - 1).strip()
     if line_text.startswith("match ") and line_text.endswith(":"):
-        return "invalid syntax: 'match' statements are not supported"
+        return "invalid syntax in a match statement (its body holds `case` clauses)"
+    if line_text.startswith("case ") and ":" in line_text:
+        return ("invalid syntax in a case pattern (`as` is accepted after the whole "
+                "pattern only, `case [a, b] as pair:`)")
     if "_INDENT" in expected and len(expected) == 1 or _after_colon(source, tok):
         return "expected an indented block"
     if "COLON" in expected and ttype in ("_NEWLINE", "NAME", "EQUAL", "LPAR"):

@@ -567,6 +567,10 @@ class StmtMixin:
             self.assign(e, item, span)
 
     # -- if ---------------------------------------------------------------------------------------
+    def s_Match(self, s):
+        from ember.frontend.patterns import s_Match
+        s_Match(self, s)
+
     def s_If(self, s):
         cond = self.condition(s.test)
         if cond.const is not None:
