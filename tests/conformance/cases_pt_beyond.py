@@ -163,3 +163,10 @@ def f(x: int):
             return "many"
 ''', [(1,), (3,), (9,)]),
 ]
+
+CASES += [
+    ('''
+def f(x: float, n: int):
+    return x.is_integer(), x.as_integer_ratio(), x.hex(), n.bit_length(), n.bit_count(), n.as_integer_ratio()
+''', [(2.0, 10), (0.1, -7), (-3.5, 0), (float("inf"), 1)]),
+]

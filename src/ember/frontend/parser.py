@@ -541,6 +541,7 @@ def check_depth(node) -> None:
 _TOKEN_WORDS = {
     "COLON": "':'", "RPAR": "')'", "RSQB": "']'", "RBRACE": "'}'", "LPAR": "'('",
     "NAME": "a name", "_NEWLINE": "a new line", "EQUAL": "'='", "COMMA": "','",
+    "CASE": "'case'",
 }
 
 

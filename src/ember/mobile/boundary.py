@@ -252,8 +252,9 @@ def _hint(shown: str, v) -> str:
                 "float32, float64, complex64 or complex128, in native byte order)")
     if hasattr(v, "__dict__") and not isinstance(v, (type, BaseException)) and \
             type(v).__name__ in shown:
-        return (" (a Python object: objects of script classes are made by the script and "
-                "cannot be passed in)")
+        return (" (a Python object of a class of that name passes in only when its "
+                "attributes of the script class's field names hold values of the fields' "
+                "types)")
     return ""
 
 

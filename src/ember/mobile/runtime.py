@@ -180,7 +180,7 @@ def make_classes(infos, globals_=None, guards=None) -> list:
             out.append(type(_class_name(info.name), (tuple,), ns))
             continue
         ns = {"__slots__": tuple(f"f{i}" for i in range(n)), "__init__": _object_init,
-              "_field_names": tuple(info.fields)}
+              "_field_names": tuple(info.fields), "_field_types": tuple(info.field_types)}
         for name, fi in info.methods.items():
             ns[name] = _special_method(name, fi, globals_, guards)
         out.append(type(_class_name(info.name), (ScriptObject,), ns))

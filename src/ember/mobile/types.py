@@ -276,6 +276,8 @@ def converter(t: RType, classes: dict):
         cls = classes.get(t.args[0])
         if cls is not None and getattr(cls, "_ember_constants", None):
             return _enum_converter(cls)
+        if cls is not None and getattr(cls, "_field_types", None) is not None:
+            return _object_converter(cls, classes)
         if cls is not None and issubclass(cls, tuple):
             n = len(cls._fields)
 
@@ -285,6 +287,36 @@ def converter(t: RType, classes: dict):
                 return v
             return convert
     return None
+
+
+def _object_converter(cls, classes):
+    """A Python object given for a script class of the same name (an object of the class
+    the same source defines when CPython runs it, as checkScript passes them) is a new
+    script object made from its attributes of the class's field names, each converted and
+    checked as an argument of the field's type; anything else passes on (and fails the
+    argument's check)."""
+    fields: list = []
+
+    def convert(v):
+        if isinstance(v, cls) or type(v).__name__ != cls.__name__ or \
+                isinstance(v, (type, BaseException)):
+            return v
+        if not fields:
+            for text in cls._field_types:
+                t = parse(text)
+                fields.append((converter(t, classes), checker(t, classes)))
+        values = []
+        for name, (conv, check) in zip(cls._field_names, fields):
+            try:
+                x = getattr(v, name)
+            except AttributeError:
+                return v
+            x = conv(x) if conv is not None else x
+            if not check(x):
+                return v
+            values.append(x)
+        return cls(*values)
+    return convert
 
 
 def _enum_converter(cls):

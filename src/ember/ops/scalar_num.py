@@ -188,3 +188,20 @@ _reg("float.round_n", "(float number, int ndigits) -> float", round, ("builtins.
 _reg("int.or_default", "(int? value, int default) -> int",
      lambda value, default: default if value is None else value,
      doc="value, or default when value is None (an Optional[int] slice bound: x[a:b]).")
+
+# ----------------------------------------------------------------------------- int/float methods
+
+
+def _ratio(x):
+    n, d = x.as_integer_ratio()  # ValueError for nan, OverflowError for an infinity
+    return check(n, "as_integer_ratio", x), check(d, "as_integer_ratio", x)
+
+
+_reg("int.bit_length", "(int self) -> int", int.bit_length, ("int.bit_length",))
+_reg("int.bit_count", "(int self) -> int", lambda a: bin(a).count("1"), ("int.bit_count",))
+_reg("int.as_integer_ratio", "(int self) -> Tuple[int, int]", lambda a: (a, 1),
+     ("int.as_integer_ratio",))
+_reg("int.is_integer", "(int self) -> bool", lambda a: True, ("int.is_integer",))
+_reg("float.as_integer_ratio", "(float self) -> Tuple[int, int]", _ratio,
+     ("float.as_integer_ratio",), may_raise=True)
+_reg("float.hex", "(float self) -> str", float.hex, ("float.hex",))

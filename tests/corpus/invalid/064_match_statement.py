@@ -1,11 +1,10 @@
 # error: ParseError
-# line: 6
-# match: match
+# line: 7
+# match: expected 'case'
 
 def f(x: int) -> int:
     match x:
-        case 1:
-            return 1
+        pass
     return 0
 
 
