@@ -302,10 +302,24 @@ class ExprMixin:
                 return r
         if op == "+" and isinstance(ta, T.TupleType) and isinstance(tb, T.TupleType):
             return self.tuple_concat(a, b, node)
+        if op == "|" and isinstance(ta, T.DictType) and isinstance(tb, T.DictType):
+            return self.dict_union(a, b, node, aug)
         verb = _VERB.get(op, op)
         hint = self.unrefined_hint([(a, operand_nodes[0]), (b, operand_nodes[1])])
         return self.error(f"cannot {verb} {show(ta)} and {show(tb)} (operator '{op}'){hint}",
                           node.span)
+
+    def dict_union(self, a, b, node, aug):
+        """`a | b`: a new dict of a's items updated with b's; `a |= b` updates a in place
+        (dict.__ior__) and gives a back. b's keys and values must fit a's types."""
+        b = self.coerce(b, a.type, node.span)
+        if isinstance(b.type, ErrorType):
+            return b
+        loc = self.loc(node)
+        if aug:
+            self.b.kernel("dict.update", [a, b], T.NONE, loc)
+            return a
+        return self.b.kernel("dict.or", [a, b], a.type, loc)
 
     def class_binop(self, op, a, b, node, aug):
         """a + b through a user class's __add__ / __iadd__ / b.__radd__ (None: no method)."""

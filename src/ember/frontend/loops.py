@@ -593,6 +593,10 @@ class LoopMixin:
             if node.func.id == "reversed":
                 return self.reversed_sequence(node)
             if node.func.id == "zip":
+                if node.keywords:
+                    self.unsupported("zip() keyword arguments (strict=...) are not supported",
+                                     node.span)
+                    return None
                 parts = [self.sequence_of(a) for a in node.args]
                 if any(getattr(p, "kind", None) == "iter" for p in parts[1:]) and \
                         1 <= len(parts) <= 4 and not node.keywords and \
@@ -611,12 +615,14 @@ class LoopMixin:
                     return None
                 return _Zip(parts, self.loc(node))
             if node.func.id == "enumerate":
-                if not node.args or len(node.args) > 2:
+                kw = {k.arg: k.value for k in node.keywords}
+                if not node.args or len(node.args) + len(kw) > 2 or set(kw) - {"start"}:
                     self.error("enumerate() takes an iterable and an optional start", node.span)
                     return None
                 inner = self.sequence_of(node.args[0])
-                start = self.to_int(self.value(node.args[1]), node.args[1]) \
-                    if len(node.args) == 2 else None
+                start_node = node.args[1] if len(node.args) == 2 else kw.get("start")
+                start = self.to_int(self.value(start_node), start_node) \
+                    if start_node is not None else None
                 return None if inner is None else _Enumerate(inner, start, self.loc(node))
         v = self.value(node)
         t = v.type

@@ -162,6 +162,8 @@ _DICT = [
     ("popitem", f"({D}) -> Tuple[k, v]", dict.popitem, ("dict.popitem",), True, False),
     ("clear", f"({D}) -> None", dict.clear, ("dict.clear",), False, False),
     ("copy", f"({D}) -> Dict[k, v]", dict.copy, ("dict.copy",), False, False),
+    ("or", f"({D}, Dict[k, v] other) -> Dict[k, v]", operator.or_, ("dict.__or__",), False,
+     False),
 ]
 for _n, _schema, _k, _py, _raises, _pure in _DICT:
     _reg(f"dict.{_n}", _schema, _k, _py, may_raise=_raises, pure=False, fold=False)
