@@ -172,12 +172,26 @@ class ExprMixin:
 
     # -- attributes -------------------------------------------------------------------------------
     def e_Attribute(self, node, expected):
+        v = node.value
+        if node.attr == "__name__" and isinstance(v, A.Call) and isinstance(v.func, A.Name) \
+                and v.func.id == "type" and len(v.args) == 1 and not v.keywords and \
+                isinstance(self.global_meta("type"), MBuiltin):
+            return self.type_name(v.args[0], node)
         base = self.expr(node.value)
         if isinstance(base, MConst):
             base = self.as_value(base, node.value)  # NAME.upper() of a str constant
         if isinstance(base, Meta):
             return self.meta_attribute(base, node)
         return self.attribute(base, node)
+
+    def type_name(self, arg, node):
+        """`type(x).__name__`: the name of x's class as CPython gives it (a Tensor's is
+        'Tensor'); a script object's, also one held as its base class, is its own class's."""
+        x = self.value(arg)
+        if isinstance(x.type, ErrorType):
+            return x
+        loc = self.loc(node)
+        return self.b.kernel("builtins.type_name", [x], T.STR, loc)
 
     def meta_attribute(self, base, node):
         attr = node.attr
@@ -960,6 +974,9 @@ class ExprMixin:
                 return u
         for v in typed[1:]:
             j = T.join(t, v.type)
+            if j is None:
+                from ember.frontend.inherit import common_base_type
+                j = common_base_type(self, t, v.type)
             if j is None:
                 self.error(f"container elements have different types ({show(t)} and "
                            f"{show(v.type)}){mix_hint(t, v.type) or '; annotate the variable'}",

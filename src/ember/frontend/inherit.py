@@ -81,6 +81,26 @@ def is_subclass(info, ancestor) -> bool:
     return False
 
 
+def common_base_type(em, a, b):
+    """The type of a display holding objects of classes a and b (or unions of classes):
+    their nearest common user base class, as an annotation naming it means (the base or
+    any subclass); None when they have none."""
+    from ember.frontend.polymorph import class_annotation
+    infos = []
+    for t in T.members(a) + T.members(b):
+        info = em.c.class_by_decl.get(t.name) if isinstance(t, T.ClassType) else None
+        if info is None:
+            return None
+        infos.append(info)
+    cand = infos[0]
+    while cand is not None and not all(is_subclass(i, cand) for i in infos):
+        cand = getattr(cand, "base", None)
+    if cand is None or cand.kind != "class":
+        return None
+    decl = em.c.declare_class(cand)
+    return None if decl is None else class_annotation(em, cand, decl)
+
+
 def subclass_types(em, ancestor, subject) -> list:
     """The class types among `subject`'s members whose class derives from `ancestor`."""
     out = []

@@ -18,6 +18,10 @@ def is_poison(v) -> bool:
     return isinstance(getattr(v, "type", None), ErrorType)
 
 
+_LOCAL_IMPORTS = {"math", "cmath", "torch", "torch.nn", "torch.nn.functional", "typing",
+                  "enum", "collections"}
+
+
 class StmtMixin:
     def stmt(self, s) -> None:
         handler = getattr(self, "s_" + type(s).__name__, None)
@@ -375,8 +379,26 @@ class StmtMixin:
         # Otherwise the names are this function's boxed variables (FunctionEmitter.boxed).
 
     def s_Import(self, s):
-        self.unsupported("imports inside a function are not supported; import at module level",
-                         s.span)
+        """`import math` (or `from typing import List`) inside a function: the modules a
+        CompilationUnit knows (math, cmath, torch and its nn/functional, typing, enum,
+        collections' OrderedDict) bind their names from here on, as at module level."""
+        from ember.frontend.compiler import _from_import
+        from ember.frontend.meta import MModule
+        if isinstance(s, A.ImportFrom):
+            if s.level or (s.module or "") not in _LOCAL_IMPORTS:
+                return self.unsupported(f"importing from '{s.module}' inside a function is not "
+                                        "supported; import at module level", s.span)
+            for name, asname in s.names:
+                if name == "*":
+                    return self.unsupported("'from ... import *' is not supported", s.span)
+                self.local_metas[asname or name] = _from_import(s.module, name)
+            return
+        for dotted, asname in s.names:
+            if dotted not in _LOCAL_IMPORTS:
+                return self.unsupported(f"importing '{dotted}' inside a function is not "
+                                        "supported; import at module level", s.span)
+            key = asname or dotted.split(".")[0]
+            self.local_metas[key] = MModule(dotted if asname else dotted.split(".")[0])
 
     s_ImportFrom = s_Import
 

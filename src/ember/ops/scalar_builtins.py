@@ -271,3 +271,14 @@ def _torch_check(cond, message):
 _reg("torch.check", "(bool cond, str? message=None) -> None", _torch_check,
      ("torch._check",), pure=False, may_raise=True, fold=False,
      doc="torch._check(cond, message=None): raise RuntimeError unless cond.")
+
+
+def _type_name(v) -> str:
+    """type(v).__name__ as CPython gives it for the script's value (a tensor, a numpy
+    array here, is torch's 'Tensor')."""
+    import numpy as np
+    return "Tensor" if isinstance(v, np.ndarray) else type(v).__name__
+
+
+_reg("builtins.type_name", "(Any a) -> str", _type_name, (), pure=False,
+     doc="type(x).__name__.")
