@@ -45,6 +45,26 @@ from ember.ir import types as T
 _TYPE_PREFIX = {T.I64: "int", T.F64: "float", T.C128: "complex", T.BOOL: "bool", T.STR: "str"}
 
 
+def _plain(func) -> bool:
+    """A callee with no side effects to order: a name or a dotted name."""
+    while isinstance(func, A.Attribute):
+        func = func.value
+    return isinstance(func, (A.Name, A.Constant))
+
+
+def _held(em, callee) -> str:
+    """A hidden name holding the evaluated callee (a value or a meta) for the rewritten
+    call."""
+    from ember.frontend.builtins_ import hidden_name
+    from ember.frontend.env import Var
+    name = hidden_name("callee")
+    if isinstance(callee, Value):
+        em.env.set(name, Var(callee.type, callee, True))
+    else:
+        em.local_metas[name] = callee
+    return name
+
+
 class CallMixin:
     def e_Call(self, node, expected):
         from ember.frontend.inherit import is_super_call
@@ -57,8 +77,7 @@ class CallMixin:
             if not (isinstance(node.func, A.Name) and
                     (isinstance(self.global_meta(node.func.id), MFunction) or
                      self.is_builtin_print(node))):
-                return self.unsupported("f(*xs) and f(**d) are supported in calls of the "
-                                        "program's own functions only", node.span)
+                return self.spread_into_any(node, expected)
         callee = self.expr(node.func)
         if isinstance(callee, Value):
             if isinstance(callee.type, ErrorType):
@@ -150,6 +169,70 @@ class CallMixin:
                            self.b.const("Unwrapping null optional", T.STR, loc), node)
             self.terminated = was
         return self.b.create("narrow", [v], [v.type.elem], loc=loc).result
+
+    def spread_into_any(self, node, expected):
+        """`obj.m(*t, **{...})`, `max(*(a, b))`, `fn_value(*[x, y])`: a tuple or display
+        spread is known item by item at compile time, so the call becomes one with the
+        items as arguments (each argument evaluated once, in order). `max(*xs)` and
+        `min(*xs)` of a list are `max(xs)` once the list has two items or more (CPython's
+        TypeError otherwise). Other spreads of a list or dict variable are refused."""
+        from ember.frontend.kwargs import expand_call
+        func, held = node.func, None
+        if isinstance(func, A.Attribute):
+            callee = self.expr(func)
+            if isinstance(callee, MBoundMethod) and \
+                    isinstance(callee.receiver.type, T.ClassType):
+                from ember.frontend.classes import call_class_method  # a method: as a function
+                return call_class_method(self, callee.receiver, callee.name, node)
+            if not _plain(func):  # evaluated first, as CPython does
+                held = _held(self, callee)
+                func = A.Name(func.span, held)
+        elif not _plain(func):
+            held = _held(self, self.expr(func))
+            func = A.Name(func.span, held)
+        call, hidden, spread = expand_call(self, node)
+        try:
+            if call is None:
+                from ember.frontend.function import Poison
+                return Poison()
+            if spread is not None:
+                return self.spread_max_min(call, spread, node, expected)
+            return self.e_Call(A.Call(call.span, func, call.args, call.keywords), expected)
+        finally:
+            for name in hidden:
+                self.env.pop(name)
+            if held is not None:
+                self.local_metas.pop(held, None)
+                if self.env.get(held) is not None:
+                    self.env.pop(held)
+
+    def spread_max_min(self, call, spread, node, expected):
+        from ember.frontend.meta import MBuiltin
+        f = node.func
+        if not (isinstance(f, A.Name) and f.id in ("max", "min") and
+                isinstance(self.global_meta(f.id), MBuiltin) and spread[1] is None and
+                not call.args and not call.keywords):
+            return self.unsupported("f(*xs) of a list or f(**d) of a dict variable is "
+                                    "supported in calls of the program's own functions (and "
+                                    "max/min/print) only: a method, a builtin or a function "
+                                    "value needs its arguments' number at compile time",
+                                    node.span)
+        xs = spread[0]
+        sp = node.span
+        elem = self.read_var(xs.id, sp).type.elem
+        kind = {T.I64: "int", T.F64: "float", T.BOOL: "bool"}.get(elem)
+        if kind is None:  # max(*[s]) of one str (or list) item is the max of its items
+            return self.unsupported(f"{f.id}(*xs) of a list of {show(elem)} is not supported "
+                                    f"(use {f.id}(xs))", node.span)
+        n = A.Call(sp, A.Name(sp, "len"), [xs], [])
+        few = A.Compare(sp, n, ["<"], [A.Constant(sp, 2)], [sp])
+        message = A.IfExp(sp, A.Compare(sp, A.Call(sp, A.Name(sp, "len"), [xs], []), ["=="],
+                                        [A.Constant(sp, 0)], [sp]),
+                          A.Constant(sp, f"{f.id} expected at least 1 argument, got 0"),
+                          A.Constant(sp, f"'{kind}' object is not iterable"))
+        from ember.frontend.spread import _raise_if
+        _raise_if(self, few, message, sp)
+        return self.e_Call(A.Call(sp, f, [xs], []), expected)
 
     def call_args(self, node):
         return [self.value(a) for a in node.args]

@@ -73,6 +73,16 @@ def expand_call(em, node):
                 return None, names, None
             args.append(hold(em.value(a), a.span))
             continue
+        if isinstance(a.value, A.List) and \
+                not any(isinstance(e, A.Starred) for e in a.value.elts):
+            if spread[0] is not None:
+                em.unsupported("a positional argument after f(*xs) of a list is not "
+                               "supported (the list's length is known at run time only)",
+                               a.span)
+                return None, names, None
+            for e in a.value.elts:  # *[a, b]: the display's items, as positional arguments
+                args.append(hold(em.value(e), e.span))
+            continue
         v = em.value(a.value)
         if isinstance(v.type, ErrorType):
             return None, names, None

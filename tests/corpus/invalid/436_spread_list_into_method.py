@@ -1,15 +1,11 @@
 # error: UnsupportedError
-# line: 12
-# match: supported in calls of the program's own functions only
-
-class P:
-    def m(self, a: int, b: int) -> int:
-        return a - b
+# line: 8
+# match: needs its arguments' number at compile time
 
 
-def f(xs: List[int]) -> int:
-    p = P()
-    return p.m(*xs)
+def f(xs: List[int]) -> Tuple[int, int]:
+    n = len(xs)
+    return divmod(*xs)
 
 
 ENTRY = "f"
