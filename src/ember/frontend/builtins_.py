@@ -133,6 +133,17 @@ def _listcomp_over(em, iter_node):
     return em.value(comp)
 
 
+def _own_get(key, iterable):
+    """`max(d, key=d.get)`: over d's own keys, d.get(k) is d[k] (never None), so the key
+    is that lambda, whose values compare as d's values do."""
+    if isinstance(key, A.Attribute) and key.attr == "get" and isinstance(key.value, A.Name) \
+            and isinstance(iterable, A.Name) and iterable.id == key.value.id:
+        sp = key.span
+        return A.Lambda(sp, [A.Arg(sp, "$k")], A.Subscript(sp, A.Name(sp, key.value.id),
+                                                          A.Name(sp, "$k")))
+    return key
+
+
 def minmax_key(em, name, node, seq=None):
     """min/max(iterable, key=f, default=d): one pass, the first best item wins (Python's)."""
     from ember.frontend.env import Var
@@ -149,7 +160,8 @@ def minmax_key(em, name, node, seq=None):
     elem = seq.type.elem
     key = None
     if "key" in kw:
-        key = key_function(em, kw["key"], T.FunctionType((elem,), T.I64))
+        key_node = _own_get(kw["key"], node.args[0] if node.args else None)
+        key = key_function(em, key_node, T.FunctionType((elem,), T.I64))
         if isinstance(key.type, ErrorType):
             return key
         if not isinstance(key.type, T.FunctionType) or len(key.type.params) != 1:

@@ -293,8 +293,8 @@ class StmtMixin:
             items = [self.value(a) for a in call.args]
             msg = self.b.create("tuple.new", items, [T.TupleType(tuple(
                 v.type for v in items))], loc=self.loc(call)).result
-        else:
-            msg = self.exc_argument(call.args[0]) if call.args else None
+            return self.new_exception(callee.name, msg, call, several=True)
+        msg = self.exc_argument(call.args[0]) if call.args else None
         return self.new_exception(callee.name, msg, call)
 
     def emit_raise(self, e, loc) -> None:
@@ -337,12 +337,14 @@ class StmtMixin:
         (kept as it is, as Python does: KeyError(3) shows 3, ValueError(3.5) 3.5)."""
         self.emit_raise(self.new_exception(kind, arg, node), self.loc(node))
 
-    def new_exception(self, kind: str, arg, node):
+    def new_exception(self, kind: str, arg, node, several=False):
         from ember.ops import EXCEPTION_CLASSES
 
         loc = self.loc(node)
         k = self.b.const(kind, T.STR, loc)
         new = "exc.new" if kind in EXCEPTION_CLASSES else "exc.new_user"
+        if several:  # the items of the tuple arg are the exception's arguments
+            return self.b.kernel(f"{new}_args", [k, arg], T.EXC, loc)
         if arg is None or arg.type == T.STR:
             arg = self.b.const(None, T.NONE, loc) if arg is None else arg
             e = self.b.kernel(new, [k, self.coerce(arg, T.OptionalType(T.STR), None)],

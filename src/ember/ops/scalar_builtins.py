@@ -195,6 +195,19 @@ def exception_matches(e: BaseException, names) -> bool:
 _reg("exc.new", "(str kind, str? msg) -> exc", exc_new, (), may_raise=True, fold=False)
 _reg("exc.new_arg", "(str kind, t arg) -> exc", exc_new_arg, (), may_raise=True, fold=False)
 _reg("exc.str", "(exc e) -> str", exc_str, (), fold=False)
+
+
+def exc_new_args(kind: str, args):
+    """An exception made with several arguments (`ValueError("bad", 3)`: its args are
+    the tuple's items, so str(e) is the tuple's str and repr(e) CPython's)."""
+    return exception_class(kind)(*args)
+
+
+_reg("exc.new_args", "(str kind, t args) -> exc", exc_new_args, (), may_raise=True,
+     fold=False, doc="An exception class made with the items of a tuple as its arguments.")
+_reg("exc.new_user_args", "(str kind, t args) -> exc", exc_new_args, (), may_raise=True,
+     fold=False, doc="A user exception class made with the items of a tuple as its "
+                     "arguments.")
 _reg("exc.new_user", "(str kind, str? msg) -> exc", exc_new, (), may_raise=True, fold=False,
      doc="A user exception class (kind: the chain 'MyError:ValueError') with a message.")
 _reg("exc.new_user_arg", "(str kind, t arg) -> exc", exc_new_arg, (), may_raise=True,
