@@ -1,9 +1,9 @@
 # error: UnsupportedError
 # line: 6
-# match: import
+# match: importing 'json' inside a function
 
 def f(x: float) -> float:
-    import math
+    import json
     return x
 
 

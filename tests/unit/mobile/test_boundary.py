@@ -135,7 +135,8 @@ def test_messages_name_foreign_values(m):
     class P:
         def __init__(self):
             self.x = 1
-    with pytest.raises(CallError, match="must be P, got tests.*P \\(a Python object: "):
+    with pytest.raises(CallError, match="must be P, got tests.*P \\(a Python object of a "
+                                        "class of that name passes in only when"):
         m.obj(P())
 
 
