@@ -170,3 +170,17 @@ def f(x: float, n: int):
     return x.is_integer(), x.as_integer_ratio(), x.hex(), n.bit_length(), n.bit_count(), n.as_integer_ratio()
 ''', [(2.0, 10), (0.1, -7), (-3.5, 0), (float("inf"), 1)]),
 ]
+
+CASES += [
+    ('''
+COUNT = 0
+
+def bump(k: int) -> int:
+    global COUNT
+    COUNT += k
+    return COUNT
+
+def f(k: int) -> Tuple[int, int]:
+    return bump(k), bump(1) + COUNT
+''', [(2,), (3,), (0,)]),
+]

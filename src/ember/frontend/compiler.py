@@ -103,6 +103,8 @@ class ClassInfo:
 class Compiler:
     def __init__(self, module: Module | None = None):
         self.module = module if module is not None else Module()
+        self.mutable_globals: dict = {}
+        """Module-level variables functions assign (`global`): name -> type (globals_.py)."""
         self.errors: list[Diagnostic] = []
         self._infos: dict = {}
         self._classes: dict = {}
@@ -425,6 +427,8 @@ def compile_source(text: str, filename: str = "<string>") -> Module:
         if isinstance(node, A.FunctionDef) and node.name in declared:
             _attach_overloads(table[node.name].info, declared.pop(node.name))
     c.raise_errors()
+    from ember.frontend.globals_ import declare_mutable_globals
+    declare_mutable_globals(c, tree, table)
     # A function with *args is compiled per call arity where it is called (userfuncs); an
     # overloaded one once per declaration where it is called (overloads).
     # A generator function is inlined into the loops that iterate it (generators).

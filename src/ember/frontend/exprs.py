@@ -158,6 +158,9 @@ class ExprMixin:
             return v
         if node.id in self.local_metas:
             return self.local_metas[node.id]
+        if node.id in self.c.mutable_globals and node.id not in self.local_names:
+            from ember.frontend.globals_ import read_global
+            return read_global(self, node.id, node.span)
         if node.id in self.local_names:
             return self.error(f"local variable '{node.id}' is read before it is assigned (it is "
                               f"assigned in '{self.node.name}', which makes the name local to "

@@ -102,7 +102,9 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         self.read_after_loop: set = set()
         """Hidden names the code emitting a loop reads after it (next() of a generator):
         kept after the loop as a user's variable read there is."""
-        self.local_names = local_names(self.node)
+        from ember.frontend.globals_ import declared_global
+        self.globals_written = declared_global(self.node) & set(self.c.mutable_globals)
+        self.local_names = local_names(self.node) - self.globals_written
         self.own_nonlocals = nonlocal_names(self.node.body, deep=False)
         self.boxed = self.own_nonlocals | (nonlocal_names(self.node.body, deep=True) &
                                            (self.local_names - self.own_nonlocals))
@@ -323,6 +325,9 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         return hit[1]
 
     def read_var(self, name: str, span) -> Value | None:
+        if name in self.globals_written:
+            from ember.frontend.globals_ import read_global
+            return read_global(self, name, span)
         if name in self.boxed:
             return self.read_boxed(name, span)
         var = self.env.get(name)
@@ -413,6 +418,9 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
 
     def write_var(self, name: str, value: Value, span, declared_type=None) -> None:
         """Bind name to value (checking it against the variable's type)."""
+        if name in self.globals_written:
+            from ember.frontend.globals_ import write_global
+            return write_global(self, name, value, span)
         if name in self.boxed:
             return self.write_boxed(name, value, span, declared_type)
         var = self.env.get(name)

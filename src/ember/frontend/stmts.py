@@ -366,12 +366,14 @@ class StmtMixin:
                 from ember.errors import ParseError
                 self.error(f"name '{n}' is parameter and global", s.span, ParseError)
                 return
-        assigned = [n for n in s.names if n in self.assigned(self.node.body)]
+        assigned = [n for n in s.names if n in self.assigned(self.node.body) and
+                    n not in self.globals_written]
         if assigned:
             self.unsupported(f"assigning the module-level variable '{assigned[0]}' ('global') "
-                             "is not supported: ember reads module-level values at compile "
-                             "time; pass the value as an argument and return the new one",
-                             s.span)
+                             "is supported for a literal int, float, str, bool or complex "
+                             "constant of a CompilationUnit's source only (ember.script reads "
+                             "a Python module's values at compile time); pass the value as an "
+                             "argument and return the new one", s.span)
 
     def s_Nonlocal(self, s):
         if not self.info.nested:

@@ -2,12 +2,12 @@
 # line: 9
 # match: global
 
-COUNT = 0
+COUNTS = [0]
 
 
 def f(x: int) -> int:
-    global COUNT
-    COUNT = x
+    global COUNTS
+    COUNTS = [x]
     return x
 
 

@@ -1,13 +1,13 @@
-# error: UnsupportedError
-# line: 9
-# match: assigning the module-level variable 'COUNT'
+# error: TypeCheckError
+# line: 10
+# match: module-level variable 'COUNT'
 
 COUNT = 0
 
 
 def f(n: int) -> int:
     global COUNT
-    COUNT += n
+    COUNT += n / 2
     return COUNT
 
 
