@@ -1,6 +1,6 @@
 # error: UnsupportedError
 # line: 7
-# match: f(*xs) and f(**d) are supported in calls of the program
+# match: needs its arguments' number at compile time
 from typing import List
 
 def f(fmt: str, xs: List[int]) -> str:
