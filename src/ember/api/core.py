@@ -328,7 +328,7 @@ _COMPILER_MODULES = (
     "ember.frontend.comprehensions", "ember.frontend.fstrings", "ember.frontend.prelude",
     "ember.frontend.generators", "ember.frontend.kwargs", "ember.frontend.inherit",
     "ember.frontend.sets", "ember.frontend.iterators", "ember.frontend.enums",
-    "ember.frontend.dataclasses_",
+    "ember.frontend.dataclasses_", "ember.frontend.globals_",
     "ember.nn", "ember.nn.from_torch",
     "ember.passes.manager", "ember.passes.ao_qparams", "ember.passes.quantize",
     "ember.interpreter.pipeline", "ember.interpreter.lower",
