@@ -48,6 +48,8 @@ def call_builtin(em, name, node, expected):
                 return sort_objects(em, seq, node, in_place=False)
             if name in ("min", "max") and needs_object_sort(em, seq.type):
                 return minmax_key(em, name, node, seq)
+            if name in ("any", "all") and getattr(seq.type, "elem", T.BOOL) != T.BOOL:
+                return any_all_of(em, node, name, seq)
             args = [seq]
         else:
             args = [em.value(a, _expected_arg(name, expected)) for a in node.args]
@@ -57,6 +59,10 @@ def call_builtin(em, name, node, expected):
             from ember.frontend.module_exprs import container_info, container_len
             if container_info(em, args[0].type) is not None:
                 return container_len(em, args[0], node)
+        if name in ("min", "max") and len(args) >= 2:
+            folded = _fold_constant_minmax(em, name, args, node)
+            if folded is not None:
+                return folded
         if name in ("min", "max") and len(args) > 2:
             return _fold_minmax(em, name, args, node)
         if name == "abs" and len(args) == 1 and args[0].type == T.BOOL:  # abs(True) is 1
@@ -216,6 +222,28 @@ def minmax_key(em, name, node, seq=None):
     for k in ("seq", "key"):
         em.env.pop(names[k])
     return em.b.create("if", [empty], [elem], regions=[then_r, else_r], loc=loc).result
+
+
+def _const_number(v):
+    """The value of a number constant (`-0.5` included), else None."""
+    op = getattr(v, "op", None)
+    if op is None or v.type not in (T.I64, T.F64, T.BOOL):
+        return None
+    if op.name in ("int.neg", "float.neg"):
+        inner = _const_number(op.operands[0])
+        return None if inner is None else -inner
+    return op.attrs.get("value") if op.name == "const" else None
+
+
+def _fold_constant_minmax(em, name, args, node):
+    """min/max of number constants of mixed types: CPython's result, value and type (the
+    argument that wins), known at compile time."""
+    vals = [_const_number(a) for a in args]
+    if any(v is None for v in vals) or len({a.type for a in args}) == 1:
+        return None
+    win = (min if name == "min" else max)(vals)
+    ty = {bool: T.BOOL, int: T.I64, float: T.F64}[type(win)]
+    return em.b.const(win, ty, em.loc(node))
 
 
 def _fold_minmax(em, name, args, node):
@@ -603,6 +631,19 @@ def any_all(em, node, name):
     em.stmt(A.For(sp, A.Name(sp, item), gen, body, []))
     result = em.env.get(flag).value
     em.env.pop(flag)
+    return result
+
+
+def any_all_of(em, node, name, seq):
+    """any()/all() of a list whose elements are not bools: each element's truth, as
+    Python tests it (0, 0.0, "", an empty list are false)."""
+    from ember.frontend.env import Var
+    lst = hidden_name("seq")
+    em.env.set(lst, Var(seq.type, seq, True))
+    sp = node.span
+    call = A.Call(sp, node.func, [A.Name(sp, lst)], [])
+    result = any_all(em, call, name)
+    em.env.pop(lst)
     return result
 
 

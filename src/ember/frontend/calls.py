@@ -271,8 +271,9 @@ class CallMixin:
         if isinstance(t, T.TensorType) and m.name == "tolist" and not node.args and \
                 not node.keywords:
             return self.tensor_tolist(recv, node, expected)
-        if isinstance(t, T.TensorType) and m.name == "item" and t.dtype is not None \
-                and not node.args and not node.keywords:
+        if isinstance(t, T.TensorType) and m.name == "item" and \
+                (t.dtype is not None or expected == T.C128) and not node.args and \
+                not node.keywords:
             return self.tensor_item(recv, node, expected)
         qual = f"{prefix}.{m.name}"
         if not ops.by_python_name(qual):
@@ -287,7 +288,7 @@ class CallMixin:
         """x.item() of a tensor whose dtype is known: a number of the dtype's kind, as
         TorchScript's Scalar holds it at run time (an int tensor's element is an int);
         a float where the context wants a float."""
-        dt = recv.type.dtype
+        dt = recv.type.dtype or "complex128"  # unknown: the context wants a complex
         kind = "bool" if dt == "bool" else dt[0]
         if expected == T.F64 and kind != "c":
             kind = "f"
