@@ -324,6 +324,9 @@ def isinstance_types(em, node, subject):
     nodes = node.elts if isinstance(node, A.Tuple) else [node]
     out = []
     for n in nodes:
+        if isinstance(n, A.Tuple):  # isinstance(x, (int, (float, str))): nested, as CPython
+            out.extend(isinstance_types(em, n, subject))
+            continue
         if isinstance(n, A.Subscript):  # isinstance(x, List[int]), torch.jit.isinstance
             out.append(em.ann.resolve(n))
             continue

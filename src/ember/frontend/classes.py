@@ -330,6 +330,18 @@ def construct(em, info, node):
     return obj
 
 
+def _constant_display(d) -> bool:
+    """A list, dict or tuple display whose elements are constants (or such displays)."""
+    if isinstance(d, A.Constant):
+        return True
+    if isinstance(d, (A.List, A.Tuple)):
+        return all(_constant_display(e) for e in d.elts)
+    if isinstance(d, A.Dict):
+        return all(k is not None and _constant_display(k) and _constant_display(v)
+                   for k, v in zip(d.keys, d.values))
+    return False
+
+
 def _construct_namedtuple(em, info, decl, node):
     from ember.frontend.userfuncs import bind_arguments
     names = [n for n, _ in decl.fields]
@@ -338,9 +350,13 @@ def _construct_namedtuple(em, info, decl, node):
     first_default = next((i for i, n in enumerate(names) if n in info.defaults), len(names))
     for n in names[first_default:]:
         d = info.defaults.get(n)
-        if not isinstance(d, A.Constant):
-            return em.unsupported("NamedTuple defaults must be constants", node.span)
-        defaults.append(d.value)
+        if isinstance(d, A.Constant):
+            defaults.append(d.value)
+        elif _constant_display(d):  # y: List[int] = [1, 2]: a new one per construction
+            defaults.append(d)
+        else:
+            return em.unsupported("NamedTuple defaults must be constants or lists, dicts "
+                                  "and tuples of constants", node.span)
     args = bind_arguments(em, decl.name, names, types, defaults, [], node)
     if args is None:
         from ember.frontend.function import Poison

@@ -61,6 +61,29 @@ def mix_hint(a, b) -> str:
     return ""
 
 
+# the fields of torch.return_types tuples, by the function or method that returns them
+_RETURN_TYPES = {
+    **{f: ("values", "indices") for f in ("max", "min", "sort", "topk", "kthvalue", "mode",
+                                          "median", "nanmedian", "cummax", "cummin")},
+    "aminmax": ("min", "max"), "frexp": ("mantissa", "exponent"), "qr": ("Q", "R"),
+    "slogdet": ("sign", "logabsdet"), "svd": ("U", "S", "V"), "std_mean": (), "var_mean": (),
+    "eigh": ("eigenvalues", "eigenvectors"), "eig": ("eigenvalues", "eigenvectors"),
+}
+
+
+def _return_type_field(node, base):
+    """The element of a torch.return_types tuple that `f(...).name` reads, else None."""
+    call = node.value
+    if not (isinstance(call, A.Call) and isinstance(call.func, A.Attribute)):
+        return None
+    fields = _RETURN_TYPES.get(call.func.attr, ())
+    t = getattr(base, "type", None)
+    if node.attr not in fields or not isinstance(t, T.TupleType) or \
+            len(t.elems) != len(fields):
+        return None
+    return fields.index(node.attr)
+
+
 class ExprMixin:
     def expr(self, node, expected=None):
         """Emit node; returns an IR Value or a Meta (a compile-time value)."""
@@ -185,6 +208,11 @@ class ExprMixin:
             base = self.as_value(base, node.value)  # NAME.upper() of a str constant
         if isinstance(base, Meta):
             return self.meta_attribute(base, node)
+        field = _return_type_field(node, base)
+        if field is not None:  # x.max(1).values: torch's named result tuples
+            t = base.type.elems[field]
+            return self.b.create("tuple.get", [base], [t], {"index": field},
+                                 loc=self.loc(node)).result
         return self.attribute(base, node)
 
     def type_name(self, arg, node):
@@ -225,7 +253,8 @@ class ExprMixin:
             return MDtype(TORCH_DTYPES[attr])
         if name == "torch" and attr == "Tensor":
             return MTypeName("Tensor")
-        if name in ("torch", "torch.nn") and attr in ("nn", "functional", "jit"):
+        if name in ("torch", "torch.nn") and attr in ("nn", "functional", "jit") or \
+                name == "torch.nn" and attr == "init":
             return MModule(f"{name}.{attr}")
         if name in ("typing", "enum"):
             return MTypeName(attr)
@@ -237,7 +266,8 @@ class ExprMixin:
                 meta = classify(obj, attr, self.c)
                 if meta is not None:
                     return meta
-        if name in ("math", "cmath", "torch", "torch.nn.functional"):
+        if name in ("math", "cmath", "torch", "torch.nn.functional") or \
+                name == "torch.nn.init" and ops.by_python_name(f"{name}.{attr}"):
             return MOpFunc(f"{name}.{attr}")
         if name == "torch.jit" or name == "ember":
             return MOpFunc(f"{name}.{attr}")

@@ -171,12 +171,32 @@ def _index_parts(em, index_node):
                 dt = "i64" if kind == "ints" else "bool"
                 tensors.append(em.b.kernel(f"tensor.index_{kind}", [v],
                                            T.TensorType(dt, (None,)), em.loc(item)))
+            elif _number_list(v.type) and not isinstance(index_node, A.Tuple) and \
+                    isinstance(v.type.elem, T.ListType):
+                em.unsupported("a list of lists as the whole index: torch reads it as a tuple "
+                               "of index lists, TorchScript as one index tensor; write "
+                               "x[a, b] or x[torch.tensor(...)]", item.span)
+                return None
+            elif _number_list(v.type):
+                spec.append("t")  # x[[[0, 1], [1, 0]]], x[[0.5]]: torch.tensor of the list
+                t = em.call_python_op("torch.tensor", [v], item, {})
+                if _number_list(v.type) == T.F64:  # torch truncates a list of floats
+                    t = em.call_python_op("Tensor.long", [t], item, {}, receiver=True)
+                tensors.append(t)
             else:
                 em.error(f"a tensor index must be an int, a slice, None, ..., a tensor or a "
                          f"list of ints or bools, "
                          f"not {show(v.type)}", item.span)
                 return None
     return ",".join(spec), ints, tensors
+
+
+def _number_list(t) -> bool:
+    """The element type of a (nested) list of ints, bools or floats (an index torch turns
+    into a tensor), else None."""
+    while isinstance(t, T.ListType):
+        t = t.elem
+    return t if t in (T.I64, T.BOOL, T.F64) else None
 
 
 def _index_operands(em, obj, parts, node):

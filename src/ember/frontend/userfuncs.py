@@ -316,8 +316,9 @@ def bind_arguments(em, fname, names, types, defaults, leading, node, ret=None, k
             if d < 0:
                 em.error(f"{fname}() missing required argument '{pname}'", node.span)
                 return None
-            out.append(em.coerce(em.constant(defaults[d], node), ptype, node.span,
-                                 convert=True))
+            dv = defaults[d]
+            dv = em.value(dv, ptype) if isinstance(dv, A.Node) else em.constant(dv, node)
+            out.append(em.coerce(dv, ptype, node.span, convert=True))
             continue
         v, anode = slot
         out.append(em.coerce(v, ptype, anode.span, what=f"argument '{pname}' of {fname}()",

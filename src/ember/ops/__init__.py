@@ -47,6 +47,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     tensor_loss,
     tensor_loss_grad,
     tensor_math,
+    tensor_more,
     tensor_more_grad,
     tensor_nn,
     tensor_norm_grad,

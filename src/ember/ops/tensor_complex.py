@@ -137,9 +137,15 @@ reg("tensor.real", "(Tensor self) -> Tensor", _real, ("torch.real", "Tensor.real
 reg("tensor.imag", "(Tensor self) -> Tensor", _imag, ("torch.imag", "Tensor.imag"),
     _part_info, may_raise=True, doc="The imaginary parts of a complex tensor (a view).")
 reg("tensor.conj", "(Tensor self) -> Tensor", _conj,
-    ("torch.conj", "Tensor.conj", "torch.conj_physical", "Tensor.conj_physical",
-     "Tensor.resolve_conj", "torch.resolve_conj"), _same_info,
+    ("torch.conj", "Tensor.conj", "torch.conj_physical", "Tensor.conj_physical"), _same_info,
     doc="The complex conjugate; a real tensor itself.")
+reg("tensor.resolve_conj", "(Tensor self) -> Tensor", lambda x: x,
+    ("Tensor.resolve_conj", "torch.resolve_conj", "Tensor.resolve_neg", "torch.resolve_neg"),
+    _same_info, doc="x itself: ember's conj() is computed at once, so no conjugate or "
+    "negative bit is left to resolve.")
+reg("tensor.is_conj", "(Tensor self) -> bool", lambda x: False,
+    ("Tensor.is_conj", "torch.is_conj", "Tensor.is_neg", "torch.is_neg"),
+    doc="False: ember's conj() is computed at once (no lazy conjugate bit).")
 reg("tensor.angle", "(Tensor self) -> Tensor", _angle, ("torch.angle", "Tensor.angle"),
     _part_info, doc="The argument of each element (float; int tensors give float32).")
 reg("tensor.view_as_real", "(Tensor self) -> Tensor", _view_as_real,
