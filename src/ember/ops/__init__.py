@@ -24,6 +24,7 @@ from ember.ops import (  # noqa: F401  (importing registers the operators)
     scalar_num,
     scalar_sets,
     scalar_str,
+    tensor_act_grad,
     tensor_activation,
     tensor_attention,
     tensor_attention_grad,

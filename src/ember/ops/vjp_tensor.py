@@ -257,12 +257,18 @@ grad fuzzer's program 206000758). The rule matches torch."""
 @vjp("tensor.hardswish")
 def _hardswish(e, a, out, g):
     _false(e, a[1], "hardswish")
-    x = a[0]
-    mid = e.op("tensor.add_scalar", e.op("tensor.mul_scalar", x, 1.0 / 3.0), 0.5)
-    d = e.op("tensor.where", e.op("tensor.lt_scalar", x, -3.0), e.op("tensor.zeros_like", x),
-             e.op("tensor.where", e.op("tensor.le_scalar", x, 3.0), mid,
-                  e.op("tensor.ones_like", x)))
-    return [e.op("tensor.mul", g, d), None]
+    return [e.op("tensor.hardswish_backward", g, a[0]), None]
+
+
+@vjp("tensor.hardswish_backward")
+def _hardswish_backward(e, a, out, g):
+    """torch's: the same kernel for the incoming gradient; g * grad / 3 inside (-3, 3)."""
+    go, x = a
+    inside = e.op("tensor.logical_and", e.op("tensor.gt_scalar", x, -3.0),
+                  e.op("tensor.lt_scalar", x, 3.0))
+    gx = e.op("tensor.mul", e.op("tensor.truediv_scalar", e.op("tensor.mul", g, go), 3.0),
+              inside)
+    return [_sum_to(e, e.op("tensor.hardswish_backward", g, x), go), _sum_to(e, gx, x)]
 
 
 @vjp("tensor.where")
