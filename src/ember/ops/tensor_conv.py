@@ -86,7 +86,8 @@ def _padded(x, pads, extra_rows=0):
 
 
 def _conv_wide(x, w2, kh, kw, pads, dil, groups):
-    """Stride-1 convolution through the wide im2col; returns (N, O, Ho, Wo) (a view)."""
+    """Stride-1 convolution through the wide im2col; returns (N, O, Ho, Wo), contiguous
+(each sample's wide result, in cache, is compacted as it is made)."""
     n, c, h, wd = x.shape
     dh, dw = dil
     hp, wp = h + sum(pads[0]), wd + sum(pads[1])
@@ -99,14 +100,16 @@ def _conv_wide(x, w2, kh, kw, pads, dil, groups):
     big_l = ho * wp
     s1, s2 = flat.strides[1], flat.strides[2]
     o = w2.shape[0] * w2.shape[1] if w2.ndim == 3 else w2.shape[0]
-    out = np.empty((n, o, ho, wp), x.dtype)
+    out = np.empty((n, o, ho, wo), x.dtype)
+    wide = np.empty((o, ho, wp), x.dtype)
     cols = np.empty((c * kh * kw, big_l), x.dtype)
     for i in range(n):
         view = as_strided(flat[i], (c, kh, kw, big_l), (s1, dh * wp * s2, dw * s2, s2),
                           writeable=False)
         np.copyto(cols.reshape(c, kh, kw, big_l), view)
-        _gemm(w2, cols, out[i].reshape(o, big_l), groups)
-    return out[:, :, :, :wo]
+        _gemm(w2, cols, wide.reshape(o, big_l), groups)
+        np.copyto(out[i], wide[:, :, :wo])
+    return out
 
 
 def _conv_im2col(x, w2, ks, stride, pads, dil, groups):
@@ -185,17 +188,19 @@ def _depthwise(x, w, pads, dil):
     flat = _padded(x, pads, extra).reshape(n * c, -1)
     big_l, taps = ho * wp, kh * kw
     wk = np.broadcast_to(w.reshape(1, c, 1, taps), (n, c, 1, taps)).reshape(n * c, 1, taps)
-    out = np.empty((n * c, 1, big_l), x.dtype)
+    out = np.empty((n * c, ho, wo), x.dtype)
     block = min(_DW_BLOCK, n * c)
     cols = np.empty((block, taps, big_l), x.dtype)
+    wide = np.empty((block, 1, big_l), x.dtype)
     s0, s1 = flat.strides
     for b0 in range(0, n * c, block):
         nb = min(block, n * c - b0)
         view = as_strided(flat[b0:], (nb, kh, kw, big_l), (s0, dh * wp * s1, dw * s1, s1),
                           writeable=False)
         np.copyto(cols[:nb].reshape(nb, kh, kw, big_l), view)
-        np.matmul(wk[b0:b0 + nb], cols[:nb], out=out[b0:b0 + nb])
-    return out.reshape(n, c, ho, wp)[:, :, :, :wo]
+        np.matmul(wk[b0:b0 + nb], cols[:nb], out=wide[:nb])
+        np.copyto(out[b0:b0 + nb], wide[:nb].reshape(nb, ho, wp)[:, :, :wo])
+    return out.reshape(n, c, ho, wo)
 
 
 def _too_small(x, ks):
