@@ -162,6 +162,13 @@ class Adjoints:
         g = self.map.get(primal) if g is None else g
         return self.materialize(primal, primal.type, g)
 
+    def unread(self, primal):
+        """The adjoint of a parameter the caller did not ask for (and drops): a tensor's
+        is a broadcast zero (tensor.zeros_unread), nothing is computed for it."""
+        if isinstance(primal.type, T.TensorType):
+            return coerce(self.e, self.e.op("tensor.zeros_unread", primal), adj_type(primal.type))
+        return self.value(primal, None)
+
     def materialize(self, primal, t, g):
         e = self.e
         at = adj_type(t)
@@ -245,11 +252,12 @@ class Differentiator:
         with b.at_loc(ret_op.loc):
             seed = g.args[-1]
             if isinstance(ret, T.TensorType):  # a seed that broadcasts (the 0-d one of grad)
-                seed = e.op("tensor.mul", e.op("tensor.ones_like", result), seed)
+                seed = e.op("tensor.seed_like", seed, result)
             adj.add(result, seed)
         self.reverse(steps, adj, b)
         with b.at_loc(ret_op.loc):
-            outs = [result] + [adj.value(a) for a in g.args[:-1]]
+            outs = [result] + [adj.value(a) if wrt is None or i in wrt else adj.unread(a)
+                               for i, a in enumerate(g.args[:-1])]
             b.insert(create_op("return", [e.tuple_new(outs)], [], {}, [], ret_op.loc))
         return g
 

@@ -90,6 +90,8 @@ reg("tensor.full", f"(int[] size, Scalar fill_value, {_KW}) -> Tensor", _full,
 
 def _like(fill):
     def kernel(x, dtype, device, requires_grad):
+        if fill == 0:  # calloc'd: the pages are mapped when first written, if ever
+            return np.zeros(x.shape, dtype=dtype or x.dtype)
         return np.full(x.shape, fill, dtype=dtype or x.dtype)
     return kernel
 

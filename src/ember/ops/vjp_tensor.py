@@ -556,6 +556,11 @@ for _n in ("binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
 _loss("nll_loss", None)
 
 
+@vjp("tensor.seed_like")
+def _seed_like_rule(e, a, out, g):
+    return [_sum_to(e, g, a[0]), None]
+
+
 @vjp("tensor.sum_to")
 def _sum_to_rule(e, a, out, g):
     return [e.op("tensor.expand_as", g, a[0]), None]
@@ -567,7 +572,7 @@ nondiff(
     "tensor.ge", "tensor.ge_scalar", "tensor.equal", "tensor.isclose", "tensor.allclose",
     "tensor.isnan", "tensor.isinf", "tensor.isfinite", "tensor.argmax", "tensor.argmin",
     "tensor.argsort", "tensor.sign", "tensor.floor", "tensor.ceil", "tensor.round",
-    "tensor.trunc", "tensor.zeros_like", "tensor.ones_like", "tensor.empty_like",
+    "tensor.trunc", "tensor.zeros_like", "tensor.zeros_unread", "tensor.ones_like", "tensor.empty_like",
     "tensor.full_like", "tensor.rand_like", "tensor.randn_like", "tensor.detach",
     "tensor.logical_and", "tensor.logical_or", "tensor.logical_xor", "tensor.logical_not",
     "tensor.to_int", "tensor.to_long", "tensor.to_bool", "tensor.to_short", "tensor.to_char",
