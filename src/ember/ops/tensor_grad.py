@@ -9,6 +9,7 @@ naming them)."""
 from __future__ import annotations
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from ember.ops.registry import op
 from ember.ops.tensor_common import arr, reg
@@ -165,22 +166,35 @@ def conv2d_weight_backward(g, x, w, stride, padding, dilation, groups):
     return out.astype(w.dtype, copy=False)
 
 
+_DW_PLANES = 32
+"""(sample, channel) planes per block in _depthwise_weight (its tap columns stay in L2)."""
+
+
 def _depthwise_weight(g, x, w, stride, padding, dilation, oh, ow):
-    """d(depthwise conv2d)/d(weight): for each tap, sum over (n, oh, ow) of g times the
-    tap's shifted input, per channel (einsum over (N, C, T) runs)."""
+    """d(depthwise conv2d)/d(weight): per block of (sample, channel) planes, the planes'
+    kh * kw shifted windows copied into a (planes, taps, oh * ow) buffer in cache and one
+    batched product with the planes' g as columns; the planes' sums added per channel."""
     (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
     c, _, kh, kw = w.shape
+    n = x.shape[0]
     dt = np.result_type(g.dtype, x.dtype)
     xp = x.astype(dt, copy=False)
     if ph or pw:
         xp = np.pad(xp, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
-    g = g.astype(dt, copy=False)
-    out = np.empty((c, kh, kw), dt)
-    for i in range(kh):
-        for j in range(kw):
-            tap = xp[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh,
-                     j * dw:j * dw + sw * (ow - 1) + 1:sw]
-            out[:, i, j] = np.einsum("nchw,nchw->c", g, tap)
+    planes = np.ascontiguousarray(xp).reshape(n * c, xp.shape[2], xp.shape[3])
+    gp = np.ascontiguousarray(g, dtype=dt).reshape(n * c, oh * ow, 1)
+    taps, size = kh * kw, oh * ow
+    s0, s1, s2 = planes.strides
+    block = min(_DW_PLANES, n * c)
+    cols = np.empty((block, kh, kw, oh, ow), dt)
+    per = np.empty((n * c, taps, 1), dt)
+    for b0 in range(0, n * c, block):
+        nb = min(block, n * c - b0)
+        view = as_strided(planes[b0:], (nb, kh, kw, oh, ow),
+                          (s0, dh * s1, dw * s2, sh * s1, sw * s2), writeable=False)
+        np.copyto(cols[:nb], view)
+        np.matmul(cols[:nb].reshape(nb, taps, size), gp[b0:b0 + nb], out=per[b0:b0 + nb])
+    out = per.reshape(n, c, taps).sum(axis=0, dtype=dt)
     return out.reshape(w.shape).astype(w.dtype, copy=False)
 
 
