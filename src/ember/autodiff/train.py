@@ -265,10 +265,19 @@ def _objective(module, fwd, loss, ptypes, in_types, target_type) -> None:
             "(for a tuple, e.g. def loss(out: Tuple[Tensor, Tensor], target: Tensor) -> "
             "Tensor: return F.mse_loss(out[0], target))")
     out = coerce(e, out, loss.type.params[0])
-    r = b.create("call", [out, f.args[-1]], [loss.type.ret],
-                 {"callee": SymbolRef(loss.sym_name)}).result
-    b.insert(create_op("return", [r], [], {}, [], fwd.loc))
+    call = b.create("call", [out, f.args[-1]], [loss.type.ret],
+                    {"callee": SymbolRef(loss.sym_name)})
+    b.insert(create_op("return", [call.result], [], {}, [], fwd.loc))
     module.add_func(f)
+    _inline_loss(module, call, loss)
+
+
+def _inline_loss(module, call, loss) -> None:
+    """The loss's body in place of its call when it has one return, at its end (the
+    adjoint of a call recomputes the callee: the loss would run twice)."""
+    from ember.passes.inline import inlinable, inline_call, recursive_functions
+    if loss.sym_name not in recursive_functions(module) and inlinable(loss, 1 << 12):
+        inline_call(call, loss)
 
 
 def _step(module, fwd, vjp, params, names, ptypes, in_types, target_type, optimizer) -> None:

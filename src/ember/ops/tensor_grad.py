@@ -28,7 +28,10 @@ def sum_to(g, like):
         g = g.sum(axis=axes, keepdims=True)
     if g.shape != shape:
         g = np.broadcast_to(g, shape)
-    return np.array(g, dtype=like.dtype if like.dtype.kind == "f" else g.dtype, copy=True)
+    dtype = like.dtype if like.dtype.kind == "f" else g.dtype
+    if type(g) is np.ndarray and g.dtype == dtype and g.flags.c_contiguous:
+        return g  # a fresh sum, or g itself (tensor values are not written in place)
+    return np.array(g, dtype=dtype, copy=True)
 
 
 def _like_second(args):
