@@ -292,6 +292,9 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         result = T.NONE if not types else types[0]
         for t in types[1:]:
             j = T.join(result, t)
+            if j is None and self._returns_any():  # -> Any: whichever type each returns
+                from ember.frontend.any_locals import union_of
+                j = union_of([result, t])
             if j is None:
                 self.error(f"function '{self.node.name}' returns both {show(result)} and "
                            f"{show(t)}; give it one return type (annotate it, converting "
@@ -299,6 +302,10 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
                 return result
             result = j
         return result
+
+    def _returns_any(self) -> bool:
+        ann = getattr(self.node, "returns", None)
+        return isinstance(ann, (A.Name, A.Attribute)) and self.ann._name_of(ann) == "Any"
 
     def emit_return(self, value: Value, span) -> None:
         op = self.b.create("return", [value], loc=self.loc(span))

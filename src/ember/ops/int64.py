@@ -33,6 +33,8 @@ def check(r: int, symbol: str, a, b=None) -> int:
 
 def int_pow(a: int, b: int) -> int:
     """a ** b for ints: int result; a negative exponent is an error (the result is a float)."""
+    if b < 0 and a == 0:  # CPython's own error: 0 ** -n would be 1 / 0
+        raise ZeroDivisionError("0.0 cannot be raised to a negative power")
     if b < 0:
         raise ValueError("negative exponent in int ** int; write float(x) ** n")
     if -1 <= a <= 1 or b <= 64:

@@ -598,3 +598,37 @@ reg("tensor.H", "(Tensor self) -> Tensor", lambda x: _adjoint(x, False), ("Tenso
 reg("tensor.mH", "(Tensor self) -> Tensor", lambda x: _adjoint(x, True), ("Tensor.mH",),
     lambda a: TensorInfo(a[0].dtype, None), may_raise=True,
     doc="The conjugate transpose of the last two dims.")
+
+# ----------------------------------------------------------------------------- legacy classes
+
+_LEGACY = {"BoolTensor": np.bool_, "ByteTensor": np.uint8, "CharTensor": np.int8,
+           "ShortTensor": np.int16, "IntTensor": np.int32, "LongTensor": np.int64,
+           "HalfTensor": np.float16, "FloatTensor": np.float32, "DoubleTensor": np.float64}
+"""torch's legacy tensor classes as constructors: torch.LongTensor([1, 2]) is a tensor of
+the class's dtype holding the data (converted as astype does); torch.DoubleTensor() an
+empty one."""
+
+
+def _legacy_data(dtype):
+    def kernel(data):
+        return np.array(data).astype(dtype)
+    kernel.__doc__ = f"A new {np.dtype(dtype).name} tensor holding a copy of data."
+    return kernel
+
+
+def _legacy_empty(dtype):
+    def kernel():
+        return np.zeros((0,), dtype)
+    kernel.__doc__ = f"An empty {np.dtype(dtype).name} tensor."
+    return kernel
+
+
+for _cls, _dt in _LEGACY.items():
+    _name = np.dtype(_dt).name
+    for _n, _t, _ in _TENSOR_FROM:
+        if _t.endswith("]"):
+            reg(f"tensor.legacy_{_name}_{_n}", f"({_t} data) -> Tensor", _legacy_data(_dt),
+                (f"torch.{_cls}",), lambda a, d=_name: TensorInfo(d, _data_shape(a[0])),
+                fold=False)
+    reg(f"tensor.legacy_{_name}_empty", "() -> Tensor", _legacy_empty(_dt), (f"torch.{_cls}",),
+        lambda a, d=_name: TensorInfo(d, (0,)), fold=False)
