@@ -14,6 +14,10 @@ numpy — never the frontend; ember.mobile never imports this package.
 
 from __future__ import annotations
 
+import functools
+import threading
+import weakref
+
 from ember.llvm import cache
 from ember.llvm.sites import Site
 
@@ -43,22 +47,36 @@ class NativeModule:
 
     def __init__(self, module, entries: list[str]):
         from ember.ir import print_module
+        from ember.llvm import tiers
 
         self.module = module
         text = print_module(module)
         key = cache.key(VERSION, host_key(), _exceptions_key(), text, ",".join(entries))
         prefix = f"ember_{key[:12]}_"
+        self.key, self.prefix, self.tier, self.cached = key, prefix, "opt", True
+        self._lock = threading.Lock()
+        self._handed: list = []
+        """(name, NativeFunction, builtin or None) of every entry made: what a tier-up
+        re-points at the optimized code."""
+        self._images: list = []
         hit = cache.load(key)
+        how = "opt"
         if hit is not None:
             meta, obj = hit
             self.plan = _plan_from_json(meta)
-            self.cached = True
         else:
-            self.plan, obj = _build(module, entries, prefix)
-            cache.store(key, _plan_json(self.plan, prefix), obj)
-            self.cached = False
-        self.prefix = prefix
+            self.cached, how = False, tiers.mode()
+            self.plan, obj = _build(module, entries, prefix, quick=how != "opt")
+            if not obj or how == "opt":
+                cache.store(key, _plan_json(self.plan, prefix), obj)
+            else:
+                self.tier = "quick"
         self.loaded = _link(obj) if self.plan.entries else None
+        self._gate = None
+        """The quick tier's call counter (tiers.Gate), while the optimized code is due."""
+        if self.tier == "quick" and how == "auto":
+            self._gate = tiers.Gate(tiers.submit(functools.partial(
+                _optimize, weakref.ref(self), key, self.plan, prefix)))
 
     @property
     def reasons(self) -> dict:
@@ -67,29 +85,62 @@ class NativeModule:
     def is_native(self, name: str) -> bool:
         return name in self.plan.native
 
-    def function(self, name: str, vm_entry, sources: dict):
-        """The native callable for entry `name`, or None if it runs on the VM (vm_entry: the
-        VM's entry, or a function making it when first needed)."""
+    def _function(self, name: str, vm_entry, sources: dict):
         from ember.llvm.boundary import NativeFunction
-        from ember.llvm.plan import boundary_types, is_scalar_signature, release_symbol
 
-        shim = self.plan.entries.get(name)
-        if shim is None:
+        if name not in self.plan.entries:
             return None
         func = self.module.funcs[name]
         ft = func.attrs["type"]
+        shim, releases, direct = self._addresses(name)
+        native = NativeFunction(vm_entry, func, shim, releases, self.plan.sites, sources,
+                                direct)
+        builtin = None
+        if direct is not None:
+            from ember.llvm.pyentry import gate, make_builtin
+
+            builtin = make_builtin(shim, ft, native.args_type, name,
+                                   native.slow_path, native.on_error, self.loaded)
+            if builtin is not None and self._gate is not None:
+                gate(builtin, closed=True)
+        if self.tier == "quick":
+            native.gate = self._gate
+            self._handed.append((name, native, builtin))
+        return builtin or (native if direct is None else native.fast())
+
+    def function(self, name: str, vm_entry, sources: dict):
+        """The native callable for entry `name`, or None if it runs on the VM (vm_entry: the
+        VM's entry, or a function making it when first needed)."""
+        with self._lock:
+            return self._function(name, vm_entry, sources)
+
+    def _addresses(self, name: str) -> tuple:
+        """(shim, {type: release}, direct or None) of entry `name` in the loaded image."""
+        from ember.llvm.plan import boundary_types, is_scalar_signature, release_symbol
+
+        shim = self.plan.entries[name]
+        ft = self.module.funcs[name].attrs["type"]
         releases = {t: self.loaded.address(release_symbol(self.prefix, t))
                     for t in boundary_types(list(ft.params) + [ft.ret])}
         direct = self.loaded.address(shim + "d") if is_scalar_signature(ft) else None
-        native = NativeFunction(vm_entry, func, self.loaded.address(shim), releases,
-                                self.plan.sites, sources, direct)
-        if direct is None:
-            return native
-        from ember.llvm.pyentry import make_builtin
+        return self.loaded.address(shim), releases, direct
 
-        return (make_builtin(self.loaded.address(shim), ft, native.args_type, name,
-                             native.slow_path, native.on_error, self.loaded)
-                or native.fast())
+    def _install(self, image) -> None:
+        """Run the optimized code from now on: every entry handed out is re-pointed at
+        `image` (the quick image stays loaded: a call may still be running in it)."""
+        from ember.llvm.pyentry import gate, repoint
+
+        with self._lock:
+            self._images.append(self.loaded)
+            self.loaded, self.tier, self._gate = image, "opt", None
+            for name, native, builtin in self._handed:
+                shim, releases, direct = self._addresses(name)
+                native.repoint(shim, releases, direct)
+                native.gate = None
+                if builtin is not None:
+                    repoint(builtin, shim, image)
+                    gate(builtin, closed=False)
+            self._handed = []
 
 
 def _link(obj: bytes):
@@ -116,9 +167,15 @@ def _exceptions_key() -> str:
 def host_key() -> str:
     """What the object code depends on besides the IR: llvmlite (and so LLVM) version, the
     machine, the CPU model and features, EMBER_LLVM_CPU — read without importing
-    llvmlite.binding where the system says it (Linux's /proc/cpuinfo)."""
-    import hashlib
+    llvmlite.binding where the system says it (Linux's /proc/cpuinfo; once a process)."""
     import os
+
+    return _host_key(os.environ.get("EMBER_LLVM_CPU", ""))
+
+
+@functools.lru_cache(maxsize=None)
+def _host_key(cpu_choice: str) -> str:
+    import hashlib
     import platform
     import sys
 
@@ -137,14 +194,27 @@ def host_key() -> str:
     if not cpu:
         from ember.llvm import jit
         return "llvm|" + jit.target_key()
-    return "|".join([llvmlite.__version__, sys.platform, platform.machine(),
-                     os.environ.get("EMBER_LLVM_CPU", ""), hashlib.sha256(cpu).hexdigest()[:16]])
+    return "|".join([llvmlite.__version__, sys.platform, platform.machine(), cpu_choice,
+                     hashlib.sha256(cpu).hexdigest()[:16]])
 
 
-def _build(module, entries, prefix) -> tuple:
-    """The plan and its object code. A failure inside the native tier itself (a bug: the
-    LLVM verifier refusing what codegen made) must not fail the user's compile: every
-    function then runs on the VM, and each one's fallback reason names the failure."""
+def _optimize(ref, key: str, plan, prefix: str) -> None:
+    """The optimized tier (tiers.py's worker): O3 object code for `plan`, kept in the
+    cache and installed in the module, if it is still alive."""
+    from ember.llvm import jit
+
+    obj = jit.compile_ir(plan.llvm_ir, small=True)
+    cache.store(key, _plan_json(plan, prefix), obj)
+    native = ref()
+    if native is not None:
+        native._install(_link(obj))
+
+
+def _build(module, entries, prefix, quick: bool = False) -> tuple:
+    """The plan and its object code (the quick tier's if `quick`). A failure inside the
+    native tier itself (a bug: the LLVM verifier refusing what codegen made) must not fail
+    the user's compile: every function then runs on the VM, and each one's fallback reason
+    names the failure."""
     from ember.llvm import jit
     from ember.llvm.module import Plan, plan_module
 
@@ -152,7 +222,7 @@ def _build(module, entries, prefix) -> tuple:
     if not plan.entries:
         return plan, b""
     try:
-        return plan, jit.compile_ir(plan.llvm_ir, small=True)
+        return plan, jit.compile_ir(plan.llvm_ir, small=True, quick=quick)
     except RuntimeError as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         why = f"internal error in the native tier ({first}); please report it"

@@ -200,13 +200,21 @@ class NativeFunction:
         self._fast = None
         ft = func.attrs["type"]
         self.params, self.ret = list(ft.params), ft.ret
-        self._shim = _SHIM(shim_addr)
-        self._release = {t: _RELEASE(a) for t, a in release_addrs.items()}
         self.args_type = type("Args", (ctypes.Structure,), {
             "_fields_": [(f"a{i}", ctype(t)) for i, t in enumerate(self.params)]})
         self._ret_type = ctype(self.ret)
         self._sites = sites
         self._sources = sources
+        self.gate = None
+        """While the code is the quick tier's: its call counter (tiers.Gate)."""
+        self.repoint(shim_addr, release_addrs, direct_addr)
+        self._fix_in = [i for i, t in enumerate(self.params) if t == T.NONE]
+        self._out = {T.BOOL: bool, T.NONE: lambda v: None}.get(self.ret)
+
+    def repoint(self, shim_addr: int, release_addrs: dict, direct_addr: int | None) -> None:
+        """Call the code at these addresses from now on (the optimized tier's: tiers.py)."""
+        self._shim = _SHIM(shim_addr)
+        self._release = {t: _RELEASE(a) for t, a in release_addrs.items()}
         self._direct = None
         if direct_addr is not None:
             sig = ctypes.CFUNCTYPE(_SCALAR[self.ret], ctypes.c_void_p,
@@ -214,8 +222,6 @@ class NativeFunction:
             self._direct = sig(direct_addr)
             """Only scalars cross: a direct call (arguments in registers, the result
             returned), no lists to convert, write back or release."""
-        self._fix_in = [i for i, t in enumerate(self.params) if t == T.NONE]
-        self._out = {T.BOOL: bool, T.NONE: lambda v: None}.get(self.ret)
 
     @property
     def vm(self):
@@ -250,7 +256,7 @@ class NativeFunction:
         ScriptFunction calls: no method dispatch, no argument block), else itself."""
         if self._direct is None:
             return self
-        vm, direct, out, exc, slow = self.vm, self._direct, self._out, self._exception, self
+        vm, out, exc, slow = self.vm, self._out, self._exception, self
         checks, convs, fix, n = vm._checks, vm._converters, self._fix_in, len(vm._checks)
 
         def call(*args, **kwargs):
@@ -261,11 +267,13 @@ class NativeFunction:
             for check, v in zip(checks, args):
                 if not check(v):
                     return slow(*args)  # (raises the VM's TypeError)
+            if slow.gate is not None:
+                slow.gate.tick()
             try:
                 ctx, addr = _TLS.ctx
             except AttributeError:
                 ctx, addr = _context()
-            v = direct(addr, *args)
+            v = slow._direct(addr, *args)  # (read each call: a tier-up re-points it)
             if ctx.status:
                 if slow._deopt(ctx):
                     return vm(*args)
@@ -285,6 +293,8 @@ class NativeFunction:
         return args
 
     def _call_direct(self, args):
+        if self.gate is not None:
+            self.gate.tick()
         if self._fix_in:
             args = list(args)
             for i in self._fix_in:
@@ -298,6 +308,8 @@ class NativeFunction:
         return v if self._out is None else self._out(v)
 
     def _call(self, args):
+        if self.gate is not None:
+            self.gate.tick()
         conv = Converter()
         natives = [conv.to_native(v, t) for v, t in zip(args, self.params)]
         packed = self.args_type(*natives)

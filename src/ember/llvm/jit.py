@@ -37,6 +37,9 @@ def _init():
     # (elfload.py; MCJIT's large-model objects need its GOT)
     _STATE["tm_small"] = target.create_target_machine(
         cpu=cpu, features=features, opt=3, reloc="pic", codemodel="small")
+    # the quick tier (tiers.py): LLVM's fast instruction selector and register allocator
+    _STATE["tm_quick"] = target.create_target_machine(
+        cpu=cpu, features=features, opt=0, reloc="pic", codemodel="small")
     _STATE["key"] = f"{llvmlite.__version__}|{llvm.llvm_version_info}|{triple}|{cpu}|{features}"
     _bind_symbols()
     return _STATE
@@ -72,13 +75,17 @@ def _bind_symbols():
             pass
 
 
-def compile_ir(text: str, small: bool = False, light: bool = False) -> bytes:
+def compile_ir(text: str, small: bool = False, light: bool = False,
+               quick: bool = False) -> bytes:
     """Parse, verify, optimize (O3; `light`: only SROA, instcombine and simplifycfg, for
     glue code whose cost is its calls) and compile LLVM IR text to an object file (in the
-    small code model, for ember's own loader, if `small`)."""
+    small code model, for ember's own loader, if `small`). `quick`: the light passes and
+    LLVM's O0 code generator (small code model) — the quick tier's code, made in a tenth
+    of the time (tiers.py)."""
+    light = light or quick
     with _LOCK:
         st = _init()
-        tm = st["tm_small"] if small else st["tm"]
+        tm = st["tm_quick"] if quick else st["tm_small"] if small else st["tm"]
         mod = llvm.parse_assembly(text)
         mod.verify()
         pto = llvm.create_pipeline_tuning_options(speed_level=1 if light else 3)
@@ -92,6 +99,17 @@ def compile_ir(text: str, small: bool = False, light: bool = False) -> bytes:
             mpm = pb.getModulePassManager()
         mpm.run(mod, pb)
         return tm.emit_object(mod)
+
+
+def _after_fork_in_child() -> None:
+    global _LOCK
+    _LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):  # (no fork in the middle of a compile: tiers.py)
+    os.register_at_fork(before=lambda: _LOCK.acquire(),
+                        after_in_parent=lambda: _LOCK.release(),
+                        after_in_child=_after_fork_in_child)
 
 
 class Loaded:

@@ -20,6 +20,8 @@ SYMBOL = "ember_pycall"
 ENTRY, SLOW, ON_ERROR, NPARAMS, RESULT, PARAMS = 0, 1, 2, 3, 4, 5
 """The words of an Env's table (PARAMS: the first parameter's)."""
 KIND_I64, KIND_F64, KIND_BOOL, KIND_NONE = 0, 1, 2, 3
+GATED = 1 << 62
+"""A parameter count no call has: the table of a gated builtin (`gate`) holds it."""
 MAX_PARAMS = 16
 """Argument block: this many 8-byte words (an entry with more parameters keeps ctypes)."""
 OB_TYPE = 1
@@ -81,6 +83,25 @@ def make_builtin(shim: int, ft, args_type, name: str, slow, on_error, image):
     env.keep = (slow, on_error, image, body, name.encode())
     env.mdef = _MethodDef(env.keep[-1], body[1], METH_FASTCALL_KEYWORDS, None)
     return _new_ex()(ctypes.addressof(env.mdef), env, None)
+
+
+def repoint(builtin, shim: int, image) -> None:
+    """Make `builtin` (made by make_builtin) call the shim at `shim`, in `image`, from now
+    on: one aligned 8-byte store (a call reading the table meanwhile sees the old shim or
+    the new one, both loaded); the image joins what the table keeps alive."""
+    env = builtin.__self__
+    env.images = getattr(env, "images", []) + [image]
+    ctypes.c_uint64.from_buffer(env, ENTRY * 8).value = shim
+
+
+def gate(builtin, closed: bool) -> None:
+    """Closed: every call of `builtin` takes its `slow` path (a parameter count no call
+    has), where the quick tier counts calls (tiers.Gate); open: its own count again."""
+    env = builtin.__self__
+    word = ctypes.c_uint64.from_buffer(env, NPARAMS * 8)
+    if not hasattr(env, "nparams"):
+        env.nparams = word.value
+    word.value = GATED if closed else env.nparams
 
 
 def _body():

@@ -1,0 +1,217 @@
+"""Two tiers of native code (llvm/tiers.py): a cache miss runs quick code at once and the
+optimized code once the worker has made it; both give the VM's results and errors, and
+the cache keeps only the optimized object."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+
+import ember
+from ember.llvm import cache, pyentry, tiers
+
+SRC = '''
+from typing import List
+def div(a: int, b: int) -> int:
+    return a // b
+def total(xs: List[int]) -> int:
+    s = 0
+    for x in xs:
+        s += x * x
+    return s
+def grow(xs: List[int], n: int) -> List[int]:
+    for i in range(n):
+        xs.append(i)
+    return xs
+def spin(n: int) -> int:
+    s = 0
+    for i in range(n):
+        s = (s + i * i) % 1000003
+    return s
+'''
+
+
+@pytest.fixture
+def held(monkeypatch, tmp_path):
+    """Optimized compiles are held here instead of running on the worker."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("EMBER_LLVM_TIER", raising=False)
+    jobs = []
+
+    def hold(fn):
+        jobs.append(tiers.Job(fn))
+        return jobs[-1]
+    monkeypatch.setattr(tiers, "submit", hold)
+    monkeypatch.setattr(tiers, "QUICK_CALLS", 10**9)  # (no call waits for a held job)
+    return jobs
+
+
+def _native(cu):
+    return cu.div._compiled.native
+
+
+def _outcomes(cu):
+    out = []
+    for call in (lambda: cu.div(7, 2), lambda: cu.div(-7, 2), lambda: cu.div(1, 0),
+                 lambda: cu.div(2**62, -1), lambda: cu.div("x", 1),
+                 lambda: cu.total([1, 2, 3]), lambda: cu.grow([5], 3),
+                 lambda: cu.spin(1000)):
+        try:
+            out.append(("ok", repr(call())))
+        except Exception as e:  # noqa: BLE001 - the exception is the result
+            out.append((type(e).__name__, str(e)))
+    return out
+
+
+def test_quick_code_then_optimized_code_give_the_vms_results(held):
+    cu = ember.CompilationUnit(SRC, backend="llvm")
+    vm = _outcomes(ember.CompilationUnit(SRC))
+    native = _native(cu)
+    assert native.tier == "quick" and len(held) == 1
+    assert all(getattr(cu, n).backend == "llvm" for n in ("div", "total", "grow", "spin"))
+    assert _outcomes(cu) == vm
+    held[0].run()
+    assert native.tier == "opt"
+    assert _outcomes(cu) == vm
+
+
+def test_a_tier_up_repoints_the_builtin_and_the_boundary(held):
+    cu = ember.CompilationUnit(SRC, backend="llvm")
+    native = _native(cu)
+    shim_before = native._addresses("div")[0]
+    ctypes_path = cu.total._fn
+    held[0].run()
+    shim_after = native._addresses("div")[0]
+    assert shim_after != shim_before
+    if pyentry.available():
+        env = cu.div._fn.__self__
+        assert int.from_bytes(env[:8], "little") == shim_after
+    boundary = getattr(ctypes_path, "native", ctypes_path)
+    assert boundary._shim is not None and cu.total([3, 4]) == 25
+
+
+def test_the_cache_keeps_only_the_optimized_object(held):
+    cu = ember.CompilationUnit(SRC, backend="llvm")
+    assert cache.load(_native(cu).key) is None
+    held[0].run()
+    assert cache.load(_native(cu).key) is not None
+    again = ember.CompilationUnit(SRC, backend="llvm")
+    assert _native(again).cached and _native(again).tier == "opt"
+    assert again.spin(1000) == cu.spin(1000)
+
+
+def test_a_call_running_during_the_tier_up_finishes_in_the_quick_code(held):
+    cu = ember.CompilationUnit(SRC, backend="llvm")
+    expect = ember.CompilationUnit(SRC).spin(3_000_000)
+    got = []
+    t = threading.Thread(target=lambda: got.append(cu.spin(3_000_000)))
+    t.start()
+    time.sleep(0.005)
+    held[0].run()  # (the spinning thread released the GIL: this runs beside it)
+    t.join()
+    assert got == [expect] and cu.spin(3_000_000) == expect
+
+
+def test_entries_made_after_the_tier_up_are_optimized(held):
+    module = ember.CompilationUnit(SRC, backend="llvm")
+    held[0].run()
+    native = _native(module)
+    fn = native.function("spin", lambda: None, {})
+    assert fn(1000) == module.spin(1000) and native._handed == []
+
+
+@pytest.mark.parametrize("how, tier, submitted", [("opt", "opt", 0), ("quick", "quick", 0)])
+def test_ember_llvm_tier_chooses(held, monkeypatch, how, tier, submitted):
+    monkeypatch.setenv("EMBER_LLVM_TIER", how)
+    cu = ember.CompilationUnit(SRC, backend="llvm")
+    assert _native(cu).tier == tier and len(held) == submitted
+    assert cu.div(9, 4) == 2
+
+
+def test_the_worker_installs_and_wait_returns(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("EMBER_LLVM_TIER", raising=False)
+    cu = ember.CompilationUnit(SRC.replace("1000003", "1000033"), backend="llvm")
+    assert tiers.wait(timeout=120)
+    assert tiers.pending() == 0 and _native(cu).tier == "opt"
+    assert cu.spin(5000) == ember.CompilationUnit(SRC.replace("1000003", "1000033")).spin(5000)
+
+
+def _run(code: str, cache_home) -> list:
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache_home))
+    env.pop("EMBER_LLVM_TIER", None)
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.split()
+
+
+def test_a_process_exiting_at_once_leaves_the_optimized_object(tmp_path):
+    code = f'''
+        import time, ember
+        from ember.llvm import tiers
+        submit = tiers.submit  # (the optimized compile starts late: the process exits first)
+        tiers.submit = lambda job: submit(lambda: (time.sleep(0.5), job()))
+        cu = ember.CompilationUnit({SRC!r}, backend="llvm")
+        n = cu.div._compiled.native
+        print(n.cached, n.tier, cu.spin(100))
+    '''
+    first = _run(code, tmp_path)
+    assert first[:2] == ["False", "quick"]
+    assert _run(code, tmp_path) == ["True", "opt", first[2]]
+    metas = [json.load(open(tmp_path / "ember" / n)) for n in os.listdir(tmp_path / "ember")
+             if n.startswith("llvm-") and n.endswith(".json")]
+    assert metas and all(m.get("size", 0) > 0 for m in metas)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+def test_a_forked_child_compiles(tmp_path):
+    code = f'''
+        import os, time, ember
+        from ember.llvm import tiers
+        submit = tiers.submit  # (the parent's optimized compile is under way at the fork)
+        tiers.submit = lambda job: submit(lambda: (time.sleep(0.2), job()))
+        cu = ember.CompilationUnit({SRC!r}, backend="llvm")
+        pid = os.fork()
+        if pid == 0:
+            other = ember.CompilationUnit("def h(a: int) -> int:\\n    return a * 3\\n",
+                                          backend="llvm")
+            ok = other.h(5) == 15 and cu.spin(10) == 285
+            grandchild = os.fork()  # (a child forks again: its locks are its own)
+            if grandchild == 0:
+                third = ember.CompilationUnit("def k(a: int) -> int:\\n    return a - 3\\n",
+                                              backend="llvm")
+                os._exit(0 if third.k(5) == 2 else 4)
+            _, status = os.waitpid(grandchild, 0)
+            os._exit(0 if ok and os.waitstatus_to_exitcode(status) == 0 else 3)
+        _, status = os.waitpid(pid, 0)
+        print(os.waitstatus_to_exitcode(status))
+    '''
+    assert _run(code, tmp_path) == ["0"]
+
+
+def test_a_hot_quick_entry_waits_for_the_optimized_code(monkeypatch, tmp_path):
+    """Past QUICK_CALLS calls a call waits for the optimized code (gated builtin and
+    ctypes path alike), and from then on runs it."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("EMBER_LLVM_TIER", raising=False)
+    submit = tiers.submit
+    monkeypatch.setattr(tiers, "submit",
+                        lambda fn: submit(lambda: (time.sleep(0.3), fn())))
+    src = SRC.replace("1000003", "1000037")
+    cu = ember.CompilationUnit(src, backend="llvm")
+    native = _native(cu)
+    if pyentry.available():
+        assert int.from_bytes(cu.div._fn.__self__[24:32], "little") == pyentry.GATED
+    for _ in range(tiers.QUICK_CALLS):
+        assert cu.spin(10) == 285
+    assert native.tier == "quick"
+    assert cu.total([1, 2]) == 5 and native.tier == "opt"  # (the third call waited)
+    if pyentry.available():
+        assert int.from_bytes(cu.div._fn.__self__[24:32], "little") == 2
+    assert cu.div(9, 2) == 4 and cu.spin(10) == 285
