@@ -66,8 +66,20 @@ class Gate:
 
     def tick(self) -> None:
         self.calls += 1
-        if self.calls > QUICK_CALLS:
+        if self.calls > QUICK_CALLS and not self.job.done.is_set():
+            _first(self.job)
             self.job.done.wait()
+
+
+def _first(job: Job) -> None:
+    """A job someone waits for goes to the head of the queue (a process that made many
+    modules does not wait for all the others' compiles)."""
+    with _LOCK:
+        try:
+            _QUEUE.remove(job)
+        except ValueError:  # (running or done)
+            return
+        _QUEUE.appendleft(job)
 
 
 def mode() -> str:

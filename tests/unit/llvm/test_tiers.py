@@ -215,3 +215,16 @@ def test_a_hot_quick_entry_waits_for_the_optimized_code(monkeypatch, tmp_path):
     if pyentry.available():
         assert int.from_bytes(cu.div._fn.__self__[24:32], "little") == 2
     assert cu.div(9, 2) == 4 and cu.spin(10) == 285
+
+
+def test_a_waited_for_compile_jumps_the_queue(monkeypatch):
+    ran = []
+    gate_job = tiers.Job(lambda: ran.append("waited"))
+    others = [tiers.Job(lambda i=i: ran.append(i)) for i in range(3)]
+    monkeypatch.setattr(tiers, "_QUEUE", tiers.collections.deque(others + [gate_job]))
+    tiers._first(gate_job)
+    assert list(tiers._QUEUE)[0] is gate_job
+    for job in list(tiers._QUEUE):
+        job.run()
+    assert ran == ["waited", 0, 1, 2]
+    tiers._first(gate_job)  # (done: nothing to move)
