@@ -66,8 +66,9 @@ class NativeModule:
             self.plan = _plan_from_json(meta)
         else:
             self.cached, how = False, tiers.mode()
-            self.plan, obj = _build(module, entries, prefix, quick=how != "opt")
-            if not obj or how == "opt":
+            self.plan, obj, quick = _build(module, entries, prefix, how)
+            if not quick:
+                how = "opt"
                 cache.store(key, _plan_json(self.plan, prefix), obj)
             else:
                 self.tier = "quick"
@@ -210,24 +211,25 @@ def _optimize(ref, key: str, plan, prefix: str) -> None:
         native._install(_link(obj))
 
 
-def _build(module, entries, prefix, quick: bool = False) -> tuple:
-    """The plan and its object code (the quick tier's if `quick`). A failure inside the
-    native tier itself (a bug: the LLVM verifier refusing what codegen made) must not fail
-    the user's compile: every function then runs on the VM, and each one's fallback reason
-    names the failure."""
-    from ember.llvm import jit
+def _build(module, entries, prefix, how: str = "opt") -> tuple:
+    """The plan, its object code and whether that is the quick tier's (tiers.mode() `how`
+    and tiers.quick_fits say). A failure inside the native tier itself (a bug: the LLVM
+    verifier refusing what codegen made) must not fail the user's compile: every function
+    then runs on the VM, and each one's fallback reason names the failure."""
+    from ember.llvm import jit, tiers
     from ember.llvm.module import Plan, plan_module
 
     plan = plan_module(module, entries, prefix)
     if not plan.entries:
-        return plan, b""
+        return plan, b"", False
+    quick = how != "opt" and tiers.quick_fits(plan)
     try:
-        return plan, jit.compile_ir(plan.llvm_ir, small=True, quick=quick)
+        return plan, jit.compile_ir(plan.llvm_ir, small=True, quick=quick), quick
     except RuntimeError as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         why = f"internal error in the native tier ({first}); please report it"
         reasons = dict(plan.reasons, **{name: why for name in plan.native})
-        return Plan(reasons=reasons, sites=[]), b""
+        return Plan(reasons=reasons, sites=[]), b"", False
 
 
 def _plan_json(plan, prefix: str) -> dict:

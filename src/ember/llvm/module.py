@@ -226,7 +226,8 @@ def plan_module(module, entries: list[str], prefix: str) -> Plan:
                           f"({_where(module.funcs[e].loc)})")
             continue
         native_entries.append(e)
-    plan = Plan(native=list(candidates), reasons=reasons, sites=mg.sites)
+    plan = Plan(native=list(candidates), reasons=reasons, sites=mg.sites,
+                recursive=bool(mg.recursive))
     for k, e in enumerate(native_entries):
         plan.entries[e] = mg.entry_shim(e, k)
     plan.llvm_ir = str(mg.llmod)

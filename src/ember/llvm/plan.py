@@ -21,6 +21,9 @@ class Plan:
     sites: list = field(default_factory=list)
     entries: dict = field(default_factory=dict)
     """entry function name -> its shim's symbol."""
+    recursive: bool = False
+    """Some native function is on a call cycle (known where the plan is made, not kept in
+    the cache: tiers.quick_fits asks)."""
 
 
 def boundary_types(types) -> list:

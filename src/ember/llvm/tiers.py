@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import collections
 import os
+import sys
 import threading
 
 _LOCK = threading.Condition()
@@ -80,6 +81,17 @@ def _first(job: Job) -> None:
         except ValueError:  # (running or done)
             return
         _QUEUE.appendleft(job)
+
+
+QUICK_DEPTH = 10_000
+"""Past this recursion limit, recursive code is compiled O3 at once: the quick tier's
+frames are about four times larger (O0 keeps every value in its stack slot), so a deep
+recursion the limit allows could outgrow the thread's stack in quick code."""
+
+
+def quick_fits(plan) -> bool:
+    """Whether `plan` may start as quick code (see QUICK_DEPTH)."""
+    return not plan.recursive or sys.getrecursionlimit() <= QUICK_DEPTH
 
 
 def mode() -> str:

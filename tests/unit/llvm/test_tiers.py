@@ -228,3 +228,12 @@ def test_a_waited_for_compile_jumps_the_queue(monkeypatch):
         job.run()
     assert ran == ["waited", 0, 1, 2]
     tiers._first(gate_job)  # (done: nothing to move)
+
+
+def test_deep_recursion_limits_compile_recursive_code_optimized(held, monkeypatch):
+    rec = "def down(n: int) -> int:\n    return 0 if n == 0 else down(n - 1) + 1\n"
+    monkeypatch.setattr(sys, "getrecursionlimit", lambda: tiers.QUICK_DEPTH + 1)
+    deep = ember.CompilationUnit(rec, backend="llvm")
+    flat = ember.CompilationUnit(SRC, backend="llvm")
+    assert deep.down._compiled.native.tier == "opt" and len(held) == 1
+    assert _native(flat).tier == "quick" and deep.down(50) == 50
