@@ -201,9 +201,13 @@ def _host_key(cpu_choice: str) -> str:
 
 def _optimize(ref, key: str, plan, prefix: str) -> None:
     """The optimized tier (tiers.py's worker): O3 object code for `plan`, kept in the
-    cache and installed in the module, if it is still alive."""
+    cache and installed in the module — if the module is still alive (a module dropped
+    before its turn, as a test or a fuzzer drops thousands, costs no O3 compile; one
+    alive when the process exits still gets its object cached)."""
     from ember.llvm import jit
 
+    if ref() is None:
+        return
     obj = jit.compile_ir(plan.llvm_ir, small=True)
     cache.store(key, _plan_json(plan, prefix), obj)
     native = ref()

@@ -237,3 +237,14 @@ def test_deep_recursion_limits_compile_recursive_code_optimized(held, monkeypatc
     flat = ember.CompilationUnit(SRC, backend="llvm")
     assert deep.down._compiled.native.tier == "opt" and len(held) == 1
     assert _native(flat).tier == "quick" and deep.down(50) == 50
+
+
+def test_a_module_dropped_before_its_turn_costs_no_compile(held):
+    import gc
+
+    cu = ember.CompilationUnit(SRC.replace("1000003", "1000039"), backend="llvm")
+    key = _native(cu).key
+    del cu
+    gc.collect()
+    held[0].run()
+    assert cache.load(key) is None
