@@ -126,19 +126,27 @@ class Emitter:
         return self.b.create("tuple.get", [t], [t.type.elems[i]], {"index": i}).result
 
     def keep_forward(self, out, name: str):
-        """Make the forward op that computed the tuple `out` the operator `name` instead:
-        the same operands, out's elements as its first results and one more, what its
-        backward reads (torch's reserve space). Returns that last result, or None when
-        `out` is read other than element-wise (the rule then recomputes what it needs)."""
+        """Make the forward op that computed `out` the operator `name` instead: the same
+        operands, out (a tuple's elements, or the one result) as its first results and
+        one more, what its backward reads (torch's reserve space). Returns that last
+        result, or None when a tuple `out` is read other than element-wise (the rule then
+        recomputes what it needs)."""
         op = out.op if isinstance(out, OpResult) else None
-        if op is None or op.parent is None or self.replaced is not None or \
-                not isinstance(out.type, T.TupleType) or \
-                any(u.op.name != "tuple.get" for u in out.uses):
+        if op is None or op.parent is None or self.replaced is not None or len(op.results) != 1:
             return None
-        ty = T.TupleType(tuple(out.type.elems) + (T.TENSOR,))
+        single = not isinstance(out.type, T.TupleType)
+        if not single and any(u.op.name != "tuple.get" for u in out.uses):
+            return None
+        elems = (out.type,) if single else tuple(out.type.elems)
+        ty = T.TupleType(elems + (T.TENSOR,))
         new = KernelOp(name, list(op.operands), [ty], None, op.loc)
         op.parent.insert_before(op, new)
-        out.replace_all_uses_with(new.result)
+        if single:
+            first = create_op("tuple.get", [new.result], [out.type], {"index": 0}, [], op.loc)
+            op.parent.insert_before(op, first)
+            out.replace_all_uses_with(first.result)
+        else:
+            out.replace_all_uses_with(new.result)
         get = create_op("tuple.get", [new.result], [T.TENSOR], {"index": len(ty.elems) - 1},
                         [], op.loc)
         op.parent.insert_before(op, get)

@@ -287,10 +287,20 @@ passes, and whole passes cost fewer numpy calls (measured)."""
 
 
 def batch_norm_backward(g, x, running_mean, running_var, weight, training, eps):
-    """(d input, d weight, d bias) of batch_norm; training uses the batch statistics.
-    Per channel over x as (N, C, T): gx = g * a + (x - mean) * b + c, every pass over a
-    block of channels before the next block (a large input is read from memory once)."""
+    """(d input, d weight, d bias) of batch_norm; training uses the batch statistics
+    (computed again here), eval the running ones."""
     g, x = arr(g).astype(x.dtype, copy=False), arr(x)
+    if training:
+        return _bn_backward(g, x, weight, None, eps, True)
+    mean = running_mean.astype(x.dtype)
+    invstd = 1 / np.sqrt(running_var.astype(x.dtype) + x.dtype.type(eps))
+    return _bn_backward(g, x, weight, mean, invstd, False)
+
+
+def _bn_backward(g, x, weight, mean, invstd, training):
+    """Per channel over x as (N, C, T): gx = g * a + (x - mean) * b + c, every pass over a
+    block of channels before the next block (a large input is read from memory once).
+    mean None: the batch's mean and variance are computed here, `invstd` is then eps."""
     dt = x.dtype.type
     x3 = x.reshape(x.shape[0], x.shape[1], -1)
     g3 = g.reshape(x3.shape)
@@ -305,26 +315,34 @@ def batch_norm_backward(g, x, running_mean, running_var, weight, training, eps):
     for c0 in range(0, c, cb):
         c1 = min(c, c0 + cb)
         xs, gs, out, xcs = x3[:, c0:c1], g3[:, c0:c1], gx[:, c0:c1], xc[:, :c1 - c0]
-        if training:
-            mean = xs.sum(axis=(0, 2), dtype=x.dtype) / n
-            np.subtract(xs, mean[:, None], out=xcs)
+        if mean is None:
+            m = xs.sum(axis=(0, 2), dtype=x.dtype) / n
+            np.subtract(xs, m[:, None], out=xcs)
             var = np.einsum("nct,nct->c", xcs, xcs) / n
+            inv = 1 / np.sqrt(var + dt(invstd))
         else:
-            mean = running_mean[c0:c1].astype(x.dtype)
-            var = running_var[c0:c1].astype(x.dtype)
-            np.subtract(xs, mean[:, None], out=xcs)
-        invstd = 1 / np.sqrt(var + dt(eps))
+            np.subtract(xs, mean[c0:c1, None], out=xcs)
+            inv = invstd[c0:c1]
         gsum = gs.sum(axis=(0, 2), dtype=x.dtype)
         gdc = np.einsum("nct,nct->c", gs, xcs)  # sum of g * (x - mean)
-        a = w[c0:c1] * invstd
+        a = w[c0:c1] * inv
         np.multiply(gs, a[:, None], out=out)
         if training:
-            np.multiply(xcs, (-a * invstd * invstd * gdc / n)[:, None], out=xcs)
+            np.multiply(xcs, (-a * inv * inv * gdc / n)[:, None], out=xcs)
             out += xcs
             out += (-a * gsum / n)[:, None]
-        gw[c0:c1] = gdc * invstd
+        gw[c0:c1] = gdc * inv
         gb[c0:c1] = gsum
     return arr(gx.reshape(x.shape)), gw, gb
+
+
+def batch_norm_backward_saved(g, x, weight, saved):
+    """(d input, d weight, d bias) of a training batch_norm from the mean and 1 / std its
+    forward kept (tensor.batch_norm_train): batch_norm_backward without the passes that
+    recompute them."""
+    g, x = arr(g).astype(x.dtype, copy=False), arr(x)
+    c = x.shape[1]
+    return _bn_backward(g, x, weight, saved[:c], saved[c:], True)
 
 
 def _bn_info(args):
@@ -337,6 +355,15 @@ reg("tensor.batch_norm_backward",
     "(Tensor grad, Tensor input, Tensor? running_mean, Tensor? running_var, Tensor? weight, "
     "bool training, float eps) -> Tuple[Tensor, Tensor, Tensor]", batch_norm_backward,
     shape=_bn_info)
+
+
+def _bn_saved_info(args):
+    return _bn_info([args[0], args[1]])
+
+
+reg("tensor.batch_norm_backward_saved",
+    "(Tensor grad, Tensor input, Tensor? weight, Tensor saved) -> Tuple[Tensor, Tensor, Tensor]",
+    batch_norm_backward_saved, shape=_bn_saved_info)
 
 
 def embedding_backward(g, indices, weight, padding_idx):

@@ -55,6 +55,20 @@ def _update_running(running, batch, momentum):
 
 def batch_norm(x, mean, var, weight, bias, training, momentum, eps):
     """(x - mean) / sqrt(var + eps) * weight + bias per channel (dim 1)."""
+    return _batch_norm(x, mean, var, weight, bias, training, momentum, eps)[0]
+
+
+def batch_norm_train(x, mean, var, weight, bias, training, momentum, eps):
+    """batch_norm's result and what its backward reads: the mean and 1 / sqrt(var + eps)
+    it normalized with, as one (2C,) tensor (tensor.batch_norm_backward_saved)."""
+    y, m, v = _batch_norm(x, mean, var, weight, bias, training, momentum, eps)
+    dt = x.dtype
+    invstd = 1 / np.sqrt(v.astype(dt, copy=False) + dt.type(eps))
+    return y, np.concatenate([m.astype(dt, copy=False), invstd])
+
+
+def _batch_norm(x, mean, var, weight, bias, training, momentum, eps):
+    """(result, mean, var used)."""
     need_float(x, "batch_norm")
     if x.ndim < 2:
         raise ValueError(f"batch_norm: expected a 2D or higher input, got {x.ndim}D")
@@ -75,7 +89,7 @@ def batch_norm(x, mean, var, weight, bias, training, momentum, eps):
     shape = _channel_shape(x)
     y = np.multiply(x, scale.reshape(shape))
     y += shift.reshape(shape)
-    return y
+    return y, mean, var
 
 
 def _batch_stats(x, count):
@@ -115,6 +129,18 @@ def _channels_info(args):
 reg("tensor.batch_norm", "(Tensor input, Tensor? running_mean, Tensor? running_var, "
     "Tensor? weight=None, Tensor? bias=None, bool training=False, float momentum=0.1, "
     "float eps=0.00001) -> Tensor", batch_norm, (f"{F}.batch_norm",), _channels_info,
+    may_raise=True)
+
+
+def _train_info(args):
+    y = _channels_info(args)
+    c = y.shape[1] if y.shape is not None and len(y.shape) > 1 else None
+    return y, TensorInfo(y.dtype, (None if c is None or not isinstance(c, int) else 2 * c,))
+
+
+reg("tensor.batch_norm_train", "(Tensor input, Tensor? running_mean, Tensor? running_var, "
+    "Tensor? weight=None, Tensor? bias=None, bool training=False, float momentum=0.1, "
+    "float eps=0.00001) -> Tuple[Tensor, Tensor]", batch_norm_train, shape=_train_info,
     may_raise=True)
 
 # ----------------------------------------------------------------------------- layer, group norm

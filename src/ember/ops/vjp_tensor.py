@@ -504,7 +504,12 @@ def _max_pool3d(e, a, out, g):
 @vjp("tensor.batch_norm")
 def _batch_norm(e, a, out, g):
     x, rm, rv, w, b, training, momentum, eps = a
-    r = e.op("tensor.batch_norm_backward", g, x, rm, rv, w, training, eps)
+    saved = e.keep_forward(out, "tensor.batch_norm_train") \
+        if e.value_of(training) is True else None
+    if saved is not None:  # the forward keeps the batch's mean and 1 / std
+        r = e.op("tensor.batch_norm_backward_saved", g, x, w, saved)
+    else:
+        r = e.op("tensor.batch_norm_backward", g, x, rm, rv, w, training, eps)
     gw = e.tuple_get(r, 1) if e.is_tensor(w) else None
     gb = e.tuple_get(r, 2) if e.is_tensor(b) else None
     return [e.tuple_get(r, 0), None, None, gw, gb, None, None, None]
