@@ -25,6 +25,7 @@ from numpy.lib.stride_tricks import as_strided
 from ember.ops.registry import ShapeMismatch
 from ember.ops.tensor_common import F, as_2d_weight, reg
 from ember.ops.tensorinfo import TensorInfo, fmt, same_dim
+from ember.ops.workspace import padded, scratch
 
 _DW_BLOCK = 32
 """Channels per block in the depthwise kernel (keeps its buffer in L2; measured)."""
@@ -85,6 +86,13 @@ def _padded(x, pads, extra_rows=0):
     return xp
 
 
+def _padded_scratch(name, x, pads, extra_rows=0):
+    """_padded, in the thread's scratch buffer `name` (ops/workspace.py) when it copies."""
+    if not (any(b or a for b, a in pads) or extra_rows):
+        return x if x.flags.c_contiguous else np.ascontiguousarray(x)
+    return padded(name, x, pads, extra_rows)
+
+
 def _conv_wide(x, w2, kh, kw, pads, dil, groups):
     """Stride-1 convolution through the wide im2col; returns (N, O, Ho, Wo), contiguous
 (each sample's wide result, in cache, is compacted as it is made)."""
@@ -95,14 +103,14 @@ def _conv_wide(x, w2, kh, kw, pads, dil, groups):
     if ho <= 0 or wo <= 0:
         raise RuntimeError(_too_small(x, (kh, kw)))
     extra = -(-(dw * (kw - 1)) // wp)
-    xp = _padded(x, pads, extra)
+    xp = _padded_scratch("conv.xp", x, pads, extra)
     flat = xp.reshape(n, c, -1)
     big_l = ho * wp
     s1, s2 = flat.strides[1], flat.strides[2]
     o = w2.shape[0] * w2.shape[1] if w2.ndim == 3 else w2.shape[0]
     out = np.empty((n, o, ho, wo), x.dtype)
-    wide = np.empty((o, ho, wp), x.dtype)
-    cols = np.empty((c * kh * kw, big_l), x.dtype)
+    wide = scratch("conv.wide", (o, ho, wp), x.dtype)
+    cols = scratch("conv.cols", (c * kh * kw, big_l), x.dtype)
     for i in range(n):
         view = as_strided(flat[i], (c, kh, kw, big_l), (s1, dh * wp * s2, dw * s2, s2),
                           writeable=False)
@@ -185,13 +193,13 @@ def _depthwise(x, w, pads, dil):
     if ho <= 0 or wo <= 0:
         raise RuntimeError(_too_small(x, (kh, kw)))
     extra = -(-(dw * (kw - 1)) // wp)
-    flat = _padded(x, pads, extra).reshape(n * c, -1)
+    flat = _padded_scratch("conv.xp", x, pads, extra).reshape(n * c, -1)
     big_l, taps = ho * wp, kh * kw
     wk = np.broadcast_to(w.reshape(1, c, 1, taps), (n, c, 1, taps)).reshape(n * c, 1, taps)
     out = np.empty((n * c, ho, wo), x.dtype)
     block = min(_DW_BLOCK, n * c)
-    cols = np.empty((block, taps, big_l), x.dtype)
-    wide = np.empty((block, 1, big_l), x.dtype)
+    cols = scratch("conv.cols", (block, taps, big_l), x.dtype)
+    wide = scratch("conv.wide", (block, 1, big_l), x.dtype)
     s0, s1 = flat.strides
     for b0 in range(0, n * c, block):
         nb = min(block, n * c - b0)

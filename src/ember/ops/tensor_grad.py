@@ -14,6 +14,7 @@ from numpy.lib.stride_tricks import as_strided
 from ember.ops.registry import op
 from ember.ops.tensor_common import arr, reg
 from ember.ops.tensorinfo import UNKNOWN, TensorInfo
+from ember.ops.workspace import padded, scratch
 
 
 def sum_to(g, like):
@@ -181,15 +182,15 @@ def _depthwise_weight(g, x, w, stride, padding, dilation, oh, ow):
     c, _, kh, kw = w.shape
     n = x.shape[0]
     dt = np.result_type(g.dtype, x.dtype)
-    xp = x.astype(dt, copy=False)
+    xp = np.ascontiguousarray(x, dtype=dt)
     if ph or pw:
-        xp = np.pad(xp, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
-    planes = np.ascontiguousarray(xp).reshape(n * c, xp.shape[2], xp.shape[3])
+        xp = padded("wgrad.xp", xp, [(ph, ph), (pw, pw)])
+    planes = xp.reshape(n * c, xp.shape[2], xp.shape[3])
     gp = np.ascontiguousarray(g, dtype=dt).reshape(n * c, oh * ow, 1)
     taps, size = kh * kw, oh * ow
     s0, s1, s2 = planes.strides
     block = min(_DW_PLANES, n * c)
-    cols = np.empty((block, kh, kw, oh, ow), dt)
+    cols = scratch("wgrad.cols", (block, kh, kw, oh, ow), dt)
     per = np.empty((n * c, taps, 1), dt)
     for b0 in range(0, n * c, block):
         nb = min(block, n * c - b0)
@@ -211,13 +212,13 @@ def _conv2d_weight_taps(g, x, w, stride, padding, dilation, oh, ow):
     dt = np.result_type(g.dtype, x.dtype)
     xp = x.astype(dt, copy=False)
     if ph or pw:
-        xp = np.pad(xp, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
+        xp = padded("wgrad.xp", xp, [(ph, ph), (pw, pw)])
     k = cin * kh * kw
     bs = max(1, min(n, (1 << 21) // max(k * oh * ow * dt.itemsize, 1)))
     g = g.astype(dt, copy=False)
     out = np.zeros((cout, k), dt)
     part = np.empty((cout, k), dt)
-    cols = np.empty((cin, kh, kw, bs, oh, ow), dt)
+    cols = scratch("wgrad.cols", (cin, kh, kw, bs, oh, ow), dt)
     for s in range(0, n, bs):
         m = min(bs, n - s)
         c = cols[:, :, :, :m]
@@ -311,7 +312,7 @@ def _bn_backward(g, x, weight, mean, invstd, training):
     gw, gb = np.empty(c, x.dtype), np.empty(c, x.dtype)
     cb = c if x.nbytes <= _BN_WHOLE_BYTES else \
         max(1, min(c, _BN_BLOCK_BYTES // max(1, nb * t * x.dtype.itemsize)))
-    xc = np.empty((nb, cb, t), x.dtype)
+    xc = scratch("bn.xc", (nb, cb, t), x.dtype)
     for c0 in range(0, c, cb):
         c1 = min(c, c0 + cb)
         xs, gs, out, xcs = x3[:, c0:c1], g3[:, c0:c1], gx[:, c0:c1], xc[:, :c1 - c0]
