@@ -56,7 +56,7 @@ class NativeModule:
         self.key, self.prefix, self.tier, self.cached = key, prefix, "opt", True
         self._lock = threading.Lock()
         self._handed: list = []
-        """(name, NativeFunction, builtin or None) of every entry made: what a tier-up
+        """(name, NativeFunction, its builtins) of every entry made: what a tier-up
         re-points at the optimized code."""
         self._images: list = []
         hit = cache.load(key)
@@ -96,18 +96,36 @@ class NativeModule:
         shim, releases, direct = self._addresses(name)
         native = NativeFunction(vm_entry, func, shim, releases, self.plan.sites, sources,
                                 direct)
-        builtin = None
+        builtins = []
         if direct is not None:
-            from ember.llvm.pyentry import gate, make_builtin
+            from ember.llvm.pyentry import make_builtin
 
-            builtin = make_builtin(shim, ft, native.args_type, name,
-                                   native.slow_path, native.on_error, self.loaded)
-            if builtin is not None and self._gate is not None:
-                gate(builtin, closed=True)
+            builtins = [make_builtin(shim, ft, native.args_type, name, native.slow_path,
+                                     native.on_error, self.loaded)]
+            if builtins[0] is None:
+                builtins = []
+            elif self._gate is not None:
+                builtins.insert(0, self._gated(builtins[0], shim, ft, native, name))
         if self.tier == "quick":
             native.gate = self._gate
-            self._handed.append((name, native, builtin))
-        return builtin or (native if direct is None else native.fast())
+            self._handed.append((name, native, builtins))
+        return builtins[0] if builtins else (native if direct is None else native.fast())
+
+    def _gated(self, inner, shim, ft, native, name):
+        """The builtin handed out while the code is quick: every call first counts on the
+        gate (pyentry.gate), then runs `inner` (the same native code, ungated); the
+        tier-up opens it."""
+        from ember.llvm.pyentry import gate, make_builtin
+
+        counter = self._gate
+
+        def counted(*args, **kwargs):
+            counter.tick()
+            return inner(*args, **kwargs)
+        outer = make_builtin(shim, ft, native.args_type, name, counted, native.on_error,
+                             self.loaded)
+        gate(outer, closed=True)
+        return outer
 
     def function(self, name: str, vm_entry, sources: dict):
         """The native callable for entry `name`, or None if it runs on the VM (vm_entry: the
@@ -134,11 +152,11 @@ class NativeModule:
         with self._lock:
             self._images.append(self.loaded)
             self.loaded, self.tier, self._gate = image, "opt", None
-            for name, native, builtin in self._handed:
+            for name, native, builtins in self._handed:
                 shim, releases, direct = self._addresses(name)
                 native.repoint(shim, releases, direct)
                 native.gate = None
-                if builtin is not None:
+                for builtin in builtins:
                     repoint(builtin, shim, image)
                     gate(builtin, closed=False)
             self._handed = []

@@ -248,3 +248,12 @@ def test_a_module_dropped_before_its_turn_costs_no_compile(held):
     gc.collect()
     held[0].run()
     assert cache.load(key) is None
+
+
+def test_quick_calls_do_not_load_the_vm_program(held):
+    cu = ember.CompilationUnit(SRC.replace("1000003", "1000081"), backend="llvm")
+    compiled = cu.spin._compiled
+    assert cu.spin(10) == 285 and cu.div(7, 2) == 3
+    assert compiled._loaded is None
+    held[0].run()
+    assert cu.spin(10) == 285 and compiled._loaded is None
