@@ -237,6 +237,11 @@ def _register_arith(name, ufunc, comm, check, torch_names):
     reg(f"tensor.r{name}_scalar", "(Tensor self, Scalar other) -> Tensor", rts,
         (f"Tensor.__r{name}__",), binary_info, elementwise=True, may_raise=True,
         doc=f"Elementwise {name} of a Python number and a tensor (reflected operand order).")
+    if name == "pow":  # torch.pow(2, x): the number first
+        reg("tensor.pow_number_base", "(Scalar self, Tensor exponent) -> Tensor",
+            lambda s, x: rts(x, s), ("torch.pow",),
+            lambda a: binary_info([a[1], a[0]]), elementwise=True, may_raise=True,
+            doc="torch.pow(number, exponent): the number to the power of each element.")
 
 
 def _quiet(kernel):
@@ -293,6 +298,24 @@ for _n, _fn in (("add", np.add), ("sub", np.subtract)):
     reg(f"tensor.{_n}_alpha", "(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
         _alpha(_fn), (f"torch.{_n}", f"Tensor.{_n}"), binary_info, may_raise=True,
         doc=f"torch.{_n}(self, other, alpha=a): self {'+' if _n == 'add' else '-'} a * other.")
+
+
+
+def _alpha_scalar(ufunc):
+    ts = ts_kernel(ufunc)
+
+    def kernel(a, b, alpha=1):
+        if isinstance(alpha, float) and a.dtype.kind in "biu":
+            raise RuntimeError("For integral input tensors, argument alpha must not be a "
+                               "floating point number.")
+        return ts(a, b * alpha if alpha != 1 else b)
+    return kernel
+
+
+for _n, _fn in (("add", np.add), ("sub", np.subtract)):
+    reg(f"tensor.{_n}_alpha_scalar", "(Tensor self, Scalar other, *, Scalar alpha=1) -> Tensor",
+        _alpha_scalar(_fn), (f"torch.{_n}", f"Tensor.{_n}"), binary_info, may_raise=True,
+        doc=f"torch.{_n}(self, number, alpha=a): self {'+' if _n == 'add' else '-'} a * number.")
 
 reg("tensor.truediv", "(Tensor self, Tensor other) -> Tensor", _truediv,
     ("Tensor.__truediv__", "Tensor.div", "Tensor.divide", "Tensor.true_divide", "torch.div",

@@ -145,3 +145,603 @@ reg("tensor.index_add_",
     "(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor",
     _index_add_, ("Tensor.index_add_",), lambda a: TensorInfo(a[0].dtype, a[0].shape),
     may_raise=True)
+
+
+# ----------------------------------------------------------------------------- elementwise
+
+def _flt(x):
+    """x as a float tensor (int and bool tensors become float32, as torch's float ops)."""
+    return x if x.dtype.kind in "fc" else x.astype(np.float32)
+
+
+def _flt2(x, y):
+    dt = np.result_type(x, y)
+    if dt.kind not in "fc":
+        dt = np.dtype(np.float32)
+    return x.astype(dt, copy=False), y.astype(dt, copy=False)
+
+
+def _float_info(a):
+    from ember.ops.tensorinfo import to_float
+    return TensorInfo(to_float(a[0].dtype), a[0].shape)
+
+
+def _float2_info(a):
+    from ember.ops.tensorinfo import promote_types, to_float
+    return TensorInfo(to_float(promote_types(a[0].dtype, a[1].dtype)), None)
+
+
+def _sinc(x):
+    """sin(pi x) / (pi x), 1 at 0."""
+    x = _flt(x)
+    return arr(np.sinc(x).astype(x.dtype))
+
+
+def _xlogy(x, y):
+    """x * log(y), 0 where x is 0 (unless y is NaN)."""
+    x, y = _flt2(x, y)
+    with np.errstate(all="ignore"):
+        return arr(np.where((x == 0) & ~np.isnan(y), 0, x * np.log(y)).astype(x.dtype))
+
+
+def _logit(x, eps=None):
+    """log(x / (1 - x)), x clamped to [eps, 1 - eps] when eps is given."""
+    x = _flt(x)
+    if eps is not None:
+        x = np.clip(x, eps, 1 - eps)
+    with np.errstate(all="ignore"):
+        return arr(np.log(x / (1 - x)).astype(x.dtype))
+
+
+def _binary(fn):
+    def kernel(x, y):
+        x, y = _flt2(x, y)
+        with np.errstate(all="ignore"):
+            return arr(fn(x, y).astype(x.dtype))
+    kernel.__doc__ = "Elementwise, of the two tensors (float)."
+    return kernel
+
+
+def _erfinv(x):
+    """The inverse of erf: Giles' approximation refined by Newton steps on math.erf."""
+    import math
+    x = _flt(x)
+    v = x.astype(np.float64)
+    w = -np.log((1.0 - v) * (1.0 + v))
+    small = w < 5.0
+    ws = w - 2.5
+    ps = 2.81022636e-08
+    for c in (3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+              -0.00125372503, -0.00417768164, 0.246640727, 1.50140941):
+        ps = c + ps * ws
+    wl = np.sqrt(np.where(w > 0, w, 0)) - 3.0
+    pl = -0.000200214257
+    for c in (0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+              -0.0076224613, 0.00943887047, 1.00167406, 2.83297682):
+        pl = c + pl * wl
+    with np.errstate(all="ignore"):
+        r = np.where(small, ps, pl) * v
+        erf = np.frompyfunc(math.erf, 1, 1)
+        for _ in range(2):
+            fin = np.isfinite(r)
+            err = np.where(fin, np.asarray(erf(np.where(fin, r, 0))).astype(np.float64), 0) - v
+            r = np.where(fin, r - err / (2 / math.sqrt(math.pi) * np.exp(-r * r)), r)
+        r = np.where(v == 1, np.inf, np.where(v == -1, -np.inf, r))
+        r = np.where(np.abs(v) > 1, np.nan, r)
+    return arr(r.astype(x.dtype))
+
+
+def _lgamma(x):
+    """log|gamma(x)| of each element (math.lgamma; inf at the poles)."""
+    import math
+
+    def one(v):
+        try:
+            return math.lgamma(v)
+        except (ValueError, OverflowError):
+            return math.inf if v == v else v
+    x = _flt(x)
+    return arr(np.asarray(np.frompyfunc(one, 1, 1)(x.astype(np.float64))).astype(x.dtype))
+
+
+def _digamma(x):
+    """psi(x): the recurrence up to x >= 6, then the asymptotic series (reflection below
+    0; -inf at 0 and NaN at the negative integers, as torch)."""
+    x = _flt(x)
+    v = x.astype(np.float64)
+    out = np.empty_like(v)
+    with np.errstate(all="ignore"):
+        neg = v < 0
+        refl = np.where(neg, 1 - v, v)
+        acc = np.zeros_like(v)
+        z = refl.copy()
+        for _ in range(6):
+            lt = z < 6
+            acc = np.where(lt, acc - 1 / z, acc)
+            z = np.where(lt, z + 1, z)
+        z2 = 1 / (z * z)
+        series = np.log(z) - 0.5 / z - z2 * (1 / 12 - z2 * (1 / 120 - z2 * (1 / 252 - z2 * (
+            1 / 240 - z2 / 132))))
+        psi = acc + series
+        psi = np.where(neg, psi - np.pi / np.tan(np.pi * v), psi)
+        out = np.where(v == 0, -np.inf, psi)
+        out = np.where(neg & (v == np.floor(v)), np.nan, out)
+    return arr(out.astype(x.dtype))
+
+
+for _n, _k in (("sinc", _sinc), ("erfinv", _erfinv), ("lgamma", _lgamma),
+               ("digamma", _digamma)):
+    reg(f"tensor.{_n}", "(Tensor self) -> Tensor", _k,
+        (f"torch.{_n}", f"Tensor.{_n}", f"torch.special.{_n}"), _float_info)
+reg("tensor.logit", "(Tensor self, float? eps=None) -> Tensor", _logit,
+    ("torch.logit", "Tensor.logit", "torch.special.logit"), _float_info)
+reg("tensor.xlogy", "(Tensor self, Tensor other) -> Tensor", _xlogy,
+    ("torch.xlogy", "Tensor.xlogy", "torch.special.xlogy"), _float2_info, may_raise=True)
+for _n, _f in (("logaddexp", np.logaddexp), ("copysign", np.copysign), ("fmax", np.fmax),
+               ("fmin", np.fmin), ("heaviside", lambda x, v: np.where(x == 0, v, x > 0))):
+    reg(f"tensor.{_n}", "(Tensor self, Tensor other) -> Tensor", _binary(_f),
+        (f"torch.{_n}", f"Tensor.{_n}"), _float2_info, may_raise=True)
+reg("tensor.signbit", "(Tensor self) -> Tensor", lambda x: arr(np.signbit(x)),
+    ("torch.signbit", "Tensor.signbit"), lambda a: TensorInfo("bool", a[0].shape),
+    doc="Whether each element's sign bit is set (-0.0 included).")
+reg("tensor.float_power", "(Tensor self, Scalar exponent) -> Tensor",
+    lambda x, e: arr(np.power(x.astype(np.complex128 if x.dtype.kind == "c" else np.float64),
+                              e)),
+    ("torch.float_power", "Tensor.float_power"),
+    lambda a: TensorInfo("complex128" if a[0].dtype in ("complex64", "complex128")
+                         else "float64", a[0].shape), doc="x ** e in double precision.")
+
+
+# ----------------------------------------------------------------------------- reductions
+
+def _dims(dim, ndim):
+    if dim is None or dim == []:
+        return None
+    return check_dims([dim] if isinstance(dim, int) else dim, ndim)
+
+
+def _nansum(x, dim=None, keepdim=False):
+    """The sum treating NaN as 0."""
+    d = _dims(dim, x.ndim)
+    return arr(np.asarray(np.nansum(x, axis=d, keepdims=keepdim)).astype(x.dtype))
+
+
+def _nanmean(x, dim=None, keepdim=False):
+    """The mean of the values that are not NaN."""
+    d = _dims(dim, x.ndim)
+    with np.errstate(all="ignore"), __import__("warnings").catch_warnings():
+        __import__("warnings").simplefilter("ignore")
+        return arr(np.asarray(np.nanmean(x, axis=d, keepdims=keepdim)).astype(x.dtype))
+
+
+def _moments(kind):
+    def kernel(x, dim=None, unbiased=True, keepdim=False):
+        d = _dims(dim, x.ndim)
+        ddof = 1 if unbiased else 0
+        with np.errstate(all="ignore"), __import__("warnings").catch_warnings():
+            __import__("warnings").simplefilter("ignore")
+            v = np.var(x, axis=d, ddof=ddof, keepdims=keepdim)
+            m = np.mean(x, axis=d, keepdims=keepdim)
+        s = np.sqrt(v) if kind == "std" else v
+        return (arr(np.asarray(s).astype(x.dtype)), arr(np.asarray(m).astype(x.dtype)))
+    kernel.__doc__ = f"({kind}, mean) over dims (the unbiased {kind} unless said)."
+    return kernel
+
+
+def _aminmax(x, dim=None, keepdim=False):
+    """(min, max) over dim, or over all elements."""
+    if x.size == 0:
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension")
+    d = None if dim is None else check_dim(dim, x.ndim)
+    return (arr(np.asarray(np.min(x, axis=d, keepdims=keepdim))),
+            arr(np.asarray(np.max(x, axis=d, keepdims=keepdim))))
+
+
+def _cumext(better):
+    def kernel(x, dim):
+        d = check_dim(dim, x.ndim)
+        if x.ndim == 0:
+            return x.copy(), np.zeros((), np.int64)
+        v = np.moveaxis(x, d, 0)
+        vals = np.empty_like(v)
+        idx = np.empty(v.shape, np.int64)
+        cur, at = v[0].copy(), np.zeros(v.shape[1:], np.int64)
+        for i in range(v.shape[0]):
+            take = better(v[i], cur) | (v[i] == cur) | np.isnan(v[i]) if v.dtype.kind in "fc" \
+                else better(v[i], cur) | (v[i] == cur)
+            if v.dtype.kind in "fc":
+                take = take & ~(np.isnan(cur) & ~np.isnan(v[i]))
+            cur = np.where(take, v[i], cur)
+            at = np.where(take, i, at)
+            vals[i], idx[i] = cur, at
+        return arr(np.moveaxis(vals, 0, d)), arr(np.moveaxis(idx, 0, d))
+    return kernel
+
+
+def _frexp(x):
+    """(mantissa, exponent): x = mantissa * 2 ** exponent, |mantissa| in [0.5, 1)."""
+    if x.dtype.kind != "f":
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    m, e = np.frexp(x)
+    return arr(m.astype(x.dtype)), arr(e.astype(np.int32))
+
+
+def _pair_of(dt_first, dt_second=None):
+    return lambda a: (TensorInfo(dt_first(a), None),
+                      TensorInfo(dt_second(a) if dt_second else dt_first(a), None))
+
+
+_DIM = "int[]? dim=None, bool unbiased=True, bool keepdim=False"
+reg("tensor.nansum", "(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor", _nansum,
+    ("torch.nansum", "Tensor.nansum"), lambda a: TensorInfo(a[0].dtype, None),
+    may_raise=True)
+reg("tensor.nanmean", "(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor",
+    _nanmean, ("torch.nanmean", "Tensor.nanmean"), lambda a: TensorInfo(a[0].dtype, None),
+    may_raise=True)
+for _n in ("var", "std"):
+    reg(f"tensor.{_n}_mean", f"(Tensor self, {_DIM}) -> Tuple[Tensor, Tensor]",
+        _moments(_n), (f"torch.{_n}_mean",), _pair_of(lambda a: a[0].dtype), may_raise=True)
+reg("tensor.aminmax", "(Tensor self, *, int? dim=None, bool keepdim=False) -> "
+    "Tuple[Tensor, Tensor]", _aminmax, ("torch.aminmax", "Tensor.aminmax"),
+    _pair_of(lambda a: a[0].dtype), may_raise=True)
+reg("tensor.cummax", "(Tensor self, int dim) -> Tuple[Tensor, Tensor]", _cumext(np.greater),
+    ("torch.cummax", "Tensor.cummax"), _pair_of(lambda a: a[0].dtype, lambda a: "int64"),
+    may_raise=True, doc="(running max along dim, where each was found).")
+reg("tensor.cummin", "(Tensor self, int dim) -> Tuple[Tensor, Tensor]", _cumext(np.less),
+    ("torch.cummin", "Tensor.cummin"), _pair_of(lambda a: a[0].dtype, lambda a: "int64"),
+    may_raise=True, doc="(running min along dim, where each was found).")
+reg("tensor.frexp", "(Tensor self) -> Tuple[Tensor, Tensor]", _frexp,
+    ("torch.frexp", "Tensor.frexp"), _pair_of(lambda a: a[0].dtype, lambda a: "int32"),
+    may_raise=True)
+reg("tensor.dist", "(Tensor self, Tensor other, Scalar p=2) -> Tensor",
+    lambda x, y, p=2: arr(np.asarray(_pnorm(_flt(x) - _flt(_broadcastable(x, y)), p))),
+    ("torch.dist", "Tensor.dist"), lambda a: TensorInfo(None, ()), may_raise=True,
+    doc="The p-norm of x - y.")
+
+
+def _broadcastable(x, y):
+    """y, once x and y are known to broadcast (torch's RuntimeError otherwise)."""
+    try:
+        np.broadcast_shapes(x.shape, y.shape)
+    except ValueError:
+        raise RuntimeError(f"The size of tensor a ({x.shape}) must match the size of tensor "
+                           f"b ({y.shape})") from None
+    return y
+
+
+def _pnorm(d, p):
+    a = np.abs(d).astype(d.dtype).reshape(-1)
+    if p == np.inf:
+        return a.max(initial=0).astype(d.dtype)
+    if p == -np.inf:
+        return a.min().astype(d.dtype)
+    if p == 0:
+        return np.asarray(np.count_nonzero(a), d.dtype)
+    return (np.sum(a ** p) ** (1.0 / p)).astype(d.dtype)
+
+
+def _histc(x, bins=100, min=0, max=0):
+    """A histogram of bins equal bins from min to max (the data's range when both are 0)."""
+    lo, hi = float(min), float(max)
+    if lo == hi and x.size:
+        lo, hi = float(x.min()), float(x.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    h, _ = np.histogram(x, bins=bins, range=(lo, hi))
+    return arr(h.astype(x.dtype if x.dtype.kind == "f" else np.float32))
+
+
+reg("tensor.histc", "(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor",
+    _histc, ("torch.histc", "Tensor.histc"), lambda a: TensorInfo(a[0].dtype, None),
+    may_raise=True)
+reg("tensor.bucketize", "(Tensor self, Tensor boundaries, *, bool out_int32=False, "
+    "bool right=False) -> Tensor",
+    lambda x, b, i32=False, right=False: arr(np.searchsorted(
+        b, x, side="right" if right else "left").astype(np.int32 if i32 else np.int64)),
+    ("torch.bucketize",), lambda a: TensorInfo("int64", a[0].shape),
+    doc="The bucket of each element among the sorted 1-D boundaries.")
+reg("tensor.searchsorted", "(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, "
+    "bool right=False) -> Tensor",
+    lambda s, x, i32=False, right=False: arr(np.searchsorted(
+        s, x, side="right" if right else "left").astype(np.int32 if i32 else np.int64)),
+    ("torch.searchsorted",), lambda a: TensorInfo("int64", a[1].shape),
+    doc="Where each value would be inserted into a sorted 1-D sequence.")
+
+
+# ----------------------------------------------------------------------------- linear algebra
+
+def _square(x, what):
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise RuntimeError(f"{what}: A must be batches of square matrices, but they are "
+                           f"{x.shape[-2] if x.ndim >= 2 else 1} by {x.shape[-1]} matrices")
+    if x.dtype.kind not in "fc":
+        raise RuntimeError(f"{what}: Expected a floating point or complex tensor as input. "
+                           f"Got {x.dtype}")
+
+
+def _det(x):
+    """The determinant of each square matrix."""
+    _square(x, "linalg.det")
+    return arr(np.asarray(np.linalg.det(x)).astype(x.dtype))
+
+
+def _inv(x):
+    """The inverse of each square matrix (RuntimeError if singular)."""
+    _square(x, "linalg.inv")
+    try:
+        return arr(np.linalg.inv(x).astype(x.dtype))
+    except np.linalg.LinAlgError:
+        raise RuntimeError("linalg.inv: The diagonal element 1 is zero, the inversion could "
+                           "not be completed because the input matrix is singular.") from None
+
+
+def _slogdet(x):
+    """(sign, log |det|) of each square matrix."""
+    _square(x, "linalg.slogdet")
+    s, ld = np.linalg.slogdet(x)
+    return arr(np.asarray(s).astype(x.dtype)), arr(np.asarray(ld).astype(x.dtype))
+
+
+def _logdet(x):
+    """log det of each square matrix (NaN if negative, -inf if 0)."""
+    s, ld = _slogdet(x)
+    return arr(np.where(s < 0, np.nan, np.where(s == 0, -np.inf, ld)).astype(x.dtype))
+
+
+def _cholesky(x, upper=False):
+    """The Cholesky factor (lower, or upper with upper=True) of a positive-definite matrix."""
+    _square(x, "linalg.cholesky")
+    try:
+        low = np.linalg.cholesky(x)
+    except np.linalg.LinAlgError:
+        raise RuntimeError("linalg.cholesky: The factorization could not be completed "
+                           "because the input is not positive-definite.") from None
+    out = np.swapaxes(low, -1, -2).conj() if upper else low
+    return arr(out.astype(x.dtype))
+
+
+def _matrix_power(x, n):
+    """x multiplied by itself n times (the identity for 0, the inverse's powers below)."""
+    _square(x, "linalg.matrix_power") if x.dtype.kind in "fc" else None
+    if n < 0:
+        x, n = _inv(x), -n
+    return arr(np.linalg.matrix_power(x, n).astype(x.dtype))
+
+
+def _solve(a, b):
+    """The X with A X = B (B a vector or a matrix)."""
+    _square(a, "linalg.solve")
+    try:
+        if b.ndim == a.ndim - 1:
+            return arr(np.linalg.solve(a, b[..., None])[..., 0].astype(a.dtype))
+        return arr(np.linalg.solve(a, b).astype(a.dtype))
+    except np.linalg.LinAlgError:
+        raise RuntimeError("linalg.solve: The solver failed because the input matrix is "
+                           "singular.") from None
+
+
+_MAT = lambda a: TensorInfo(a[0].dtype, None)  # noqa: E731
+_TRAPZ = getattr(np, "trapezoid", None) or getattr(np, "trapz")
+reg("tensor.det", "(Tensor self) -> Tensor", _det, ("torch.det", "Tensor.det",
+                                                    "torch.linalg.det"), _MAT, may_raise=True)
+reg("tensor.inverse", "(Tensor self) -> Tensor", _inv,
+    ("torch.inverse", "Tensor.inverse", "torch.linalg.inv"), _MAT, may_raise=True)
+reg("tensor.slogdet", "(Tensor self) -> Tuple[Tensor, Tensor]", _slogdet,
+    ("torch.slogdet", "Tensor.slogdet", "torch.linalg.slogdet"),
+    _pair_of(lambda a: a[0].dtype), may_raise=True)
+reg("tensor.logdet", "(Tensor self) -> Tensor", _logdet, ("torch.logdet", "Tensor.logdet"),
+    _MAT, may_raise=True)
+reg("tensor.cholesky", "(Tensor self, bool upper=False) -> Tensor", _cholesky,
+    ("torch.cholesky", "Tensor.cholesky", "torch.linalg.cholesky"), _MAT, may_raise=True)
+reg("tensor.matrix_power", "(Tensor self, int n) -> Tensor", _matrix_power,
+    ("torch.matrix_power", "Tensor.matrix_power", "torch.linalg.matrix_power"), _MAT,
+    may_raise=True)
+reg("tensor.pinverse", "(Tensor self, float rcond=0.000000000000001) -> Tensor",
+    lambda x, rcond=1e-15: arr(np.linalg.pinv(x, rcond=rcond).astype(x.dtype)),
+    ("torch.pinverse", "Tensor.pinverse"), _MAT, may_raise=True,
+    doc="The Moore-Penrose pseudo-inverse (singular values below rcond * the largest cut).")
+reg("tensor.linalg_pinv", "(Tensor self) -> Tensor",
+    lambda x: arr(np.linalg.pinv(x).astype(x.dtype)), ("torch.linalg.pinv",), _MAT,
+    may_raise=True, doc="The Moore-Penrose pseudo-inverse.")
+reg("tensor.linalg_solve", "(Tensor A, Tensor B) -> Tensor", _solve, ("torch.linalg.solve",),
+    _MAT, may_raise=True, doc=_solve.__doc__)
+reg("tensor.svdvals", "(Tensor A) -> Tensor",
+    lambda x: arr(np.linalg.svd(x, compute_uv=False).astype(x.dtype)),
+    ("torch.linalg.svdvals",), _MAT, may_raise=True,
+    doc="The singular values, largest first.")
+reg("tensor.eigvalsh", "(Tensor A, str UPLO=\"L\") -> Tensor",
+    lambda x, uplo="L": arr(np.linalg.eigvalsh(x, UPLO=uplo).astype(x.dtype)),
+    ("torch.linalg.eigvalsh",), _MAT, may_raise=True,
+    doc="The eigenvalues of a symmetric (Hermitian) matrix, ascending.")
+reg("tensor.matrix_rank", "(Tensor A) -> Tensor",
+    lambda x: arr(np.asarray(np.linalg.matrix_rank(x)).astype(np.int64)),
+    ("torch.linalg.matrix_rank",), lambda a: TensorInfo("int64", None), may_raise=True,
+    doc="The numerical rank (singular values above the default tolerance).")
+
+
+def _addmv(inp, mat, vec, beta=1, alpha=1):
+    """beta * input + alpha * (mat @ vec)."""
+    prod = mat @ vec
+    return arr((inp * beta + prod * alpha if beta != 0 else prod * alpha + 0 * inp)
+               .astype(np.result_type(inp, mat)))
+
+
+def _addr(inp, v1, v2, beta=1, alpha=1):
+    """beta * input + alpha * outer(vec1, vec2)."""
+    prod = np.outer(v1, v2)
+    return arr((inp * beta + prod * alpha if beta != 0 else prod * alpha + 0 * inp)
+               .astype(np.result_type(inp, v1)))
+
+
+def _addbmm(inp, b1, b2, beta=1, alpha=1):
+    """beta * input + alpha * (the sum over the batch of b1[i] @ b2[i])."""
+    prod = np.matmul(b1, b2).sum(axis=0)
+    return arr((inp * beta + prod * alpha if beta != 0 else prod * alpha + 0 * inp)
+               .astype(np.result_type(inp, b1)))
+
+
+_AB = "*, Scalar beta=1, Scalar alpha=1"
+reg("tensor.addmv", f"(Tensor self, Tensor mat, Tensor vec, {_AB}) -> Tensor", _addmv,
+    ("torch.addmv", "Tensor.addmv"), _MAT, may_raise=True)
+reg("tensor.addr", f"(Tensor self, Tensor vec1, Tensor vec2, {_AB}) -> Tensor", _addr,
+    ("torch.addr", "Tensor.addr"), _MAT, may_raise=True)
+reg("tensor.addbmm", f"(Tensor self, Tensor batch1, Tensor batch2, {_AB}) -> Tensor", _addbmm,
+    ("torch.addbmm", "Tensor.addbmm"), _MAT, may_raise=True)
+reg("tensor.kron", "(Tensor self, Tensor other) -> Tensor", lambda x, y: arr(np.kron(x, y)),
+    ("torch.kron", "Tensor.kron"), _MAT, doc="The Kronecker product.")
+reg("tensor.vdot", "(Tensor self, Tensor other) -> Tensor",
+    lambda x, y: arr(np.asarray(np.vdot(x, y)).astype(np.result_type(x, y))),
+    ("torch.vdot", "Tensor.vdot"), lambda a: TensorInfo(a[0].dtype, ()), may_raise=True,
+    doc="The dot product of two 1-D tensors, the first conjugated.")
+
+
+def _cdist(x1, x2, p=2.0):
+    """The p-norm distance between each row of x1 and each row of x2."""
+    d = np.abs(x1[..., :, None, :] - x2[..., None, :, :])
+    if p == 0:
+        return arr((d != 0).sum(-1).astype(x1.dtype))
+    if p == np.inf:
+        return arr(d.max(-1).astype(x1.dtype))
+    return arr((d ** p).sum(-1) ** (1.0 / p)).astype(x1.dtype)
+
+
+reg("tensor.cdist", "(Tensor x1, Tensor x2, float p=2.0) -> Tensor", _cdist, ("torch.cdist",),
+    _MAT, may_raise=True)
+
+
+# ----------------------------------------------------------------------------- shapes
+
+def _diagonal(x, offset=0, dim1=0, dim2=1):
+    """The diagonal of the (dim1, dim2) planes, as a new last dim."""
+    a, b = check_dims([dim1, dim2], x.ndim)
+    return np.diagonal(x, offset, a, b).copy()
+
+
+def _diag_embed(x, offset=0, dim1=-2, dim2=-1):
+    """Matrices with x's last dim on their diagonal (offset above it)."""
+    n = x.shape[-1] + abs(offset)
+    out = np.zeros(x.shape[:-1] + (n, n), x.dtype)
+    i = np.arange(x.shape[-1])
+    r, c = (i, i + offset) if offset >= 0 else (i - offset, i)
+    out[..., r, c] = x
+    d1, d2 = check_dims([dim1, dim2], out.ndim)
+    return np.moveaxis(out, (out.ndim - 2, out.ndim - 1), (d1, d2)).copy()
+
+
+def _index_copy(x, dim, index, source):
+    """A copy of x with the slices at index along dim replaced by source's."""
+    out = x.copy()
+    d = check_dim(dim, x.ndim)
+    moved = np.moveaxis(out, d, 0)
+    moved[index.reshape(-1)] = np.moveaxis(source, d, 0)
+    return out
+
+
+def _index_fill(x, dim, index, value):
+    """A copy of x with the slices at index along dim set to value."""
+    out = x.copy()
+    d = check_dim(dim, x.ndim)
+    np.moveaxis(out, d, 0)[index.reshape(-1)] = value
+    return out
+
+
+def _masked_scatter(x, mask, source):
+    """A copy of x whose elements where mask is True take source's, in order."""
+    m = np.broadcast_to(mask, x.shape)
+    out = x.copy()
+    k = int(m.sum())
+    if k > source.size:
+        raise RuntimeError("masked_scatter: expected source to have at least as many "
+                           "elements as ones in mask")
+    out[m] = source.reshape(-1)[:k]
+    return out
+
+
+def _renorm(x, p, dim, maxnorm):
+    """Each slice along dim scaled down to a p-norm of at most maxnorm."""
+    d = check_dim(dim, x.ndim)
+    axes = tuple(i for i in range(x.ndim) if i != d)
+    norms = np.sum(np.abs(x) ** p, axis=axes, keepdims=True) ** (1.0 / p)
+    with np.errstate(all="ignore"):
+        scale = np.where(norms > maxnorm, maxnorm / (norms + 1e-7), 1.0)
+    return arr((x * scale).astype(x.dtype))
+
+
+def _fill_diagonal_(x, value, wrap=False):
+    """The main diagonal of x set to value (in place)."""
+    if x.ndim < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if x.ndim > 2 and len(set(x.shape)) != 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    np.fill_diagonal(x, value, wrap=wrap)
+    return x
+
+
+reg("tensor.diagonal", "(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor",
+    _diagonal, ("torch.diagonal", "Tensor.diagonal"), _MAT, may_raise=True)
+reg("tensor.diag_embed", "(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor",
+    _diag_embed, ("torch.diag_embed", "Tensor.diag_embed"), _MAT, may_raise=True)
+reg("tensor.index_copy", "(Tensor self, int dim, Tensor index, Tensor source) -> Tensor",
+    _index_copy, ("torch.index_copy", "Tensor.index_copy"), _MAT, may_raise=True)
+reg("tensor.index_fill", "(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
+    _index_fill, ("torch.index_fill", "Tensor.index_fill"), _MAT, may_raise=True)
+reg("tensor.masked_scatter", "(Tensor self, Tensor mask, Tensor source) -> Tensor",
+    _masked_scatter, ("torch.masked_scatter", "Tensor.masked_scatter"), _MAT, may_raise=True)
+reg("tensor.renorm", "(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor", _renorm,
+    ("torch.renorm", "Tensor.renorm"), _MAT, may_raise=True)
+reg("tensor.fill_diagonal_", "(Tensor self, Scalar fill_value, bool wrap=False) -> Tensor",
+    _fill_diagonal_, ("Tensor.fill_diagonal_",), _MAT, may_raise=True)
+reg("tensor.new_empty", "(Tensor self, int[] size, *, ScalarType? dtype=None, "
+    "Any device=None, bool requires_grad=False) -> Tensor",
+    lambda x, s, d=None, *_: np.zeros(tuple(s), d or x.dtype), ("Tensor.new_empty",),
+    lambda a: TensorInfo(a[2].const or a[0].dtype, None), may_raise=True,
+    doc="A new tensor of size (zeros: ember's empty tensors are zeroed).")
+reg("tensor.broadcast_to", "(Tensor self, int[] size) -> Tensor",
+    lambda x, s: np.broadcast_to(x, tuple(x.shape[i - len(s) + x.ndim] if n == -1 else n
+                                          for i, n in enumerate(s))).copy(),
+    ("torch.broadcast_to", "Tensor.broadcast_to"), _MAT, may_raise=True,
+    doc="x expanded to size (-1 keeps a dim), as a copy.")
+reg("tensor.dstack", "(Tensor[] tensors) -> Tensor", lambda ts: arr(np.dstack(ts)),
+    ("torch.dstack",), lambda a: TensorInfo(None, None), may_raise=True,
+    doc="The tensors stacked along a third dim (made 3-D first).")
+reg("tensor.column_stack", "(Tensor[] tensors) -> Tensor",
+    lambda ts: arr(np.column_stack(ts)), ("torch.column_stack",),
+    lambda a: TensorInfo(None, None), may_raise=True,
+    doc="The tensors as the columns of a matrix (1-D ones as single columns).")
+for _k in (1, 2, 3):
+    reg(f"tensor.atleast_{_k}d", "(Tensor self) -> Tensor",
+        getattr(np, f"atleast_{_k}d"), (f"torch.atleast_{_k}d",), _MAT,
+        doc=f"x with at least {_k} dims (size-1 dims added).")
+reg("tensor.trapezoid", "(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor",
+    lambda y, dx=1, dim=-1: arr(np.asarray(_TRAPZ(_flt(y), dx=dx, axis=check_dim(
+        dim, y.ndim)))), ("torch.trapz", "torch.trapezoid"), lambda a: TensorInfo(None, None),
+    may_raise=True, doc="The trapezoid rule's integral of y along dim (spacing dx).")
+
+
+
+def _int_pair(fn, what):
+    def kernel(x, y):
+        if x.dtype.kind not in "biu" or y.dtype.kind not in "biu":
+            raise RuntimeError(f"\"{what}_cpu\" not implemented for '{x.dtype}'")
+        return arr(fn(x, y).astype(np.result_type(x, y)))
+    kernel.__doc__ = f"The elementwise {what} of two integer tensors."
+    return kernel
+
+
+for _n, _f in (("gcd", np.gcd), ("lcm", np.lcm)):
+    reg(f"tensor.{_n}", "(Tensor self, Tensor other) -> Tensor", _int_pair(_f, _n),
+        (f"torch.{_n}", f"Tensor.{_n}"), _MAT, may_raise=True)
+reg("tensor.ldexp", "(Tensor self, Tensor other) -> Tensor",
+    lambda x, e: arr((_flt(x) * np.power(2.0, e)).astype(_flt(x).dtype)),
+    ("torch.ldexp", "Tensor.ldexp"), _float_info, may_raise=True,
+    doc="x * 2 ** other (float).")
+def _take_along_dim(x, idx, dim=None):
+    """The elements of x at idx along dim (of the flattened x without a dim)."""
+    if dim is None:
+        return arr(np.take_along_axis(x.reshape(-1), idx.reshape(-1), 0))
+    return arr(np.take_along_axis(x, idx, check_dim(dim, x.ndim)))
+
+
+reg("tensor.take_along_dim", "(Tensor self, Tensor indices, int? dim=None) -> Tensor",
+    _take_along_dim, ("torch.take_along_dim", "Tensor.take_along_dim"), _MAT,
+    may_raise=True)
