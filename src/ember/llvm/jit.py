@@ -1,13 +1,15 @@
 """LLVM IR text → optimized machine code in this process, through llvmlite's MCJIT.
 
 Code is generated for the host CPU (its name and features: AVX2, AVX-512 where present)
-at O3 with no fast-math flags, so float results are IEEE's, bit for bit. Setting
+at O3 with no fast-math flags, so float results are IEEE's, bit for bit (a float
+reduction is vectorized in its own order: `_ordered_reductions`). Setting
 `EMBER_LLVM_CPU=generic` makes portable code (baseline x86-64) instead. Object code is
 what the cache (cache.py) keeps; a hit skips parsing, optimizing and code generation.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import os
@@ -97,8 +99,26 @@ def compile_ir(text: str, small: bool = False, light: bool = False,
             mpm.add_simplify_cfg_pass()
         else:
             mpm = pb.getModulePassManager()
-        mpm.run(mod, pb)
+        if light:
+            mpm.run(mod, pb)
+        else:
+            with _ordered_reductions():
+                mpm.run(mod, pb)
         return tm.emit_object(mod)
+
+
+@contextlib.contextmanager
+def _ordered_reductions():
+    """LLVM's loop vectorizer may vectorize a float reduction in its original order
+    (`sum += a[i] * b[i]`: the products in vector lanes, the additions one after another,
+    so the result is the scalar loop's bit for bit). LLVM enables it only where a target
+    asks (AArch64's SVE); on x86 it takes this global option, set for ember's own O3 runs
+    and reset after them, so another LLVM user in the process (numba) is not affected."""
+    llvm.set_option("ember", "-force-ordered-reductions=true")
+    try:
+        yield
+    finally:
+        llvm.set_option("ember", "-force-ordered-reductions=false")
 
 
 def _after_fork_in_child() -> None:
