@@ -146,3 +146,89 @@ def type_of(value, what: str) -> str:
 
 _SCALARS = {bool: "bool", int: "int", float: "float", complex: "complex", str: "str",
             type(None): "None"}
+
+
+def value_type(value, what: str):
+    """The ember type of a Python value given for an Any parameter."""
+    from ember.ir import types as T
+    t = type(value)
+    if t in _SCALAR_TYPES:
+        return getattr(T, _SCALAR_TYPES[t])
+    if isinstance(value, np.ndarray):
+        return T.TENSOR
+    if t is tuple:
+        return T.TupleType(tuple(value_type(v, what) for v in value))
+    if t is list or t is dict:
+        parts = {value_type(v, what) for v in value} if t is list else \
+            {(value_type(k, what), value_type(v, what)) for k, v in value.items()}
+        if len(parts) != 1:
+            raise CallError(f"{what}: cannot type an Any argument that is "
+                            f"{'an empty' if not parts else 'a mixed'} {t.__name__}")
+        one = parts.pop()
+        return T.ListType(one) if t is list else T.DictType(one[0], one[1])
+    raise CallError(f"{what}: ember cannot pass a {t.__name__} as an Any argument")
+
+
+_SCALAR_TYPES = {bool: "BOOL", int: "I64", float: "F64", complex: "C128", str: "STR",
+                 type(None): "NONE"}
+
+
+class AnyScript:
+    """ember.script of a function with Any (or Tuple[T, ...]) parameters: compiled, once
+    per set of argument types, for the values it is called with."""
+
+    def __init__(self, fn, make):
+        import inspect
+        self.fn, self._make, self._instances = fn, make, {}
+        self.name = self.entry = fn.__name__
+        sig = inspect.signature(fn).parameters
+        self._params = list(sig)
+        self._defaults = {p: a.default for p, a in sig.items()
+                          if a.default is not inspect.Parameter.empty}
+        self._per_call = [p for p, a in fn.__annotations__.items() if p != "return" and
+                          _annotation_per_call(a)]
+
+    def instance(self, *args, **kwargs):
+        """The ScriptFunction compiled for these arguments' types (it can be saved)."""
+        given = dict(zip(self._params, args))
+        given.update(kwargs)
+        for p in self._per_call:  # a parameter left out: its default's type
+            if p not in given and p in self._defaults:
+                given[p] = self._defaults[p]
+        types = {p: self._type(p, given[p]) for p in self._per_call if p in given}
+        key = tuple(sorted((p, str(t)) for p, t in types.items()))
+        if key not in self._instances:
+            self._instances[key] = self._make(types)
+        return self._instances[key]
+
+    def _type(self, p, value):
+        """The instance's type for parameter p (Optional kept around a given tuple)."""
+        from ember.ir import types as T
+        t = value_type(value, f"{self.name}() argument {p!r}")
+        ann = self.fn.__annotations__[p]
+        args = getattr(ann, "__args__", None) or ()
+        optional = type(None) in args or isinstance(ann, str) and "Optional" in ann
+        return T.OptionalType(t) if optional and t != T.NONE else t
+
+    def __call__(self, *args, **kwargs):
+        return self.instance(*args, **kwargs)(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<ember.script {self.name} (Any parameters)>"
+
+
+def _annotation_per_call(a) -> bool:
+    """A Python annotation object (or string) that is Any or Tuple[T, ...]."""
+    import typing
+    if isinstance(a, str):
+        try:
+            return _per_call(ast.parse(a, mode="eval").body)
+        except SyntaxError:
+            return False
+    if a is typing.Any:
+        return True
+    args = getattr(a, "__args__", None) or ()
+    origin = getattr(a, "__origin__", None)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return True
+    return any(_annotation_per_call(x) for x in args if x is not type(None))

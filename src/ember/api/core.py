@@ -53,6 +53,13 @@ def script(obj, backend: str = "vm", optimize: bool = True):
     if isinstance(obj, (types.FunctionType, types.MethodType)):
         from ember.frontend import compile_function
 
+        if _may_take_any(obj):
+            from ember.api.any_entry import AnyScript, _annotation_per_call
+            if any(_annotation_per_call(a) for p, a in obj.__annotations__.items()
+                   if p != "return"):
+                return AnyScript(obj, lambda any_types: ScriptFunction(
+                    *compile_function(obj, any_types=any_types), optimize=optimize,
+                    backend=backend))
         module, entry = compile_function(obj)
         return ScriptFunction(module, entry, optimize=optimize, backend=backend)
     from ember.api.modules import is_scriptable_module, script_module
@@ -66,6 +73,13 @@ def script(obj, backend: str = "vm", optimize: bool = True):
     raise UnsupportedError(
         f"ember.script cannot compile a {type(obj).__name__}; pass a Python function, an "
         "ember.nn.Module or a torch.nn.Module")
+
+
+def _may_take_any(fn) -> bool:
+    """A parameter annotation that may be Any or Tuple[T, ...] (checked precisely by
+    ember.api.any_entry, imported only then)."""
+    anns = getattr(fn, "__annotations__", None) or {}
+    return any("Any" in repr(a) or "..." in repr(a) for p, a in anns.items() if p != "return")
 
 
 def _check_backend(backend: str) -> None:

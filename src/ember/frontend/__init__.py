@@ -2,14 +2,15 @@
 
 Entry points (the contract with ember.script):
 
-* `compile_function(fn, *, module=None) -> (ir.Module, entry symbol)`
+* `compile_function(fn, *, module=None, any_types=None) -> (ir.Module, entry symbol)`
+  (any_types: parameter name -> type, the instance of a function with Any parameters)
 * `compile_source(text, filename="<string>") -> ir.Module` (every top-level def is an entry)
 """
 
 
-def compile_function(fn, *, module=None):
+def compile_function(fn, *, module=None, any_types=None):
     from ember.frontend.compiler import compile_function as _cf
-    return _cf(fn, module=module)
+    return _cf(fn, module=module, any_types=any_types)
 
 
 def compile_source(text, filename="<string>"):

@@ -8,6 +8,8 @@ are collected and raised together (at most MAX_ERRORS), first error first.
 
 from __future__ import annotations
 
+import types
+
 import weakref
 
 from ember.errors import (
@@ -170,6 +172,9 @@ class Compiler:
             source, node = function_def(key)
             info = FuncInfo(key.__qualname__, node, source, PyScope(key, self), key)
             self._infos[key] = info
+            declared = _torch_overloads(key)
+            if declared:
+                _attach_overloads(info, declared)
         return info
 
     def unique_symbol(self, name: str) -> str:
@@ -376,7 +381,8 @@ def has_varargs(node) -> bool:
 # ----------------------------------------------------------------------------- entry points
 
 
-def compile_function(fn, *, module: Module | None = None) -> tuple[Module, str]:
+def compile_function(fn, *, module: Module | None = None,
+                     any_types: dict | None = None) -> tuple[Module, str]:
     """Compile a Python function (and what it reaches) into an IR module.
 
     With `module`, the functions and classes are added to that module (their symbol
@@ -387,6 +393,11 @@ def compile_function(fn, *, module: Module | None = None) -> tuple[Module, str]:
     funcs, classes = set(c.module.funcs), set(c.module.classes)
     try:
         info = c.function_info(fn)
+        if any_types is not None:  # an instance for the types of the values it is given
+            base = info
+            info = FuncInfo(base.name, base.node, base.source, base.scope, base.pyfn,
+                            base.owner)
+            info.static, info.nested, info.any_types = base.static, base.nested, any_types
         from ember.frontend.kwargs import has_kwargs
         if has_kwargs(info.node):
             raise UnsupportedError("a function with **kwargs is compiled where it is called; "
@@ -453,6 +464,20 @@ def _is_overload_declaration(node) -> bool:
     """`@torch.jit._overload` on a top-level def: one signature of the function that
     follows (TorchScript's function overloads)."""
     return any(decorator_name(d).rsplit(".", 1)[-1] == "_overload" for d in node.decorators)
+
+
+def _torch_overloads(fn) -> list:
+    """The `@torch.jit._overload` declarations of a Python function, as torch recorded
+    them when its module ran (none when torch is not loaded)."""
+    import sys
+    internal = sys.modules.get("torch._jit_internal")
+    if internal is None or not isinstance(fn, types.FunctionType):
+        return []
+    try:
+        fns = internal._get_fn_overloads(internal._qualified_name(fn)) or []
+    except Exception:  # noqa: BLE001 - torch's bookkeeping, not the user's program
+        return []
+    return [function_def(f)[1] for f in fns]
 
 
 def _attach_overloads(impl, declarations) -> None:
