@@ -106,10 +106,11 @@ class NativeModule:
                 builtins = []
             elif self._gate is not None:
                 builtins.insert(0, self._gated(builtins[0], shim, ft, native, name))
+        handed = builtins[0] if builtins else (native if direct is None else native.fast())
         if self.tier == "quick":
-            native.gate = self._gate
+            native.gate, native.again = self._gate, handed
             self._handed.append((name, native, builtins))
-        return builtins[0] if builtins else (native if direct is None else native.fast())
+        return handed
 
     def _gated(self, inner, shim, ft, native, name):
         """The builtin handed out while the code is quick: every call first counts on the
@@ -160,6 +161,18 @@ class NativeModule:
                     repoint(builtin, shim, image)
                     gate(builtin, closed=False)
             self._handed = []
+            _raise_flag(self._images[-1], self.prefix)
+
+
+def _raise_flag(quick_image, prefix: str) -> None:
+    """Make calls still running in the quick code leave at their next poll (codegen.
+    poll_tierup) and run again on the optimized code, now that every entry points there."""
+    import ctypes
+
+    try:
+        ctypes.c_uint8.from_address(quick_image.address(prefix + "tierup")).value = 1
+    except RuntimeError:  # (no loop and no recursion: nothing polls)
+        pass
 
 
 def _link(obj: bytes):
@@ -226,11 +239,18 @@ def _optimize(ref, key: str, plan, prefix: str) -> None:
 
     if ref() is None:
         return
-    obj = jit.compile_ir(plan.llvm_ir, small=True)
+    obj = jit.compile_ir(_optimized_text(plan, prefix), small=True)
     cache.store(key, _plan_json(plan, prefix), obj)
     native = ref()
     if native is not None:
         native._install(_link(obj))
+
+
+def _optimized_text(plan, prefix: str) -> str:
+    """The plan's LLVM IR for the optimized tier: the quick tier's poll flag (codegen.
+    poll_tierup) is a constant 0 there, so LLVM removes every poll."""
+    flag = f'@"{prefix}tierup" = '
+    return plan.llvm_ir.replace(flag + "global i8 0", flag + "constant i8 0", 1)
 
 
 def _build(module, entries, prefix, how: str = "opt") -> tuple:
@@ -245,8 +265,9 @@ def _build(module, entries, prefix, how: str = "opt") -> tuple:
     if not plan.entries:
         return plan, b"", False
     quick = how != "opt" and tiers.quick_fits(plan)
+    text = plan.llvm_ir if quick else _optimized_text(plan, prefix)
     try:
-        return plan, jit.compile_ir(plan.llvm_ir, small=True, quick=quick), quick
+        return plan, jit.compile_ir(text, small=True, quick=quick), quick
     except RuntimeError as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         why = f"internal error in the native tier ({first}); please report it"

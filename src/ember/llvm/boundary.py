@@ -23,7 +23,7 @@ import numpy as np
 
 from ember.ir import types as T
 from ember.llvm.memory import ctype, elem_size
-from ember.llvm.sites import Context, decode_payload
+from ember.llvm.sites import TIERUP, Context, decode_payload
 
 _LIBC = ctypes.CDLL(None)
 _MALLOC = _LIBC.malloc
@@ -207,6 +207,8 @@ class NativeFunction:
         self._sources = sources
         self.gate = None
         """While the code is the quick tier's: its call counter (tiers.Gate)."""
+        self.again = None
+        """What runs a call again natively after a tier-up poll (the entry handed out)."""
         self.repoint(shim_addr, release_addrs, direct_addr)
         self._fix_in = [i for i, t in enumerate(self.params) if t == T.NONE]
         self._out = {T.BOOL: bool, T.NONE: lambda v: None}.get(self.ret)
@@ -276,7 +278,7 @@ class NativeFunction:
             v = slow._direct(addr, *args)  # (read each call: a tier-up re-points it)
             if ctx.status:
                 if slow._deopt(ctx):
-                    return vm(*args)
+                    return slow._rerun(ctx, args)
                 raise exc(ctx)
             return v if out is None else out(v)
         call.native = self
@@ -295,6 +297,7 @@ class NativeFunction:
     def _call_direct(self, args):
         if self.gate is not None:
             self.gate.tick()
+        given = args
         if self._fix_in:
             args = list(args)
             for i in self._fix_in:
@@ -303,7 +306,7 @@ class NativeFunction:
         v = self._direct(addr, *args)
         if ctx.status:
             if self._deopt(ctx):
-                return self.vm(*args)
+                return self._rerun(ctx, given)
             raise self._exception(ctx)
         return v if self._out is None else self._out(v)
 
@@ -323,7 +326,7 @@ class NativeFunction:
             conv.write_back(self.params)
         try:
             if deopt:
-                return self.vm(*args)  # (the arguments as they came: native changed none)
+                return self._rerun(ctx, args)  # (the arguments as they came: unchanged)
             if status:
                 raise self._exception(ctx)
             return conv.to_python(ret if not isinstance(ret, ctypes._SimpleCData) else ret.value,
@@ -344,8 +347,15 @@ class NativeFunction:
         exception."""
         ctx = Context.from_address(ctx_address)
         if self._deopt(ctx):
-            return self.vm(*args)
+            return self._rerun(ctx, args)
         raise self._exception(ctx)
+
+    def _rerun(self, ctx, args):
+        """The call again after a deopt: natively when the quick tier's poll left it (the
+        optimized code is installed: `again` runs it), else on the VM."""
+        if self.again is not None and self._sites[ctx.site].text == TIERUP:
+            return self.again(*args)
+        return self.vm(*args)
 
     def _deopt(self, ctx) -> bool:
         """The native call left for the VM (a deopt site, codegen.FunctionGen.deopt_if)."""

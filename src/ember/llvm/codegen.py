@@ -27,7 +27,7 @@ from ember.ir.core import Loc
 from ember.llvm.layout import (
     I1, I8, I32, I64, PTR, NotNative, is_native_type, is_refcounted, lltype,
 )
-from ember.llvm.sites import MAX_FRAMES, NPAYLOAD, Site
+from ember.llvm.sites import MAX_FRAMES, NPAYLOAD, TIERUP, Site
 
 CTX = ir.LiteralStructType([I32, I32, I64, ir.ArrayType(I64, NPAYLOAD),
                             ir.ArrayType(I32, MAX_FRAMES), I32])
@@ -109,6 +109,16 @@ class FunctionGen:
         limit = I64(self.mg.recursion_limit)
         self.fail_if(self.b.icmp_signed(">", self.depth, limit),
                      self.site("recursion", self.func.loc), [])
+        self.poll_tierup(self.func.loc)
+
+    def poll_tierup(self, loc) -> None:
+        """Leave the call when the optimized code is ready (the quick tier's flag: module.
+        ModuleGen.tierup_flag): a deopt whose site says TIERUP, which the boundary runs
+        again on the optimized code — sound as every deopt is (nothing Python sees has
+        changed before a native call returns)."""
+        flag = self.b.load(self.mg.tierup_flag(), typ=I8)
+        self.fail_if(self.b.icmp_unsigned("!=", flag, I8(0)),
+                     self.site("deopt", loc, text=TIERUP), [])
 
     # -- values ----------------------------------------------------------------------------
     def get(self, v):
@@ -401,6 +411,7 @@ class FunctionGen:
         i = b.load(iv, typ=I64)
         b.cbranch(self._in_range(i, hi, step, step_const), body, done)
         b.position_at_end(body)
+        self.poll_tierup(op.loc)
 
         def on_yield(vals):
             self._set_carried(loop, vals)
@@ -435,6 +446,7 @@ class FunctionGen:
 
         self.emit_branching(op.cond, self._carried(loop), body, done)
         b.position_at_end(body)
+        self.poll_tierup(op.loc)
 
         def on_yield(vals):
             self._set_carried(loop, vals)

@@ -98,6 +98,18 @@ class ModuleGen:
         """Function -> Loc of a try whose handlers name classes and whose body calls: its
         dispatch assumes every callee's exception has a known class code."""
 
+    def tierup_flag(self):
+        """The byte the quick tier's code polls at loop heads and recursive entries
+        (tiers.py): set when the optimized code is installed, it makes the running call
+        leave (a deopt the boundary runs again natively). The optimized text declares it
+        constant (TIERUP_CONSTANT), so there the polls fold away."""
+        name = self.prefix + "tierup"
+        g = self.llmod.globals.get(name)
+        if g is None:
+            g = ir.GlobalVariable(self.llmod, I8, name)
+            g.initializer = I8(0)
+        return g
+
     def exc_code(self, site: Site) -> int:
         """The class code of the exception site raises: 1 + an index into EXC_NAMES, or 0
         when it is not known at compile time."""

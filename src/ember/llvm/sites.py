@@ -31,6 +31,11 @@ class Context(ctypes.Structure):
                 ("frames", ctypes.c_int32 * MAX_FRAMES), ("status", ctypes.c_int32)]
 
 
+TIERUP = "the optimized code is ready"
+"""A deopt site's text when the quick tier's poll left the call (codegen.poll_tierup): the
+boundary runs the call again natively, on the optimized code."""
+
+
 @dataclass(frozen=True)
 class Site:
     """One place native code can raise.

@@ -14,12 +14,14 @@ compile. On a cache miss, NativeModule compiles the module's IR twice:
   is not a daemon), so the cache always ends up holding the optimized object; a cache hit
   loads it and never sees the quick tier.
 
-The quick code serves a module's first QUICK_CALLS calls (and any one long call); the
-next call waits for the optimized code (a `Gate`): code that is called again is hot, and
-finishing its O3 compile costs less than running it slowly. A quick entry's builtin is
-gated (pyentry.gate: every call takes the counting path) until the tier-up opens it. So
-a first call comes 2–4× sooner than with O3 alone (`EMBER_LLVM_TIER=opt` where one
-long first call matters more), and no run spends long in slow code.
+The quick code serves a module's first QUICK_CALLS calls; the next call waits for the
+optimized code (a `Gate`): code that is called again is hot, and finishing its O3 compile
+costs less than running it slowly. A quick entry's builtin is gated (pyentry.gate: every
+call takes the counting path) until the tier-up opens it. A call still running in quick
+code when the optimized code is installed leaves at its next loop head or recursive entry
+(codegen.poll_tierup) and runs again on the optimized code. So a first call comes 2–4×
+sooner than with O3 alone, and no call spends longer in slow code than the O3 compile
+takes.
 
 `EMBER_LLVM_TIER` chooses: unset or `auto` (the above), `opt` (compile O3 at once, as
 before tiers existed), `quick` (quick code only, never replaced: for testing it).

@@ -257,3 +257,62 @@ def test_quick_calls_do_not_load_the_vm_program(held):
     assert compiled._loaded is None
     held[0].run()
     assert cu.spin(10) == 285 and compiled._loaded is None
+
+
+LONG = '''
+from typing import List
+def spin2(n: int) -> int:
+    s = 0
+    for i in range(n):
+        s = (s + i * i) % 1000003
+    return s
+def tree(n: int) -> int:
+    if n < 2:
+        return n
+    return tree(n - 1) + tree(n - 2)
+def walk(n: int) -> List[int]:
+    out: List[int] = [0, 0]
+    i = 0
+    while i < n:
+        out[i % 2] = (out[i % 2] * 3 + i) % 1000003
+        i += 1
+    return out
+'''
+
+
+@pytest.mark.parametrize("call", [lambda cu: cu.spin2(30_000_000),
+                                  lambda cu: cu.tree(36),
+                                  lambda cu: cu.walk(40_000_000)])
+def test_a_long_quick_call_restarts_on_the_optimized_code(held, monkeypatch, call):
+    """A call running in the quick code when the optimized code is installed leaves at
+    its next poll (a loop head, a recursive entry) and runs again natively."""
+    from ember.llvm import boundary
+
+    reruns = []
+    rerun = boundary.NativeFunction._rerun
+    monkeypatch.setattr(boundary.NativeFunction, "_rerun",
+                        lambda self, ctx, args: (reruns.append(1), rerun(self, ctx, args))[1])
+    from ember.llvm import _link, _optimized_text, jit
+
+    cu = ember.CompilationUnit(LONG, backend="llvm")
+    native = cu.spin2._compiled.native
+    obj = jit.compile_ir(_optimized_text(native.plan, native.prefix), small=True)
+    got = []
+    t = threading.Thread(target=lambda: got.append(call(cu)))
+    t.start()
+    time.sleep(0.05)
+    native._install(_link(obj))  # (what the held job does once its compile is done)
+    t.join()
+    assert reruns  # (the running call left the quick code)
+    assert native.tier == "opt" and got == [call(cu)]
+
+
+def test_the_optimized_code_has_no_polls(held):
+    cu = ember.CompilationUnit(LONG, backend="llvm")
+    native = cu.spin2._compiled.native
+    quick_text = native.plan.llvm_ir
+    assert f'@"{native.prefix}tierup" = global i8 0' in quick_text
+    from ember.llvm import _optimized_text
+
+    assert f'@"{native.prefix}tierup" = constant i8 0' in _optimized_text(native.plan,
+                                                                         native.prefix)
