@@ -438,6 +438,8 @@ class CallMixin:
         params = d.schema.params
         if d.name.startswith("tensor."):  # torch's varargs sizes: x.view(2, -1)
             args = _pack_int_varargs(params, list(args))
+        if d.name in _TENSOR_VARARGS:  # torch.meshgrid(x, y): the tensors as one list
+            args = _pack_tensor_varargs(list(args))
         if len(args) > len(params):
             return (f"takes at most {len(params) - nrecv} argument(s), "
                     f"got {len(args) - nrecv}")
@@ -682,6 +684,37 @@ def _pack_int_varargs(params, args):
             end = next((j for j in range(k, len(args)) if args[j].type != T.I64), len(args))
             return args[:k] + [IntPack(args[k:end])] + args[end:]
     return args
+
+
+_TENSOR_VARARGS = {"tensor.meshgrid", "tensor.block_diag", "tensor.cartesian_prod",
+                   "tensor.chain_matmul", "tensor.broadcast_tensors"}
+"""Operators torch calls with the tensors of their Tensor[] parameter as varargs."""
+
+
+class TensorPack(TensorTuplePack):
+    """Tensors given one by one where a List[Tensor] parameter is (torch.meshgrid(x, y))."""
+
+    __slots__ = ()
+
+    @property
+    def type(self):
+        joined = self.values[0].type
+        for v in self.values[1:]:
+            joined = T.join(joined, v.type) or T.TensorType()
+        return T.ListType(joined)
+
+    def emit(self, em, node):
+        want = self.type
+        items = [em.coerce(v, want.elem, node.span) if v.type != want.elem else v
+                 for v in self.values]
+        return em.b.create("list.new", items, [want], loc=em.loc(node)).result
+
+
+def _pack_tensor_varargs(args):
+    n = 0
+    while n < len(args) and isinstance(getattr(args[n], "type", None), T.TensorType):
+        n += 1
+    return [TensorPack(args[:n])] + args[n:] if n else args
 
 
 def _fresh_empty(v) -> bool:

@@ -204,6 +204,10 @@ _reg("any.contains", "(Any container, Any x) -> bool", operator.contains, (), pu
 _reg("tuple.len", "(Any t) -> int", len, ())
 _reg("tuple.getitem", "(Any t, int i) -> Any", operator.getitem, (), may_raise=True)
 _reg("tuple.slice", "(Any t, int? start=None, int? stop=None, int? step=None) -> Any", _slice)
+_reg("tuple.index", "(Any t, Any x) -> int", lambda t, x: t.index(x), ("tuple.index",),
+     may_raise=True, doc="The position of the first element equal to x (ValueError if none).")
+_reg("tuple.count", "(Any t, Any x) -> int", lambda t, x: t.count(x), ("tuple.count",),
+     doc="How many elements equal x.")
 
 # ----------------------------------------------------------------------------- builtins on lists
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ember.ops.tensor_common import arr, check_dim, check_dims, reg
+from ember.ops.tensor_common import F, arr, check_dim, check_dims, reg
 from ember.ops.tensorinfo import TensorInfo
 
 _KW = "*, ScalarType? dtype=None, Any device=None, bool requires_grad=False"
@@ -745,3 +745,220 @@ def _take_along_dim(x, idx, dim=None):
 reg("tensor.take_along_dim", "(Tensor self, Tensor indices, int? dim=None) -> Tensor",
     _take_along_dim, ("torch.take_along_dim", "Tensor.take_along_dim"), _MAT,
     may_raise=True)
+
+
+# ----------------------------------------------------------------------------- tensor lists
+
+def _meshgrid(ts, indexing=None):
+    """Coordinate grids of 1-D tensors ('ij' indexing unless 'xy' is asked for)."""
+    if any(t.ndim > 1 for t in ts):
+        raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list")
+    return [g.copy() for g in np.meshgrid(*ts, indexing=indexing or "ij")]
+
+
+def _block_diag(ts):
+    """The tensors (matrices, or vectors as rows) on the diagonal of a zero matrix."""
+    mats = [t.reshape(1, -1) if t.ndim == 1 else t.reshape(1, 1) if t.ndim == 0 else t
+            for t in ts]
+    if any(m.ndim != 2 for m in mats):
+        raise RuntimeError("torch.block_diag: Input tensors must have 2 or fewer dimensions")
+    dt = np.result_type(*mats) if mats else np.float32
+    out = np.zeros((sum(m.shape[0] for m in mats), sum(m.shape[1] for m in mats)), dt)
+    r = c = 0
+    for m in mats:
+        out[r:r + m.shape[0], c:c + m.shape[1]] = m
+        r, c = r + m.shape[0], c + m.shape[1]
+    return out
+
+
+def _cartesian_prod(ts):
+    """Every combination of one element of each 1-D tensor, as rows (a 1-D tensor for one)."""
+    if len(ts) == 1:
+        return ts[0].copy()
+    grids = np.meshgrid(*ts, indexing="ij")
+    return np.stack([g.reshape(-1) for g in grids], axis=1)
+
+
+def _chain_matmul(ts):
+    """The product of the matrices, left to right."""
+    out = ts[0]
+    for t in ts[1:]:
+        out = out @ t
+    return arr(np.asarray(out))
+
+
+def _tensor_split(x, sections, dim=0):
+    """x split along dim into `sections` parts (the first ones one longer), or at the
+    given indices."""
+    d = check_dim(dim, x.ndim)
+    parts = np.array_split(x, sections, axis=d) if isinstance(sections, int) else \
+        np.split(x, list(sections), axis=d)
+    return [p.copy() for p in parts]
+
+
+def _unique_consecutive(x):
+    """x with each run of equal neighbours (of the flattened x) kept once."""
+    flat = x.reshape(-1)
+    if flat.size == 0:
+        return flat.copy()
+    keep = np.concatenate([[True], flat[1:] != flat[:-1]])
+    return flat[keep].copy()
+
+
+_LIST = lambda a: TensorInfo(None, None)  # noqa: E731
+reg("tensor.meshgrid", "(Tensor[] tensors, *, str? indexing=None) -> Tensor[]", _meshgrid,
+    ("torch.meshgrid",), may_raise=True, doc=_meshgrid.__doc__.split("\n")[0])
+reg("tensor.block_diag", "(Tensor[] tensors) -> Tensor", _block_diag, ("torch.block_diag",),
+    _LIST, may_raise=True)
+reg("tensor.cartesian_prod", "(Tensor[] tensors) -> Tensor", _cartesian_prod,
+    ("torch.cartesian_prod",), _LIST, may_raise=True)
+reg("tensor.chain_matmul", "(Tensor[] matrices) -> Tensor", _chain_matmul,
+    ("torch.chain_matmul", "torch.linalg.multi_dot"), _LIST, may_raise=True)
+reg("tensor.tensor_split", "(Tensor self, Any indices_or_sections, int dim=0) -> Tensor[]",
+    _tensor_split, ("torch.tensor_split", "Tensor.tensor_split"), may_raise=True,
+    doc="x split along dim into sections parts, or at the given indices.")
+def _even_split(x, s, dim, what, least):
+    if x.ndim < least:
+        _too_few(x, what, least)
+    if isinstance(s, int) and (s == 0 or x.shape[dim] % s):
+        raise RuntimeError(f"torch.{what} attempted to split along dimension {dim}, but the "
+                           f"size of the dimension {x.shape[dim]} is not divisible by the "
+                           f"split_size {s}!")
+    return _tensor_split(x, s, dim)
+
+
+reg("tensor.vsplit", "(Tensor self, Any indices_or_sections) -> Tensor[]",
+    lambda x, s: _even_split(x, s, 0, "vsplit", 2),
+    ("torch.vsplit", "Tensor.vsplit"), may_raise=True, doc="tensor_split along dim 0.")
+reg("tensor.hsplit", "(Tensor self, Any indices_or_sections) -> Tensor[]",
+    lambda x, s: _even_split(x, s, 1 if x.ndim >= 2 else 0, "hsplit", 1),
+    ("torch.hsplit", "Tensor.hsplit"), may_raise=True,
+    doc="tensor_split along dim 1 (dim 0 of a 1-D tensor).")
+reg("tensor.unique_consecutive", "(Tensor self) -> Tensor", _unique_consecutive,
+    ("torch.unique_consecutive", "Tensor.unique_consecutive"), _LIST)
+
+
+def _too_few(x, what, n):
+    raise RuntimeError(f"torch.{what} requires a tensor with at least {n} dimension, but got "
+                       f"a tensor with {x.ndim} dimensions!")
+
+
+# ----------------------------------------------------------------------------- losses
+
+def _reduced(loss, reduction):
+    if reduction == "none":
+        return arr(loss)
+    if reduction == "sum":
+        return arr(np.asarray(loss.sum(dtype=loss.dtype)))
+    if reduction == "mean":
+        return arr(np.asarray(loss.mean(dtype=loss.dtype)))
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _hinge_embedding(x, y, margin=1.0, reduction="mean"):
+    """x where y is not -1, plus max(0, margin - x) where y is not 1 (torch's formula)."""
+    x, y = _flt2(x, y)
+    loss = np.where(y != -1, x, 0) + np.where(y != 1, np.maximum(0, margin - x), 0)
+    return _reduced(loss.astype(x.dtype), reduction)
+
+
+def _margin_ranking(x1, x2, y, margin=0.0, reduction="mean"):
+    """max(0, -y * (x1 - x2) + margin)."""
+    loss = np.maximum(0, -y * (x1 - x2) + margin)
+    return _reduced(loss.astype(np.result_type(x1, x2)), reduction)
+
+
+def _soft_margin(x, y, reduction="mean"):
+    """log(1 + exp(-y * x))."""
+    x, y = _flt2(x, y)
+    return _reduced(np.logaddexp(0, -y * x).astype(x.dtype), reduction)
+
+
+def _multilabel_soft_margin(x, y, weight=None, reduction="mean"):
+    """The mean over classes of the binary cross entropy of sigmoid(x) against y."""
+    x, y = _flt2(x, y)
+    loss = -(y * -np.logaddexp(0, -x) + (1 - y) * -np.logaddexp(0, x))
+    if weight is not None:
+        loss = loss * weight
+    loss = loss.mean(axis=-1).astype(x.dtype)
+    return _reduced(loss, reduction)
+
+
+def _poisson_nll(x, t, log_input=True, full=False, eps=1e-8, reduction="mean"):
+    """exp(x) - t * x (log_input), else x - t * log(x + eps); Stirling's term with full."""
+    x, t = _flt2(x, t)
+    loss = np.exp(x) - t * x if log_input else x - t * np.log(x + eps)
+    if full:
+        with np.errstate(all="ignore"):
+            st = t * np.log(t) - t + 0.5 * np.log(2 * np.pi * t)
+        loss = loss + np.where(t > 1, st, 0)
+    return _reduced(loss.astype(x.dtype), reduction)
+
+
+def _gaussian_nll(x, t, var, full=False, eps=1e-6, reduction="mean"):
+    """0.5 * (log(max(var, eps)) + (x - t) ** 2 / max(var, eps)) (+ 0.5 log(2 pi))."""
+    x, t = _flt2(x, t)
+    if var.ndim != x.ndim and var.shape == x.shape[:-1]:
+        var = var[..., None]
+    if np.any(var < 0):
+        raise ValueError("var has negative entry/entries")
+    v = np.maximum(var, eps)
+    loss = 0.5 * (np.log(v) + (x - t) ** 2 / v)
+    if full:
+        loss = loss + 0.5 * np.log(2 * np.pi)
+    return _reduced(loss.astype(x.dtype), reduction)
+
+
+def _triplet_margin(a, p, n, margin=1.0, pn=2.0, eps=1e-6, swap=False, reduction="mean"):
+    """max(d(a, p) - d(a, n) + margin, 0), d the pn-norm distance (+ eps)."""
+    def dist(u, v):
+        return np.sum(np.abs(u - v + eps) ** pn, axis=-1) ** (1.0 / pn)
+    dp, dn = dist(a, p), dist(a, n)
+    if swap:
+        dn = np.minimum(dn, dist(p, n))
+    return _reduced(np.maximum(dp - dn + margin, 0).astype(a.dtype), reduction)
+
+
+def _bilinear(x1, x2, w, b=None):
+    """x1^T W_k x2 (+ b_k) for each output k."""
+    out = np.einsum("...i,kij,...j->...k", x1, w, x2)
+    if b is not None:
+        out = out + b
+    return arr(out.astype(np.result_type(x1, w)))
+
+
+_R = 'str reduction="mean"'
+_LOSS = lambda a: TensorInfo(a[0].dtype, None)  # noqa: E731
+reg("tensor.hinge_embedding_loss", f"(Tensor self, Tensor target, float margin=1.0, {_R}) "
+    "-> Tensor", _hinge_embedding, (f"{F}.hinge_embedding_loss",), _LOSS, may_raise=True)
+reg("tensor.margin_ranking_loss", "(Tensor input1, Tensor input2, Tensor target, "
+    f"float margin=0.0, {_R}) -> Tensor", _margin_ranking, (f"{F}.margin_ranking_loss",),
+    _LOSS, may_raise=True)
+reg("tensor.soft_margin_loss", f"(Tensor self, Tensor target, {_R}) -> Tensor", _soft_margin,
+    (f"{F}.soft_margin_loss",), _LOSS, may_raise=True)
+reg("tensor.multilabel_soft_margin_loss", f"(Tensor self, Tensor target, Tensor? weight=None, "
+    f"{_R}) -> Tensor", _multilabel_soft_margin, (f"{F}.multilabel_soft_margin_loss",), _LOSS,
+    may_raise=True)
+reg("tensor.poisson_nll_loss", "(Tensor self, Tensor target, bool log_input=True, "
+    f"bool full=False, float eps=0.00000001, {_R}) -> Tensor", _poisson_nll,
+    (f"{F}.poisson_nll_loss",), _LOSS, may_raise=True)
+reg("tensor.gaussian_nll_loss", "(Tensor self, Tensor target, Tensor var, bool full=False, "
+    f"float eps=0.000001, {_R}) -> Tensor", _gaussian_nll, (f"{F}.gaussian_nll_loss",), _LOSS,
+    may_raise=True)
+reg("tensor.triplet_margin_loss", "(Tensor anchor, Tensor positive, Tensor negative, "
+    "float margin=1.0, float p=2.0, float eps=0.000001, bool swap=False, "
+    f"{_R}) -> Tensor", _triplet_margin, (f"{F}.triplet_margin_loss",), _LOSS, may_raise=True)
+reg("tensor.bilinear", "(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> "
+    "Tensor", _bilinear, (f"{F}.bilinear",), _LOSS, may_raise=True)
+reg("tensor.rrelu_eval", "(Tensor self, float lower=0.125, float upper=0.3333333333333333, "
+    "bool training=False, bool inplace=False) -> Tensor",
+    lambda x, lo=0.125, hi=1 / 3, training=False, inplace=False: _rrelu(x, lo, hi, training),
+    (f"{F}.rrelu", "torch.rrelu"), lambda a: TensorInfo(a[0].dtype, a[0].shape),
+    may_raise=True, doc="rrelu outside training: a leaky relu of slope (lower + upper) / 2.")
+
+
+def _rrelu(x, lo, hi, training):
+    if training:
+        raise RuntimeError("rrelu in training mode draws random slopes; ember supports "
+                           "rrelu(training=False) only")
+    return arr(np.where(x >= 0, x, x * ((lo + hi) / 2)).astype(x.dtype))
