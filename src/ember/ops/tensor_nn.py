@@ -30,6 +30,7 @@ from ember.ops.tensor_common import (
     same_as_first,
 )
 from ember.ops.tensorinfo import TensorInfo, fmt, same_dim
+from ember.ops.workspace import scratch
 
 
 def _channel_shape(x):
@@ -98,7 +99,7 @@ def _batch_stats(x, count):
     x3 = x.reshape(x.shape[0], x.shape[1], -1)
     n = x.dtype.type(count)
     mean = x3.sum(axis=(0, 2), dtype=x.dtype) / n
-    xc = x3 - mean[:, None]
+    xc = np.subtract(x3, mean[:, None], out=scratch("bn.xc", x3.shape, x.dtype))
     return mean, np.einsum("nct,nct->c", xc, xc) / n
 
 

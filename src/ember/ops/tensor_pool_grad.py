@@ -13,6 +13,7 @@ import numpy as np
 from ember.ops.tensor_common import arr, reg
 from ember.ops.tensor_pool import _avg_counts, _geometry, _lowest, _padded_for, _slices
 from ember.ops.tensorinfo import UNKNOWN, TensorInfo
+from ember.ops.workspace import scratch
 
 
 def _avg_pool_backward(g, x, kernel_size, stride, padding, ceil_mode, count_include_pad,
@@ -123,7 +124,8 @@ def _tiled_max_backward(g, x, k, out):
     never equals itself) goes through the general path."""
     taps = [(slice(None),) * 2 + tuple(slice(i, o * ki, ki) for i, o, ki in zip(t, out, k))
             for t in itertools.product(*(range(ki) for ki in k))]
-    best = x[taps[0]].copy()
+    best = scratch("maxpool.best", x[taps[0]].shape, x.dtype)
+    np.copyto(best, x[taps[0]])
     for t in taps[1:]:
         np.maximum(best, x[t], out=best)
     if x.dtype.kind == "f" and np.isnan(best).any():
@@ -131,8 +133,9 @@ def _tiled_max_backward(g, x, k, out):
     g = g.astype(x.dtype, copy=False)
     covered = all(o * ki == size for o, ki, size in zip(out, k, x.shape[2:]))
     res = np.empty(x.shape, x.dtype) if covered else np.zeros(x.shape, x.dtype)
-    free = np.ones(best.shape, bool)
-    hit = np.empty(best.shape, bool)
+    free = scratch("maxpool.free", best.shape, bool)
+    free[...] = True
+    hit = scratch("maxpool.hit", best.shape, bool)
     for t in taps:
         np.equal(x[t], best, out=hit)
         hit &= free
