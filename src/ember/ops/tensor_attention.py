@@ -140,8 +140,10 @@ def mha_forward(query, key, value, embed_dim, num_heads, in_proj_weight, in_proj
                 bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias,
                 training, key_padding_mask, need_weights, attn_mask, use_separate_proj_weight,
                 q_proj_weight, k_proj_weight, v_proj_weight, static_k, static_v,
-                average_attn_weights, is_causal):
-    """F.multi_head_attention_forward on (L, N, E) inputs: (output, weights or None)."""
+                average_attn_weights, is_causal, keep=None):
+    """F.multi_head_attention_forward on (L, N, E) inputs: (output, weights or None).
+    `keep`, a list: the general path runs and appends q, k, v (N, heads, L, hd), the
+    weights (N, heads, Lq, Lk) and the context (Lq, N, E) for the backward."""
     if bias_k is not None or bias_v is not None or add_zero_attn or static_k is not None \
             or static_v is not None:
         raise RuntimeError("multi_head_attention_forward: bias_k/bias_v, add_zero_attn and "
@@ -159,8 +161,9 @@ def mha_forward(query, key, value, embed_dim, num_heads, in_proj_weight, in_proj
     if is_causal and attn_mask is None:
         attn_mask = np.triu(np.ones((lq, lk), dtype=bool), 1)
     mask = _merged_mask(attn_mask, key_padding_mask, n, num_heads, lq, lk, query.dtype)
-    if _one_sequence(query, key, value, in_proj_weight, in_proj_bias, out_proj_weight,
-                     out_proj_bias, use_separate_proj_weight, training and dropout_p > 0.0):
+    if keep is None and _one_sequence(query, key, value, in_proj_weight, in_proj_bias,
+                                      out_proj_weight, out_proj_bias,
+                                      use_separate_proj_weight, training and dropout_p > 0.0):
         out, attn = _self_attend(query.reshape(lq, e), num_heads, in_proj_weight, in_proj_bias,
                                  mask, out_proj_weight, out_proj_bias)
         return _finish(out[:, None], attn[None], need_weights, average_attn_weights, unbatched)
@@ -177,6 +180,8 @@ def mha_forward(query, key, value, embed_dim, num_heads, in_proj_weight, in_proj
         attn = attn * (keep * attn.dtype.type(1.0 / (1.0 - dropout_p)))
     ctx = np.matmul(attn, v)  # (N, heads, Lq, hd)
     ctx = ctx.transpose(2, 0, 1, 3).reshape(lq, n, e)
+    if keep is not None:
+        keep.extend((q, k, v, attn, ctx))
     out = linear(ctx, out_proj_weight, out_proj_bias)
     return _finish(out, attn, need_weights, average_attn_weights, unbatched)
 

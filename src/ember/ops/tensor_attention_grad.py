@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from ember.ops.tensor_activation import softmax_last
-from ember.ops.tensor_attention import _merged_mask
+from ember.ops.tensor_attention import _merged_mask, _mha_info, mha_forward
 from ember.ops.tensor_common import arr, reg
 from ember.ops.tensorinfo import TensorInfo
 
@@ -57,8 +57,9 @@ def _empty(dtype):
 def mha_backward(g_out, g_w, query, key, value, num_heads, in_proj_weight, in_proj_bias,
                  out_proj_weight, out_proj_bias, key_padding_mask, need_weights, attn_mask,
                  use_separate_proj_weight, q_proj_weight, k_proj_weight, v_proj_weight,
-                 average_attn_weights, is_causal):
-    """The gradients of tensor.multi_head_attention (see the module doc)."""
+                 average_attn_weights, is_causal, saved=None):
+    """The gradients of tensor.multi_head_attention (see the module doc); `saved`: what
+    tensor.multi_head_attention_train kept (else the forward runs again)."""
     dt = query.dtype
     unbatched = query.ndim == 2
     g_out = arr(g_out)
@@ -74,15 +75,18 @@ def mha_backward(g_out, g_w, query, key, value, num_heads, in_proj_weight, in_pr
     sep = (q_proj_weight, k_proj_weight, v_proj_weight) if use_separate_proj_weight else None
     ws, bs = _weights(in_proj_weight, in_proj_bias, sep, e)
     ins = (query, key, value)
-    q, k, v = [_heads(x @ w.T + (0 if b is None else b), n, heads)
-               for x, w, b in zip(ins, ws, bs)]
+    if saved is None:
+        q, k, v = [_heads(x @ w.T + (0 if b is None else b), n, heads)
+                   for x, w, b in zip(ins, ws, bs)]
+        scores = np.matmul(q, np.swapaxes(k, -1, -2)) * dt.type(1.0 / math.sqrt(hd))
+        mask = _merged_mask(attn_mask, key_padding_mask, n, heads, lq, lk, dt)
+        if mask is not None:
+            scores += mask
+        attn = softmax_last(scores)
+        ctx = _unheads(np.matmul(attn, v))
+    else:
+        q, k, v, attn, ctx = _unpack(saved, lq, lk, n, heads, hd)
     scale = dt.type(1.0 / math.sqrt(hd))
-    scores = np.matmul(q, np.swapaxes(k, -1, -2)) * scale
-    mask = _merged_mask(attn_mask, key_padding_mask, n, heads, lq, lk, dt)
-    if mask is not None:
-        scores += mask
-    attn = softmax_last(scores)
-    ctx = _unheads(np.matmul(attn, v))
     # out = ctx @ W_o^T + b_o
     d_out_w = _flat(g_out).T @ _flat(ctx)
     d_out_b = _flat(g_out).sum(0) if out_proj_bias is not None else _empty(dt)
@@ -117,6 +121,59 @@ def mha_backward(g_out, g_w, query, key, value, num_heads, in_proj_weight, in_pr
     return tuple(np.ascontiguousarray(x).astype(dt, copy=False) for x in out)
 
 
+def _pack(q, k, v, attn, ctx):
+    """The forward's values the backward reads, as one flat tensor."""
+    return np.concatenate([a.reshape(-1) for a in (q, k, v, attn, ctx)])
+
+
+def _unpack(saved, lq, lk, n, heads, hd):
+    """(q, k, v (N, heads, L, hd), attn (N, heads, Lq, Lk), ctx (Lq, N, E)) from _pack."""
+    shapes = ((n, heads, lq, hd), (n, heads, lk, hd), (n, heads, lk, hd),
+              (n, heads, lq, lk), (lq, n, heads * hd))
+    total = sum(math.prod(sh) for sh in shapes)
+    if saved.ndim != 1 or saved.shape[0] != total:
+        raise RuntimeError(f"multi_head_attention_backward_saved: the saved forward has "
+                           f"{saved.size} elements, expected {total} (it is not this "
+                           "forward's)")
+    out, at = [], 0
+    for sh in shapes:
+        size = math.prod(sh)
+        out.append(saved[at:at + size].reshape(sh))
+        at += size
+    return out
+
+
+def mha_train(query, key, value, embed_dim, num_heads, in_proj_weight, in_proj_bias,
+              bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias,
+              training, key_padding_mask, need_weights, attn_mask, use_separate_proj_weight,
+              q_proj_weight, k_proj_weight, v_proj_weight, static_k, static_v,
+              average_attn_weights, is_causal):
+    """tensor.multi_head_attention's results and what its backward reads (q, k, v, the
+    attention weights and the context, flat), from the general path's forward."""
+    if dropout_p > 0.0 and training:
+        raise RuntimeError("multi_head_attention_train: attention dropout is not supported")
+    args = (query, key, value, embed_dim, num_heads, in_proj_weight, in_proj_bias, bias_k,
+            bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias, training,
+            key_padding_mask, need_weights, attn_mask, use_separate_proj_weight,
+            q_proj_weight, k_proj_weight, v_proj_weight, static_k, static_v,
+            average_attn_weights, is_causal)
+    kept = []
+    out, weights = mha_forward(*args, keep=kept)
+    return out, weights, _pack(*kept)
+
+
+def mha_backward_saved(g_out, g_w, saved, query, key, value, num_heads, in_proj_weight,
+                       in_proj_bias, out_proj_weight, out_proj_bias, key_padding_mask,
+                       need_weights, attn_mask, use_separate_proj_weight, q_proj_weight,
+                       k_proj_weight, v_proj_weight, average_attn_weights, is_causal):
+    """mha_backward from the values tensor.multi_head_attention_train kept."""
+    return mha_backward(g_out, g_w, query, key, value, num_heads, in_proj_weight,
+                        in_proj_bias, out_proj_weight, out_proj_bias, key_padding_mask,
+                        need_weights, attn_mask, use_separate_proj_weight, q_proj_weight,
+                        k_proj_weight, v_proj_weight, average_attn_weights, is_causal,
+                        saved=arr(saved))
+
+
 def _mask_grad(attn_mask, d_scores, n, heads, lq, lk, dt):
     if attn_mask is None or attn_mask.dtype == np.bool_:
         return _empty(dt)
@@ -139,3 +196,28 @@ reg("tensor.multi_head_attention_backward",
     "Tensor? v_proj_weight, bool average_attn_weights, bool is_causal) -> "
     "Tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, "
     "Tensor, Tensor]", mha_backward, shape=_info, may_raise=True)
+
+
+def _train_info(args):
+    out, w = _mha_info(args)
+    return out, w, TensorInfo(args[0].dtype, None)
+
+
+reg("tensor.multi_head_attention_train", "(Tensor query, Tensor key, Tensor value, "
+    "int embed_dim_to_check, int num_heads, Tensor? in_proj_weight, Tensor? in_proj_bias, "
+    "Tensor? bias_k, Tensor? bias_v, bool add_zero_attn, float dropout_p, "
+    "Tensor out_proj_weight, Tensor? out_proj_bias, bool training=True, "
+    "Tensor? key_padding_mask=None, bool need_weights=True, Tensor? attn_mask=None, "
+    "bool use_separate_proj_weight=False, Tensor? q_proj_weight=None, "
+    "Tensor? k_proj_weight=None, Tensor? v_proj_weight=None, Tensor? static_k=None, "
+    "Tensor? static_v=None, bool average_attn_weights=True, bool is_causal=False) -> "
+    "Tuple[Tensor, Tensor?, Tensor]", mha_train, shape=_train_info, may_raise=True)
+reg("tensor.multi_head_attention_backward_saved",
+    "(Tensor grad_output, Tensor? grad_weights, Tensor saved, Tensor query, Tensor key, "
+    "Tensor value, int num_heads, Tensor? in_proj_weight, Tensor? in_proj_bias, "
+    "Tensor out_proj_weight, Tensor? out_proj_bias, Tensor? key_padding_mask, "
+    "bool need_weights, Tensor? attn_mask, bool use_separate_proj_weight, "
+    "Tensor? q_proj_weight, Tensor? k_proj_weight, Tensor? v_proj_weight, "
+    "bool average_attn_weights, bool is_causal) -> Tuple[Tensor, Tensor, Tensor, Tensor, "
+    "Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]", mha_backward_saved,
+    shape=lambda a: _info([a[0], a[1]] + list(a[3:])), may_raise=True)

@@ -110,9 +110,16 @@ def _mha(e, a, out, g):
         raise NotImplementedError("gradients through the returned attention weights are not "
                                   "supported yet (only through the output)")
     gw = e.tuple_get(g, 1) if e.elem_is_tensor(g, 1) else None
-    r = e.op("tensor.multi_head_attention_backward", e.tuple_get(g, 0), gw, query, key,
-             value, heads, in_w, in_b, out_w, out_b, kpm, need_weights, mask, separate, q_w,
-             k_w, v_w, average, causal)
+    saved = e.keep_forward(out, "tensor.multi_head_attention_train") \
+        if _const(e, dropout_p, "dropout_p") == 0.0 else None
+    if saved is not None:  # the forward keeps q, k, v, the weights and the context
+        r = e.op("tensor.multi_head_attention_backward_saved", e.tuple_get(g, 0), gw, saved,
+                 query, key, value, heads, in_w, in_b, out_w, out_b, kpm, need_weights, mask,
+                 separate, q_w, k_w, v_w, average, causal)
+    else:
+        r = e.op("tensor.multi_head_attention_backward", e.tuple_get(g, 0), gw, query, key,
+                 value, heads, in_w, in_b, out_w, out_b, kpm, need_weights, mask, separate,
+                 q_w, k_w, v_w, average, causal)
     d = [e.tuple_get(r, i) for i in range(12)]
 
     def pick(v, i):
