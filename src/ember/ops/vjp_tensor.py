@@ -182,19 +182,22 @@ _unary("tensor.erf", lambda e, x, y: e.op("tensor.mul_scalar", e.op(
 
 
 def _mask_rule(name, mask):
-    """g where mask(x) holds, else 0 (mask gives a bool tensor); in-place forms refused."""
+    """g where mask(operands, result) holds, else 0 (mask gives a bool tensor); in-place
+    forms refused."""
     @vjp(name)
     def rule(e, a, out, g):
         if len(a) > 1 and e.value_of(a[-1]) is True:
             raise NotImplementedError("in-place activation is not differentiable")
-        return [e.op("tensor.mul", g, mask(e, a))] + [None] * (len(a) - 1)
+        return [e.op("tensor.mul", g, mask(e, a, out))] + [None] * (len(a) - 1)
     return rule
 
 
-_mask_rule("tensor.relu", lambda e, a: e.op("tensor.gt_scalar", a[0], 0.0))
-_mask_rule("tensor.relu6", lambda e, a: e.op("tensor.logical_and", e.op(
+# relu's mask is read from its result (relu(x) > 0 exactly where x > 0, NaN included), as
+# torch's threshold_backward does: the input need not be kept for the backward
+_mask_rule("tensor.relu", lambda e, a, out: e.op("tensor.gt_scalar", out, 0.0))
+_mask_rule("tensor.relu6", lambda e, a, out: e.op("tensor.logical_and", e.op(
     "tensor.gt_scalar", a[0], 0.0), e.op("tensor.lt_scalar", a[0], 6.0)))
-_mask_rule("tensor.hardtanh", lambda e, a: e.op("tensor.logical_and", e.op(
+_mask_rule("tensor.hardtanh", lambda e, a, out: e.op("tensor.logical_and", e.op(
     "tensor.gt_scalar", a[0], a[1]), e.op("tensor.lt_scalar", a[0], a[2])))
 
 
