@@ -76,8 +76,11 @@ class NativeModule:
         self._gate = None
         """The quick tier's call counter (tiers.Gate), while the optimized code is due."""
         if self.tier == "quick" and how == "auto":
-            self._gate = tiers.Gate(tiers.submit(functools.partial(
-                _optimize, weakref.ref(self), key, self.plan, prefix)))
+            job = tiers.submit(functools.partial(_optimize, weakref.ref(self), key,
+                                                 self.plan, prefix))
+            with self._lock:  # (the worker may have installed the optimized code already)
+                if self.tier == "quick":
+                    self._gate = tiers.Gate(job)
 
     @property
     def reasons(self) -> dict:

@@ -103,15 +103,23 @@ def mode() -> str:
 
 
 def submit(fn) -> Job:
-    """Run `fn()` (it compiles and installs optimized code) on the worker thread."""
+    """Run `fn()` (it compiles and installs optimized code) on the worker thread — or
+    here, at once, where no thread can be started (a resource limit)."""
     job = Job(fn)
     with _LOCK:
         _QUEUE.append(job)
         _STATE["busy"] += 1
+        worker = None
         if _STATE["worker"] is None:
-            t = threading.Thread(target=_work, name="ember-llvm-opt", daemon=False)
-            _STATE["worker"] = t
-            t.start()
+            worker = _STATE["worker"] = threading.Thread(target=_work, name="ember-llvm-opt",
+                                                         daemon=False)
+    if worker is not None:
+        try:
+            worker.start()
+        except RuntimeError:
+            with _LOCK:
+                _STATE["worker"] = None
+            _work()
     return job
 
 

@@ -316,3 +316,18 @@ def test_the_optimized_code_has_no_polls(held):
 
     assert f'@"{native.prefix}tierup" = constant i8 0' in _optimized_text(native.plan,
                                                                          native.prefix)
+
+
+def test_without_a_thread_the_optimized_code_is_compiled_at_once(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("EMBER_LLVM_TIER", raising=False)
+
+    def no_thread(self):
+        raise RuntimeError("can't start new thread")
+    monkeypatch.setattr(threading.Thread, "start", no_thread)
+    cu = ember.CompilationUnit(SRC.replace("1000003", "1000099"), backend="llvm")
+    native = _native(cu)
+    assert native.tier == "opt" and native._gate is None and tiers.pending() == 0
+    if pyentry.available():  # (not gated: the builtin runs the native code itself)
+        assert int.from_bytes(cu.div._fn.__self__[24:32], "little") == 2
+    assert cu.div(7, 2) == 3 and cu.spin(10) == 285
