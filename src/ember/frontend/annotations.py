@@ -116,6 +116,13 @@ class AnnotationResolver:
                         return "Device"
                     if meta.name == "typing":
                         return node.attr
+                    if meta.name == "torch.jit" and node.attr == "Future":
+                        return "Future"
+            if node.attr == "Future" and isinstance(base, A.Attribute) and \
+                    base.attr == "jit" and isinstance(base.value, A.Name) and \
+                    isinstance(self.em.scope.lookup(base.value.id), MModule) and \
+                    self.em.scope.lookup(base.value.id).name == "torch":
+                return "Future"  # torch.jit.Future[T]
         return None
 
     def mentions_any(self, node) -> bool:
@@ -205,8 +212,8 @@ class AnnotationResolver:
             return T.make_union([self.resolve(args[0]), T.NONE])
         if head == "Union":
             return T.make_union([self.resolve(a) for a in args])
-        if head == "Final":
-            return self.resolve(args[0])
+        if head == "Final" or head == "Future" and len(args) == 1:
+            return self.resolve(args[0])  # torch.jit.Future[T]: a fork's value (run at once)
         if head == "Callable":
             return self._callable(node, args)
         base = node.value

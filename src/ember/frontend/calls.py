@@ -113,6 +113,12 @@ class CallMixin:
             return b_isinstance(self, node, expected)
         if isinstance(callee, MOpFunc) and callee.qualname == "torch.jit._unwrap_optional":
             return self.unwrap_optional(node)
+        if isinstance(callee, MOpFunc) and callee.qualname in _FORK:
+            return self.fork(node, expected)
+        if isinstance(callee, MOpFunc) and callee.qualname in _WAIT:
+            if len(node.args) != 1 or node.keywords:
+                return self.error(f"{callee.qualname} takes one future", node.span)
+            return self.value(node.args[0], expected)
         if isinstance(callee, MHook):
             return callee.call(self, node, expected)
         if isinstance(callee, MOpFunc):
@@ -148,6 +154,15 @@ class CallMixin:
             from ember.frontend.function import Poison
             return Poison()
         return self.coerce(self.value(node.args[1], expected=t), t, node.args[1].span)
+
+    def fork(self, node, expected):
+        """torch.jit.fork(f, *args): f(*args), run at once (ember has no threads: the
+        future is its value, and torch.jit.wait(fut) that value; the result is the same as
+        torch's, which may run the task at once too)."""
+        if not node.args:
+            return self.error("torch.jit.fork takes the function to run first", node.span)
+        call = A.Call(node.span, node.args[0], list(node.args[1:]), list(node.keywords))
+        return self.value(call, expected)
 
     def unwrap_optional(self, node):
         """torch.jit._unwrap_optional(x): x, narrowed to its non-None type; None raises
@@ -726,6 +741,9 @@ def Poison_():
     from ember.frontend.function import Poison
     return Poison()
 
+
+_FORK = ("torch.jit.fork", "torch.jit._fork")
+_WAIT = ("torch.jit.wait", "torch.jit._wait")
 
 __all__ = ["CallMixin", "MConst", "MDtype", "MModule", "Meta", "ANY"]
 
