@@ -184,13 +184,13 @@ def _depthwise_weight(g, x, w, stride, padding, dilation, oh, ow):
     dt = np.result_type(g.dtype, x.dtype)
     xp = np.ascontiguousarray(x, dtype=dt)
     if ph or pw:
-        xp = padded("wgrad.xp", xp, [(ph, ph), (pw, pw)])
+        xp = padded("dwgrad.xp", xp, [(ph, ph), (pw, pw)])
     planes = xp.reshape(n * c, xp.shape[2], xp.shape[3])
     gp = np.ascontiguousarray(g, dtype=dt).reshape(n * c, oh * ow, 1)
     taps, size = kh * kw, oh * ow
     s0, s1, s2 = planes.strides
     block = min(_DW_PLANES, n * c)
-    cols = scratch("wgrad.cols", (block, kh, kw, oh, ow), dt)
+    cols = scratch("dwgrad.cols", (block, kh, kw, oh, ow), dt)
     per = np.empty((n * c, taps, 1), dt)
     for b0 in range(0, n * c, block):
         nb = min(block, n * c - b0)
@@ -212,13 +212,13 @@ def _conv2d_weight_taps(g, x, w, stride, padding, dilation, oh, ow):
     dt = np.result_type(g.dtype, x.dtype)
     xp = x.astype(dt, copy=False)
     if ph or pw:
-        xp = padded("wgrad.xp", xp, [(ph, ph), (pw, pw)])
+        xp = padded("conv.xp", xp, [(ph, ph), (pw, pw)])
     k = cin * kh * kw
     bs = max(1, min(n, (1 << 21) // max(k * oh * ow * dt.itemsize, 1)))
     g = g.astype(dt, copy=False)
     out = np.zeros((cout, k), dt)
     part = np.empty((cout, k), dt)
-    cols = scratch("wgrad.cols", (cin, kh, kw, bs, oh, ow), dt)
+    cols = scratch("conv.cols", (cin, kh, kw, bs, oh, ow), dt)
     for s in range(0, n, bs):
         m = min(bs, n - s)
         c = cols[:, :, :, :m]

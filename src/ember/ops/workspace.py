@@ -4,8 +4,10 @@ never leave the kernel: im2col columns, zero-padded copies of an input, centred 
 A fresh large array costs a page fault per 4 KB page the first time it is written (the
 allocator maps it anew, and returns it to the system when it is freed); a training step
 makes the same temporaries every step, so keeping them turns those faults into nothing.
-Each kernel names its buffers (`"conv.cols"`), holds a buffer only while it runs, and
-never returns one or a view of one; a name keeps the largest buffer asked for under it.
+Each kernel names its buffers (`"conv.cols"`), holds a buffer only while it runs (and
+calls no kernel that takes the same name meanwhile), and never returns one or a view of
+one; kernels that never run inside one another share names (the convolutions and their
+gradients), and a name keeps the largest buffer asked for under it.
 """
 
 from __future__ import annotations
