@@ -254,7 +254,8 @@ class ExprMixin:
         if name == "torch" and attr == "Tensor":
             return MTypeName("Tensor")
         if name in ("torch", "torch.nn") and attr in ("nn", "functional", "jit") or \
-                name == "torch.nn" and attr == "init" or \
+                name == "torch.nn" and attr in ("init", "utils") or \
+                name == "torch.nn.utils" and attr == "rnn" or \
                 name == "torch" and attr in ("linalg", "special"):
             return MModule(f"{name}.{attr}")
         if name in ("typing", "enum"):
@@ -268,7 +269,8 @@ class ExprMixin:
                 if meta is not None:
                     return meta
         if name in ("math", "cmath", "torch", "torch.nn.functional") or \
-                name in ("torch.nn.init", "torch.linalg", "torch.special") and \
+                name in ("torch.nn.init", "torch.linalg", "torch.special",
+                         "torch.nn.utils.rnn") and \
                 ops.by_python_name(f"{name}.{attr}"):
             return MOpFunc(f"{name}.{attr}")
         if name == "torch.jit" or name == "ember":

@@ -962,3 +962,74 @@ def _rrelu(x, lo, hi, training):
         raise RuntimeError("rrelu in training mode draws random slopes; ember supports "
                            "rrelu(training=False) only")
     return arr(np.where(x >= 0, x, x * ((lo + hi) / 2)).astype(x.dtype))
+
+
+def _pad_sequence(seqs, batch_first=False, padding_value=0.0, padding_side="right"):
+    """The tensors padded to the longest one's length along dim 0 and stacked (on dim 1,
+    or dim 0 with batch_first); padding on the right, or the left."""
+    if not seqs:
+        raise RuntimeError("received an empty list of sequences")
+    if padding_side not in ("right", "left"):
+        raise ValueError(f"Expected padding_side to be one of left or right, but got "
+                         f"{padding_side}.")
+    n = max(s.shape[0] for s in seqs)
+    trail = seqs[0].shape[1:]
+    out = np.full((len(seqs), n) + trail, padding_value, np.result_type(*seqs))
+    for i, s in enumerate(seqs):
+        if padding_side == "right":
+            out[i, :s.shape[0]] = s
+        else:
+            out[i, n - s.shape[0]:] = s
+    return out if batch_first else np.swapaxes(out, 0, 1).copy()
+
+
+reg("tensor.pad_sequence", "(Tensor[] sequences, bool batch_first=False, "
+    "float padding_value=0.0, str padding_side=\"right\") -> Tensor", _pad_sequence,
+    ("torch.nn.utils.rnn.pad_sequence",), _LIST, may_raise=True)
+
+
+def _linalg_norm(x, ord=None, dim=None, keepdim=False):
+    """torch.linalg.norm without ord: the 2-norm of the flattened x (or over dim); with an
+    ord, numpy's vector or matrix norm of that order."""
+    if x.dtype.kind not in "fc":
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
+                           f"as input. Got {x.dtype.name.capitalize()}")
+    d = None if dim is None else tuple(check_dim(k, x.ndim) for k in
+                                       ([dim] if isinstance(dim, int) else dim))
+    if ord is None:
+        a = np.abs(x)
+        out = np.sqrt(np.sum(a * a, axis=d, keepdims=keepdim))
+    else:
+        out = np.linalg.norm(x, ord=ord, axis=d, keepdims=keepdim)
+    part = x.real.dtype if x.dtype.kind == "c" else x.dtype
+    return arr(np.asarray(out).astype(part))
+
+
+def _matrix_norm(x, ord="fro", dim=(-2, -1), keepdim=False):
+    """The Frobenius (default), nuclear or induced norm of the matrices in x."""
+    d = tuple(check_dim(k, x.ndim) for k in dim)
+    out = np.linalg.norm(x, ord=ord, axis=d, keepdims=keepdim)
+    part = x.real.dtype if x.dtype.kind == "c" else x.dtype
+    return arr(np.asarray(out).astype(part))
+
+
+def _qr(x, mode="reduced"):
+    """(Q, R) of the QR decomposition (LAPACK's, as torch's CPU kernel)."""
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
+                           "'reduced' (default), 'r', or 'complete'")
+    q, r = np.linalg.qr(x, mode="complete" if mode == "complete" else "reduced")
+    if mode == "r":
+        q = np.zeros((0,), x.dtype)
+    return arr(q.astype(x.dtype)), arr(r.astype(x.dtype))
+
+
+reg("tensor.linalg_norm", "(Tensor self, Any ord=None, Any dim=None, bool keepdim=False) "
+    "-> Tensor", _linalg_norm, ("torch.linalg.norm",), lambda a: TensorInfo(None, None),
+    may_raise=True)
+reg("tensor.matrix_norm", "(Tensor self, Any ord=\"fro\", int[] dim=[-2, -1], "
+    "bool keepdim=False) -> Tensor", _matrix_norm, ("torch.linalg.matrix_norm",),
+    lambda a: TensorInfo(None, None), may_raise=True)
+reg("tensor.qr", "(Tensor self, str mode=\"reduced\") -> Tuple[Tensor, Tensor]", _qr,
+    ("torch.linalg.qr",), lambda a: (TensorInfo(a[0].dtype, None),
+                                     TensorInfo(a[0].dtype, None)), may_raise=True)
