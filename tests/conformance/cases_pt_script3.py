@@ -124,3 +124,10 @@ def f(a: List[Tensor]):
     return torch.nn.utils.rnn.pad_sequence(a), torch.nn.utils.rnn.pad_sequence(a, True, -1.0, "left")
 ''', [([torch.ones(2, 3), torch.arange(3.).view(1, 3)],)]),
 ]
+
+CASES += [
+('''
+def f(x: Tensor):
+    return torch.mode(x, 1), x.mode(0, True), torch.mode(x.float()).values, x.mode().indices
+''', [(torch.tensor([[1, 2, 2, 3, 3, 1], [5, 5, 4, 4, 1, 1]]),)]),
+]

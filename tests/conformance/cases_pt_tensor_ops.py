@@ -58,7 +58,6 @@ CASES = [(f"\ndef f(x: Tensor, y: Tensor, v: Tensor, I: Tensor):\n    return {e}
 
 # left out: what differs by design or is not implemented (the reason for each)
 _LEFT_OUT = {
-    74: 'not implemented: x.mode',
     136: 'not implemented: torch.polygamma',
     191: 'not implemented: torch.combinations',
     232: 'not implemented: torch.unique',

@@ -1033,3 +1033,32 @@ reg("tensor.matrix_norm", "(Tensor self, Any ord=\"fro\", int[] dim=[-2, -1], "
 reg("tensor.qr", "(Tensor self, str mode=\"reduced\") -> Tuple[Tensor, Tensor]", _qr,
     ("torch.linalg.qr",), lambda a: (TensorInfo(a[0].dtype, None),
                                      TensorInfo(a[0].dtype, None)), may_raise=True)
+
+
+def _mode(x, dim=-1, keepdim=False):
+    """(the most frequent value along dim, the last index where it is); the smallest value
+    among equally frequent ones, as torch's CPU kernel."""
+    if x.ndim == 0:
+        return x.copy(), np.zeros((), np.int64)
+    d = check_dim(dim, x.ndim)
+    lanes = np.moveaxis(x, d, -1)
+    flat = lanes.reshape(-1, lanes.shape[-1])
+    if flat.shape[-1] == 0:
+        raise IndexError("mode(): Expected reduction dim 0 to have non-zero size.")
+    vals = np.empty(flat.shape[0], x.dtype)
+    idx = np.empty(flat.shape[0], np.int64)
+    for i, lane in enumerate(flat):
+        u, c = np.unique(lane, return_counts=True)
+        v = u[np.argmax(c)]  # np.unique sorts: the first of the most frequent is smallest
+        vals[i] = v
+        idx[i] = np.nonzero(lane == v)[0][-1]
+    shape = lanes.shape[:-1]
+    vals, idx = vals.reshape(shape), idx.reshape(shape)
+    if keepdim:
+        vals, idx = np.expand_dims(vals, d), np.expand_dims(idx, d)
+    return arr(vals), arr(idx)
+
+
+reg("tensor.mode", "(Tensor self, int dim=-1, bool keepdim=False) -> Tuple[Tensor, Tensor]",
+    _mode, ("torch.mode", "Tensor.mode"), _pair_of(lambda a: a[0].dtype, lambda a: "int64"),
+    may_raise=True)
