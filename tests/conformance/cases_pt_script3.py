@@ -106,7 +106,6 @@ def fn(x):
 
 # left out: what differs by design or is not implemented (the reason for each)
 _LEFT_OUT = {
-    1: 'torch._C._get_tracing_state is not supported',
     7: 'BroadcastingList3 broadcasts a number in TorchScript, not in CPython',
     8: 'BroadcastingList3 broadcasts a number in TorchScript, not in CPython',
     9: 'torch.nn.modules.utils._pair gives a tuple in CPython, a list in TorchScript',

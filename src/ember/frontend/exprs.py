@@ -256,7 +256,7 @@ class ExprMixin:
         if name in ("torch", "torch.nn") and attr in ("nn", "functional", "jit") or \
                 name == "torch.nn" and attr in ("init", "utils") or \
                 name == "torch.nn.utils" and attr == "rnn" or \
-                name == "torch" and attr in ("linalg", "special"):
+                name == "torch" and attr in ("linalg", "special", "_C"):
             return MModule(f"{name}.{attr}")
         if name in ("typing", "enum"):
             return MTypeName(attr)
@@ -270,7 +270,7 @@ class ExprMixin:
                     return meta
         if name in ("math", "cmath", "torch", "torch.nn.functional") or \
                 name in ("torch.nn.init", "torch.linalg", "torch.special",
-                         "torch.nn.utils.rnn") and \
+                         "torch.nn.utils.rnn", "torch._C") and \
                 ops.by_python_name(f"{name}.{attr}"):
             return MOpFunc(f"{name}.{attr}")
         if name == "torch.jit" or name == "ember":

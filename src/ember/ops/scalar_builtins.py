@@ -257,8 +257,8 @@ _reg("jit.is_scripting", "() -> bool", lambda: True,
      doc="True: compiled code is always scripted (so `if not torch.jit.is_scripting():` "
          "branches fold away, as in TorchScript).")
 _reg("jit.is_tracing", "() -> bool", lambda: False,
-     ("torch.jit.is_tracing", "torch.jit._trace.is_tracing"),
-     doc="False: ember never traces.")
+     ("torch.jit.is_tracing", "torch.jit._trace.is_tracing", "torch._C._get_tracing_state"),
+     doc="False: ember never traces (torch._C._get_tracing_state() is falsy too).")
 
 
 def _torch_assert(condition, message):
