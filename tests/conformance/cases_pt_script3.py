@@ -130,3 +130,10 @@ def f(x: Tensor):
     return torch.mode(x, 1), x.mode(0, True), torch.mode(x.float()).values, x.mode().indices
 ''', [(torch.tensor([[1, 2, 2, 3, 3, 1], [5, 5, 4, 4, 1, 1]]),)]),
 ]
+
+CASES += [
+('''
+def f(x: Tensor):
+    return x.new_tensor([1.5, 2.0]), x.new_tensor([[1, 2]]), x.new_tensor(3), x.new_tensor([1, 2], dtype=torch.float64), x.new_tensor(x * 2)
+''', [(torch.ones(2, dtype=torch.int32),), (torch.ones(2),)]),
+]

@@ -309,7 +309,6 @@ def f(x: Tensor) -> Tensor:
 
 # left out: what differs by design or is not implemented (the reason for each)
 _LEFT_OUT = {
-    23: 'Tensor.new_tensor is not implemented',
     31: 'a display mixing float and int (TorchScript rejects it too)',
     41: "str(x.shape) is a list's text, as in TorchScript (torch.Size in CPython)",
     59: 'x.shape == [4] compares a List[int], as in TorchScript (torch.Size in CPython)',

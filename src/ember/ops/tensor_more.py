@@ -1062,3 +1062,15 @@ def _mode(x, dim=-1, keepdim=False):
 reg("tensor.mode", "(Tensor self, int dim=-1, bool keepdim=False) -> Tuple[Tensor, Tensor]",
     _mode, ("torch.mode", "Tensor.mode"), _pair_of(lambda a: a[0].dtype, lambda a: "int64"),
     may_raise=True)
+
+
+def _new_tensor(x, data, dtype=None, device=None, requires_grad=False):
+    """A new tensor holding a copy of data, of x's dtype unless one is given."""
+    if isinstance(data, np.ndarray):
+        return data.astype(dtype or x.dtype)
+    return np.array(data).astype(dtype or x.dtype)
+
+
+reg("tensor.new_tensor", "(Tensor self, Any data, *, ScalarType? dtype=None, Any device=None, "
+    "bool requires_grad=False) -> Tensor", _new_tensor, ("Tensor.new_tensor",),
+    lambda a: TensorInfo(a[2].const or a[0].dtype, None), may_raise=True)
