@@ -77,7 +77,7 @@ class NativeModule:
         """The quick tier's call counter (tiers.Gate), while the optimized code is due."""
         if self.tier == "quick" and how == "auto":
             job = tiers.submit(functools.partial(_optimize, weakref.ref(self), key,
-                                                 self.plan, prefix))
+                                                 self.plan, prefix, cache.destination()))
             with self._lock:  # (the worker may have installed the optimized code already)
                 if self.tier == "quick":
                     self._gate = tiers.Gate(job)
@@ -233,7 +233,7 @@ def _host_key(cpu_choice: str) -> str:
                      hashlib.sha256(cpu).hexdigest()[:16]])
 
 
-def _optimize(ref, key: str, plan, prefix: str) -> None:
+def _optimize(ref, key: str, plan, prefix: str, where) -> None:
     """The optimized tier (tiers.py's worker): O3 object code for `plan`, kept in the
     cache and installed in the module — if the module is still alive (a module dropped
     before its turn, as a test or a fuzzer drops thousands, costs no O3 compile; one
@@ -243,7 +243,7 @@ def _optimize(ref, key: str, plan, prefix: str) -> None:
     if ref() is None:
         return
     obj = jit.compile_ir(_optimized_text(plan, prefix), small=True)
-    cache.store(key, _plan_json(plan, prefix), obj)
+    cache.store(key, _plan_json(plan, prefix), obj, where)
     native = ref()
     if native is not None:
         native._install(_link(obj))

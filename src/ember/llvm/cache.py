@@ -31,8 +31,15 @@ def key(*parts) -> str:
     return h.hexdigest()[:40]
 
 
-def _paths(k: str):
-    base = folder()
+def destination():
+    """Where a store made now goes (the folder, or False: no cache): a store made later,
+    as the optimized tier's (tiers.py), takes it along, so it lands where the compile's
+    environment said (EMBER_CACHE, XDG_CACHE_HOME), whatever the environment is by then."""
+    return folder()
+
+
+def _paths(k: str, base=None):
+    base = folder() if base is None else base
     if not base:
         return None
     stem = os.path.join(base, f"llvm-{k}")
@@ -57,9 +64,10 @@ def load(k: str):
     return meta, obj
 
 
-def store(k: str, meta: dict, obj: bytes) -> None:
-    """Keep (meta, obj) under k; a failure to write is not an error."""
-    paths = _paths(k)
+def store(k: str, meta: dict, obj: bytes, where=None) -> None:
+    """Keep (meta, obj) under k (in `where`, a `destination()`, if given); a failure to
+    write is not an error."""
+    paths = _paths(k, where)
     if paths is None:
         return
     meta = dict(meta, size=len(obj), sha256=hashlib.sha256(obj).hexdigest())

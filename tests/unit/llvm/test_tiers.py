@@ -331,3 +331,21 @@ def test_without_a_thread_the_optimized_code_is_compiled_at_once(monkeypatch, tm
     if pyentry.available():  # (not gated: the builtin runs the native code itself)
         assert int.from_bytes(cu.div._fn.__self__[24:32], "little") == 2
     assert cu.div(7, 2) == 3 and cu.spin(10) == 285
+
+
+def test_the_optimized_object_goes_where_the_compile_said(held, monkeypatch, tmp_path):
+    """The store is the compile's: a cache turned off (or moved) after the compile and
+    before the optimized code is made does not change where it goes."""
+    monkeypatch.setenv("EMBER_CACHE", "0")
+    cu = ember.CompilationUnit(SRC.replace("1000003", "1000117"), backend="llvm")
+    key = _native(cu).key
+    monkeypatch.delenv("EMBER_CACHE")
+    held[0].run()
+    assert cache.load(key) is None  # (compiled with the cache off: nothing stored)
+    other = tmp_path / "elsewhere"
+    cu2 = ember.CompilationUnit(SRC.replace("1000003", "1000121"), backend="llvm")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(other))
+    held[1].run()
+    assert cache.load(_native(cu2).key) is None  # (not in the folder set afterwards)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache.load(_native(cu2).key) is not None
