@@ -297,10 +297,15 @@ def test_a_long_quick_call_restarts_on_the_optimized_code(held, monkeypatch, cal
     cu = ember.CompilationUnit(LONG, backend="llvm")
     native = cu.spin2._compiled.native
     obj = jit.compile_ir(_optimized_text(native.plan, native.prefix), small=True)
-    got = []
-    t = threading.Thread(target=lambda: got.append(call(cu)))
+    got, started = [], threading.Event()
+
+    def run():
+        started.set()
+        got.append(call(cu))
+    t = threading.Thread(target=run)
     t.start()
-    time.sleep(0.05)
+    started.wait()
+    time.sleep(0.05)  # (inside the native call: it runs ~150 ms in quick code)
     native._install(_link(obj))  # (what the held job does once its compile is done)
     t.join()
     assert reruns  # (the running call left the quick code)
