@@ -68,7 +68,6 @@ class NativeModule:
             self.cached, how = False, tiers.mode()
             self.plan, obj, quick = _build(module, entries, prefix, how)
             if not quick:
-                how = "opt"
                 cache.store(key, _plan_json(self.plan, prefix), obj)
             else:
                 self.tier = "quick"
