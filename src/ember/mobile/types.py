@@ -351,7 +351,15 @@ def _int_to_bool(v):
     return bool(v) if type(v) is int else v
 
 
-_SCALAR_CONVERTERS = {"f64": _to_float, "c128": _real_to_complex, "bool": _int_to_bool}
+def _device_to_str(v):
+    """A torch.device given for a device (ember's devices are their strings): its string."""
+    if type(v).__name__ == "device" and type(v).__module__.split(".")[0] == "torch":
+        return str(v)
+    return v
+
+
+_SCALAR_CONVERTERS = {"f64": _to_float, "c128": _real_to_complex, "bool": _int_to_bool,
+                      "str": _device_to_str}
 """(An int parameter takes no converter, so that the native backend's fast entry stays
 open to int-only signatures: a bool for an int is refused.)"""
 
