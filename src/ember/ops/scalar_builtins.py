@@ -261,6 +261,26 @@ _reg("jit.is_tracing", "() -> bool", lambda: False,
      doc="False: ember never traces (torch._C._get_tracing_state() is falsy too).")
 
 
+def _infer_size(a, b):
+    """The broadcast of two sizes (torch._C._infer_size), with torch's error when they
+    do not broadcast."""
+    n = max(len(a), len(b))
+    out = []
+    for i in range(n):
+        da = a[len(a) - n + i] if len(a) - n + i >= 0 else 1
+        db = b[len(b) - n + i] if len(b) - n + i >= 0 else 1
+        if da != db and da != 1 and db != 1:
+            raise RuntimeError(f"The size of tensor a ({da}) must match the size of tensor b "
+                               f"({db}) at non-singleton dimension {i}")
+        out.append(db if da == 1 else da)
+    return out
+
+
+_reg("torch.infer_size", "(List[int] a, List[int] b) -> List[int]", _infer_size,
+     ("torch._C._infer_size",), may_raise=True,
+     doc="torch._C._infer_size(a, b): the size two tensors of sizes a and b broadcast to.")
+
+
 def _torch_assert(condition, message):
     """torch._assert: AssertionError(message) unless condition holds."""
     if not condition:
