@@ -129,9 +129,8 @@ class CallMixin:
         if isinstance(callee, MClass):
             from ember.frontend.classes import construct
             return construct(self, callee.info, node)
-        if isinstance(callee, MException):
-            return self.unsupported(f"{callee.shown}(...) can only be raised (raise "
-                                    f"{callee.shown}('message'))", node.span)
+        if isinstance(callee, MException):  # an exception value, raised or not
+            return self.exception_from_call(node, callee)
         if isinstance(callee, MLambda):
             from ember.frontend.closures import call_lambda
             return call_lambda(self, callee, node)

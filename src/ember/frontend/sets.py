@@ -41,10 +41,7 @@ def check_elem(em, elem, span) -> bool:
 def e_Set(em, node, expected):
     """`{a, b, c}`: the elements evaluated left to right, then added in order (CPython's
     BUILD_SET); three or more constants are added from a frozenset, as CPython compiles
-    such a literal."""
-    if any(isinstance(e, A.Starred) for e in node.elts):
-        return em.unsupported("starred elements in a set literal ({*xs}) are not supported; "
-                              "use set(xs) | {...}", node.span)
+    such a literal. Starred elements add the items of their iterables, in order."""
     want = T.ListType(expected.elem) if isinstance(expected, T.SetType) else None
     items = em.value(A.List(node.span, list(node.elts)), want)
     return _from_items(em, items, node, constants=len(node.elts) >= 3 and all(
