@@ -97,6 +97,9 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         self.probing = False
         self.following: list = []
         """The statements after the one being emitted, at each nesting level."""
+        self.dead_depth = 0
+        """> 0 while type-checking statements no path reaches (dead_code): a variable
+        that is not bound there is not an error, as CPython never runs them."""
         self.escaped: dict = {}
         """name -> the slot Var of each variable kept after a loop (slots_for_escaping)."""
         self.read_after_loop: set = set()
@@ -259,10 +262,14 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
                  self.b.loc)
         self.env = self.env.copy()
         self.scratch()
-        for s in stmts:
-            if self.terminated:
-                self.scratch()
-            self.stmt(s)
+        self.dead_depth += 1
+        try:
+            for s in stmts:
+                if self.terminated:
+                    self.scratch()
+                self.stmt(s)
+        finally:
+            self.dead_depth -= 1
         self.b.block, self.b.before, self.env, n, self.b.loc = saved
         del self.returns[n:]
         self.terminated, self.static_exit = True, False
@@ -345,6 +352,8 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
             return None
         if var.bound is not None and var.slot is not None and var.narrowed is None:
             return self.read_checked(name, var, span)
+        if not var.defined and self.dead_depth:
+            return Poison()  # unreachable: CPython never reads it
         if not var.defined:
             why = var.why or "it is not assigned on every path that reaches this line"
             return self.error(f"variable '{name}' may be undefined here ({why})", span,
@@ -353,6 +362,8 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
             if var.narrowed is not None:
                 return var.narrowed
             slot = slot_value(var.slot)
+            if slot is None and self.dead_depth:
+                return Poison()
             if slot is None:
                 return self.error(f"variable '{name}' may be undefined here", span,
                                   NameResolutionError)
