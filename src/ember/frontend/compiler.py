@@ -19,6 +19,7 @@ from ember.errors import (
     NameResolutionError,
     ParseError,
     Source,
+    TypeCheckError,
     UnsupportedError,
 )
 from ember.frontend import ast as A
@@ -525,6 +526,9 @@ def _declare_toplevel(c, node, table, scope, source, defs):
     elif isinstance(node, A.ImportFrom):
         for name, asname in node.names:
             table[asname or name] = _from_import(node.module or "", name)
+    elif isinstance(node, A.Assign) and _namedtuple_call(c, node) is not None:
+        cls = _namedtuple_call(c, node)
+        table[node.targets[0].id] = MClass(ClassInfo(cls.name, cls, source, scope))
     elif isinstance(node, (A.Assign, A.AnnAssign)):
         _declare_constant(c, node, table)
     elif isinstance(node, A.Expr) and isinstance(node.value, A.Constant):
@@ -559,6 +563,57 @@ def _from_import(module: str, name: str):
     if module == "builtins" and name in MException.__dict__:
         return MException(name)
     return MModule(f"{module}.{name}")
+
+
+def _namedtuple_call(c, node):
+    """For `P = namedtuple("P", ["a", "b"])` (or collections.namedtuple, with a
+    space- or comma-separated field string, `defaults=`) and `P = NamedTuple("P", [("a",
+    int), ...])` at the top level of a source: the NamedTuple class statement it stands
+    for (namedtuple's fields are Tensors, TorchScript's rule), else None."""
+    if len(node.targets) != 1 or not isinstance(node.targets[0], A.Name):
+        return None
+    call = node.value
+    if not isinstance(call, A.Call):
+        return None
+    f = call.func
+    kind = f.id if isinstance(f, A.Name) else f.attr if isinstance(f, A.Attribute) else None
+    if kind not in ("namedtuple", "NamedTuple") or len(call.args) != 2 or \
+            not isinstance(call.args[0], A.Constant) or not isinstance(call.args[0].value, str):
+        return None
+    sp, spec = node.span, call.args[1]
+    fields = []  # (name, annotation node)
+    if kind == "namedtuple":
+        if isinstance(spec, A.Constant) and isinstance(spec.value, str):
+            names = spec.value.replace(",", " ").split()
+        elif isinstance(spec, (A.List, A.Tuple)) and all(
+                isinstance(e, A.Constant) and isinstance(e.value, str) for e in spec.elts):
+            names = [e.value for e in spec.elts]
+        else:
+            return None
+        fields = [(n, A.Name(sp, "Tensor")) for n in names]
+    else:
+        if not isinstance(spec, (A.List, A.Tuple)):
+            return None
+        for e in spec.elts:
+            if not (isinstance(e, A.Tuple) and len(e.elts) == 2 and
+                    isinstance(e.elts[0], A.Constant) and isinstance(e.elts[0].value, str)):
+                return None
+            fields.append((e.elts[0].value, e.elts[1]))
+    defaults = []
+    for k in call.keywords:
+        if kind == "namedtuple" and k.arg == "defaults" and isinstance(k.value, (A.List, A.Tuple)):
+            defaults = list(k.value.elts)
+        else:
+            c.report(UnsupportedError(f"{kind}() takes no keyword argument {k.arg!r} here",
+                                      k.span))
+    if len(defaults) > len(fields):
+        c.report(TypeCheckError("Got more default values than field names", call.span))
+        defaults = []
+    first_default = len(fields) - len(defaults)
+    body = [A.AnnAssign(sp, A.Name(sp, n), ann,
+                        defaults[i - first_default] if i >= first_default else None)
+            for i, (n, ann) in enumerate(fields)]
+    return A.ClassDef(sp, call.args[0].value, [A.Name(sp, "NamedTuple")], [], body or [A.Pass(sp)])
 
 
 def _declare_constant(c, node, table):
