@@ -57,7 +57,28 @@ class AnnotationResolver:
             return self._generic(node)
         if isinstance(node, A.BinOp) and node.op == "|":
             return T.make_union([self.resolve(node.left), self.resolve(node.right)])
+        alias = self._size_alias(node)
+        if alias is not None:
+            return alias
         return self.unknown(node)
+
+    def _size_alias(self, node):
+        """torch.nn.common_types' `_size_2_t` (int or a tuple of ints) and `_ratio_2_t`
+        (float or a tuple of floats) and their kin: TorchScript reads them as
+        BroadcastingListN[int] / [float], a list (a tuple argument converts to it)."""
+        import re
+
+        if isinstance(node, A.Name):
+            meta = self.em.scope.lookup(node.id)
+            full = meta.name if isinstance(meta, MModule) else ""
+        elif isinstance(node, A.Attribute):
+            full = self.em.expr_text(node)
+        else:
+            return None
+        m = re.fullmatch(r"(?:.*\.)?common_types\._(size|ratio)_(\d|any)_t", full)
+        if m is None:
+            return None
+        return T.ListType(T.I64 if m.group(1) == "size" else T.F64)
 
     def unknown(self, node) -> T.Type:
         """The error for an annotation that names no type ember knows."""

@@ -259,6 +259,37 @@ class CallMixin:
         return isinstance_types(self, node, subject)
 
     # -- methods ----------------------------------------------------------------------------------
+    def dunder_call(self, recv, name, node, expected):
+        """`x.__add__(y)`, `xs.__len__()`, `t.__getitem__(i)`, ... on a builtin value: the
+        operator, builtin or subscript the special method implements."""
+        from ember.frontend.builtins_ import hidden_name
+        from ember.frontend.env import Var
+
+        kind, what, nargs = _DUNDERS[name]
+        if node.keywords or len(node.args) != nargs:
+            return self.error(f"{name}() takes {nargs} argument(s) "
+                              f"({len(node.args) + len(node.keywords)} given)", node.span)
+        sp = node.span
+        tmp = hidden_name("recv")
+        self.env.set(tmp, Var(recv.type, recv, True))
+        me = A.Name(sp, tmp)
+        args = list(node.args)
+        if kind == "binop":
+            expr = A.BinOp(sp, me, what, args[0])
+        elif kind == "rbinop":
+            expr = A.BinOp(sp, args[0], what, me)
+        elif kind == "unary":
+            expr = A.UnaryOp(sp, what, me)
+        elif kind == "compare":
+            expr = A.Compare(sp, me, [what], [args[0]], [sp])
+        elif kind == "contains":
+            expr = A.Compare(sp, args[0], ["in"], [me], [sp])
+        elif kind == "getitem":
+            expr = A.Subscript(sp, me, args[0])
+        else:  # a builtin of the receiver
+            expr = A.Call(sp, A.Name(sp, what), [me], [])
+        return self.expr(expr, expected)
+
     def call_method(self, m: MBoundMethod, node, expected):
         recv = m.receiver
         t = recv.type
@@ -290,6 +321,9 @@ class CallMixin:
                 not node.keywords:
             return self.tensor_item(recv, node, expected)
         qual = f"{prefix}.{m.name}"
+        if not ops.by_python_name(qual) and m.name in _DUNDERS and \
+                prefix in _DUNDER_OWNERS.get(m.name, _ALL_OWNERS):
+            return self.dunder_call(recv, m.name, node, expected)
         if not ops.by_python_name(qual):
             return self.error(f"{show(t)} has no method '{m.name}'", m.span, NameResolutionError)
         want = _element_arguments(t, m.name)
@@ -454,6 +488,9 @@ class CallMixin:
             args = _pack_int_varargs(params, list(args))
         if d.name in _TENSOR_VARARGS:  # torch.meshgrid(x, y): the tensors as one list
             args = _pack_tensor_varargs(list(args))
+        if d.name.startswith("tensor.legacy_") and d.name.endswith("_sizes") and \
+                not (len(args) == 1 and type(args[0]) is IntPack):
+            return "sizes are separate ints (a list is the tensor's data)"
         if len(args) > len(params):
             return (f"takes at most {len(params) - nrecv} argument(s), "
                     f"got {len(args) - nrecv}")
@@ -665,6 +702,45 @@ class TensorTuplePack(IntPack):
         items = [em.coerce(v, want.elem, node.span) if v.type != want.elem else v
                  for v in items]
         return em.b.create("list.new", items, [want], loc=loc).result
+
+
+_DUNDERS = {
+    **{f"__{n}__": ("binop", op, 1) for n, op in (
+        ("add", "+"), ("sub", "-"), ("mul", "*"), ("truediv", "/"), ("floordiv", "//"),
+        ("mod", "%"), ("pow", "**"), ("matmul", "@"), ("and", "&"), ("or", "|"),
+        ("xor", "^"), ("lshift", "<<"), ("rshift", ">>"))},
+    **{f"__r{n}__": ("rbinop", op, 1) for n, op in (
+        ("add", "+"), ("sub", "-"), ("mul", "*"), ("truediv", "/"), ("floordiv", "//"),
+        ("mod", "%"), ("pow", "**"), ("matmul", "@"), ("and", "&"), ("or", "|"),
+        ("xor", "^"), ("lshift", "<<"), ("rshift", ">>"))},
+    **{f"__{n}__": ("compare", op, 1) for n, op in (
+        ("eq", "=="), ("ne", "!="), ("lt", "<"), ("le", "<="), ("gt", ">"), ("ge", ">="))},
+    "__neg__": ("unary", "-", 0), "__pos__": ("unary", "+", 0),
+    "__invert__": ("unary", "~", 0),
+    "__getitem__": ("getitem", None, 1), "__contains__": ("contains", None, 1),
+    **{f"__{n}__": ("builtin", n, 0) for n in (
+        "len", "abs", "str", "repr", "bool", "int", "float", "hash", "complex")},
+}
+"""Special methods called by name on a builtin value: (kind, operator or builtin, number
+of arguments); each is the operation it implements."""
+
+_NUMBERS = {"int", "float", "bool", "complex", "Tensor"}
+_SEQUENCES = {"list", "tuple", "str", "dict", "set", "Tensor"}
+_ALL_OWNERS = _NUMBERS | _SEQUENCES
+_DUNDER_OWNERS = {
+    **{f"__{n}__": _NUMBERS for n in ("sub", "truediv", "floordiv", "pow", "neg", "pos", "abs",
+                                      "bool", "int", "float", "complex", "invert")},
+    **{f"__r{n}__": _NUMBERS for n in ("add", "sub", "mul", "truediv", "floordiv", "mod",
+                                       "pow", "and", "or", "xor", "lshift", "rshift")},
+    **{f"__{n}__": {"int", "bool", "set", "dict", "Tensor"} for n in ("and", "or", "xor")},
+    **{f"__{n}__": {"int", "bool", "Tensor"} for n in ("lshift", "rshift", "invert")},
+    "__add__": _NUMBERS | {"list", "tuple", "str"}, "__mul__": _NUMBERS | {"list", "tuple", "str"},
+    "__mod__": _NUMBERS | {"str"}, "__matmul__": {"Tensor"}, "__rmatmul__": {"Tensor"},
+    "__len__": _SEQUENCES, "__getitem__": _SEQUENCES - {"set"},
+    "__contains__": _SEQUENCES,
+}
+"""The builtin types that have each special method (CPython's: a list has no __bool__,
+an int no __len__)."""
 
 
 def _tensor_tuple(v) -> bool:

@@ -554,6 +554,11 @@ def _from_import(module: str, name: str):
     if module == "cmath" and name in CMATH_CONSTANTS:
         from ember.frontend.meta import MConst
         return MConst(CMATH_CONSTANTS[name])
+    if module == "math" and name in ("pi", "e", "tau", "inf", "nan"):
+        import math
+
+        from ember.frontend.meta import MConst
+        return MConst(getattr(math, name))
     if module in ("math", "cmath", "torch", "torch.nn.functional"):
         from ember.frontend.meta import MOpFunc
         return MOpFunc(f"{module}.{name}")

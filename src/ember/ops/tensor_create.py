@@ -239,6 +239,18 @@ reg("tensor.randint", f"(int low, int high, int[] size, {_KW}) -> Tensor",
     may_raise=True, doc="Uniform integers in [low, high).")
 for _n in ("rand", "randn", "randint"):
     reg_tuple_fallback(f"tensor.{_n}", "size")
+
+
+def _randperm(n, dtype, device=None, requires_grad=False):
+    """A random permutation of 0 .. n-1 (int64 unless dtype says)."""
+    if n < 0:
+        raise RuntimeError(f"n must be non-negative, got{n}")
+    return _rng().permutation(n).astype(dtype or np.int64)
+
+
+reg("tensor.randperm", f"(int n, {_KW}) -> Tensor", _randperm, ("torch.randperm",),
+    lambda a: TensorInfo(a[1].const or "int64", (a[0].const,)), may_raise=True,
+    doc="A random permutation of the integers 0 .. n-1 (numpy's generator).")
 reg("tensor.rand_like", f"(Tensor self, {_KW}) -> Tensor",
     lambda x, d, *_: _rng().random(x.shape).astype(d or x.dtype), ("torch.rand_like",),
     _like_info(1), doc="Uniform [0, 1) samples with self's shape.")
@@ -623,8 +635,20 @@ def _legacy_empty(dtype):
     return kernel
 
 
+def _legacy_sizes(dtype):
+    def kernel(size):
+        return np.zeros(_size(size), dtype)
+    kernel.__doc__ = (f"A new {np.dtype(dtype).name} tensor of the given sizes (torch leaves "
+                      "it uninitialized; ember's holds zeros).")
+    return kernel
+
+
 for _cls, _dt in _LEGACY.items():
     _name = np.dtype(_dt).name
+    # torch.LongTensor(2, 3): sizes given as separate ints (the frontend binds this overload
+    # only to such ints, never to a list, which is data)
+    reg(f"tensor.legacy_{_name}_sizes", "(int[] size) -> Tensor", _legacy_sizes(_dt),
+        (f"torch.{_cls}",), lambda a, d=_name: TensorInfo(d, None), fold=False, may_raise=True)
     for _n, _t, _ in _TENSOR_FROM:
         if _t.endswith("]"):
             reg(f"tensor.legacy_{_name}_{_n}", f"({_t} data) -> Tensor", _legacy_data(_dt),
