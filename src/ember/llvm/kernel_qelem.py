@@ -5,8 +5,8 @@
 `tensor.dequantize_codes` under the LLVM backend: C-contiguous float32 (quantize) or
 uint8 / int8 (dequantize) arrays run natively, 16 lanes at a time:
 
-    quantize:   code = min(fmax(rne(f32(f64(x) * f64(f32(1 / f32(scale))) + zp)), lo), hi)
-                (fmax: NaN gives lo, as the numpy kernel's np.fmax)
+    quantize:   code = fmin(max(rne(f32(f64(x) * f64(f32(1 / f32(scale))) + zp)), lo), hi)
+                (NaN gives hi, as the numpy kernel's np.fmin and torch's fbgemm)
     dequantize: y = f32(f32(q) - f32(zp)) * f32(scale)
 
 Everything else (other dtypes, layouts, invalid qparams: the numpy kernel raises) runs
@@ -47,8 +47,8 @@ def build_quantize(module, name, signed):
     def chunk(b, i, mask):
         v = load(b, VF32, b.gep(x, [i], source_etype=F32), mask, _vconst(VF32, 0.0))
         t = _rne(b, b.fptrunc(b.fadd(b.fmul(b.fpext(v, VF64), vinv), vzp), VF32))
-        t = b.select(b.fcmp_ordered(">", t, vlo), t, vlo)  # fmax: NaN gives lo
-        t = b.select(b.fcmp_ordered("<", t, vhi), t, vhi)
+        t = b.select(b.fcmp_unordered(">", t, vlo), t, vlo)  # NaN stays,
+        t = b.select(b.fcmp_ordered("<", t, vhi), t, vhi)  # then gives hi (np.fmin)
         q = b.trunc(b.fptosi(t, ir.VectorType(I32, 16)), VI8)
         store(b, q, _gep(b, out, i), mask)
     stream(b, fn, count, chunk, "q")

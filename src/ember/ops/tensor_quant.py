@@ -93,7 +93,9 @@ def choose_qparams(mn, mx, qmin, qmax, preserve_sparsity=False):
     zp = from_min if err_min < err_max else from_max
     if mn < 0 and mx > 0 and preserve_sparsity:
         zp = (qmin + qmax) / 2
-    if zp < qmin:
+    if zp != zp:  # an infinite range: x86 converts the NaN to the integer indefinite
+        nudged = -2 ** 31
+    elif zp < qmin:
         nudged = qmin
     elif zp > qmax:
         nudged = qmax
@@ -147,8 +149,8 @@ def quantize_codes(x, scale, zp, qmin, qmax, out_dtype, axis=None):
         t += z
         v = t.astype(np.float32)
         np.rint(v, out=v)
-    np.fmax(v, qmin, out=v)  # NaN gives qmin, as fbgemm's float -> int32 (INT_MIN) does
-    np.minimum(v, qmax, out=v)
+    np.maximum(v, qmin, out=v)  # NaN stays, then gives qmax, as fbgemm's vminps does
+    np.fmin(v, qmax, out=v)
     return v.astype(out_dtype)
 
 

@@ -22,9 +22,10 @@ import numpy as np
 
 from ember.ops.tensor_activation import relu
 from ember.ops.tensor_common import frozen, prepared, reg
-from ember.ops.tensor_quant import (_F32, _SMALL_SCALE, _centred_codes, _code_of, _f32, _prep,
+from ember.ops.tensor_quant import (_F32, _SMALL_SCALE, _code_of, _f32, _prep,
                                     _qrange, _scale_value, _tensor_scale, choose_qparams,
                                     int_matmul)
+from ember.ops.quant_nonfinite import nonfinite_product
 from ember.ops.tensorinfo import TensorInfo
 
 _MIN, _MAX = np.minimum.reduce, np.maximum.reduce
@@ -285,14 +286,14 @@ def _column_l1(w):
 
 
 def _linear_general(rows, dw, bias, reduce_range):
-    """The dynamic product of any rows (empty, NaN — code 0 —, infinite)."""
+    """The dynamic product of any rows: empty (zeros and the bias, as torch), or holding NaN
+    or infinities (quant_nonfinite)."""
+    if rows.size:
+        return nonfinite_product(rows, dw.wt, dw.scale, bias, reduce_range)
     lo, hi = _qrange("quint8", reduce_range)
-    mn, mx = (float(rows.min()), float(rows.max())) if rows.size else (0.0, 0.0)
-    s_x, z_x = choose_qparams(mn, mx, lo, hi)
-    c = _centred_codes(rows, _f32(1.0 / s_x), z_x, True)
-    out = np.empty((rows.shape[0], dw.n), np.float32)
-    with np.errstate(invalid="ignore", over="ignore"):
-        return dyn_product((c, s_x, 255), dw, bias, out)
+    s_x, z_x = choose_qparams(0.0, 0.0, lo, hi)
+    c = np.zeros(rows.shape, np.float32)
+    return dyn_product((c, s_x, 255), dw, bias, np.empty((rows.shape[0], dw.n), np.float32))
 
 
 def _linear_dynamic_op(x, w, w_scale, bias, reduce_range):
@@ -347,14 +348,25 @@ def lstm_layer(p):
     return _lstm_layer(*p)
 
 
-def _act_any(h):
-    """act_codes, or the general path's codes for NaN / infinite states."""
-    codes = act_codes(h)
-    if codes is None:
-        mn, mx = float(h.min()), float(h.max())
-        s_x, z_x = choose_qparams(mn, mx, 0, 127)
-        codes = (_centred_codes(h, _f32(1.0 / s_x), z_x, True), s_x, 255)
-    return codes
+def product_any(rows, dw, bias, out):
+    """out (M, N) = the dynamic product of any rows (M, K): dyn_product of act_codes, or
+    quant_nonfinite's for rows holding NaN or infinities."""
+    codes = act_codes(rows)
+    if codes is not None:
+        return dyn_product(codes, dw, bias, out)
+    out[...] = _linear_general(rows, dw, bias, True)
+    return out
+
+
+def product_any_cols(cols, dw, bias_col, out):
+    """product_any transposed: cols (K, M), out (N, M), bias_col (N, 1) (the values of
+    product_any on cols.T: fbgemm reads the rows in order)."""
+    codes = act_codes(cols)
+    if codes is not None:
+        return dyn_product_cols(codes, dw, bias_col, out)
+    bias = None if bias_col is None else bias_col[:, 0]
+    out[...] = _linear_general(np.ascontiguousarray(cols.T), dw, bias, True).T
+    return out
 
 
 def dyn_product_cols(codes, dw, bias_col, out):
@@ -401,7 +413,7 @@ def _qlstm_rows(x, layer, h, c, out, reverse):
     hid = h.shape[-1]
     xw = np.empty((steps * n, 4 * hid), np.float32)
     rows = x.reshape(steps * n, -1)
-    dyn_product(_act_any(rows), wih, bih, xw)
+    product_any(rows, wih, bih, xw)
     xw = xw.reshape(steps, n, 4 * hid)
     buf = np.empty((n, 5 * hid), np.float32)
     buf[:, 4 * hid:] = c
@@ -417,7 +429,7 @@ def _qlstm_rows(x, layer, h, c, out, reverse):
     for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
         y = None if fast is None else fast_y64(h, fast[0], fast[1], fast[2])
         if y is None:
-            dyn_product(_act_any(h), whh, bhh, gates)
+            product_any(h, whh, bhh, gates)
         else:
             copyto(gates, y, casting=_SAME)  # rounded once
         add(gates, xw[t], gates)
@@ -461,7 +473,7 @@ def _qlstm_columns(x, layer, h, c, out, reverse):
     hid = h.shape[-1]
     x_cols = np.ascontiguousarray(x.transpose(2, 0, 1)).reshape(x.shape[2], steps * n)
     xw = np.empty((4 * hid, steps * n), np.float32)
-    dyn_product_cols(_act_any(x_cols), wih, None if bih is None else bih[:, None], xw)
+    product_any_cols(x_cols, wih, None if bih is None else bih[:, None], xw)
     xw = xw.reshape(4 * hid, steps, n)
     bcol = None if bhh is None else bhh[:, None]
     buf = np.empty((5 * hid, n), np.float32)
@@ -482,7 +494,7 @@ def _qlstm_columns(x, layer, h, c, out, reverse):
     for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
         y = None if fast is None else fast_y64(h_t, fast[0], fast[1], fast[2], True)
         if y is None:
-            dyn_product_cols(_act_any(h_t), whh, bcol, gates)
+            product_any_cols(h_t, whh, bcol, gates)
         else:
             copyto(gates, y, casting=_SAME)  # rounded once
         add(gates, xw[:, t], gates)
@@ -506,14 +518,14 @@ def _qgru_direction(x, layer, h, out, reverse):
     steps, n = x.shape[0], x.shape[1]
     hid = h.shape[-1]
     rows = x.reshape(steps * n, -1)
-    xw = dyn_product(_act_any(rows), wih, bih,
+    xw = product_any(rows, wih, bih,
                      np.empty((steps * n, 3 * hid), np.float32)).reshape(steps, n, 3 * hid)
     hw = np.empty((n, 3 * hid), np.float32)
     rz = np.empty((n, 2 * hid), np.float32)
     nn_ = np.empty((n, hid), np.float32)
     one = _F32(1.0)
     for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
-        dyn_product(_act_any(h), whh, bhh, hw)
+        product_any(h, whh, bhh, hw)
         xi = xw[t]
         np.add(hw[:, :2 * hid], xi[:, :2 * hid], rz)
         np.negative(rz, rz)

@@ -343,7 +343,7 @@ def test_static_models_run_as_whole_function_native_plans():
     assert isinstance(entry, graph.PlannedEntry)
     for shape in ((1, 3, 8, 8), (5, 3, 8, 8)):
         xs = [torch.randn(*shape, generator=gen).numpy() for _ in range(3)]
-        xs[2][0, 0, 0, 0] = np.nan  # quantizes to the lowest code, in the plan too
+        xs[2][0, 0, 0, 0] = np.nan  # quantizes to the highest code, in the plan too
         outs = [q(x) for x in xs]  # the first records, the others replay
         assert isinstance(entry.plans[shape], graph.Plan)
         for x, y in zip(xs, outs):
