@@ -288,10 +288,47 @@ reg("tensor.bernoulli", "(Tensor self, *, Any generator=None) -> Tensor",
 # ----------------------------------------------------------------------------- torch.tensor
 
 
+def _ragged(data, dim=0, want=None):
+    """torch's message for nested lists of unequal lengths, else None."""
+    want = {} if want is None else want
+    if not isinstance(data, list):
+        return None
+    n = want.setdefault(dim, len(data))
+    if len(data) != n:
+        return f"expected sequence of length {n} at dim {dim} (got {len(data)})"
+    for x in data:
+        why = _ragged(x, dim + 1, want)
+        if why is not None:
+            return why
+    return None
+
+
+def _checked_data(data, dtype):
+    """np.array(data) as dtype, with torch's errors: ValueError for ragged lists,
+    RuntimeError for a value out of an integer dtype's range (an int may wrap into an
+    unsigned type from its negative side: torch.tensor([-1], dtype=torch.uint8) is 255)."""
+    why = _ragged(data)
+    if why is not None:
+        raise ValueError(why)
+    a = np.array(data)
+    target = np.dtype(dtype)
+    if target.kind in "iu" and a.size and a.dtype.kind in "fiu":
+        info = np.iinfo(target)
+        if a.dtype.kind == "f":
+            bad = ~((a >= info.min) & (a <= info.max))
+        elif target.kind == "u":
+            bad = (a > info.max) | (a < -int(info.max))
+        else:
+            bad = (a > info.max) | (a < info.min)
+        if bad.any():
+            raise RuntimeError(f"value cannot be converted to type {target.name} without "
+                               "overflow")
+    return a.astype(target)
+
+
 def _from_data(default):
     def kernel(data, dtype, device=None, requires_grad=False):
-        a = np.array(data, dtype=dtype or default)
-        return a
+        return _checked_data(data, dtype or default)
     kernel.__doc__ = f"A new tensor holding a copy of data ({np.dtype(default).name} default)."
     return kernel
 
@@ -304,7 +341,11 @@ _TENSOR_FROM = [("bool", "bool", np.bool_), ("int", "int", np.int64),
                                                        np.float32),
                 ("nested_bools", "bool[][]", np.bool_), ("nested3_ints", "int[][][]", np.int64),
                 ("complexes", "complex[]", np.complex64),
-                ("nested_complexes", "complex[][]", np.complex64)]
+                ("nested_complexes", "complex[][]", np.complex64),
+                ("nested3_bools", "bool[][][]", np.bool_),
+                ("nested4_ints", "int[][][][]", np.int64),
+                ("nested4_floats", "float[][][][]", np.float32),
+                ("nested4_bools", "bool[][][][]", np.bool_)]
 """The scalars first: an int must not become int[] (the varargs rule of sizes)."""
 def _data_shape(arg):
     """The static shape of torch.tensor's data: () for a number, [n] for a list literal,
@@ -337,7 +378,7 @@ def _data_info(default):
 for _n, _t, _d in _TENSOR_FROM:
     reg(f"tensor.from_{_n}", f"({_t} data, {_KW}) -> Tensor", _from_data(_d),
         ("torch.tensor", "torch.as_tensor"),
-        _data_info(np.dtype(_d).name), fold=False)
+        _data_info(np.dtype(_d).name), fold=False, may_raise=True)
 reg("tensor.index_ints", "(int[] data) -> Tensor", lambda d: np.array(d, dtype=np.int64),
     (), lambda a: TensorInfo("int64", (None,)), fold=False,
     doc="The index tensor of x[[i, j, ...]] (int64).")
