@@ -993,6 +993,10 @@ class ExprMixin:
             from ember.frontend.displays import list_display
             return list_display(self, node, expected)
         want = expected.elem if isinstance(expected, T.ListType) else None
+        if want is None and expected is None and not node.elts:  # xs = [] ... xs.append(1)
+            from ember.frontend.sets import infer_empty_container
+            inferred = infer_empty_container(self, node)
+            want = inferred.elem if inferred is not None else None
         items = [self.value(e, want) for e in node.elts]
         elem = want or self.join_elements(items, node, T.TENSOR)
         items = [self.coerce(v, elem, e.span, "list element") for v, e in zip(items, node.elts)]
@@ -1030,6 +1034,11 @@ class ExprMixin:
             return dict_display(self, node, expected)
         kt = expected.key if isinstance(expected, T.DictType) else None
         vt = expected.value if isinstance(expected, T.DictType) else None
+        if expected is None and not node.keys:  # d = {} ... d[k] = v
+            from ember.frontend.sets import infer_empty_container
+            inferred = infer_empty_container(self, node)
+            if inferred is not None:
+                kt, vt = inferred.key, inferred.value
         keys = [self.value(k, kt) for k in node.keys]
         values = [self.value(v, vt) for v in node.values]
         kt = kt or self.join_elements(keys, node, T.STR)

@@ -210,8 +210,56 @@ def _infer_empty(em, node):
     return None
 
 
+def infer_empty_container(em, node):
+    """The type of `name = []` / `name = {}` (unannotated): List[T] from the first
+    `name.append(x)` / `name.insert(i, x)` after it, Dict[K, V] from the first
+    `name[k] = v`, when the types of x (k, v) can be told here (as for `name = set()`:
+    a constant, a variable bound before, a `for` target over range() or over a container
+    bound before, simple operators and conversions of those). None when they cannot (the
+    TorchScript defaults, List[Tensor] and Dict[str, Tensor], apply)."""
+    from ember.frontend.env import walk
+    body = getattr(em.node, "body", None) or []
+    module = A.Module(node.span, body)
+    target = None
+    for n in walk(module):
+        if isinstance(n, A.Assign) and n.value is node and len(n.targets) == 1 and \
+                isinstance(n.targets[0], A.Name):
+            target = n.targets[0].id
+            break
+    if target is None:
+        return None
+    loops: dict = {}
+    for n in walk(module):
+        if isinstance(n, A.For) and isinstance(n.target, (A.Name, A.Tuple)):
+            loops.setdefault(_key(n.target), n.iter)
+        if isinstance(n, A.NamedExpr) and isinstance(n.target, A.Name):
+            loops.setdefault(("walrus", n.target.id), n.value)
+        if isinstance(n, A.Assign) and len(n.targets) == 1 and \
+                isinstance(n.targets[0], A.Name) and n.value is not node:
+            loops.setdefault(("walrus", n.targets[0].id), n.value)
+        if isinstance(node, A.List) and isinstance(n, A.Call) and \
+                isinstance(n.func, A.Attribute) and isinstance(n.func.value, A.Name) and \
+                n.func.value.id == target and not n.keywords and \
+                (n.func.attr == "append" and len(n.args) == 1 or
+                 n.func.attr == "insert" and len(n.args) == 2):
+            t = _guess(em, n.args[-1], loops, 0)
+            return T.ListType(t) if t is not None else None
+        if isinstance(node, A.Dict) and isinstance(n, A.Assign) and len(n.targets) == 1 and \
+                isinstance(n.targets[0], A.Subscript) and \
+                isinstance(n.targets[0].value, A.Name) and n.targets[0].value.id == target:
+            k = _guess(em, n.targets[0].slice, loops, 0)
+            v = _guess(em, n.value, loops, 0)
+            if k is None or v is None or not hashable(k):
+                return None
+            return T.DictType(k, v)
+    return None
+
+
 def _key(target):
     return target.id if isinstance(target, A.Name) else None
+
+
+_CONVERSIONS = {"int": T.I64, "float": T.F64, "str": T.STR, "bool": T.BOOL, "len": T.I64}
 
 
 def _guess(em, e, loops, depth):
@@ -239,11 +287,19 @@ def _guess(em, e, loops, depth):
         if a == b == T.STR and e.op == "+":
             return T.STR
         return None
+    if isinstance(e, A.Call) and isinstance(e.func, A.Name) and len(e.args) == 1 and \
+            e.func.id in _CONVERSIONS and not e.keywords:
+        return _CONVERSIONS[e.func.id]
     if isinstance(e, A.Name):
         var = em.env.get(e.id)
         if var is not None and getattr(var, "type", None) is not None:
             return var.type
+        bound = loops.get(("walrus", e.id))
+        if bound is not None:
+            return _guess(em, bound, loops, depth + 1)
         it = loops.get(e.id)
+        if isinstance(it, A.Call) and isinstance(it.func, A.Name) and it.func.id == "range":
+            return T.I64
         if isinstance(it, A.Name):
             outer = em.env.get(it.id)
             return elem_type(outer.type) if outer is not None and \
