@@ -19,7 +19,7 @@ from ember.llvm import kernel_qgemm as Q
 from ember.llvm import kernels
 from ember.llvm.kernel_qgemm import (DIMS_OFFSET, F32, I8, I32, M16, M64, PTR, VF32, VI8,
                                      VI32, _data, _free, _gep, _intr, _malloc, _mask, _mload,
-                                     _mstore, dot4, has_vnni, requant)
+                                     _mstore, dot4, int8_isa, requant)
 from ember.llvm.kernel_qlinear import MAX_K, NATIVE_OK, _Cache, note, static_consts
 from ember.llvm.kernel_rnn import _loop, _splat
 from ember.llvm.kernels import COUNTS
@@ -118,7 +118,8 @@ def _tile(b, fn, g, rows, nv, tail, o0, y, x, buf, dst_img):
     for r in range(rows):
         wv = _splat(b, b.load(_gep(b, wrow[r], k4), typ=I32, align=1), VI32)
         for v in range(nv):
-            acc[r][v].add_incoming(dot4(b, acc[r][v], av[v], wv, g["vnni"]), body)
+            acc[r][v].add_incoming(dot4(b, acc[r][v], av[v], wv, g["isa"], g["wide"]),
+                                   body)
     k.add_incoming(b.add(k, I64(1)), body)
     b.branch(head)
     b.position_at_end(done)
@@ -160,13 +161,13 @@ def _row(b, fn, g, y, buf, dst_img):
                    f"o{rows}", channels(rows))
 
 
-def build(module, name, vnni, with_bias):
+def build(module, name, isa, with_bias):
     """`name(x, out, fields)`: the convolution of a batch (array objects; fields FIELDS)."""
     fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [PTR, PTR, PTR]), name)
     xo, oo, fo = fn.args
     b = ir.IRBuilder(fn.append_basic_block("entry"))
     g = _fields(b, fo)
-    g["vnni"], g["bias"] = vnni, with_bias
+    g["isa"], g["bias"] = isa, with_bias
     n, g["c"], g["h"], g["w"] = _dims(b, xo)
     g["zout"], g["lo"] = b.sitofp(g["zout"], F32), b.sitofp(g["lo"], F32)
     g["hp"] = b.add(g["h"], b.mul(g["ph"], I64(2)))
@@ -189,10 +190,13 @@ def build(module, name, vnni, with_bias):
     img_in = b.mul(b.mul(g["c"], g["h"]), g["w"])
     img_out = b.mul(b.mul(g["o"], g["oh"]), g["ow"])
 
+    narrow = Q.narrow_codes(b, fn, x, b.mul(n, img_in), g["zin"])
+
     def image(b, i):
         _layout(b, fn, g, _gep(b, x, b.mul(i, img_in)), buf)
         dst = _gep(b, out, b.mul(i, img_out))
-        _loop(b, fn, I64(0), g["oh"], I64(1), "oy", lambda b, y: _row(b, fn, g, y, buf, dst))
+        Q.both_widths(b, fn, g, narrow, lambda b: _loop(
+            b, fn, I64(0), g["oh"], I64(1), "oy", lambda b, y: _row(b, fn, g, y, buf, dst)))
     _loop(b, fn, I64(0), n, I64(1), "img", image)
     _free(b, buf)
     _free(b, off)
@@ -205,7 +209,7 @@ _PROTO = ctypes.CFUNCTYPE(None, ctypes.py_object, ctypes.py_object, ctypes.py_ob
 
 
 def native(with_bias):
-    key = (has_vnni(), with_bias)
+    key = (int8_isa(), with_bias)
     fn = _FN.get(key)
     if fn is None:
         # the cache key digests kernel_qgemm's IR helpers too

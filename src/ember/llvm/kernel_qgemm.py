@@ -3,9 +3,13 @@ with the dequantize / requantize epilogues of docs/quantization.md, bit for bit 
 numpy kernels (ops/tensor_quant.py, ops/tensor_quant_dynamic.py).
 
 The inner step is AVX-512 VNNI's vpdpbusd (16 int32 lanes, each += the dot product of
-four uint8 by four int8: 64 multiply-adds per instruction, exact); on a CPU without it
-(or with EMBER_LLVM_CPU=generic) the same step is plain integer vector arithmetic (widen,
-multiply, add), slower and equally exact. Weight zero points are 0 (torch's qint8
+four uint8 by four int8: 64 multiply-adds per instruction, exact). On an AVX2 CPU without
+it, vpmaddubsw (pairs of uint8 x int8 products summed to int16, saturating) then vpmaddwd
+(pairs of int16 summed to int32): exact while codes are at most 128 (2 * 128 * 128 fits
+int16), which the dynamic kernels' [0, 127] activations are; codes up to 255 (static
+kernels, dynamic ones without reduce_range) are split as (c & 127) + 128 * (c >> 7), two
+such steps. Elsewhere (or with EMBER_LLVM_CPU=generic) plain integer vector arithmetic
+(widen, multiply, add), slower and equally exact. Weight zero points are 0 (torch's qint8
 weights are symmetric); the activation zero point z enters as sum (x - z) w =
 sum x w - z * sum w, the column sums precomputed per weight.
 
@@ -63,26 +67,37 @@ DATA_OFFSET, ND_OFFSET, DIMS_OFFSET = 16, 24, 32
 header."""
 SMALL_SCALE = float(np.float32(6.1e-5))
 """fbgemm's floor for an activation scale (ops.tensor_quant._SMALL_SCALE)."""
-_VNNI: list = []
+_ISA: list = []
+
+
+def int8_isa() -> str:
+    """The int8 dot product kernels are compiled for: "vnni" (AVX-512 VNNI), "avx2"
+    (vpmaddubsw) or "generic" (decided once, as jit.py decides its target:
+    EMBER_LLVM_CPU=generic means generic)."""
+    if not _ISA:
+        _ISA.append(_detect())
+    return _ISA[0]
 
 
 def has_vnni() -> bool:
-    """True when kernels are compiled for a CPU with AVX-512 VNNI (decided once, as
-    jit.py decides its target: EMBER_LLVM_CPU=generic means no)."""
-    if not _VNNI:
-        _VNNI.append(_detect())
-    return _VNNI[0]
+    """True when kernels are compiled for a CPU with AVX-512 VNNI."""
+    return int8_isa() == "vnni"
 
 
-def _detect() -> bool:
+def _detect() -> str:
+    """The host's best ISA; EMBER_LLVM_INT8=avx2 or generic asks for a lesser one (the
+    tests run each path that way), never for one the host lacks."""
     if os.environ.get("EMBER_LLVM_CPU", "") == "generic":
-        return False
+        return "generic"
     import llvmlite.binding as llvm
 
     from ember.llvm import jit
     jit.target_key()  # initializes the native target
     feats = llvm.get_host_cpu_features()
-    return bool(feats.get("avx512vnni")) and bool(feats.get("avx512bw"))
+    order = ["generic"] + ["avx2"] * bool(feats.get("avx2")) + \
+        ["vnni"] * bool(feats.get("avx512vnni") and feats.get("avx512bw"))
+    want = os.environ.get("EMBER_LLVM_INT8", "")
+    return want if want in order else order[-1]
 
 
 # ----------------------------------------------------------------------------- IR helpers
@@ -189,18 +204,51 @@ def _clamp(b, v, lo, hi):
     return b.select(b.fcmp_ordered(">", v, hi), hi, v)
 
 
-def dot4(b, acc, a, w, vnni):
+def dot4(b, acc, a, w, isa, wide=True):
     """acc (16 x i32) + per lane the dot product of a's four uint8 by w's four int8 (both
-    16 x i32, four bytes per lane)."""
-    if vnni:
+    16 x i32, four bytes per lane); `wide`: a's codes may exceed 128."""
+    if isa == "vnni":
         f = _intr(b.module, "llvm.x86.avx512.vpdpbusd.512", VI32, [VI32, VI32, VI32])
         return b.call(f, [acc, a, w])
+    if isa == "avx2":
+        return _dot4_avx2(b, acc, a, w, wide)
     v64 = ir.VectorType(I32, 64)
     prod = b.mul(b.zext(b.bitcast(a, V64I8), v64), b.sext(b.bitcast(w, V64I8), v64))
     for t in range(4):
         idx = ir.Constant(ir.VectorType(I32, 16), [4 * j + t for j in range(16)])
         acc = b.add(acc, b.shuffle_vector(prod, ir.Constant(v64, ir.Undefined), idx))
     return acc
+
+
+V8I32, V32I8, V16I16 = ir.VectorType(I32, 8), ir.VectorType(I8, 32), ir.VectorType(
+    ir.IntType(16), 16)
+
+
+def _pmadd(b, a, w, weight):
+    """Per int32 lane of 8: the dot product of a's four uint8 codes (at most 128) by w's
+    four int8, times `weight` (vpmaddubsw, then vpmaddwd by a constant)."""
+    ub = _intr(b.module, "llvm.x86.avx2.pmadd.ub.sw", V16I16, [V32I8, V32I8])
+    wd = _intr(b.module, "llvm.x86.avx2.pmadd.wd", V8I32, [V16I16, V16I16])
+    pairs = b.call(ub, [b.bitcast(a, V32I8), b.bitcast(w, V32I8)])
+    return b.call(wd, [pairs, ir.Constant(V16I16, [weight] * 16)])
+
+
+def _dot4_avx2(b, acc, a, w, wide):
+    """dot4 on AVX2, in two halves of 8 lanes: exact for codes up to 128, and for any
+    code when `wide` (c = (c & 127) + 128 * (c >> 7), each part at most 127 or 1)."""
+    halves = []
+    for h in range(2):
+        idx = ir.Constant(V8I32, list(range(8 * h, 8 * h + 8)))
+        pick = [b.shuffle_vector(v, ir.Constant(VI32, ir.Undefined), idx) for v in (acc, a, w)]
+        acc_h, a_h, w_h = pick
+        if wide:
+            low = b.and_(a_h, ir.Constant(V8I32, [0x7F7F7F7F] * 8))
+            high = b.and_(b.lshr(a_h, ir.Constant(V8I32, [7] * 8)),
+                          ir.Constant(V8I32, [0x01010101] * 8))
+            acc_h = b.add(acc_h, _pmadd(b, high, w_h, 128))
+            a_h = low
+        halves.append(b.add(acc_h, _pmadd(b, a_h, w_h, 1)))
+    return b.shuffle_vector(halves[0], halves[1], ir.Constant(VI32, list(range(16))))
 
 
 # ----------------------------------------------------------------------------- epilogues
@@ -248,7 +296,8 @@ def _rows_tile(b, fn, g, rows, nv, m0, jb, epi):
         out = []
         for r in range(rows):
             av = _splat(b, b.load(_gep(b, arow[r], k4), typ=I32, align=1), VI32)
-            out.append([dot4(b, acc[r][v], av, wv[v], g["vnni"]) for v in range(nv)])
+            out.append([dot4(b, acc[r][v], av, wv[v], g["isa"], g["wide"])
+                        for v in range(nv)])
         return out
 
     zero = ir.Constant(VI32, None)
@@ -407,6 +456,41 @@ def _minmax(b, fn, x, total):
     return mn, mx, bad
 
 
+def narrow_codes(b, fn, p, count, zp):
+    """i1: every one of count uint8 codes at p, and zp (i64, the padding's code), is at
+    most 128 (the AVX2 product may then skip the split of wide codes)."""
+    top = b.alloca(VI8)
+    b.store(ir.Constant(VI8, None), top)
+
+    def body(b, i, mask):
+        v = load(b, VI8, _gep(b, p, i), mask, ir.Constant(VI8, None))
+        t = b.load(top, typ=VI8)
+        b.store(b.select(b.icmp_unsigned(">", v, t), v, t), top)
+    stream(b, fn, count, body, "nc")
+    vec = b.load(top, typ=VI8)
+    big = b.icmp_signed(">", zp, I64(128))
+    for t in range(16):
+        big = b.or_(big, b.icmp_unsigned(">", b.extract_element(vec, I32(t)), I8(128)))
+    return b.not_(big)
+
+
+def both_widths(b, fn, g, narrow, emit):
+    """emit(b) twice: with g["wide"] False where `narrow` (i1) holds, True elsewhere (only
+    the AVX2 product distinguishes them; other ISAs emit once)."""
+    if g["isa"] != "avx2":
+        g["wide"] = True
+        emit(b)
+        return
+    yes, no, done = (fn.append_basic_block(f"w.{s}") for s in ("narrow", "wide", "done"))
+    b.cbranch(narrow, yes, no)
+    for block, wide in ((yes, False), (no, True)):
+        b.position_at_end(block)
+        g["wide"] = wide
+        emit(b)
+        b.branch(done)
+    b.position_at_end(done)
+
+
 def _f32(b, v):
     """A double rounded to float32 and back."""
     return b.fpext(b.fptrunc(v, F32), F64)
@@ -512,11 +596,11 @@ def _store_cols4(b, ys, out, m0, j, rows, n):
         b.call(f, [b.shuffle_vector(lo, hi, idx), dst, I32(4), ok])
 
 
-def build_dynamic(module, name, vnni, qmax, transposed=False, addend=False, relu=False):
+def build_dynamic(module, name, isa, qmax, transposed=False, addend=False, relu=False):
     """The dynamic product of array objects (DYN_ARGS and, with `addend`, a fourth: a
     float32 (m, n) array added to the result), m the product of x's leading dimensions:
     a thin entry to dynamic_core."""
-    core = dynamic_core(module, name + "_core", vnni, qmax, transposed, addend, relu)
+    core = dynamic_core(module, name + "_core", isa, qmax, transposed, addend, relu)
     fn = ir.Function(module, ir.FunctionType(I32, [PTR] * (4 if addend else 3)), name)
     b = ir.IRBuilder(fn.append_basic_block("entry"))
     x, out, w = fn.args[:3]
@@ -525,7 +609,7 @@ def build_dynamic(module, name, vnni, qmax, transposed=False, addend=False, relu
     return fn
 
 
-def dynamic_core(module, name, vnni, qmax, transposed=False, addend=False, relu=False):
+def dynamic_core(module, name, isa, qmax, transposed=False, addend=False, relu=False):
     """name(x, out, fields, m, add) -> 0, or 1 (nothing written) when x holds NaN or an
     infinity: the dynamic product of x (m, k) float32 by the weight whose WEIGHT_FIELDS
     are at `fields`; `transposed`: out is (n, m); `addend`: add (m, n) float32 is added to
@@ -549,7 +633,8 @@ def dynamic_core(module, name, vnni, qmax, transposed=False, addend=False, relu=
     codes = _malloc(b, b.mul(a["m"], k4))
     _quantize_rows(b, fn, x, codes, a["m"], a["k"], k4, inv, z)
     g = {"a": codes, "k4": k4, "m": a["m"], "wp": a["wp"], "kq": b.udiv(k4, I64(4)),
-         "n": a["n"], "colsum": a["colsum"], "z": b.fptosi(z, I32), "vnni": vnni}
+         "n": a["n"], "colsum": a["colsum"], "z": b.fptosi(z, I32), "isa": isa,
+         "wide": qmax > 127}
     if not addend:
         add = None
 
@@ -592,7 +677,7 @@ STATIC_ARGS = ["q", "out", "w"]
 WEIGHT_FIELDS (a: M, b: bterm or null)."""
 
 
-def build_static(module, name, vnni, with_bias):
+def build_static(module, name, isa, with_bias):
     fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [PTR, PTR, PTR]), name)
     a = dict(zip(STATIC_ARGS, fn.args))
     b = ir.IRBuilder(fn.append_basic_block("entry"))
@@ -611,7 +696,7 @@ def build_static(module, name, vnni, with_bias):
         _loop(b, fn, k, k4, I64(1), "pad", lambda b, i: b.store(I8(0), _gep(b, dst, i)))
     _loop(b, fn, I64(0), m, I64(1), "cp", row)
     g = {"a": codes, "k4": k4, "m": m, "wp": a["wp"], "kq": b.udiv(k4, I64(4)),
-         "n": a["n"], "colsum": a["colsum"], "z": b.trunc(a["zin"], I32), "vnni": vnni}
+         "n": a["n"], "colsum": a["colsum"], "z": b.trunc(a["zin"], I32), "isa": isa}
     zout, lo = b.sitofp(a["zout"], F32), b.sitofp(a["lo"], F32)
 
     def epi(b, mm, j, acc):
@@ -620,7 +705,8 @@ def build_static(module, name, vnni, with_bias):
         _mstore(b, y, _gep(b, out, b.add(b.mul(mm, a["n"]), b.mul(j, I64(16)))),
                 _lanes(b, g, j))
 
-    rows_product(b, fn, g, epi)
+    narrow = narrow_codes(b, fn, q, b.mul(m, k), I64(0))  # the padding's codes are 0
+    both_widths(b, fn, g, narrow, lambda b: rows_product(b, fn, g, epi))
     _free(b, codes)
     b.ret_void()
     return fn
@@ -651,10 +737,10 @@ def dynamic_fn(qmax, transposed=False, addend=False, relu=False):
     DYN_ARGS, returning 0 or 1); `transposed`: out is (n, m), the product's transpose;
     `addend`: a fourth argument, float32 (m, n), added to the result; `relu`: the
     result's negative values become 0."""
-    key = (has_vnni(), qmax, transposed, addend) + ((True,) if relu else ())
+    key = (int8_isa(), qmax, transposed, addend) + ((True,) if relu else ())
     return _compiled("dyn", key, build_dynamic, _DYN_PROTO4 if addend else _DYN_PROTO)
 
 
 def static_fn(with_bias):
     """The static linear kernel (a ctypes function of STATIC_ARGS)."""
-    return _compiled("static", (has_vnni(), with_bias), build_static, _STATIC_PROTO)
+    return _compiled("static", (int8_isa(), with_bias), build_static, _STATIC_PROTO)

@@ -79,11 +79,11 @@ steps, H, 1 to run the steps backwards; numpy's float32 exp and tanh loops and t
 _LOOP_T = ir.FunctionType(ir.VoidType(), [PTR] * 4)
 
 
-def build_sequence(module, name, vnni):
+def build_sequence(module, name, isa):
     """name(plan) -> 0, or 1 when a step's h holds NaN or an infinity (the numpy kernel
     then runs the call from the start): every step of _rows in one native loop, numpy's
     exp and tanh called through their own loops, so the bits are the numpy kernel's."""
-    product = Q.dynamic_core(module, name + "_product", vnni, 127, False, True)
+    product = Q.dynamic_core(module, name + "_product", isa, 127, False, True)
     cell = cell_core(module, name + "_cell")
     fn = ir.Function(module, ir.FunctionType(Q.I32, [PTR] * (1 + len(SEQ_ARRAYS))), name)
     b = ir.IRBuilder(fn.append_basic_block("entry"))
@@ -151,7 +151,7 @@ def sequence_fn():
         fn = None
         if numpy_loops.loops() is not None:
             src = inspect.getsource(inspect.getmodule(build_sequence)) + inspect.getsource(Q)
-            key = (Q.has_vnni(),)
+            key = (Q.int8_isa(),)
             addr, = kernels.compile_kernel(
                 "qlstm_seq", key, lambda m: build_sequence(m, "ember_qseq", *key),
                 ["ember_qseq"], src)

@@ -182,3 +182,32 @@ def test_quantized_models_run_natively_with_the_vms_bits():
         assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
         assert kernels.COUNTS.get(("tensor.quantized_linear_dynamic", "native"), 0) == 1
         assert kernels.COUNTS.get(("tensor.quantized_linear_dynamic_relu", "native"), 0) == 2
+
+
+@pytest.mark.parametrize("top,zp", [(128, 128), (128, 3), (129, 3), (128, 129)])
+def test_conv2d_narrow_and_wide_codes(top, zp):
+    """Inputs and zero points up to 128 take the AVX2 product without the split of wide
+    codes; a 129 anywhere (an input code, the padding's zero point) takes the split."""
+    rng = np.random.default_rng(top + zp)
+    twin = NativeQConv2d(tq.conv2d_static)
+    for shape in CONVS[:2]:
+        args = list(_conv_args(rng, shape, False, True, False, zp))
+        q = rng.integers(0, top + 1, args[0].shape).astype(np.uint8)
+        q.flat[-1] = top
+        args[0] = q
+        args[3][...] = np.where(rng.random(args[3].shape) < 0.5, -128, 127)  # extremes
+        assert np.array_equal(twin(*args), tq.conv2d_static(*args))
+
+
+@pytest.mark.parametrize("top", [128, 129, 255])
+def test_static_linear_narrow_and_wide_codes(top):
+    from ember.llvm.kernel_qlinear import NativeQLinear
+    rng = np.random.default_rng(top)
+    twin = NativeQLinear(tq.linear_static)
+    for m, k, n in ((1, 64, 17), (5, 33, 40)):
+        q = rng.integers(0, top + 1, (m, k)).astype(np.uint8)
+        q.flat[0] = top
+        w = np.where(rng.random((n, k)) < 0.5, -128, 127).astype(np.int8)
+        ws = rng.uniform(1e-4, 1e-3, n).astype(np.float32)
+        args = (q, 0.02, 7, w, ws, rng.standard_normal(n).astype(np.float32), 0.5, 60, False)
+        assert np.array_equal(twin(*args), tq.linear_static(*args))

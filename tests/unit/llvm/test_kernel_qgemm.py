@@ -10,6 +10,7 @@ import sys
 import numpy as np
 import pytest
 
+from ember.llvm import kernel_qgemm as Q
 from ember.llvm import kernels
 from ember.llvm.kernel_qlinear import NativeQLinear, NativeQLinearDynamic
 from ember.ops import tensor_quant as tq
@@ -180,9 +181,10 @@ print("differ", bad)
 """
 
 
-def generic_run(extra=""):
-    """Run the _GENERIC check (plus `extra` code) in a child with EMBER_LLVM_CPU=generic."""
-    env = dict(os.environ, EMBER_LLVM_CPU="generic")
+def generic_run(extra="", **env):
+    """Run the _GENERIC check (plus `extra` code) in a child with EMBER_LLVM_CPU=generic
+    (or the environment given)."""
+    env = dict(os.environ, **(env or {"EMBER_LLVM_CPU": "generic"}))
     res = subprocess.run([sys.executable, "-c", _GENERIC.replace("EXTRA", extra)], env=env,
                          capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr[-2000:]
@@ -191,6 +193,14 @@ def generic_run(extra=""):
 
 def test_generic_code_matches_numpy():
     assert "differ 0" in generic_run()
+
+
+def test_avx2_code_matches_numpy():
+    """vpmaddubsw / vpmaddwd products (codes up to 255 split in two) on a VNNI host too."""
+    if Q._detect() == "generic":
+        pytest.skip("no AVX2 here")
+    out = generic_run("assert Q.int8_isa() == 'avx2'", EMBER_LLVM_INT8="avx2")
+    assert "differ 0" in out
 
 
 def test_golden_vectors():
