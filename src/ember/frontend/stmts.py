@@ -7,7 +7,7 @@ from ember.frontend import ast as A
 from ember.frontend.env import (
     PendingSlot, Var, changed_names, defined_in, ir_names, slot_value,
 )
-from ember.frontend.meta import MClass, MLambda, MSlice
+from ember.frontend.meta import MBuiltin, MClass, MLambda, MModule, MOpFunc, MSlice
 from ember.frontend.typing_ import ERROR, ErrorType, show
 from ember.ir import Block, Region
 from ember.ir import types as T
@@ -72,11 +72,13 @@ class StmtMixin:
             return
         expected = self._target_type(s.targets[0])
         value = self.expr(s.value, expected=expected)
-        if isinstance(value, (MLambda, MSlice)) and len(s.targets) == 1 and \
+        if isinstance(value, (MLambda, MSlice, MOpFunc, MBuiltin, MModule)) and \
+                len(s.targets) == 1 and \
                 isinstance(s.targets[0], A.Name) and self.env.get(s.targets[0].id) is None \
                 and self.binding_counts.get(s.targets[0].id) == 1:
             # `f = lambda x: ...` bound once: typed at each call, like a def (and a slice
-            # object, whose bounds are hidden variables).
+            # object, whose bounds are hidden variables; `neg = torch.add`, `F = torch.nn.
+            # functional`: another name for the operator, builtin or module).
             self.local_metas[s.targets[0].id] = value
             return
         if isinstance(value, MSlice):

@@ -241,6 +241,38 @@ for _n in ("rand", "randn", "randint"):
     reg_tuple_fallback(f"tensor.{_n}", "size")
 
 
+def _normal(mean, std, *rest):
+    """Normal samples of the given means and standard deviations (broadcast together;
+    numpy's generator: values differ from torch's)."""
+    m, sd = np.asarray(mean), np.asarray(std)
+    if (sd < 0).any():
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+    out = _rng().normal(m, sd)
+    dtype = mean.dtype if isinstance(mean, np.ndarray) else std.dtype
+    return np.asarray(out, dtype=dtype)
+
+
+def _normal_info(a):
+    t = a[0] if a[0].dtype is not None else a[1]
+    return TensorInfo(t.dtype, None)
+
+
+reg("tensor.normal", "(Tensor mean, Tensor std) -> Tensor", _normal, ("torch.normal",),
+    _normal_info, may_raise=True, fold=False, doc=_normal.__doc__)
+reg("tensor.normal_mean", "(Tensor mean, float std=1.0) -> Tensor", _normal,
+    ("torch.normal",), lambda a: TensorInfo(a[0].dtype, a[0].shape), may_raise=True,
+    fold=False, doc=_normal.__doc__)
+reg("tensor.normal_std", "(float mean, Tensor std) -> Tensor", _normal, ("torch.normal",),
+    lambda a: TensorInfo(a[1].dtype, a[1].shape), may_raise=True, fold=False,
+    doc=_normal.__doc__)
+reg("tensor.normal_size", f"(float mean, float std, int[] size, {_KW}) -> Tensor",
+    lambda m, sd, size, d, *_: _rng().normal(m, sd, _size(size)).astype(d or np.float32),
+    ("torch.normal",), lambda a: TensorInfo(
+        (a[3].const if a[3].kind == "dtype" else None) or "float32", _sizes(a[2])),
+    may_raise=True, fold=False,
+    doc="Normal samples of one mean and standard deviation, of the given size.")
+
+
 def _randperm(n, dtype, device=None, requires_grad=False):
     """A random permutation of 0 .. n-1 (int64 unless dtype says)."""
     if n < 0:
