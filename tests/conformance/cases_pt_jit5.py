@@ -159,3 +159,25 @@ _LEFT_OUT = {
     6: "torch.jit.annotate(torch.Tensor, None): None is not a Tensor in ember",
 }
 CASES = [c for i, c in enumerate(CASES) if i not in _LEFT_OUT]
+CASES += [
+    ('''
+def reassign_from_empty_literal():
+    x = []
+    if True:
+        x = [1, 2, 3]
+    return x
+''', [()]),
+    ('''
+def reassign_from_empty_builtin():
+    x = torch.jit.annotate(List[int], [])
+    if True:
+        x = [1, 2, 3]
+    y = torch.jit.annotate(List[float], [])
+    if True:
+        y = [1.0, 2.0, 3.0]
+    z = []
+    if True:
+        z = [torch.ones([1])]
+    return x, y, z
+''', [()]),
+]

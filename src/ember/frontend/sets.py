@@ -237,6 +237,11 @@ def infer_empty_container(em, node):
         if isinstance(n, A.Assign) and len(n.targets) == 1 and \
                 isinstance(n.targets[0], A.Name) and n.value is not node:
             loops.setdefault(("walrus", n.targets[0].id), n.value)
+            if n.targets[0].id == target and type(n.value) is type(node) and \
+                    isinstance(node, A.List) and n.value.elts and \
+                    not isinstance(n.value.elts[0], A.Starred):  # x = [] ... x = [1, 2]
+                t = _guess(em, n.value.elts[0], loops, 0)
+                return T.ListType(t) if t is not None else None
         if isinstance(node, A.List) and isinstance(n, A.Call) and \
                 isinstance(n.func, A.Attribute) and isinstance(n.func.value, A.Name) and \
                 n.func.value.id == target and not n.keywords and \
