@@ -295,6 +295,9 @@ def _guess(em, e, loops, depth):
     if isinstance(e, A.Call) and isinstance(e.func, A.Name) and len(e.args) == 1 and \
             e.func.id in _CONVERSIONS and not e.keywords:
         return _CONVERSIONS[e.func.id]
+    if isinstance(e, A.Call) and isinstance(e.func, A.Attribute) and e.func.attr == "get" \
+            and len(e.args) == 2 and not e.keywords:  # counts.get(w, 0) + 1
+        return _guess(em, e.args[1], loops, depth + 1)
     if isinstance(e, A.Name):
         var = em.env.get(e.id)
         if var is not None and getattr(var, "type", None) is not None:
@@ -305,6 +308,13 @@ def _guess(em, e, loops, depth):
         it = loops.get(e.id)
         if isinstance(it, A.Call) and isinstance(it.func, A.Name) and it.func.id == "range":
             return T.I64
+        if isinstance(it, A.Call) and isinstance(it.func, A.Attribute):
+            if it.func.attr in ("split", "rsplit", "splitlines"):
+                return T.STR
+            owner = _guess(em, it.func.value, loops, depth + 1) \
+                if isinstance(it.func.value, A.Name) else None
+            if isinstance(owner, T.DictType) and it.func.attr in ("keys", "values"):
+                return owner.key if it.func.attr == "keys" else owner.value
         if isinstance(it, A.Name):
             outer = em.env.get(it.id)
             return elem_type(outer.type) if outer is not None and \

@@ -182,10 +182,12 @@ def call_varargs(em, info, node, leading, values):
     packed = em.b.create("tuple.new", extras, [tuple_t], loc=loc).result
     if len(values) < n_normal:  # the missing normal parameters take their defaults
         need = n_normal - len(values)
-        if need > len(defaults):
+        # the defaults of the parameters before *args come first (keyword-only ones follow)
+        nd = sum(1 for a in info.node.args[:star] if a.default is not None)
+        if need > nd:
             first = names[len(leading) + len(values)]
             return em.error(f"{fname}() missing required argument '{first}'", node.span)
-        values = values + [em.constant(d, node) for d in defaults[len(defaults) - need:]]
+        values = values + [em.constant(d, node) for d in defaults[nd - need:nd]]
     spec_values = values[:n_normal] + [packed]
     if not keywords and not any(a.kind != "normal" for a in info.node.args[star + 1:]):
         return call_user_function(em, spec, node, leading, spec_values)
