@@ -161,6 +161,28 @@ def _row(b, fn, g, y, buf, dst_img):
                    f"o{rows}", channels(rows))
 
 
+def _row_flags(b, fn, g, buf, flags):
+    """flags[r] = 1 when padded row r of the laid-out image holds only codes up to 128."""
+    size = b.mul(b.mul(g["c4"], g["wp"]), I64(4))
+
+    def row(b, r):
+        ok = Q.narrow_codes(b, fn, _gep(b, buf, b.mul(r, size)), size, I64(0))
+        b.store(b.zext(ok, I8), _gep(b, flags, r))
+    _loop(b, fn, I64(0), g["hp"], I64(1), "fl", row)
+
+
+def _narrow_rows(b, fn, g, flags, y):
+    """i1: every padded row output row y reads (y + ky * dh) is narrow: the AVX2 product
+    skips the split of wide codes there (a few codes above 128, outliers the calibration
+    clipped, then cost a few rows, not the whole call)."""
+    acc = b.alloca(I8)
+    b.store(I8(1), acc)
+    _loop(b, fn, I64(0), g["kh"], I64(1), "nr", lambda b, ky: b.store(
+        b.and_(b.load(acc, typ=I8), b.load(_gep(b, flags, b.add(y, b.mul(ky, g["dh"]))),
+                                            typ=I8)), acc))
+    return b.trunc(b.load(acc, typ=I8), ir.IntType(1))
+
+
 def build(module, name, isa, with_bias):
     """`name(x, out, fields)`: the convolution of a batch (array objects; fields FIELDS)."""
     fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [PTR, PTR, PTR]), name)
@@ -190,14 +212,22 @@ def build(module, name, isa, with_bias):
     img_in = b.mul(b.mul(g["c"], g["h"]), g["w"])
     img_out = b.mul(b.mul(g["o"], g["oh"]), g["ow"])
 
-    narrow = Q.narrow_codes(b, fn, x, b.mul(n, img_in), g["zin"])
+    flags = _malloc(b, g["hp"]) if isa == "avx2" else None
 
     def image(b, i):
         _layout(b, fn, g, _gep(b, x, b.mul(i, img_in)), buf)
         dst = _gep(b, out, b.mul(i, img_out))
-        Q.both_widths(b, fn, g, narrow, lambda b: _loop(
-            b, fn, I64(0), g["oh"], I64(1), "oy", lambda b, y: _row(b, fn, g, y, buf, dst)))
+        if flags is None:
+            g["wide"] = True
+            _loop(b, fn, I64(0), g["oh"], I64(1), "oy",
+                  lambda b, y: _row(b, fn, g, y, buf, dst))
+            return
+        _row_flags(b, fn, g, buf, flags)
+        _loop(b, fn, I64(0), g["oh"], I64(1), "oy", lambda b, y: Q.both_widths(
+            b, fn, g, _narrow_rows(b, fn, g, flags, y), lambda b: _row(b, fn, g, y, buf, dst)))
     _loop(b, fn, I64(0), n, I64(1), "img", image)
+    if flags is not None:
+        _free(b, flags)
     _free(b, buf)
     _free(b, off)
     b.ret_void()

@@ -187,16 +187,23 @@ def test_quantized_models_run_natively_with_the_vms_bits():
 @pytest.mark.parametrize("top,zp", [(128, 128), (128, 3), (129, 3), (128, 129)])
 def test_conv2d_narrow_and_wide_codes(top, zp):
     """Inputs and zero points up to 128 take the AVX2 product without the split of wide
-    codes; a 129 anywhere (an input code, the padding's zero point) takes the split."""
+    codes; a 129 (an input code: the rows reading it; the padding's zero point) the split."""
     rng = np.random.default_rng(top + zp)
     twin = NativeQConv2d(tq.conv2d_static)
     for shape in CONVS[:2]:
         args = list(_conv_args(rng, shape, False, True, False, zp))
-        q = rng.integers(0, top + 1, args[0].shape).astype(np.uint8)
-        q.flat[-1] = top
-        args[0] = q
-        args[3][...] = np.where(rng.random(args[3].shape) < 0.5, -128, 127)  # extremes
-        assert np.array_equal(twin(*args), tq.conv2d_static(*args))
+        for where in (-1, q_mid(args[0].shape)):
+            q = rng.integers(0, min(top, 128) + 1, args[0].shape).astype(np.uint8)
+            q.flat[where] = top  # one wide code: its rows take the split, the rest not
+            args[0] = q
+            args[3][...] = np.where(rng.random(args[3].shape) < 0.5, -128, 127)
+            assert np.array_equal(twin(*args), tq.conv2d_static(*args))
+
+
+def q_mid(shape):
+    """The flat index of a pixel in the middle row of the last image's first channel."""
+    n, c, h, w = shape
+    return ((n - 1) * c * h + h // 2) * w + w // 2
 
 
 @pytest.mark.parametrize("top", [128, 129, 255])
