@@ -775,24 +775,50 @@ def _format(em, fmt, args, kwargs, node, counter):
             parts.append(em.b.const(literal, T.STR, loc))
         if field is None:
             continue
-        if field == "":
+        first, rest = _field_name_split(field)
+        if first == "":
             if counter[0] < 0:
                 raise ValueError("cannot switch from manual field numbering to automatic")
             v = args[counter[0]]
             counter[0] += 1
-        elif field.isdigit():
-            v = args[int(field)]
+        elif first.isdigit():
+            v = args[int(first)]
             counter[0] = -1 if counter[0] == 0 else counter[0]
-        elif field in kwargs:
-            v = kwargs[field]
+        elif first in kwargs:
+            v = kwargs[first]
         else:
-            raise KeyError(field)
+            raise KeyError(first)
+        for is_attr, key in rest:  # "{0[1]}", "{p.x}": item and attribute lookups
+            v = _field_part(em, v, is_attr, key, node)
         if conv in ("r", "s"):
             v = em.str_of(v, node, "repr" if conv == "r" else "str")
         spec_v = _format(em, spec, args, kwargs, node, counter) if spec else \
             em.b.const("", T.STR, loc)
         parts.append(em.format_of(v, spec_v, node))
     return em.concat(parts, loc)
+
+
+def _field_name_split(field):
+    """(first name, [(is_attribute, key), ...]) of a replacement field name, as
+    str.format reads "0[1].x" (a key of digits is an int)."""
+    import _string
+    first, rest = _string.formatter_field_name_split(field)
+    return str(first), [(a, k) for a, k in rest]
+
+
+def _field_part(em, v, is_attr, key, node):
+    """v.key or v[key] for a format field, emitted on a hidden variable holding v."""
+    from ember.frontend.env import Var
+    sp = node.span
+    name = hidden_name("field")
+    em.env.set(name, Var(v.type, v, True))
+    try:
+        base = A.Name(sp, name)
+        expr = A.Attribute(sp, base, key) if is_attr else \
+            A.Subscript(sp, base, A.Constant(sp, key))
+        return em.value(expr)
+    finally:
+        em.env.pop(name)
 
 
 def b_warn(em, node, expected):

@@ -1125,6 +1125,8 @@ class ExprMixin:
             # Enum.__format__: its str, formatted with the spec (f"{Color.RED:>10}")
             return self.b.kernel("builtins.format", [self.str_of(v, node), spec], T.STR,
                                  self.loc(node))
+        if v.type == T.DTYPE:  # torch.dtype.__format__ is object's: its str
+            v = self.str_of(v, node)
         if isinstance(v.type, T.ClassType) and self.class_has_str(v.type):
             const = spec.op.attrs.get("value") if getattr(spec, "op", None) is not None and \
                 spec.op.name == "const" else None
