@@ -221,6 +221,10 @@ class NativeQLSTM:
                 self.seq = sequence_fn()
                 from ember.llvm.numpy_loops import loops
                 self.loops = loops()
+            y = self._single(x, layers, hx, batch_first) if count == 1 else None
+            if y is not None:
+                kernels.count("tensor.quantized_lstm_dynamic", "native")
+                return y
             try:
                 y = recurrent("lstm", x, hx, params, num_layers, bidirectional, batch_first,
                               (lambda p, c: layers, self._direction))
@@ -231,6 +235,33 @@ class NativeQLSTM:
                 return y
         kernels.count("tensor.quantized_lstm_dynamic", "numpy")
         return self.kernel(x, hx, params, num_layers, bidirectional, batch_first)
+
+    def _single(self, x, layers, hx, batch_first):
+        """One layer, one direction, one sample, zero initial states: _rows and _sequence
+        without recurrent()'s general bookkeeping (the same calls, the same bits); None
+        when the call is another or a kernel declines (the general path then judges)."""
+        if hx or self.seq is None or x.ndim not in (2, 3) or \
+                (x.ndim == 3 and x.shape[0 if batch_first else 1] != 1):
+            return None
+        wih, _, whh, _ = layers[0]
+        steps, hid = x.shape[-3 + batch_first] if x.ndim == 3 else x.shape[0], whh.n // 4
+        if steps == 0 or x.shape[-1] != wih.k or whh.k != hid:
+            return None
+        xw = np.empty((steps, 1, 4 * hid), np.float32)
+        if self.fn(np.ascontiguousarray(x.reshape(steps, wih.k)), xw.reshape(steps, -1),
+                   wih.fields):
+            return None
+        h, c = np.zeros((1, hid), np.float32), np.zeros((1, hid), np.float32)
+        out = np.empty((steps, 1, hid), np.float32)
+        gates, t1 = np.empty((1, 4 * hid), np.float32), np.empty((1, hid), np.float32)
+        try:
+            self._sequence(h, c, out, xw, gates, t1, whh, False)
+        except _General:
+            return None
+        if x.ndim == 2:
+            return out.reshape(steps, hid), out[-1].copy(), c
+        return (out.reshape(1, steps, hid) if batch_first else out,
+                out[-1].reshape(1, 1, hid).copy(), c.reshape(1, 1, hid))
 
     def _layers(self, params, count):
         if len(params) != 6 * count:

@@ -145,3 +145,27 @@ for n in (1, 6):
 def test_generic_code_matches_numpy():
     from tests.unit.llvm.test_kernel_qgemm import generic_run
     assert "differ 0" in generic_run(_GENERIC_LSTM)
+
+
+@pytest.mark.parametrize("bf", [False, True])
+def test_single_sample_fast_path_matches_numpy(bf):
+    """One layer, one sample, no initial states (NativeQLSTM._single): the general
+    path's bits and shapes, batched and unbatched; a NaN input declines to it."""
+    from ember.llvm import numpy_loops
+    if numpy_loops.loops() is None:
+        pytest.skip("numpy's loops were not found or did not check out here")
+    rng = np.random.default_rng(21 + bf)
+    kernel = _qrecurrent("lstm")
+    twin = NativeQLSTM(kernel)
+    params = _params(rng, 10, 24, 1, 1, True, True)
+    for shape in ((1, 7, 10) if bf else (7, 1, 10), (7, 10)):
+        x = rng.standard_normal(shape).astype(np.float32)
+        got, want = twin(x, [], params, 1, False, bf), kernel(x, [], params, 1, False, bf)
+        assert _same(got, want) and len(got) == 3
+        got[1][...] = 0  # h_n is not a view of the output
+        assert _same(got[:1], want[:1])
+        x.reshape(7, 10)[3, 1] = np.nan
+        key = ("tensor.quantized_lstm_dynamic", "numpy")
+        before = kernels.COUNTS.get(key, 0)
+        assert _same(twin(x, [], params, 1, False, bf), kernel(x, [], params, 1, False, bf))
+        assert kernels.COUNTS.get(key, 0) == before + 1
