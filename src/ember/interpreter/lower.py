@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ember.errors import LoweringError
 from ember.interpreter.mutation import mutates_tensors
-from ember.interpreter.regalloc import allocate, const_key
+from ember.interpreter.regalloc import allocate, const_key, walk_lowered
 from ember.ir import types as T
 from ember.ir.core import SymbolRef
 from ember.ir.ops import (
@@ -81,6 +81,7 @@ class FunctionLowering:
         self._const_index: dict = {}
         self.loc = f.loc
         self.loop_stack: list = []
+        self.frees = _frees(f, self.alloc)
 
     # -- emission helpers ---------------------------------------------------------------------
     def reg(self, v) -> int:
@@ -175,6 +176,8 @@ class FunctionLowering:
             if handler is None:
                 raise LoweringError(f"cannot lower op '{op.name}'")
             handler(self, op)
+            for r in self.frees.get(op, ()):
+                self.emit(OPC.Op.FREE, r)
 
     # -- simple ops ----------------------------------------------------------------------------
     def lower_const(self, op) -> None:
@@ -367,6 +370,74 @@ class FunctionLowering:
         self.loc = op.loc
         self.patch(pc_try, 0, len(self.code))
         self.emit(OPC.Op.END)
+
+
+_TERMINATORS = (YieldOp, BreakOp, ContinueOp, ConditionOp, ReturnOp, RaiseOp, UnreachableOp)
+
+
+def holds_tensors(t) -> bool:
+    """Can a value of type t keep a tensor alive (a tensor, or a container or optional
+    that may hold one)?"""
+    if isinstance(t, T.TensorType):
+        return True
+    if isinstance(t, (T.ListType, T.SetType, T.IterType, T.OptionalType)):
+        return holds_tensors(t.elem)
+    if isinstance(t, T.DictType):
+        return holds_tensors(t.value)
+    if isinstance(t, T.TupleType):
+        return any(holds_tensors(e) for e in t.elems)
+    if isinstance(t, T.UnionType):
+        return any(holds_tensors(m) for m in t.members)
+    return False
+
+
+def _frees(f: FuncOp, alloc) -> dict:
+    """Op -> the registers to clear (FREE) right after its instructions: those of the
+    values that may hold a tensor and die at that op (their last use, or their definition
+    when nothing reads them), unless the op writes the register itself. A register keeps
+    its value until the allocator gives it to another one, which may be much later: a
+    training step's backward would keep each forward activation it has finished with
+    alive until then. Values moved out of a region (a yield, break, continue or return is
+    their last use) or dying right before a return (the frame's values go with it), and
+    function arguments (the caller holds them) are left alone.
+
+    Sound by the allocation's intervals: a value live after the op and defined before it
+    interferes with the dying one, so it has another register; one defined inside the op's
+    regions cannot be live after it; one defined by the op is excluded here."""
+    at: dict = {}
+    before_return = set()  # ops a return follows: the frame's values go with it
+    for op in walk_lowered(f):
+        s, e = alloc.pos.get(op, (None, None))
+        at[s] = op
+        at[e] = op
+        for r in op.regions:
+            ops = r.block.ops
+            if len(ops) > 1 and isinstance(ops[-1], ReturnOp):
+                before_return.add(ops[-2])
+
+    def dying_at(v):
+        """The op after which v's register is worth clearing, or None."""
+        last = alloc.last_use.get(v)
+        user = v.op if last is None else at.get(last)
+        if user is None or isinstance(user, _TERMINATORS) or user in before_return:
+            return None
+        if isinstance(user, WidenOp) and dying_at(user.result) is None:
+            return None  # the same object lives on until the frame goes
+        reg = alloc.reg[v]
+        if any(alloc.reg.get(r) == reg for r in user.results if r is not v):
+            return None
+        return user
+
+    out: dict = {}
+    for op in walk_lowered(f):
+        if op is f or isinstance(op, ConstOp):
+            continue
+        for v in op.results:
+            if v in alloc.reg and holds_tensors(v.type):
+                user = dying_at(v)
+                if user is not None:
+                    out.setdefault(user, []).append(alloc.reg[v])
+    return out
 
 
 def _is_empty_yield(region, op) -> bool:
