@@ -397,9 +397,11 @@ def _frees(f: FuncOp, alloc) -> dict:
     when nothing reads them), unless the op writes the register itself. A register keeps
     its value until the allocator gives it to another one, which may be much later: a
     training step's backward would keep each forward activation it has finished with
-    alive until then. Values moved out of a region (a yield, break, continue or return is
-    their last use) or dying right before a return (the frame's values go with it), and
-    function arguments (the caller holds them) are left alone.
+    alive until then. A value made outside an `if` and dying inside it (read last in a
+    branch, or moved into the if's result) is also cleared after the `if`. Values moved
+    out of other regions (a break, continue, loop yield or return is their last use) or
+    dying right before a return (the frame's values go with it), and function arguments
+    (the caller holds them) are left alone.
 
     Sound by the allocation's intervals: a value live after the op and defined before it
     interferes with the dying one, so it has another register; one defined inside the op's
@@ -415,18 +417,34 @@ def _frees(f: FuncOp, alloc) -> dict:
             if len(ops) > 1 and isinstance(ops[-1], ReturnOp):
                 before_return.add(ops[-2])
 
-    def dying_at(v):
-        """The op after which v's register is worth clearing, or None."""
+    def inside(v, op) -> bool:
+        s, e = alloc.pos[op]
+        return s <= alloc.pos[v.op][0] < e
+
+    def clear_after(v, user) -> bool:
+        """Is clearing v's register after `user` worth it and sound?"""
+        if user is None or isinstance(user, _TERMINATORS) or user in before_return:
+            return False
+        if isinstance(user, WidenOp) and not dying_at(user.result):
+            return False  # the same object lives on until the frame goes
+        reg = alloc.reg[v]
+        return not any(alloc.reg.get(r) == reg for r in user.results if r is not v)
+
+    def dying_at(v) -> list:
+        """The ops after which v's register is cleared: where it dies, and when that is
+        inside `if` branches made after v, after the outermost such `if` too (a branch
+        that does not read v leaves it in its register)."""
         last = alloc.last_use.get(v)
         user = v.op if last is None else at.get(last)
-        if user is None or isinstance(user, _TERMINATORS) or user in before_return:
-            return None
-        if isinstance(user, WidenOp) and dying_at(user.result) is None:
-            return None  # the same object lives on until the frame goes
-        reg = alloc.reg[v]
-        if any(alloc.reg.get(r) == reg for r in user.results if r is not v):
-            return None
-        return user
+        if user is None:
+            return []
+        out = [user] if clear_after(v, user) else []
+        outer, p = None, user.parent_op()
+        while isinstance(p, IfOp) and not inside(v, p):
+            outer, p = p, p.parent_op()
+        if outer is not None and clear_after(v, outer):
+            out.append(outer)
+        return out
 
     out: dict = {}
     for op in walk_lowered(f):
@@ -434,8 +452,7 @@ def _frees(f: FuncOp, alloc) -> dict:
             continue
         for v in op.results:
             if v in alloc.reg and holds_tensors(v.type):
-                user = dying_at(v)
-                if user is not None:
+                for user in dying_at(v):
                     out.setdefault(user, []).append(alloc.reg[v])
     return out
 

@@ -72,6 +72,9 @@ def f(x: Tensor, n: int, flag: bool) -> Tuple[Tensor, List[Tensor]]:
 """
     cu = ember.CompilationUnit(HEADER + src)
     assert "FREE" in cu.f.code
+    # u dies in both branches: the then-branch leaves it in its register, so it is
+    # cleared after the if too
+    assert "FREE" in cu.f.code.split("ELSE")[1].split("END")[1].splitlines()[1]
     x = np.arange(6, dtype=np.float64)
     t = torch.tensor(x)
     for n in (0, 1, 3):
