@@ -98,23 +98,37 @@ def mha_backward(g_out, g_w, query, key, value, num_heads, in_proj_weight, in_pr
             gw = gw[None]
         d_attn += gw[:, None] / dt.type(heads) if average_attn_weights else gw
     d_v = np.matmul(np.swapaxes(attn, -1, -2), d_ctx)
-    d_scores = attn * (d_attn - (d_attn * attn).sum(-1, keepdims=True))
-    d_q = np.matmul(d_scores, k) * scale
-    d_k = np.matmul(np.swapaxes(d_scores, -1, -2), q) * scale
-    d_proj = [_unheads(d) for d in (d_q, d_k, d_v)]
-    d_in = [d @ w for d, w in zip(d_proj, ws)]
-    d_w = [_flat(d).T @ _flat(x) for d, x in zip(d_proj, ins)]
-    d_b = [_flat(d).sum(0) for d in d_proj]
-    if sep is None:
-        d_in_w, d_sep = np.concatenate(d_w), [_empty(dt)] * 3
-    else:
-        d_in_w, d_sep = _empty(dt), d_w
-    d_in_b = np.concatenate(d_b) if in_proj_bias is not None else _empty(dt)
+    del d_ctx
+    # the softmax's backward, in d_attn's memory (a fresh product): attn * (d_attn - sum)
+    d_attn -= (d_attn * attn).sum(-1, keepdims=True)
+    d_attn *= attn
+    d_scores = d_attn
+    d_q = np.matmul(d_scores, k)
+    d_q *= scale
+    d_k = np.matmul(np.swapaxes(d_scores, -1, -2), q)
+    d_k *= scale
     d_mask = _mask_grad(attn_mask, d_scores, n, heads, lq, lk, dt)
     d_kpm = _empty(dt)
     if key_padding_mask is not None and key_padding_mask.dtype != np.bool_:
         d_kpm = d_scores.sum(axis=(1, 2))
         d_kpm = d_kpm[0] if unbatched else d_kpm
+    del d_scores, d_attn
+    # each projection's gradients, one at a time (its heads-merged copy then goes)
+    d_heads = [d_q, d_k, d_v]
+    del d_q, d_k, d_v
+    d_in, d_w, d_b = [], [], []
+    for i, (w, x) in enumerate(zip(ws, ins)):
+        d = _unheads(d_heads[i])
+        d_heads[i] = None
+        d_in.append(d @ w)
+        d_w.append(_flat(d).T @ _flat(x))
+        d_b.append(_flat(d).sum(0))
+        del d
+    if sep is None:
+        d_in_w, d_sep = np.concatenate(d_w), [_empty(dt)] * 3
+    else:
+        d_in_w, d_sep = _empty(dt), d_w
+    d_in_b = np.concatenate(d_b) if in_proj_bias is not None else _empty(dt)
     if unbatched:
         d_in = [d[:, 0] for d in d_in]
     out = d_in + [d_in_w, d_in_b, d_out_w, d_out_b] + list(d_sep) + [d_mask, d_kpm]
