@@ -183,7 +183,26 @@ class Emitter:
                 None not in g.type.shape and g.type.dtype == like.type.dtype and \
                 g.type.dtype is not None:
             return g
-        return self.op("tensor.sum_to", g, like)
+        return self.op("tensor.sum_to", g, self.shape_of(like))
+
+    def shape_of(self, v):
+        """A stand-in for tensor v holding only its shape and dtype (tensor.zeros_unread, a
+        broadcast zero), computed right after v in the forward: a rule reading only v's
+        shape (sum_to) then does not keep v alive until the reverse sweep gets to it (a
+        residual `x + f(x)` kept f(x) for its shape)."""
+        if not isinstance(v, OpResult) or v.op.parent is None or \
+                not isinstance(v.type, T.TensorType):
+            return v
+        op = v.op
+        block = op.parent
+        ops = block.ops
+        i = ops.index(op)
+        stand_in = KernelOp("tensor.zeros_unread", [v], [v.type], None, op.loc)
+        if i + 1 < len(ops):
+            block.insert_before(ops[i + 1], stand_in)
+        else:
+            block.append(stand_in)
+        return stand_in.result
 
     def to_float(self, v):
         """A Python float from a one-element tensor gradient (a scalar operand's share)."""

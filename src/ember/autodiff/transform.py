@@ -42,7 +42,7 @@ from ember.autodiff.lists import (ListAdjoints, appends_outside, check_stale_rea
 from ember.errors import CompileError, Source, Span, UnsupportedError
 from ember.ir import types as T
 from ember.ir.builder import IRBuilder
-from ember.ir.core import Block, BlockArg, Loc, Region, SymbolRef, Value
+from ember.ir.core import Block, BlockArg, Loc, OpResult, Region, SymbolRef, Value
 from ember.ir.ops import FuncOp, IfOp, KernelOp, create_op
 from ember.ops import registry as R
 
@@ -131,7 +131,9 @@ class Adjoints:
         no adjoint."""
 
     def needed(self, v) -> bool:
-        return differentiable(v.type) and (self.active is None or v in self.active)
+        """A constant needs none (a rule then skips the adjoint of `x * 2.0`'s 2.0)."""
+        return differentiable(v.type) and (self.active is None or v in self.active) and \
+            not (isinstance(v, OpResult) and v.op.name == "const")
 
     def get(self, v):
         return self.map.get(v)
@@ -219,13 +221,19 @@ class Differentiator:
     def __init__(self, module):
         self.m = module
         self.made: dict[str, str] = {}
+        self.zero_args: dict[str, set] = {}
+        """A call adjoint's name -> the parameters whose adjoint is zero by construction
+        (none yet while a recursive function's adjoint is being made)."""
         self.lists = ListAdjoints(module, error)
 
     # -- functions ------------------------------------------------------------------------
-    def vjp(self, fname: str, wrt=None) -> FuncOp:
+    def vjp(self, fname: str, wrt=None, call: bool = False) -> FuncOp:
         """The adjoint function of `fname` (made once); with `wrt` (parameter indices) only
-        those parameters' adjoints are computed (the others are returned as zeros)."""
-        key = fname if wrt is None else (fname, tuple(wrt))
+        those parameters' adjoints are computed (the others are returned as zeros). The
+        adjoint a call's reverse calls (`call`) returns a parameter's adjoint that nothing
+        contributes to (x in `y.view(x.shape)`) as tensor.zeros_unread, which the caller
+        drops (`self.zero_args`)."""
+        key = (fname, "call") if call else fname if wrt is None else (fname, tuple(wrt))
         name = self.made.get(key)
         if name is not None:
             return self.m.funcs[name]
@@ -246,6 +254,7 @@ class Differentiator:
         body = src.body
         ret_op = body.ops[-1]
         steps = self.forward(body.ops[:-1], mapping, b)
+        forward_ops = set(g.walk())
         result = mapping.get(ret_op.operands[0], ret_op.operands[0])
         active = None if wrt is None else _activity([g.args[i] for i in wrt], steps)
         adj = Adjoints(e, active)
@@ -255,10 +264,15 @@ class Differentiator:
                 seed = e.op("tensor.seed_like", seed, result)
             adj.add(result, seed)
         self.reverse(steps, adj, b)
+        if call:
+            self.zero_args[name] = {i for i, a in enumerate(g.args[:-1])
+                                    if differentiable(a.type) and adj.get(a) is None}
         with b.at_loc(ret_op.loc):
-            outs = [result] + [adj.value(a) if wrt is None or i in wrt else adj.unread(a)
+            outs = [result] + [adj.unread(a) if wrt is not None and i not in wrt or
+                               call and i in self.zero_args[name] else adj.value(a)
                                for i, a in enumerate(g.args[:-1])]
             b.insert(create_op("return", [e.tuple_new(outs)], [], {}, [], ret_op.loc))
+        _drop_unread(g, forward_ops)
         return g
 
     # -- forward sweep ------------------------------------------------------------------------
@@ -424,12 +438,13 @@ class Differentiator:
         if not any(differentiable(v.type) for v in c.operands):
             return
         e = Emitter(b)
-        g = self.vjp(c.callee)
+        g = self.vjp(c.callee, call=True)
+        zero = self.zero_args.get(g.sym_name, ())
         seed = adj.value(c.result, outs[0])
         args = list(c.operands) + [seed]
         r = b.create("call", args, [g.type.ret], {"callee": SymbolRef(g.sym_name)}).result
         for i, v in enumerate(c.operands):
-            if differentiable(v.type):
+            if differentiable(v.type) and i not in zero:
                 adj.add(v, e.tuple_get(r, i + 1))
 
     # -- if ------------------------------------------------------------------------------------
@@ -456,7 +471,8 @@ class Differentiator:
     def _region_reverse(self, region, mapping, seeds, free, b_outer, prelude=None):
         """A new block that recomputes `region`'s ops, seeds the adjoints of its yielded
         values, runs the reverse sweep and yields free values' adjoints (and any extra
-        values `prelude` returns first). Returns (block, yielded values)."""
+        values `prelude` returns first). Returns (block, builder, the prelude's values, the
+        region's Adjoints, which give the free values' adjoints)."""
         blk = Block()
         b = IRBuilder(blk, b_outer.loc)
         local = dict(mapping)
@@ -474,8 +490,7 @@ class Differentiator:
                 adj.add(local.get(v, v), g)
         self.reverse(steps, adj, b)
         vals = extra(adj) if callable(extra) else list(extra)
-        vals += [adj.value(v) for v in free]
-        return blk, b, vals
+        return blk, b, vals, adj
 
     def _reverse_if(self, st, outs, adj, b) -> None:
         op, c = st.orig, st.clone
@@ -486,14 +501,18 @@ class Differentiator:
         seeds = [adj.value(r, g) if g is not None else None for r, g in zip(c.results, outs)]
         blocks = []
         for region in op.regions:
-            blk, rb, vals = self._region_reverse(region, st.mapping, seeds, free, b)
-            blocks.append((blk, rb, vals))
+            blocks.append(self._region_reverse(region, st.mapping, seeds, free, b))
+        # a free value no branch gives an adjoint to (read for its shape) gets none here,
+        # rather than zeros from every branch added to its adjoint
+        free = [v for v in free if any(a.get(v) is not None for *_, a in blocks)]
         types = [adj_type(v.type) for v in free]
-        for blk, rb, vals in blocks:
+        for blk, rb, vals, a in blocks:
             with rb.at_loc(op.loc):
+                vals = vals + [a.value(v) for v in free]
                 vals = [coerce(Emitter(rb), v, t) for v, t in zip(vals, types)]
                 rb.yield_(vals)
-        new = IfOp([c.operands[0]], types, None, [Region(blk) for blk, _, _ in blocks], op.loc)
+        new = IfOp([c.operands[0]], types, None, [Region(blk) for blk, *_ in blocks],
+                   op.loc)
         b.insert(new)
         for v, r in zip(free, new.results):
             adj.add(v, r)
@@ -534,9 +553,9 @@ class Differentiator:
                                  for v, d in zip(recorded, ctypes)]
 
         seeds = [g if t != T.NONE else None for g, t in zip(a_carried, ctypes)]
-        inner, rb, vals = self._region_reverse_into(op.body, st.mapping, (list(a_free), seeds),
-                                                    free, rb_block=blk, loc=b.loc,
-                                                    prelude=prelude)
+        inner, rb, vals, steps = self._region_reverse_into(
+            op.body, st.mapping, (list(a_free), seeds), free, rb_block=blk, loc=b.loc,
+            prelude=prelude)
         with rb.at_loc(op.loc):
             vals = [coerce(Emitter(rb), v, t) if t != T.NONE else v
                     for v, t in zip(vals, ctypes + ftypes)]
@@ -563,7 +582,40 @@ class Differentiator:
                 adj.add(local.get(v, v), g)
         self.reverse(steps, adj, b)
         vals = extra(adj) + [adj.value(v) for v in free]
-        return rb_block, b, vals
+        return rb_block, b, vals, steps
+
+
+def _drop_unread(g, keep: set) -> None:
+    """Erase the ops of adjoint function g's reverse sweep (those not in `keep`, its forward
+    sweep) that nothing reads. DCE keeps unused tensor ops (they are not pure: a tensor is a
+    fresh mutable object) and ops that may raise, so these would run for nothing and keep
+    what they read (an activation) alive until the reverse sweep got to them: a rule's
+    adjoint for an operand no one needs, a region's forward op recomputed for its reverse
+    (it already ran on the same values in the forward sweep, without raising). Ops that
+    write into a tensor, draw random numbers or have other effects stay."""
+    from ember.interpreter.mutation import writes_tensor
+    from ember.ir.core import ALLOC, PURE
+    changed = True
+    while changed:
+        changed = False
+        for op in reversed(list(g.walk())):
+            if op is g or op in keep or op.parent is None or op.regions or \
+                    not op.results or any(r.uses for r in op.results):
+                continue
+            if PURE in op.traits or ALLOC in op.traits or \
+                    isinstance(op, KernelOp) and op.name.startswith("tensor.") and \
+                    not writes_tensor(op) and op.name not in _RANDOM:
+                op.erase()
+                changed = True
+
+
+_RANDOM = frozenset({
+    "tensor.rand", "tensor.randn", "tensor.randint", "tensor.rand_seq", "tensor.randn_seq",
+    "tensor.randint_seq", "tensor.randperm", "tensor.rand_like", "tensor.randn_like",
+    "tensor.bernoulli", "tensor.dropout", "tensor.dropout_channels", "tensor.alpha_dropout",
+    "tensor.dropout_fn"})
+"""Tensor operators that advance the random generator (a recomputation of one is left
+as it is)."""
 
 
 def _inside(region) -> set:

@@ -21,10 +21,11 @@ in "_" (item and slice assignment)."""
 
 def mutates_tensors(module) -> bool:
     """True if some kernel op of `module` may write into a tensor operand."""
-    return any(isinstance(op, KernelOp) and _writes(op) for op in module.walk())
+    return any(isinstance(op, KernelOp) and writes_tensor(op) for op in module.walk())
 
 
-def _writes(op) -> bool:
+def writes_tensor(op) -> bool:
+    """May kernel op `op` write into one of its tensor operands?"""
     name = op.name
     if not name.startswith("tensor."):
         return False

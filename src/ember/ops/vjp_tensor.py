@@ -704,8 +704,9 @@ def _mul_conv2d(e, a, out, g):
 
 @vjp("tensor.dropout_seeded")
 def _dropout_seeded(e, a, out, g):
-    x, p, seed, counter, site = a
-    return [e.op("tensor.dropout_seeded_backward", g, x, p, seed, counter, site)] + [None] * 4
+    x, p, seed, counter, site = a  # the backward reads only x's shape and dtype
+    return [e.op("tensor.dropout_seeded_backward", g, e.shape_of(x), p, seed, counter,
+                 site)] + [None] * 4
 
 
 def _as_1d_param(e, v, what):

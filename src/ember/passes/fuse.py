@@ -25,7 +25,7 @@ import heapq
 import itertools
 from dataclasses import dataclass
 
-from ember.interpreter.mutation import _writes
+from ember.interpreter.mutation import writes_tensor
 from ember.ir.core import Block, Region
 from ember.ir.ops import CallIndirectOp, CallOp, ConstOp, FusedOp, KernelOp, YieldOp
 from ember.ops.fusion import kind, region_op_problem
@@ -90,7 +90,7 @@ def _one_dim_shape(v) -> bool:
 def _barrier(op) -> bool:
     """op may write a tensor a member reads, or run code that does."""
     return any(isinstance(o, (CallOp, CallIndirectOp)) or
-               isinstance(o, KernelOp) and _writes(o) for o in op.walk())
+               isinstance(o, KernelOp) and writes_tensor(o) for o in op.walk())
 
 
 def _fuse_block(block, min_elementwise) -> bool:

@@ -1,0 +1,77 @@
+"""What an adjoint function keeps and computes: no forward value held only for its shape,
+no adjoint computed for constants or for a parameter nothing differentiable reads, no
+region op recomputed for nothing (each would keep an activation alive until the reverse
+sweep reaches it, or run work whose result is dropped). Gradients checked against
+torch.autograd and finite differences (test_grad_tensor.check)."""
+
+import numpy as np
+import pytest
+
+import ember
+from tests.unit.autodiff.test_grad_tensor import A, check
+
+torch = pytest.importorskip("torch")
+Tensor = torch.Tensor
+
+
+def _kernels(fn, nums):
+    g = ember.grad(fn, argnums=nums)
+    return [op for f in g._compiled.module.funcs.values() for op in f.walk()
+            if op.name.startswith("tensor.")]
+
+
+def broadcast_residual(x: Tensor, y: Tensor) -> Tensor:
+    return (x + torch.cumsum(y, 0) * 2.0).sum()
+
+
+def test_sum_to_reads_a_shape_stand_in():
+    check(broadcast_residual, [A(3, 4), A(4)], [0, 1])
+    sums = [op for op in _kernels(broadcast_residual, (0, 1)) if op.name == "tensor.sum_to"]
+    assert sums
+    for op in sums:
+        like = op.operands[1]
+        assert getattr(like, "op", None) is None or like.op.name == "tensor.zeros_unread"
+
+
+def branchy(x: Tensor, flag: bool) -> Tensor:
+    if flag:
+        y = torch.transpose(x, 0, 1) * 2.0
+    else:
+        y = x * 3.0
+    return torch.cumsum(y, 0).sum()
+
+
+def test_reversed_branch_recomputes_nothing_unread_and_no_constant_adjoint():
+    for flag in (True, False):
+        check(branchy, [A(2, 3)], [0], extra=(flag,))
+    names = [op.name for op in _kernels(branchy, (0,))]
+    assert names.count("tensor.transpose") == 2  # the forward's and its rule's
+    assert "tensor.mul" not in names  # 2.0's and 3.0's adjoints (g * x, summed)
+
+
+def restore(y: Tensor, x: Tensor) -> Tensor:
+    if y.dim() != x.dim():
+        return y.view(x.shape)
+    return y
+
+
+def through_call(x: Tensor, y: Tensor) -> Tensor:
+    return (x * restore(torch.sin(y), x)).sum()
+
+
+def test_call_parameter_read_for_its_shape_gets_no_zeros():
+    check(through_call, [A(2, 3), A(6)], [0, 1])
+    check(through_call, [A(2, 3), A(2, 3)], [0, 1])
+    names = [op.name for op in _kernels(through_call, (0, 1))]
+    assert "tensor.zeros_like" not in names and "tensor.add" not in names
+
+
+def restore_sum(y: Tensor, x: Tensor) -> Tensor:
+    return restore(y, x).sum()
+
+
+def test_grad_of_a_function_returns_writable_zeros_for_an_unread_parameter():
+    g = ember.grad(restore_sum, argnums=(0, 1))
+    gy, gx = g(np.ones(6), np.ones((2, 3)))
+    np.testing.assert_array_equal(gx, np.zeros((2, 3)))
+    gx += 1.0  # a real array, not a read-only broadcast
