@@ -40,6 +40,13 @@ def call_builtin(em, name, node, expected):
             return minmax_key(em, name, node)
         if name == "sum" and len(node.args) == 1 and not kw and _empty_tuple(em, node.args[0]):
             return em.b.const(0, T.I64, em.loc(node))  # sum(()) of f(*args) called with none
+        if name == "len" and len(node.args) == 1 and not kw and \
+                is_range_call(em, node.args[0]):  # len(range(...)) without the list
+            bounds = em.range_args(node.args[0])
+            if bounds is None:
+                from ember.frontend.function import Poison
+                return Poison()
+            return em.b.kernel("builtins.range_len", bounds, T.I64, em.loc(node))
         if name in _ITERABLE_ARG and len(node.args) == 1:
             seq = materialize(em, node.args[0])
             if name == "sorted" and "key" in kw:
@@ -819,6 +826,13 @@ def _field_part(em, v, is_attr, key, node):
         return em.value(expr)
     finally:
         em.env.pop(name)
+
+
+def is_range_call(em, node) -> bool:
+    """Whether node is a call of the builtin range."""
+    from ember.frontend.meta import MBuiltin
+    return isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
+        node.func.id == "range" and isinstance(em.global_meta("range"), MBuiltin)
 
 
 def b_warn(em, node, expected):

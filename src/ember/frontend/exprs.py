@@ -353,6 +353,19 @@ class ExprMixin:
                 return r
         if op == "+" and isinstance(ta, T.TupleType) and isinstance(tb, T.TupleType):
             return self.tuple_concat(a, b, node)
+        if op == "*" and (isinstance(ta, T.TupleType) and tb in (T.I64, T.BOOL) or
+                          isinstance(tb, T.TupleType) and ta in (T.I64, T.BOOL)):
+            t, n_node = (a, operand_nodes[1]) if isinstance(ta, T.TupleType) else \
+                (b, operand_nodes[0])
+            n = self.static_int(n_node) if n_node is not None else False
+            if n is False or n is None:
+                return self.error("a tuple repeated (t * n) needs a constant n: a tuple's "
+                                  "length is known at compile time", node.span)
+            empty = self.b.create("tuple.new", [], [T.TupleType(())], loc=self.loc(node)).result
+            out = empty
+            for _ in range(max(n, 0)):
+                out = self.tuple_concat(out, t, node)
+            return out
         if op == "|" and isinstance(ta, T.DictType) and isinstance(tb, T.DictType):
             return self.dict_union(a, b, node, aug)
         verb = _VERB.get(op, op)
@@ -779,6 +792,13 @@ class ExprMixin:
 
     # -- subscripts -------------------------------------------------------------------------------
     def e_Subscript(self, node, expected):
+        from ember.frontend.builtins_ import is_range_call
+        if is_range_call(self, node.value) and not isinstance(node.slice, A.Slice):
+            bounds = self.range_args(node.value)  # range(a, b, c)[i] without the list
+            if bounds is None:
+                return self.error("bad range()", node.value.span)
+            i = self.to_int(self.value(node.slice), node.slice)
+            return self.b.kernel("builtins.range_getitem", bounds + [i], T.I64, self.loc(node))
         base = self.expr(node.value)
         if isinstance(base, MConst):
             base = self.as_value(base, node.value)  # T[1] of a tuple constant

@@ -295,6 +295,14 @@ def _guess(em, e, loops, depth):
     if isinstance(e, A.Call) and isinstance(e.func, A.Name) and len(e.args) == 1 and \
             e.func.id in _CONVERSIONS and not e.keywords:
         return _CONVERSIONS[e.func.id]
+    if isinstance(e, A.Subscript) and isinstance(e.value, A.Name) and \
+            not isinstance(e.slice, A.Slice):  # d[k], xs[i] of a variable bound before
+        owner = _guess(em, e.value, loops, depth + 1)
+        if isinstance(owner, T.DictType):
+            return owner.value
+        if isinstance(owner, T.ListType):
+            return owner.elem
+        return T.STR if owner == T.STR else None
     if isinstance(e, A.Call) and isinstance(e.func, A.Attribute) and e.func.attr == "get" \
             and len(e.args) == 2 and not e.keywords:  # counts.get(w, 0) + 1
         return _guess(em, e.args[1], loops, depth + 1)
@@ -308,6 +316,12 @@ def _guess(em, e, loops, depth):
         it = loops.get(e.id)
         if isinstance(it, A.Call) and isinstance(it.func, A.Name) and it.func.id == "range":
             return T.I64
+        if isinstance(it, A.Call) and isinstance(it.func, A.Name) and \
+                it.func.id in ("sorted", "reversed", "list", "set") and len(it.args) == 1:
+            from ember.frontend.iterators import elem_type as _elem
+            inner = _guess(em, it.args[0], loops, depth + 1) \
+                if isinstance(it.args[0], A.Name) else None
+            return _elem(inner) if inner is not None else None
         if isinstance(it, A.Call) and isinstance(it.func, A.Attribute):
             if it.func.attr in ("split", "rsplit", "splitlines"):
                 return T.STR

@@ -244,6 +244,15 @@ def _range_item(start, step, i):
 _reg("builtins.range_len", "(int start, int stop, int step) -> int", _range_len, (),
      may_raise=True)
 _reg("builtins.range_item", "(int start, int step, int i) -> int", _range_item, ())
+
+
+def _range_getitem(start, stop, step, i):
+    """range(start, stop, step)[i], with CPython's IndexError."""
+    return range(start, stop, step)[i]
+
+
+_reg("builtins.range_getitem", "(int start, int stop, int step, int i) -> int",
+     _range_getitem, (), may_raise=True)
 _reg("builtins.percent_format", "(str fmt, t args) -> str", _percent_format,
      ("str.__mod__",), may_raise=True)
 _reg("builtins.range_reversed", "(int start, int stop, int step) -> Tuple[int, int, int]",
