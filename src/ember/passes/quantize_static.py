@@ -7,7 +7,8 @@
    output (after the fused ReLU) of every candidate; the caller runs it over the user's
    batches and each observer (ember.quant.observers) gives the value's qparams. One IR
    value has one observer, so a convolution's output and the next one's input share
-   their qparams.
+   their qparams, and an input that is a view of a candidate's output (through flatten,
+   max pooling, ...: passes/quantize_views.py) takes that output's, as in torch.ao.
 3. rewrite: each candidate becomes quantize -> quantized op (int8 weights, per channel or
    per tensor; bias float32; fbgemm's requantization) -> dequantize, and a quantize of a
    dequantize with the same qparams (conv -> relu -> conv) is dropped, so the chain runs
@@ -25,6 +26,7 @@ from ember.ir import types as T
 from ember.ir.ops import ConstOp, ListNewOp
 from ember.passes.quantize import (_SHAPE_USES, _Consts, _base_name, _drop_if_dead,
                                    _unwiden, quantize_weight, tensor_const)
+from ember.passes.quantize_views import codes_through_views, view_source
 from ember.passes.util import all_ops, funcs
 
 
@@ -37,6 +39,9 @@ class Candidate:
     """The float output: the fused relu's result, or the op's."""
     other: object = None
     """An add's second operand (x is its first)."""
+    xq: object = None
+    """The value whose qparams x takes: x, or the candidate output x is a view of
+    (passes/quantize_views.py)."""
 
 
 def _int_list(v):
@@ -81,6 +86,9 @@ def find(module):
             found.append(Candidate(op, relu, op.operands[0],
                                    relu.result if relu is not None else op.result))
     found += _adds(module, {id(c.y) for c in found})
+    outputs = {id(c.y) for c in found}
+    for c in found:
+        c.xq = view_source(module, c.x, outputs) or c.x
     return found, refused
 
 
@@ -102,7 +110,7 @@ def observed_values(cands):
     """The distinct values to observe (inputs and outputs), in order."""
     seen, out = set(), []
     for c in cands:
-        for v in (c.x, c.other, c.y) if c.other is not None else (c.x, c.y):
+        for v in (c.xq, c.other, c.y) if c.other is not None else (c.xq, c.y):
             if id(v) not in seen:
                 seen.add(id(v))
                 out.append(v)
@@ -142,7 +150,7 @@ def rewrite(module, cands, qparams, per_channel, report):
     observed_values(cands)[i]."""
     index = {id(v): i for i, v in enumerate(observed_values(cands))}
     for c in cands:
-        s_in, z_in = qparams[index[id(c.x)]]
+        s_in, z_in = qparams[index[id(c.xq)]]
         s_out, z_out = qparams[index[id(c.y)]]
         if c.other is not None:
             _rewrite_add(module, c, (s_in, z_in), qparams[index[id(c.other)]], s_out, z_out,
@@ -152,6 +160,8 @@ def rewrite(module, cands, qparams, per_channel, report):
     _drop_requantize_pairs(module)
     from ember.passes.quantize_pool import pool_codes
     pool_codes(module)
+    codes_through_views(module)
+    _drop_dead_conversions(module)
 
 
 def _rewrite_one(module, c, s_in, z_in, s_out, z_out, per_channel, report):

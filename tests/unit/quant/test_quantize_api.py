@@ -194,7 +194,10 @@ def test_static_cnn_is_as_accurate_as_torch(tmp_path, capsys):
     assert np.array_equal(ember.mobile.load(path)(x.numpy()), y)
     graph = q.graph
     assert graph.count("tensor.quantized_conv2d") == 3
-    assert graph.count("tensor.quantize_per_tensor") == 2  # the input and the linear's
+    # the input's only: the linear reads the pooled codes through flatten (torch.ao's
+    # qparams: the conv's output's), no dequantize / quantize between them
+    assert graph.count("tensor.quantize_per_tensor") == 1
+    assert graph.count("tensor.dequantize_codes") == 1
 
 
 @pytest.mark.parametrize("observer", ["minmax", "moving_average", "histogram"])
@@ -305,9 +308,10 @@ class PoolNet(torch.nn.Module):
     (torch.nn.MaxPool2d(2), False, True), (torch.nn.MaxPool2d(3, 2, padding=1), False, True),
     (torch.nn.MaxPool2d(2), True, False)])
 def test_max_pooling_runs_on_codes(backend, pool, extra, on_codes, monkeypatch, tmp_path):
-    """max_pool2d(dequantize(q)) -> dequantize(max_pool2d(q)): the same bits as pooling
-    floats (the rewrite switched off), unless the float value has another reader."""
-    from ember.passes import quantize_pool
+    """max_pool2d(dequantize(q)) -> dequantize(max_pool2d(q)), and the linear reads the
+    pooled codes through flatten: the same bits as pooling floats (the rewrites switched
+    off), unless the float value has another reader."""
+    from ember.passes import quantize_pool, quantize_static
     torch.manual_seed(0)
     model = PoolNet(pool, extra).eval()
     gen = torch.Generator().manual_seed(4)
@@ -316,10 +320,12 @@ def test_max_pooling_runs_on_codes(backend, pool, extra, on_codes, monkeypatch, 
     q = ember.quantize(model, "static", calibration=calib, backend=backend)
     lines = [ln for ln in q.graph.splitlines() if "tensor.max_pool2d" in ln]
     deq = q.graph.count("tensor.dequantize_codes")
-    assert len(lines) == 1 and deq == (2 if on_codes else 1) + extra
+    assert len(lines) == 1 and deq == 1 + extra
+    assert q.graph.count("tensor.quantize_per_tensor") == (1 if on_codes else 2)
     y = q(x)
     with monkeypatch.context() as m:
         m.setattr(quantize_pool, "pool_codes", lambda module: 0)
+        m.setattr(quantize_static, "codes_through_views", lambda module: 0)
         floats = ember.quantize(model, "static", calibration=calib, backend=backend)
     assert np.array_equal(y.view(np.uint32), floats(x).view(np.uint32))
     path = str(tmp_path / "p.ember")
