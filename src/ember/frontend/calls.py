@@ -293,6 +293,15 @@ class CallMixin:
     def call_method(self, m: MBoundMethod, node, expected):
         recv = m.receiver
         t = recv.type
+        probe = getattr(self, "append_probe", None)
+        if probe is not None and m.name in ("append", "insert", "extend") and node.args and \
+                isinstance(node.func, A.Attribute) and isinstance(node.func.value, A.Name) \
+                and node.func.value.id == probe[0] and not probe[1]:
+            given = self.value(node.args[-1]).type  # probe_appended_type
+            if m.name != "extend":
+                probe[1].append(given)
+            elif isinstance(given, T.ListType):
+                probe[1].append(given.elem)
         if isinstance(t, T.ClassType):
             from ember.frontend.classes import call_class_method
             return call_class_method(self, recv, m.name, node)

@@ -1014,8 +1014,8 @@ class ExprMixin:
             return list_display(self, node, expected)
         want = expected.elem if isinstance(expected, T.ListType) else None
         if want is None and expected is None and not node.elts:  # xs = [] ... xs.append(1)
-            from ember.frontend.sets import infer_empty_container
-            inferred = infer_empty_container(self, node)
+            from ember.frontend.sets import infer_empty_container, probe_appended_type
+            inferred = infer_empty_container(self, node) or probe_appended_type(self, node)
             want = inferred.elem if inferred is not None else None
         items = [self.value(e, want) for e in node.elts]
         elem = want or self.join_elements(items, node, T.TENSOR)

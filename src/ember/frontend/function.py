@@ -95,6 +95,8 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
         """> 0 while emitting a function argument that is called before the call returns
         (a key= of sorted/min/max): its captured variables may change afterwards."""
         self.probing = False
+        self.append_probe = None
+        """(name, found types) while probe_appended_type probes the appends to a list."""
         self.following: list = []
         """The statements after the one being emitted, at each nesting level."""
         self.dead_depth = 0

@@ -260,6 +260,49 @@ def infer_empty_container(em, node):
     return None
 
 
+def probe_appended_type(em, node):
+    """For `xs = []` whose element type infer_empty_container cannot tell: the type of the
+    first value given to `xs.append(v)` / `xs.insert(i, v)` when the statements after the
+    assignment are emitted in a muted probe (xs a List[Tensor] there), or None. Types a
+    list filled from a generator's items, from `.item()` or from a call's result."""
+    from ember.frontend.env import Var, walk
+    from ember.frontend.function import erase_tensor_info
+    if em.probing or not em.following:
+        return None
+    body = getattr(em.node, "body", None) or []
+    target = None
+    for n in walk(A.Module(node.span, body)):
+        if isinstance(n, A.Assign) and n.value is node and len(n.targets) == 1 and \
+                isinstance(n.targets[0], A.Name):
+            target = n.targets[0].id
+            break
+    if target is None:
+        return None
+    rest = [st for level in reversed(em.following) for st in level]
+    if not any(isinstance(n, A.Call) and isinstance(n.func, A.Attribute) and
+               n.func.attr in ("append", "insert", "extend") and
+               isinstance(n.func.value, A.Name) and
+               n.func.value.id == target for n in walk(A.Module(node.span, rest))):
+        return None
+    seen = []
+
+    def emit():
+        empty = em.b.create("list.new", [], [T.ListType(T.TENSOR)], loc=em.loc(node)).result
+        em.env.set(target, Var(T.ListType(T.TENSOR), empty, True))
+        em.append_probe = (target, seen)
+        try:
+            em.emit_body(rest)
+        finally:
+            em.append_probe = None
+        return {}
+
+    em.probe(emit, [])
+    if not seen or isinstance(seen[0], ErrorType) or seen[0] == T.TENSOR or \
+            isinstance(seen[0], T.TensorType):
+        return None
+    return T.ListType(erase_tensor_info(seen[0]))
+
+
 def _key(target):
     return target.id if isinstance(target, A.Name) else None
 
