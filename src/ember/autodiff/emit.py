@@ -185,6 +185,20 @@ class Emitter:
             return g
         return self.op("tensor.sum_to", g, self.shape_of(like))
 
+    def mul_sum_to(self, a, b, like):
+        """sum_to(a * b, like): one kernel (no whole product) when it may reduce."""
+        if self._same_shape(a, like) and self._same_shape(b, like):
+            return self.sum_to(self.op("tensor.mul", a, b), like)
+        return self.op("tensor.mul_sum_to", a, b, self.shape_of(like))
+
+    @staticmethod
+    def _same_shape(g, like) -> bool:
+        """g's static type proves it has like's shape and dtype."""
+        return isinstance(g.type, T.TensorType) and isinstance(like.type, T.TensorType) and \
+            g.type.shape is not None and g.type.shape == like.type.shape and \
+            None not in g.type.shape and g.type.dtype == like.type.dtype and \
+            g.type.dtype is not None
+
     def shape_of(self, v):
         """A stand-in for tensor v holding only its shape and dtype (tensor.zeros_unread, a
         broadcast zero), computed right after v in the forward: a rule reading only v's

@@ -8,6 +8,8 @@ naming them)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
@@ -33,6 +35,30 @@ def sum_to(g, like):
     if type(g) is np.ndarray and g.dtype == dtype and g.flags.c_contiguous:
         return g  # a fresh sum, or g itself (tensor values are not written in place)
     return np.array(g, dtype=dtype, copy=True)
+
+
+def mul_sum_to(a, b, like):
+    """sum_to(a * b, like), without the whole product when like is a and b's common shape
+    with trailing dims reduced to 1 (a per-channel scale's gradient: (N, C, H, W) factors
+    to (N, C, 1, 1)): one dot product per kept element."""
+    a, b = arr(a), arr(b)
+    shape = a.shape
+    if b.shape == shape and a.dtype == b.dtype == like.dtype and a.dtype.kind == "f" and \
+            len(like.shape) == len(shape) and like.shape != shape:
+        k = len(shape)
+        while k and like.shape[k - 1] == 1:
+            k -= 1
+        if like.shape[:k] == shape[:k] and k < len(shape):
+            m, r = math.prod(shape[:k]), math.prod(shape[k:])
+            rows = np.matmul(np.ascontiguousarray(a).reshape(m, 1, r),
+                             np.ascontiguousarray(b).reshape(m, r, 1))
+            return rows.reshape(like.shape)
+    from ember.ops.registry import get
+    return sum_to(get("tensor.mul").kernel(a, b), like)
+
+
+reg("tensor.mul_sum_to", "(Tensor self, Tensor other, Tensor like) -> Tensor", mul_sum_to,
+    shape=lambda a: _like_second([a[0], a[2]]), may_raise=True)
 
 
 def _like_second(args):

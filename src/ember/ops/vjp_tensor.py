@@ -62,7 +62,15 @@ def _as_float(e, v):
 @vjp("tensor.mul")
 def _mul(e, a, out, g):
     x, y = a
-    return [_sum_to(e, e.op("tensor.mul", g, y), x), _sum_to(e, e.op("tensor.mul", g, x), y)]
+    return [e.mul_sum_to(g, y, x) if e.is_tensor(x) else None,
+            e.mul_sum_to(g, x, y) if e.is_tensor(y) else None]
+
+
+@vjp("tensor.mul_sum_to")
+def _mul_sum_to(e, a, out, g):
+    """sum_to(x * y, like): g spreads back over the reduced dims."""
+    x, y, _ = a
+    return [e.mul_sum_to(g, y, x), e.mul_sum_to(g, x, y), None]
 
 
 @vjp("tensor.truediv")
@@ -691,14 +699,13 @@ def _mul_conv2d(e, a, out, g):
     x, y, w, b, stride, padding, dilation, groups = a
     if isinstance(e.value_of(padding), str):
         raise NotImplementedError("conv2d with a string padding has no derivative rule yet")
-    rest = (stride, padding, dilation, groups)
-    xy = e.op("tensor.mul", x, y)
-    gxy = e.op("tensor.conv2d_input_backward", g, xy, w, *rest) \
+    rest = (stride, padding, dilation, groups)  # the kernels make no x * y (a fast path)
+    gxy = e.op("tensor.mul_conv2d_input_backward", g, x, y, w, *rest) \
         if e.need(0) or e.need(1) else None
-    gw = e.op("tensor.conv2d_weight_backward", g, xy, w, *rest) if e.need(2) else None
+    gw = e.op("tensor.mul_conv2d_weight_backward", g, x, y, w, *rest) if e.need(2) else None
     gb = e.op("tensor.sum", g, [0, 2, 3]) if e.is_tensor(b) and e.need(3) else None
-    gx = e.sum_to(e.op("tensor.mul", gxy, y), x) if e.need(0) else None
-    gy = e.sum_to(e.op("tensor.mul", gxy, x), y) if e.need(1) else None
+    gx = e.mul_sum_to(gxy, y, x) if e.need(0) else None
+    gy = e.mul_sum_to(gxy, x, y) if e.need(1) else None
     return [gx, gy, gw, gb, None, None, None, None]
 
 

@@ -75,3 +75,36 @@ def test_grad_of_a_function_returns_writable_zeros_for_an_unread_parameter():
     gy, gx = g(np.ones(6), np.ones((2, 3)))
     np.testing.assert_array_equal(gx, np.zeros((2, 3)))
     gx += 1.0  # a real array, not a read-only broadcast
+
+
+@pytest.mark.parametrize("shapes", [((4, 3, 5, 6), (4, 3, 1, 1)), ((4, 3, 5, 6), (4, 1, 1, 1)),
+                                    ((4, 3, 5), (1, 3, 1)), ((4, 3), (4, 3)), ((4, 3), (3,)),
+                                    ((2, 3, 4), (2, 3, 4))])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_mul_sum_to_is_sum_to_of_the_product(shapes, dtype):
+    from ember.ops.tensor_grad import mul_sum_to, sum_to
+    full, small = shapes
+    a, b = A(*full).astype(dtype), A(*full).astype(dtype)
+    like = np.zeros(small, dtype)
+    got = mul_sum_to(a, b, like)
+    assert got.shape == like.shape and got.dtype == like.dtype
+    np.testing.assert_allclose(got, sum_to(a * b, like), rtol=1e-5 if dtype == np.float32
+                               else 1e-12)
+
+
+@pytest.mark.parametrize("case", ["squeeze_excite", "scale_first", "spatial", "strided"])
+def test_mul_conv2d_backward_kernels_match_the_product_form(case):
+    from ember.ops.tensor_fused import (mul_conv2d_input_backward,
+                                        mul_conv2d_weight_backward)
+    from ember.ops.tensor_grad import conv2d_input_backward, conv2d_weight_backward
+    y, s = A(3, 4, 5, 6), A(3, 4, 1, 1)
+    kernel, stride = (1, 1) if case != "spatial" else (3, 3), 1 if case != "strided" else 2
+    w = A(7, 4, *kernel)
+    a, b = (s, y) if case == "scale_first" else (y, s)
+    out_hw = ((5 - kernel[0]) // stride + 1, (6 - kernel[1]) // stride + 1)
+    g = A(3, 7, *out_hw)
+    args = (stride, 0, 1, 1)
+    np.testing.assert_allclose(mul_conv2d_weight_backward(g, a, b, w, *args),
+                               conv2d_weight_backward(g, a * b, w, *args), rtol=1e-12)
+    np.testing.assert_allclose(mul_conv2d_input_backward(g, a, b, w, *args),
+                               conv2d_input_backward(g, a * b, w, *args), rtol=1e-12)
