@@ -54,6 +54,11 @@ def declare_class(c, info) -> None:
             decl.fields.append((stmt.target.id, probe.ann.resolve(stmt.annotation)))
             if stmt.value is not None:
                 info.defaults[stmt.target.id] = stmt.value
+                if kind == "class" and _is_literal(stmt.value):
+                    # `count: int = 0`: also the class attribute Cls.count (an object's
+                    # own field is read first, as Python finds it in the instance dict)
+                    from ember.frontend.compiler import _literal
+                    info.constants.setdefault(stmt.target.id, _literal(stmt.value))
         elif isinstance(stmt, A.FunctionDef):
             if any(is_overload_decorator(decorator_name(d)) for d in stmt.decorators):
                 stubs.setdefault(stmt.name, []).append(stmt)

@@ -481,7 +481,39 @@ class LoopMixin:
                                      "a loop over modules (unrolled at compile time)")
         if isinstance(t, T.TensorType):
             return self.for_sequences(s, _TensorSeq(self, v, self.loc(it)))
+        if isinstance(t, T.ClassType) and self.class_defines(t, "__iter__"):
+            return self.for_protocol(s, v, it)
         self.error(f"cannot iterate over {show(t)}", it.span)
+
+    def for_protocol(self, s, v, it):
+        """`for x in obj` of a class with __iter__ (returning an object with __next__), as
+        Python runs it: it = obj.__iter__(), then x = it.__next__() until it raises
+        StopIteration (the else clause runs then, not after a break)."""
+        from ember.frontend.builtins_ import hidden_name
+        from ember.frontend.env import Var
+        sp = it.span
+        obj, iterator, item, done = (hidden_name(k) for k in ("obj", "it", "item", "done"))
+        self.env.set(obj, Var(v.type, v, True))
+
+        def name(n):
+            return A.Name(sp, n)
+
+        def assign(n, value):
+            return A.Assign(sp, [name(n)], value)
+
+        get_next = A.Try(sp, [assign(item, A.Call(sp, A.Attribute(sp, name(iterator),
+                                                                    "__next__"), [], []))],
+                         [A.ExceptHandler(sp, name("StopIteration"), None,
+                                          [assign(done, A.Constant(sp, True)),
+                                           A.Break(sp)])], [], [])
+        loop = A.While(sp, A.Constant(sp, True),
+                       [get_next, A.Assign(sp, [s.target], name(item))] + list(s.body), [],
+                       kw_span=getattr(s, "kw_span", None))
+        self.stmt(assign(iterator, A.Call(sp, A.Attribute(sp, name(obj), "__iter__"), [], [])))
+        self.stmt(assign(done, A.Constant(sp, False)))
+        self.stmt(loop)
+        if s.orelse:
+            self.stmt(A.If(sp, name(done), list(s.orelse), []))
 
     def range_args(self, call):
         if call.keywords or not 1 <= len(call.args) <= 3:
