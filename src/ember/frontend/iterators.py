@@ -11,6 +11,7 @@ StopIteration at the end (`next(it, default)` gives the default); a `for` loop,
 from __future__ import annotations
 
 from ember.frontend import ast as A
+from ember.frontend.meta import MBuiltin
 from ember.frontend.typing_ import ErrorType, show
 from ember.ir import types as T
 
@@ -54,11 +55,43 @@ def _iterable(em, node, what):
     return v, e
 
 
+def _protocol_object(em, node):
+    """The value of node when it is an object of a class with __iter__ / __next__ (the
+    iterator protocol), else None (node is then not evaluated)."""
+    from ember.frontend.generators import is_lazy_source
+    if is_lazy_source(em, node) or isinstance(node, (A.List, A.Tuple, A.Dict, A.Set,
+                                                     A.ListComp, A.Constant)):
+        return None
+    if isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
+            isinstance(em.global_meta(node.func.id), MBuiltin):
+        return None
+    return node
+
+
+def _call_dunder(em, v, name, node):
+    from ember.frontend.builtins_ import hidden_name
+    from ember.frontend.env import Var
+    tmp = hidden_name("obj")
+    em.env.set(tmp, Var(v.type, v, True))
+    try:
+        sp = node.span
+        return em.value(A.Call(sp, A.Attribute(sp, A.Name(sp, tmp), name), [], []))
+    finally:
+        em.env.pop(tmp)
+
+
 def b_iter(em, node, expected):
     if len(node.args) != 1 or node.keywords:
         return em.error("iter() takes one argument here (iter(callable, sentinel) is not "
                         "supported)", node.span)
-    v, e = _iterable(em, node.args[0], "iter()")
+    arg = node.args[0]
+    if _protocol_object(em, arg) is not None:
+        v = em.value(arg)
+        if isinstance(v.type, T.ClassType) and em.class_defines(v.type, "__iter__") and \
+                not _generator_iter(em, v.type):
+            return _call_dunder(em, v, "__iter__", node)  # iter(obj) is obj.__iter__()
+        arg = _hold(em, v, arg)
+    v, e = _iterable(em, arg, "iter()")
     if v is None:
         return _poison()
     if isinstance(v.type, T.IterType):
@@ -104,6 +137,8 @@ def b_next(em, node, expected):
     it = em.value(node.args[0])
     if isinstance(it.type, ErrorType):
         return it
+    if isinstance(it.type, T.ClassType) and em.class_defines(it.type, "__next__"):
+        return _next_protocol(em, it, node)
     if not isinstance(it.type, T.IterType):
         return em.error(f"'{show(it.type)}' object is not an iterator (call iter() on it "
                         "first)", node.args[0].span)
@@ -113,6 +148,39 @@ def b_next(em, node, expected):
     d = em.coerce(em.value(node.args[1], it.type.elem), it.type.elem, node.args[1].span,
                   what="next()'s default")
     return em.b.kernel("iter.next_default", [it, d], it.type.elem, loc)
+
+
+def _generator_iter(em, t) -> bool:
+    from ember.frontend.classes import dunder
+    from ember.frontend.generators import is_generator_def
+    m = dunder(em, t, "__iter__")
+    return m is not None and is_generator_def(m.node)
+
+
+def _hold(em, v, node):
+    """A name for v (a hidden variable), to give it to code that takes an expression."""
+    from ember.frontend.builtins_ import hidden_name
+    from ember.frontend.env import Var
+    tmp = hidden_name("held")
+    em.env.set(tmp, Var(v.type, v, True))
+    return A.Name(node.span, tmp)
+
+
+def _next_protocol(em, it, node):
+    """next(obj) / next(obj, default) of an object with __next__: obj.__next__(), and the
+    default when it raises StopIteration."""
+    if len(node.args) == 1:
+        return _call_dunder(em, it, "__next__", node)
+    from ember.frontend.builtins_ import hidden_name
+    sp = node.span
+    r = hidden_name("next")
+    obj = _hold(em, it, node.args[0])
+    em.stmt(A.Assign(sp, [A.Name(sp, r)], node.args[1]))
+    em.stmt(A.Try(sp, [A.Assign(sp, [A.Name(sp, r)],
+                                A.Call(sp, A.Attribute(sp, obj, "__next__"), [], []))],
+                  [A.ExceptHandler(sp, A.Name(sp, "StopIteration"), None, [A.Pass(sp)])],
+                  [], []))
+    return em.read_var(r, sp)
 
 
 def b_map(em, node, expected):

@@ -234,6 +234,11 @@ def infer_empty_container(em, node):
             loops.setdefault(_key(n.target), n.iter)
         if isinstance(n, A.NamedExpr) and isinstance(n.target, A.Name):
             loops.setdefault(("walrus", n.target.id), n.value)
+        if isinstance(n, A.FunctionDef):  # a nested def's parameters: their annotations
+            for a in n.args:
+                ann = getattr(a.annotation, "id", None)
+                if ann in _CONVERSIONS and ann != "len":
+                    loops.setdefault(("param", a.arg), _CONVERSIONS[ann])
         if isinstance(n, A.Assign) and len(n.targets) == 1 and \
                 isinstance(n.targets[0], A.Name) and n.value is not node:
             loops.setdefault(("walrus", n.targets[0].id), n.value)
@@ -353,6 +358,8 @@ def _guess(em, e, loops, depth):
         var = em.env.get(e.id)
         if var is not None and getattr(var, "type", None) is not None:
             return var.type
+        if ("param", e.id) in loops and em.env.get(e.id) is None:
+            return loops[("param", e.id)]
         bound = loops.get(("walrus", e.id))
         if bound is not None:
             return _guess(em, bound, loops, depth + 1)

@@ -28,4 +28,15 @@ def walk(n: int, stop: int) -> Tuple[List[int], int, List[int], int]:
     return seen, sum(Countdown(n)), [v * v for v in Countdown(n) if v % 2], Countdown.start
 
 
-CASES = [("walk", (4, 99)), ("walk", (4, 2)), ("walk", (0, 1))]
+
+
+def stepping(n: int) -> Tuple[int, int, int, List[int]]:
+    it = iter(Countdown(n))
+    first = next(it)
+    second = next(it, -1)
+    third = next(it, -1)
+    return first, second, third, list(it)
+
+
+CASES = [("walk", (4, 99)), ("walk", (4, 2)), ("walk", (0, 1)), ("stepping", (5,)),
+         ("stepping", (1,))]
