@@ -272,6 +272,7 @@ class Differentiator:
                                call and i in self.zero_args[name] else adj.value(a)
                                for i, a in enumerate(g.args[:-1])]
             b.insert(create_op("return", [e.tuple_new(outs)], [], {}, [], ret_op.loc))
+        _recompute_batch_norm_outputs(g, forward_ops)
         _drop_unread(g, forward_ops)
         return g
 
@@ -583,6 +584,38 @@ class Differentiator:
         self.reverse(steps, adj, b)
         vals = extra(adj) + [adj.value(v) for v in free]
         return rb_block, b, vals, steps
+
+
+_READS_INPUT = {"tensor.hardswish_backward": 1}
+"""Backward kernels -> the operand that is their forward op's input."""
+
+
+def _recompute_batch_norm_outputs(g, forward: set) -> None:
+    """A backward kernel of the reverse sweep reading a training batch norm's result (a
+    hardswish after a batch norm) reads it recomputed from the batch norm's input and the
+    statistics its forward kept (tensor.batch_norm_from_saved, the same bits) instead: the
+    batch norm's input is kept for its own backward anyway, so the result no longer lives
+    from the forward to the reverse sweep (two of the MBV3 block's six kept activations)."""
+    for op in list(g.walk()):
+        i = _READS_INPUT.get(op.name)
+        if i is None or op in forward:
+            continue
+        y = op.operands[i]
+        get = getattr(y, "op", None)
+        if get is None or get.name != "tuple.get" or get.attrs.get("index") != 0:
+            continue
+        bn = get.operands[0].op if hasattr(get.operands[0], "op") else None
+        if bn is None or bn.name != "tensor.batch_norm_train":
+            continue
+        saved = [u.op.result for u in bn.result.uses if u.op.name == "tuple.get" and
+                 u.op.attrs.get("index") == len(bn.result.type.elems) - 1]
+        if not saved:
+            continue
+        x, _, _, w, b = bn.operands[:5]
+        again = KernelOp("tensor.batch_norm_from_saved", [x, saved[0], w, b], [y.type], None,
+                         op.loc)
+        op.parent.insert_before(op, again)
+        op.set_operand(i, again.result)
 
 
 def _drop_unread(g, keep: set) -> None:

@@ -29,7 +29,7 @@ from ember.ops.tensor_common import (
     row_sums,
     same_as_first,
 )
-from ember.ops.tensorinfo import TensorInfo, fmt, same_dim
+from ember.ops.tensorinfo import UNKNOWN, TensorInfo, fmt, same_dim
 from ember.ops.workspace import scratch
 
 
@@ -66,6 +66,29 @@ def batch_norm_train(x, mean, var, weight, bias, training, momentum, eps):
     dt = x.dtype
     invstd = 1 / np.sqrt(v.astype(dt, copy=False) + dt.type(eps))
     return y, np.concatenate([m.astype(dt, copy=False), invstd])
+
+
+def batch_norm_from_saved(x, saved, weight, bias):
+    """A training batch_norm's result again, from the mean and 1 / std its forward kept
+    (tensor.batch_norm_train's second result): the same scale and shift, so the same bits.
+    The reverse sweep recomputes it for a backward that reads it, rather than keeping it."""
+    c = x.shape[1]
+    scale = saved[c:].copy()
+    if weight is not None:
+        scale *= weight
+    shift = -saved[:c] * scale
+    if bias is not None:
+        shift += bias
+    shape = _channel_shape(x)
+    y = np.multiply(x, scale.reshape(shape))
+    y += shift.reshape(shape)
+    return y
+
+
+reg("tensor.batch_norm_from_saved", "(Tensor input, Tensor saved, Tensor? weight, "
+    "Tensor? bias) -> Tensor", batch_norm_from_saved,
+    shape=lambda a: TensorInfo(a[0].dtype, a[0].shape) if a[0].is_tensor else UNKNOWN,
+    may_raise=True)
 
 
 def _batch_norm(x, mean, var, weight, bias, training, momentum, eps):

@@ -108,3 +108,47 @@ def test_mul_conv2d_backward_kernels_match_the_product_form(case):
                                conv2d_weight_backward(g, a * b, w, *args), rtol=1e-12)
     np.testing.assert_allclose(mul_conv2d_input_backward(g, a, b, w, *args),
                                conv2d_input_backward(g, a * b, w, *args), rtol=1e-12)
+
+
+@pytest.mark.parametrize("affine", [True, False])
+def test_batch_norm_from_saved_gives_the_forward_bits(affine):
+    from ember.ops.tensor_nn import batch_norm_from_saved, batch_norm_train
+    x = A(4, 3, 5, 5).astype(np.float32)
+    w, b = (A(3).astype(np.float32), A(3).astype(np.float32)) if affine else (None, None)
+    y, saved = batch_norm_train(x, np.zeros(3, np.float32), np.ones(3, np.float32), w, b,
+                                True, 0.1, 1e-5)
+    np.testing.assert_array_equal(batch_norm_from_saved(x, saved, w, b), y)
+
+
+def test_a_batch_norm_result_read_by_a_backward_is_recomputed():
+    """BN -> hardswish: hardswish's backward reads the BN's result, recomputed from the BN's
+    input and statistics, so the step keeps one activation per pair, not two."""
+    import ember.optim
+
+    class Block(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = torch.nn.Conv2d(3, 4, 1, bias=False)
+            self.bn = torch.nn.BatchNorm2d(4)
+
+        def forward(self, x):
+            return torch.nn.functional.hardswish(self.bn(self.conv(x))).mean((2, 3))
+
+    torch.manual_seed(0)
+    model = Block().double()
+    ref = Block().double()
+    ref.load_state_dict(model.state_dict())
+    step = ember.train_step(model, torch.nn.CrossEntropyLoss(), ember.optim.SGD(0.1))
+    names = {op.name for f in step._compiled.module.funcs.values() for op in f.walk()}
+    assert "tensor.batch_norm_from_saved" in names
+    opt = torch.optim.SGD(ref.parameters(), lr=0.1)
+    x, t = A(8, 3, 5, 5), np.arange(8) % 4
+    for _ in range(3):
+        loss = step(x, t)
+        opt.zero_grad()
+        want = torch.nn.functional.cross_entropy(ref(torch.tensor(x)), torch.tensor(t))
+        want.backward()
+        opt.step()
+        assert abs(loss - want.item()) < 1e-10
+    sd = step.state_dict()
+    np.testing.assert_allclose(sd["conv.weight"], ref.conv.weight.detach().numpy(), rtol=1e-10)
