@@ -27,12 +27,13 @@ from ember.ir.core import Loc
 from ember.llvm.layout import (
     I1, I8, I32, I64, PTR, NotNative, is_native_type, is_refcounted, lltype,
 )
-from ember.llvm.sites import MAX_FRAMES, NPAYLOAD, TIERUP, Site
+from ember.llvm.sites import MAX_FRAMES, NPAYLOAD, STACK, STACK_BUDGET, TIERUP, Site
 
 CTX = ir.LiteralStructType([I32, I32, I64, ir.ArrayType(I64, NPAYLOAD),
-                            ir.ArrayType(I32, MAX_FRAMES), I32])
+                            ir.ArrayType(I32, MAX_FRAMES), I32, I64])
 """site, nframes, class code (module.exc_code; 0 = not known statically), payload, frames,
-status (a direct entry's error flag: module.ModuleGen.direct_shim)."""
+status (a direct entry's error flag: module.ModuleGen.direct_shim), base (the stack
+address at the entry shim: module.mark_stack_base)."""
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,22 @@ class FunctionGen:
         limit = I64(self.mg.recursion_limit)
         self.fail_if(self.b.icmp_signed(">", self.depth, limit),
                      self.site("recursion", self.func.loc), [])
+        self.guard_stack(self.func.loc)
         self.poll_tierup(self.func.loc)
+
+    def guard_stack(self, loc) -> None:
+        """Leave the call for the VM when it has used STACK_BUDGET bytes of C stack below
+        its entry (a deopt: the VM's frames are CPython's, on the heap), looked at every
+        16th level of recursion (a frame is far below STACK_BUDGET / 16). A context with no
+        base (0) never trips it."""
+        b = self.b
+        here = b.ptrtoint(self.alloca_b.alloca(I8), I64)
+        with b.if_then(b.icmp_unsigned("==", b.and_(self.depth, I64(15)), I64(0)),
+                       likely=False):
+            base = b.load(b.gep(self.ctx, [I32(0), I32(6)], inbounds=True,
+                                source_etype=CTX), typ=I64)
+            self.fail_if(b.icmp_signed(">", b.sub(base, here), I64(STACK_BUDGET)),
+                         self.site("deopt", loc, text=STACK), [])
 
     def poll_tierup(self, loc) -> None:
         """Leave the call when the optimized code is ready (the quick tier's flag: module.

@@ -154,6 +154,7 @@ class ModuleGen:
                            f"{self.prefix}entry{k}")
         b = ir.IRBuilder(shim.append_basic_block("entry"))
         ctx, ret, argp = shim.args
+        mark_stack_base(b, ctx)
         st = ir.LiteralStructType([lltype(t) for t in ft.params])
         params = [b.load(b.gep(argp, [I32(0), I32(i)], source_etype=st), typ=lltype(t))
                   for i, t in enumerate(ft.params)]
@@ -192,6 +193,7 @@ class ModuleGen:
             lltype(ft.ret), [PTR] + [lltype(t) for t in ft.params]), symbol)
         b = ir.IRBuilder(shim.append_basic_block("entry"))
         ctx, params = shim.args[0], list(shim.args[1:])
+        mark_stack_base(b, ctx)
         b.store(I32(0), b.gep(ctx, [I32(0), I32(1)], inbounds=True, source_etype=CTX))
         depth = [I64(1)] if name in self.recursive else []
         r = b.call(self.llfns[name], [ctx] + depth + params)
@@ -199,6 +201,12 @@ class ModuleGen:
                 b.gep(ctx, [I32(0), I32(5)], inbounds=True, source_etype=CTX))
         b.ret(b.extract_value(r, 1))
         return shim
+
+
+def mark_stack_base(b, ctx) -> None:
+    """ctx.base = this frame's stack address (codegen.FunctionGen.guard_stack's reference)."""
+    here = b.ptrtoint(b.alloca(I8), I64)
+    b.store(here, b.gep(ctx, [I32(0), I32(6)], inbounds=True, source_etype=CTX))
 
 
 def _signature_reason(func) -> str | None:

@@ -28,8 +28,17 @@ NPAYLOAD = 4
 class Context(ctypes.Structure):
     _fields_ = [("site", ctypes.c_int32), ("nframes", ctypes.c_int32),
                 ("code", ctypes.c_int64), ("payload", ctypes.c_int64 * NPAYLOAD),
-                ("frames", ctypes.c_int32 * MAX_FRAMES), ("status", ctypes.c_int32)]
+                ("frames", ctypes.c_int32 * MAX_FRAMES), ("status", ctypes.c_int32),
+                ("base", ctypes.c_int64)]
 
+
+STACK_BUDGET = 4 << 20
+"""Bytes of C stack a native call may use below its entry (the context's base) before a
+recursive function leaves it for the VM (codegen.FunctionGen._enter): a thread's stack is
+8 MiB by default, and CPython's frames live on the heap, so deep recursion that CPython
+runs (a raised recursion limit) runs on the VM instead of overflowing the C stack."""
+STACK = "the native stack is nearly exhausted"
+"""A deopt site's text when a recursive call found STACK_BUDGET used."""
 
 TIERUP = "the optimized code is ready"
 """A deopt site's text when the quick tier's poll left the call (codegen.poll_tierup): the

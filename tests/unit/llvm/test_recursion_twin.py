@@ -77,3 +77,38 @@ def test_traceback_names_each_frame(pair):
         native.grow(44)
     note = "\n".join(ei.value.__notes__)
     assert note.count("in grow") >= 2
+
+
+DEEP = r'''
+import sys
+import ember
+from typing import List
+
+def walk(n: int, xs: List[float], acc: float) -> float:
+    if n == 0:
+        return acc
+    a = xs[n % len(xs)] * 1.5
+    b = a + acc
+    c = walk(n - 1, xs, b * 0.5)
+    return c + a - b * 0.25
+
+sys.setrecursionlimit(600_000)
+f = ember.script(walk, backend="llvm")
+print(f.backend, f(500_000, [1.0, 2.0, 3.0], 0.0), walk(500_000, [1.0, 2.0, 3.0], 0.0))
+'''
+
+
+def test_recursion_deeper_than_the_c_stack_runs_on_the_vm(tmp_path):
+    """A raised recursion limit lets CPython recurse far deeper than native frames fit in
+    the C stack: past STACK_BUDGET the call leaves for the VM (no segfault), with
+    CPython's result."""
+    import os
+    import subprocess
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    script = tmp_path / "deep.py"
+    script.write_text(DEEP)
+    res = subprocess.run([sys.executable, str(script)], env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-2000:]
+    backend, got, want = res.stdout.split()
+    assert backend == "llvm" and got == want
