@@ -237,21 +237,28 @@ class NativeQLSTM:
         return self.kernel(x, hx, params, num_layers, bidirectional, batch_first)
 
     def _single(self, x, layers, hx, batch_first):
-        """One layer, one direction, one sample, zero initial states: _rows and _sequence
-        without recurrent()'s general bookkeeping (the same calls, the same bits); None
-        when the call is another or a kernel declines (the general path then judges)."""
-        if hx or self.seq is None or x.ndim not in (2, 3) or \
+        """One layer, one direction, one sample: _rows and _sequence without
+        recurrent()'s general bookkeeping (the same calls, the same bits); None when the
+        call is another or a kernel declines (the general path then judges)."""
+        if self.seq is None or x.ndim not in (2, 3) or \
                 (x.ndim == 3 and x.shape[0 if batch_first else 1] != 1):
             return None
         wih, _, whh, _ = layers[0]
         steps, hid = x.shape[-3 + batch_first] if x.ndim == 3 else x.shape[0], whh.n // 4
         if steps == 0 or x.shape[-1] != wih.k or whh.k != hid:
             return None
+        state = (1, hid) if x.ndim == 2 else (1, 1, hid)
+        if hx and (len(hx) != 2 or any(type(s) is not _ND or s.dtype is not _F32 or
+                                       s.shape != state for s in hx)):
+            return None
         xw = np.empty((steps, 1, 4 * hid), np.float32)
         if self.fn(np.ascontiguousarray(x.reshape(steps, wih.k)), xw.reshape(steps, -1),
                    wih.fields):
             return None
-        h, c = np.zeros((1, hid), np.float32), np.zeros((1, hid), np.float32)
+        if hx:  # copies: the states are the caller's
+            h, c = (np.array(s.reshape(1, hid)) for s in hx)
+        else:
+            h, c = np.zeros((1, hid), np.float32), np.zeros((1, hid), np.float32)
         out = np.empty((steps, 1, hid), np.float32)
         gates, t1 = np.empty((1, 4 * hid), np.float32), np.empty((1, hid), np.float32)
         try:

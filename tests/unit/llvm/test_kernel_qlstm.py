@@ -149,8 +149,9 @@ def test_generic_code_matches_numpy():
 
 @pytest.mark.parametrize("bf", [False, True])
 def test_single_sample_fast_path_matches_numpy(bf):
-    """One layer, one sample, no initial states (NativeQLSTM._single): the general
-    path's bits and shapes, batched and unbatched; a NaN input declines to it."""
+    """One layer, one sample, with and without initial states (NativeQLSTM._single):
+    the general path's bits and shapes, batched and unbatched; a NaN input declines to
+    it; the caller's states are not written."""
     from ember.llvm import numpy_loops
     if numpy_loops.loops() is None:
         pytest.skip("numpy's loops were not found or did not check out here")
@@ -164,6 +165,11 @@ def test_single_sample_fast_path_matches_numpy(bf):
         assert _same(got, want) and len(got) == 3
         got[1][...] = 0  # h_n is not a view of the output
         assert _same(got[:1], want[:1])
+        state = (1, 24) if len(shape) == 2 else (1, 1, 24)
+        hx = [rng.standard_normal(state).astype(np.float32) for _ in range(2)]
+        keep = [s.copy() for s in hx]
+        got, want = twin(x, hx, params, 1, False, bf), kernel(x, hx, params, 1, False, bf)
+        assert _same(got, want) and _same(hx, keep)
         x.reshape(7, 10)[3, 1] = np.nan
         key = ("tensor.quantized_lstm_dynamic", "numpy")
         before = kernels.COUNTS.get(key, 0)
