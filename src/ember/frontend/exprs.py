@@ -1055,8 +1055,8 @@ class ExprMixin:
         kt = expected.key if isinstance(expected, T.DictType) else None
         vt = expected.value if isinstance(expected, T.DictType) else None
         if expected is None and not node.keys:  # d = {} ... d[k] = v
-            from ember.frontend.sets import infer_empty_container
-            inferred = infer_empty_container(self, node)
+            from ember.frontend.sets import infer_empty_container, probe_stored_type
+            inferred = infer_empty_container(self, node) or probe_stored_type(self, node)
             if inferred is not None:
                 kt, vt = inferred.key, inferred.value
         keys = [self.value(k, kt) for k in node.keys]

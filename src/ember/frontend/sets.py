@@ -265,6 +265,54 @@ def infer_empty_container(em, node):
     return None
 
 
+def probe_stored_type(em, node):
+    """For `d = {}` whose key and value types infer_empty_container cannot tell: the types
+    of the first `d[k] = v` in a muted probe of the statements after it, or None."""
+    from ember.frontend.env import Var, walk
+    from ember.frontend.function import erase_tensor_info
+    if em.probing or not em.following:
+        return None
+    target = _assigned_name(em, node)
+    if target is None:
+        return None
+    rest = [st for level in reversed(em.following) for st in level]
+    if not any(isinstance(n, A.Assign) and any(
+            isinstance(t, A.Subscript) and isinstance(t.value, A.Name) and t.value.id == target
+            for t in n.targets) for n in walk(A.Module(node.span, rest))):
+        return None
+    seen = []
+
+    def emit():
+        empty = em.b.create("dict.new", [], [T.DictType(T.STR, T.TENSOR)],
+                            loc=em.loc(node)).result
+        em.env.set(target, Var(T.DictType(T.STR, T.TENSOR), empty, True))
+        em.append_probe = (("dict", target), seen)
+        try:
+            em.emit_body(rest)
+        finally:
+            em.append_probe = None
+        return {}
+
+    em.probe(emit, [])
+    if not seen:
+        return None
+    k, v = seen[0]
+    if isinstance(k, ErrorType) or isinstance(v, ErrorType) or not hashable(k) or \
+            (k == T.STR and isinstance(v, T.TensorType)):
+        return None
+    return T.DictType(k, erase_tensor_info(v))
+
+
+def _assigned_name(em, node):
+    from ember.frontend.env import walk
+    body = getattr(em.node, "body", None) or []
+    for n in walk(A.Module(node.span, body)):
+        if isinstance(n, A.Assign) and n.value is node and len(n.targets) == 1 and \
+                isinstance(n.targets[0], A.Name):
+            return n.targets[0].id
+    return None
+
+
 def probe_appended_type(em, node):
     """For `xs = []` whose element type infer_empty_container cannot tell: the type of the
     first value given to `xs.append(v)` / `xs.insert(i, v)` when the statements after the

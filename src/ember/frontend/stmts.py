@@ -463,6 +463,10 @@ class StmtMixin:
         elif isinstance(target, (A.Tuple, A.List)):
             self.unpack(target, value, span)
         elif isinstance(target, A.Subscript):
+            probe = self.append_probe
+            if probe is not None and probe[0] == ("dict", getattr(target.value, "id", None)) \
+                    and not probe[1] and not isinstance(target.slice, A.Slice):
+                probe[1].append((self.value(target.slice).type, value.type))
             obj = self.value(target.value)
             self.subscript_set(obj, self.index_value(target.slice, obj), value, target)
         elif isinstance(target, A.Attribute):
