@@ -24,8 +24,17 @@ def any_entries(source: str) -> dict:
         return {}
     return {node.name: node for node in tree.body
             if isinstance(node, ast.FunctionDef) and any(
-                a.annotation is not None and _per_call(a.annotation)
+                a.annotation is not None and _per_call(a.annotation) or
+                a.annotation is None and a.arg in _called(node)
                 for a in node.args.args)}
+
+
+def _called(node) -> set:
+    """Unannotated parameters the body calls (frontend/signature.called_params)."""
+    names = {a.arg for a in node.args.args if a.annotation is None}
+    called = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and
+                 n.func.id in names for n in ast.walk(node))
+    return names if called else set()
 
 
 def _per_call(node) -> bool:

@@ -254,6 +254,11 @@ def infer_empty_container(em, node):
                  n.func.attr == "insert" and len(n.args) == 2):
             t = _guess(em, n.args[-1], loops, 0)
             return T.ListType(t) if t is not None else None
+        if isinstance(node, A.Dict) and isinstance(n, A.Call) and \
+                isinstance(n.func, A.Attribute):
+            found = _setdefault_types(em, n, target, loops)
+            if found is not None:
+                return found
         if isinstance(node, A.Dict) and isinstance(n, A.Assign) and len(n.targets) == 1 and \
                 isinstance(n.targets[0], A.Subscript) and \
                 isinstance(n.targets[0].value, A.Name) and n.targets[0].value.id == target:
@@ -354,6 +359,29 @@ def probe_appended_type(em, node):
             isinstance(seen[0], T.TensorType):
         return None
     return T.ListType(erase_tensor_info(seen[0]))
+
+
+def _setdefault_types(em, n, target, loops):
+    """Dict[K, V] from `d.setdefault(k, []).append(x)` (V a list of x's type) or
+    `d.setdefault(k, v)`, when the types can be told; else None."""
+    def is_setdefault(c):
+        return isinstance(c, A.Call) and isinstance(c.func, A.Attribute) and \
+            c.func.attr == "setdefault" and isinstance(c.func.value, A.Name) and \
+            c.func.value.id == target and len(c.args) == 2 and not c.keywords
+
+    inner = n.func.value
+    if n.func.attr in ("append", "add") and len(n.args) == 1 and is_setdefault(inner) and \
+            isinstance(inner.args[1], (A.List, A.Set)) and not inner.args[1].elts:
+        k, x = _guess(em, inner.args[0], loops, 0), _guess(em, n.args[0], loops, 0)
+        if k is None or x is None or not hashable(k):
+            return None
+        return T.DictType(k, T.ListType(x) if n.func.attr == "append" else T.SetType(x))
+    if is_setdefault(n) and not (isinstance(n.args[1], (A.List, A.Dict, A.Set)) and
+                                 not getattr(n.args[1], "elts", getattr(n.args[1], "keys", 1))):
+        k, v = _guess(em, n.args[0], loops, 0), _guess(em, n.args[1], loops, 0)
+        if k is not None and v is not None and hashable(k):
+            return T.DictType(k, v)
+    return None
 
 
 def _key(target):

@@ -76,7 +76,24 @@ def function_signature(em):
 def _is_any_param(em, i, arg) -> bool:
     if em.info.owner is not None and i > 0 and em.info.node.name == "__exit__":
         return False  # __exit__'s Any parameters take None (with_object)
+    if arg.annotation is None and arg.arg in called_params(em.info.node) and \
+            not (em.info.owner is not None and i == 0 and not em.info.static):
+        return True  # `def apply(fn, x): return fn(x)`: typed by what each call gives
     return em.ann.mentions_any(arg.annotation) or variadic_item(arg.annotation) is not None
+
+
+def called_params(node) -> set:
+    """The unannotated parameters of a function whose body calls one of them (`fn(x)`): a
+    function is passed there, not the Tensor an unannotated parameter is otherwise, so
+    each call compiles the function for the values it gives (as for `Any` parameters;
+    the other unannotated parameters too: `def twice(fn, x)` called with an int)."""
+    from ember.frontend.env import walk
+    names = {a.arg for a in node.args if a.kind == "normal" and a.annotation is None}
+    if not names:
+        return set()
+    called = any(isinstance(n, A.Call) and isinstance(n.func, A.Name) and n.func.id in names
+                 for n in walk(A.Module(node.span, list(node.body))))
+    return names if called else set()
 
 
 def any_params(em_or_c, info) -> list:
@@ -86,9 +103,13 @@ def any_params(em_or_c, info) -> list:
     if info.owner is not None and info.node.name == "__exit__":
         return []
     out = []
-    for a in info.node.args:
+    called = called_params(info.node)
+    skip_self = info.owner is not None and not info.static
+    for i, a in enumerate(info.node.args):
         if a.kind == "normal" and a.annotation is not None and \
                 (_mentions_any_text(a.annotation) or variadic_item(a.annotation) is not None):
+            out.append(a.arg)
+        elif a.kind == "normal" and a.arg in called and not (skip_self and i == 0):
             out.append(a.arg)
     return out
 
