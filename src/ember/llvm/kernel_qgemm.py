@@ -373,13 +373,24 @@ def rows_product(b, fn, g, epi, block_epi=None):
 
     nb = b.udiv(b.add(g["n"], I64(15)), I64(16))
 
+    def tile(b, rows, nv, m, jb):
+        if "flags" not in g:
+            _rows_tile(b, fn, g, rows, nv, m, jb, corrected)
+            return
+        narrow = ir.Constant(I1, 1)  # every row of the tile (row_flags)
+        for r in range(rows):
+            f = b.load(_gep(b, g["flags"], b.add(m, I64(r))), typ=I8)
+            narrow = b.and_(narrow, b.trunc(f, I1))
+        both_widths(b, fn, g, narrow, lambda b: _rows_tile(b, fn, g, rows, nv, m, jb,
+                                                           corrected))
+
     def rowtiles(nv, tiles):
         def per(b, jb):
             m0 = I64(0)
             for rows in tiles:
                 last = b.add(b.sub(g["m"], I64(rows)), I64(1))
                 m0 = _loop(b, fn, m0, last, I64(rows), f"m{rows}x{nv}",
-                           lambda b, m: _rows_tile(b, fn, g, rows, nv, m, jb, corrected))
+                           lambda b, m: tile(b, rows, nv, m, jb))
         return per
 
     few, many, done = (fn.append_basic_block(f"rp.{s}") for s in ("few", "many", "done"))
@@ -476,7 +487,8 @@ def narrow_codes(b, fn, p, count, zp):
 
 def both_widths(b, fn, g, narrow, emit):
     """emit(b) twice: with g["wide"] False where `narrow` (i1) holds, True elsewhere (only
-    the AVX2 product distinguishes them; other ISAs emit once)."""
+    the AVX2 product distinguishes them; other ISAs emit once). The static linear decides
+    per tile of rows, the convolution per output row."""
     if g["isa"] != "avx2":
         g["wide"] = True
         emit(b)
@@ -705,8 +717,16 @@ def build_static(module, name, isa, with_bias):
         _mstore(b, y, _gep(b, out, b.add(b.mul(mm, a["n"]), b.mul(j, I64(16)))),
                 _lanes(b, g, j))
 
-    narrow = narrow_codes(b, fn, q, b.mul(m, k), I64(0))  # the padding's codes are 0
-    both_widths(b, fn, g, narrow, lambda b: rows_product(b, fn, g, epi))
+    if isa == "avx2":  # which rows hold a code above 128 (the padding's codes are 0)
+        g["flags"] = _malloc(b, b.add(m, I64(1)))
+        _loop(b, fn, I64(0), m, I64(1), "fl", lambda b, r: b.store(
+            b.zext(narrow_codes(b, fn, _gep(b, q, b.mul(r, k)), k, I64(0)), I8),
+            _gep(b, g["flags"], r)))
+    else:
+        g["wide"] = True
+    rows_product(b, fn, g, epi)
+    if isa == "avx2":
+        _free(b, g["flags"])
     _free(b, codes)
     b.ret_void()
     return fn

@@ -218,3 +218,17 @@ def test_static_linear_narrow_and_wide_codes(top):
         ws = rng.uniform(1e-4, 1e-3, n).astype(np.float32)
         args = (q, 0.02, 7, w, ws, rng.standard_normal(n).astype(np.float32), 0.5, 60, False)
         assert np.array_equal(twin(*args), tq.linear_static(*args))
+
+
+def test_static_linear_wide_rows_among_narrow_ones():
+    """Rows with a code above 128 take the split; the tiles of the other rows do not."""
+    from ember.llvm.kernel_qlinear import NativeQLinear
+    rng = np.random.default_rng(5)
+    twin = NativeQLinear(tq.linear_static)
+    for m in (1, 3, 4, 9, 33):
+        q = rng.integers(0, 129, (m, 50)).astype(np.uint8)
+        q[m // 2, 7] = 255
+        w = np.where(rng.random((20, 50)) < 0.5, -128, 127).astype(np.int8)
+        ws = rng.uniform(1e-4, 1e-3, 20).astype(np.float32)
+        args = (q, 0.02, 7, w, ws, rng.standard_normal(20).astype(np.float32), 0.5, 60, False)
+        assert np.array_equal(twin(*args), tq.linear_static(*args)), m
