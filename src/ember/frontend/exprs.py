@@ -765,14 +765,25 @@ class ExprMixin:
         if cond.const is not None:  # decided by types: only that branch is compiled
             return self.value(node.body if cond.const else node.orelse, expected)
         loc = self.loc(node)
-        branches = []
+        branches = [None, None]
         before = self.env
-        for expr_node, facts in ((node.body, cond.true), (node.orelse, cond.false)):
+        arms = [(node.body, cond.true), (node.orelse, cond.false)]
+        order = [0, 1]
+        if expected is None and _all_empty(node.body) != _all_empty(node.orelse):
+            order = [1, 0] if _all_empty(node.body) else [0, 1]  # [] takes the other's type
+        want = expected
+        second_empty = expected is None and _all_empty(arms[order[1]][0]) and \
+            not _all_empty(arms[order[0]][0])
+        for idx, k in enumerate(order):
+            expr_node, facts = arms[k]
             self.env = before.copy()
             r = Region()
             with self.at(r.block):
                 self.apply_facts(facts)
-                branches.append((r, self.value(expr_node, expected)))
+                v = self.value(expr_node, want)
+                branches[k] = (r, v)
+            if idx == 0 and second_empty and not isinstance(v.type, ErrorType):
+                want = v.type
         self.env = before
         (r1, v1), (r2, v2) = branches
         t = T.join(v1.type, v2.type)
@@ -1017,7 +1028,16 @@ class ExprMixin:
             from ember.frontend.sets import infer_empty_container, probe_appended_type
             inferred = infer_empty_container(self, node) or probe_appended_type(self, node)
             want = inferred.elem if inferred is not None else None
-        items = [self.value(e, want) for e in node.elts]
+        if want is None and any(_empty_display(e) for e in node.elts) and \
+                not all(_empty_display(e) for e in node.elts):
+            # [[1.5], []]: an empty list or dict takes its siblings' type (it has no
+            # side effects, so evaluating it after them changes nothing)
+            values = {i: self.value(e) for i, e in enumerate(node.elts) if not _empty_display(e)}
+            sibling = self.join_elements(list(values.values()), node, T.TENSOR)
+            items = [values[i] if i in values else self.value(e, sibling)
+                     for i, e in enumerate(node.elts)]
+        else:
+            items = [self.value(e, want) for e in node.elts]
         elem = want or self.join_elements(items, node, T.TENSOR)
         items = [self.coerce(v, elem, e.span, "list element") for v, e in zip(items, node.elts)]
         return self.b.create("list.new", items, [T.ListType(elem)], loc=self.loc(node)).result
@@ -1060,7 +1080,16 @@ class ExprMixin:
             if inferred is not None:
                 kt, vt = inferred.key, inferred.value
         keys = [self.value(k, kt) for k in node.keys]
-        values = [self.value(v, vt) for v in node.values]
+        if vt is None and any(_empty_display(v) for v in node.values) and \
+                not all(_empty_display(v) for v in node.values):
+            # {"a": [], "b": [1]}: an empty value takes its siblings' type
+            known = {i: self.value(v) for i, v in enumerate(node.values)
+                     if not _empty_display(v)}
+            sibling = self.join_elements(list(known.values()), node, T.TENSOR)
+            values = [known[i] if i in known else self.value(v, sibling)
+                      for i, v in enumerate(node.values)]
+        else:
+            values = [self.value(v, vt) for v in node.values]
         kt = kt or self.join_elements(keys, node, T.STR)
         vt = vt or self.join_elements(values, node, T.TENSOR)
         ops = []
@@ -1206,3 +1235,14 @@ def _holds_tensors(t) -> bool:
     if isinstance(t, T.UnionType):
         return any(_holds_tensors(m) for m in T.members(t))
     return False
+
+
+def _all_empty(e) -> bool:
+    """An empty display, or a list display of such ([[], []]): typed by the context."""
+    return _empty_display(e) or isinstance(e, A.List) and bool(e.elts) and \
+        all(_all_empty(x) for x in e.elts)
+
+
+def _empty_display(e) -> bool:
+    """An empty list or dict display ([] or {}): typed by the context."""
+    return isinstance(e, A.List) and not e.elts or isinstance(e, A.Dict) and not e.keys
