@@ -13,6 +13,11 @@ from ember.frontend.vartuple import variadic_item
 from ember.ir import types as T
 
 
+LIST_VARARGS = -1
+"""vararg_count of the instance of a *args function called with f(*xs) of a list: its args
+is that list's copy (a List[T]: the number of items is known at run time only)."""
+
+
 def function_signature(em):
     node: A.FunctionDef = em.node
     names, types, defaults = [], [], []
@@ -24,7 +29,8 @@ def function_signature(em):
         if arg.kind == "star" and em.info.vararg_count is not None:
             elem = em.ann.resolve(arg.annotation) if arg.annotation is not None else T.TENSOR
             names.append(arg.arg)
-            types.append(T.TupleType((elem,) * em.info.vararg_count))
+            types.append(T.ListType(elem) if em.info.vararg_count == LIST_VARARGS else
+                         T.TupleType((elem,) * em.info.vararg_count))
             em.info.vararg = (arg.arg, elem)
             continue
         if arg.kind == "star":

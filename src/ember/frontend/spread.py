@@ -32,6 +32,9 @@ def spread_call(em, info, call, list_arg, dict_arg, leading, expected=None):
     from ember.frontend.kwargs import has_kwargs
     from ember.frontend.compiler import has_varargs
     node = call
+    if has_varargs(info.node) and not has_kwargs(info.node) and dict_arg is None and \
+            list_arg is not None:
+        return _spread_into_varargs(em, info, call, list_arg, leading)
     if has_varargs(info.node) or has_kwargs(info.node):
         return em.unsupported("f(*xs) of a list or f(**d) of a dict into a function with "
                               "*args or **kwargs is not supported", node.span)
@@ -82,6 +85,48 @@ def spread_call(em, info, call, list_arg, dict_arg, leading, expected=None):
         from ember.frontend.userfuncs import call_user_function
         return call_user_function(em, info, c, leading)
     return choose(em, tests, [lambda L=L: branch(L) for L in lengths], node, expected)
+
+
+def _spread_into_varargs(em, info, call, list_arg, leading):
+    """f(a, *xs) of a list into `def f(a, *args: T)`: the parameters before *args take the
+    call's positional arguments and args a copy of the list (an instance of f whose args
+    is a List[T])."""
+    from ember.frontend.signature import LIST_VARARGS
+    from ember.frontend.userfuncs import call_user_function, ensure_symbol, signature_of
+    node = call
+    fname = info.node.name
+    star = next(i for i, a in enumerate(info.node.args) if a.kind == "star")
+    n_normal = star - (1 if info.owner is not None and not info.static else 0)
+    if len(call.args) != n_normal or \
+            any(a.kind == "kwonly" and a.default is None for a in info.node.args):
+        return em.unsupported(f"f(*xs) of a list into {fname}(): give the parameters before "
+                              "*args as positional arguments (the list fills *args)",
+                              node.span)
+    spec = info.vararg_instances.get(LIST_VARARGS)
+    if spec is None:
+        from ember.frontend.compiler import FuncInfo
+        spec = FuncInfo(info.name, info.node, info.source, info.scope, info.pyfn, info.owner)
+        spec.static, spec.nested, spec.vararg_count = info.static, info.nested, LIST_VARARGS
+        info.vararg_instances[LIST_VARARGS] = spec
+        ensure_symbol(em.c, spec)
+    names, types, _, _ = signature_of(em.c, spec)
+    if any(isinstance(t, ErrorType) for t in types):
+        from ember.frontend.function import Poison
+        return Poison()
+    want = types[names.index(info.node.args[star].arg)]
+    items = em.read_var(list_arg.id, node.span)
+    if not _fits(items.type.elem, want.elem):
+        return em.error(f"the items of the list spread into {fname}()'s *args are "
+                        f"{show(items.type.elem)}, not {show(want.elem)}", node.span,
+                        TypeCheckError)
+    copy = em.b.kernel("list.copy", [items], items.type, em.loc(node))
+    if items.type != want:
+        copy = em.coerce(copy, want, node.span, convert=True)
+    values = [em.value(a) for a in call.args] + [copy]
+    if not call.keywords:
+        return call_user_function(em, spec, node, leading, values)
+    from ember.frontend.userfuncs import _call_with_keywords
+    return _call_with_keywords(em, spec, node, leading, values, call.keywords)
 
 
 def _positional(info, nlead):
