@@ -1,5 +1,6 @@
 """f(*xs) of a list into a *args function (args is then the list's copy), f(*t) of a
-tuple, f(**{...}) of a display, as CompilationUnit sources."""
+tuple, f(**{...}) of a display, f(**d) of a dict variable into a **kwargs function, as
+CompilationUnit sources."""
 
 import torch
 CASES = [
@@ -40,8 +41,26 @@ def f(xs: List[int]):
 ''', [([1, 2, 3],), ([],)]),
 ]
 
-# left out: what differs by design or is not implemented (the reason for each)
-_LEFT_OUT = {
-    1: "f(**d) of a dict variable into a function with **kwargs",
-}
-CASES = [c for i, c in enumerate(CASES) if i not in _LEFT_OUT]
+CASES += [
+('''
+def show(**kw: int) -> str:
+    return ",".join(k + "=" + str(v) for k, v in kw.items())
+
+def f(d: Dict[str, int]):
+    return show(**d), show(a=1, **d)
+''', [({"x": 1, "y": 2},), ({},), ({"a": 5},)]),
+('''
+def g(a: int, b: int = 2, **rest: int) -> str:
+    return str(a) + "/" + str(b) + "/" + str(sorted(rest.items()))
+
+def f(d: Dict[str, int]):
+    return g(1, **d)
+''', [({"b": 7, "z": 1},), ({},), ({"a": 3},)]),
+('''
+def g(a: int, **rest: int) -> int:
+    return a + len(rest)
+
+def f(d: Dict[str, int]):
+    return g(**d)
+''', [({"a": 4, "q": 1},), ({"q": 1},)]),
+]

@@ -35,6 +35,9 @@ def spread_call(em, info, call, list_arg, dict_arg, leading, expected=None):
     if has_varargs(info.node) and not has_kwargs(info.node) and dict_arg is None and \
             list_arg is not None:
         return _spread_into_varargs(em, info, call, list_arg, leading)
+    if has_kwargs(info.node) and not has_varargs(info.node) and list_arg is None and \
+            dict_arg is not None:
+        return _spread_into_kwargs(em, info, call, dict_arg, leading)
     if has_varargs(info.node) or has_kwargs(info.node):
         return em.unsupported("f(*xs) of a list or f(**d) of a dict into a function with "
                               "*args or **kwargs is not supported", node.span)
@@ -127,6 +130,99 @@ def _spread_into_varargs(em, info, call, list_arg, leading):
         return call_user_function(em, spec, node, leading, values)
     from ember.frontend.userfuncs import _call_with_keywords
     return _call_with_keywords(em, spec, node, leading, values, call.keywords)
+
+
+def _spread_into_kwargs(em, info, call, dict_arg, leading):
+    """f(a, k=v, **d) of a dict variable into `def f(a, ..., **kw: T)`: the named
+    parameters take the call's arguments, or d's items of their names (then not in kw),
+    or their defaults; kw is the rest of d with the call's other keywords, with CPython's
+    TypeErrors for a name given twice or a required parameter given nowhere."""
+    from ember.frontend.builtins_ import hidden_name
+    from ember.frontend.userfuncs import ensure_symbol, signature_of
+    from ember.ir.core import SymbolRef
+    sp = call.span
+    fname = info.node.name
+    named = [a for a in info.node.args if a.kind in ("normal", "kwonly")]
+    if info.owner is not None and not info.static:
+        named = named[1:]
+    if len(call.args) > sum(1 for a in named if a.kind == "normal"):
+        return em.error(f"{fname}() takes {len(named)} positional argument(s) but "
+                        f"{len(call.args)} were given", sp)
+    given = {a.arg: v for a, v in zip(named, call.args)}
+    extras = []
+    for k in call.keywords:
+        if k.arg in given:
+            return em.error(f"{fname}() got multiple values for argument '{k.arg}'", k.span)
+        if any(a.arg == k.arg for a in named):
+            given[k.arg] = k.value
+        else:
+            extras.append(k)
+    kw = hidden_name("kw")
+
+    def name(n):
+        return A.Name(sp, n)
+
+    def raise_if(test, message):
+        _raise_if(em, test, A.Constant(sp, message), sp)
+
+    em.stmt(A.Assign(sp, [name(kw)], A.Call(sp, name("dict"), [dict_arg], [])))
+    ensure_symbol(em.c, info)
+    names, types, _, _ = signature_of(em.c, info)
+    ptypes = dict(zip(names[len(leading):], types[len(leading):]))
+    elem = em.read_var(dict_arg.id, sp).type.value
+    held = {}
+    for a in named:
+        in_kw = A.Compare(sp, A.Constant(sp, a.arg), ["in"], [name(kw)])
+        if a.arg in given:
+            raise_if(in_kw, f"{fname}() got multiple values for argument '{a.arg}'")
+            continue
+        if not _fits(elem, ptypes.get(a.arg)):  # d's values cannot be this parameter's
+            raise_if(in_kw, f"{fname}() argument '{a.arg}' must be "
+                            f"{show(ptypes.get(a.arg))}, not {show(elem)}")
+            if a.default is None:
+                return em.error(f"{fname}() missing required argument '{a.arg}' (the items "
+                                f"of the dict spread are {show(elem)})", sp, TypeCheckError)
+            given[a.arg] = a.default
+            continue
+        h = held[a.arg] = hidden_name("p")
+        if a.default is None:
+            raise_if(A.UnaryOp(sp, "not", in_kw),
+                     f"{fname}() missing 1 required argument: '{a.arg}'")
+            em.stmt(A.Assign(sp, [name(h)], A.Call(sp, A.Attribute(sp, name(kw), "pop"),
+                                                    [A.Constant(sp, a.arg)], [])))
+        else:
+            em.stmt(A.Assign(sp, [name(h)], A.Call(sp, A.Attribute(sp, name(kw), "pop"),
+                                                    [A.Constant(sp, a.arg), a.default], [])))
+    for k in extras:
+        raise_if(A.Compare(sp, A.Constant(sp, k.arg), ["in"], [name(kw)]),
+                 f"{fname}() got multiple values for keyword argument '{k.arg}'")
+    if any(isinstance(t, ErrorType) for t in types):
+        from ember.frontend.function import Poison
+        return Poison()
+    kw_type = types[-1]
+    if extras:  # the call's own keywords first, then d's remaining items (call order)
+        merged = hidden_name("kw")
+        em.stmt(A.Assign(sp, [name(merged)], A.Dict(sp, [A.Constant(sp, k.arg) for k in extras],
+                                                    [k.value for k in extras])))
+        em.stmt(A.Expr(sp, A.Call(sp, A.Attribute(sp, name(merged), "update"), [name(kw)],
+                                  [])))
+        kw = merged
+    args = list(leading)
+    for a, t in zip(named, types[len(leading):]):
+        node = given[a.arg] if a.arg in given else name(held[a.arg])
+        args.append(em.coerce(em.value(node, t), t, node.span, convert=True,
+                              what=f"argument '{a.arg}' of {fname}()"))
+    kv = em.read_var(kw, sp)
+    args.append(em.coerce(kv, kw_type, sp, convert=True,
+                          what=f"the **kwargs of {fname}()"))
+    func = em.c.ensure_compiled(info)
+    if func is None:
+        return em.unsupported(f"recursive {fname}() called with **d", sp)
+    if any(isinstance(v.type, ErrorType) for v in args):
+        from ember.frontend.function import Poison
+        return Poison()
+    return em.b.create("call", args, [func.type.ret], {"callee": SymbolRef(info.symbol)},
+                       loc=em.loc(sp)).result
 
 
 def _positional(info, nlead):

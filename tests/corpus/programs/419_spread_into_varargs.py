@@ -1,4 +1,4 @@
-from typing import List, Tuple
+from typing import Dict, List, Tuple
 
 
 def total(base: int, *args: int, scale: int = 1) -> int:
@@ -21,4 +21,16 @@ def use(xs: List[int], ws: List[str]) -> Tuple[int, int, int, str, str]:
         longest("a", "bcd")
 
 
-CASES = [("use", ([1, 2, 3], ["x", "yyy", "zz"])), ("use", ([], []))]
+
+
+def describe(name: str, sep: str = "=", **fields: int) -> str:
+    return name + ":" + ",".join(k + sep + str(v) for k, v in fields.items())
+
+
+def use_kwargs(d: Dict[str, int]) -> Tuple[str, str]:
+    return describe("p", **d), describe("q", extra=1, **d)
+
+
+CASES = [("use", ([1, 2, 3], ["x", "yyy", "zz"])), ("use", ([], [])),
+         ("use_kwargs", ({"a": 1, "b": 2},)), ("use_kwargs", ({},)),
+         ("use_kwargs", ({"b": 0},))]
