@@ -190,12 +190,7 @@ def _infer_empty(em, node):
     container bound here, or a tuple of those. None when it cannot be told."""
     from ember.frontend.env import walk
     body = getattr(em.node, "body", None) or []
-    target = None
-    for n in walk(A.Module(node.span, body)):
-        if isinstance(n, A.Assign) and n.value is node and len(n.targets) == 1 and \
-                isinstance(n.targets[0], A.Name):
-            target = n.targets[0].id
-            break
+    target = _assigned_name(em, node)
     if target is None:
         return None
     loops: dict = {}
@@ -220,12 +215,7 @@ def infer_empty_container(em, node):
     from ember.frontend.env import walk
     body = getattr(em.node, "body", None) or []
     module = A.Module(node.span, body)
-    target = None
-    for n in walk(module):
-        if isinstance(n, A.Assign) and n.value is node and len(n.targets) == 1 and \
-                isinstance(n.targets[0], A.Name):
-            target = n.targets[0].id
-            break
+    target = _assigned_name(em, node)
     if target is None:
         return None
     loops: dict = {}
@@ -327,13 +317,7 @@ def probe_appended_type(em, node):
     from ember.frontend.function import erase_tensor_info
     if em.probing or not em.following:
         return None
-    body = getattr(em.node, "body", None) or []
-    target = None
-    for n in walk(A.Module(node.span, body)):
-        if isinstance(n, A.Assign) and n.value is node and len(n.targets) == 1 and \
-                isinstance(n.targets[0], A.Name):
-            target = n.targets[0].id
-            break
+    target = _assigned_name(em, node)
     if target is None:
         return None
     rest = [st for level in reversed(em.following) for st in level]
