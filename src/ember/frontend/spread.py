@@ -95,7 +95,7 @@ def _spread_into_varargs(em, info, call, list_arg, leading):
     call's positional arguments and args a copy of the list (an instance of f whose args
     is a List[T])."""
     from ember.frontend.signature import LIST_VARARGS
-    from ember.frontend.userfuncs import call_user_function, ensure_symbol, signature_of
+    from ember.frontend.userfuncs import call_user_function, instance, signature_of
     node = call
     fname = info.node.name
     star = next(i for i, a in enumerate(info.node.args) if a.kind == "star")
@@ -105,13 +105,8 @@ def _spread_into_varargs(em, info, call, list_arg, leading):
         return em.unsupported(f"f(*xs) of a list into {fname}(): give the parameters before "
                               "*args as positional arguments (the list fills *args)",
                               node.span)
-    spec = info.vararg_instances.get(LIST_VARARGS)
-    if spec is None:
-        from ember.frontend.compiler import FuncInfo
-        spec = FuncInfo(info.name, info.node, info.source, info.scope, info.pyfn, info.owner)
-        spec.static, spec.nested, spec.vararg_count = info.static, info.nested, LIST_VARARGS
-        info.vararg_instances[LIST_VARARGS] = spec
-        ensure_symbol(em.c, spec)
+    spec = instance(em, info, info.vararg_instances, LIST_VARARGS,
+                    vararg_count=LIST_VARARGS)
     names, types, _, _ = signature_of(em.c, spec)
     if any(isinstance(t, ErrorType) for t in types):
         from ember.frontend.function import Poison

@@ -30,6 +30,21 @@ def ensure_symbol(c, info) -> str:
     return info.symbol
 
 
+def instance(em, info, table, key, **attrs):
+    """table[key]: the specialization of info (its FuncInfo copy with `attrs` set: an
+    Any-parameter or *args instance), made and given its symbol on first use."""
+    spec = table.get(key)
+    if spec is None:
+        from ember.frontend.compiler import FuncInfo
+        spec = FuncInfo(info.name, info.node, info.source, info.scope, info.pyfn, info.owner)
+        spec.static, spec.nested = info.static, info.nested
+        for name, value in attrs.items():
+            setattr(spec, name, value)
+        table[key] = spec
+        ensure_symbol(em.c, spec)
+    return spec
+
+
 def call_user_function(em, info, node, leading, values=None):
     """Emit a call of `info` with `leading` values (self, captures) before the call's args
     (the AST arguments of `node`, or the already evaluated positional `values`)."""
@@ -128,13 +143,7 @@ def call_any(em, info, node, leading, values, names_any):
         from ember.frontend.function import Poison
         return Poison()
     key = tuple(sorted((p, str(t)) for p, t in types.items()))
-    spec = info.any_instances.get(key)
-    if spec is None:
-        from ember.frontend.compiler import FuncInfo
-        spec = FuncInfo(info.name, info.node, info.source, info.scope, info.pyfn, info.owner)
-        spec.static, spec.nested, spec.any_types = info.static, info.nested, types
-        info.any_instances[key] = spec
-        ensure_symbol(em.c, spec)
+    spec = instance(em, info, info.any_instances, key, any_types=types)
     if values is not None:
         return call_user_function(em, spec, node, leading, values)
     names, ptypes, pdefaults, _ = signature_of(em.c, spec)
@@ -161,13 +170,7 @@ def call_varargs(em, info, node, leading, values):
         values = [em.value(a) for a in node.args]
     n_normal = star - (1 if info.owner is not None and not info.static else 0)
     k = max(0, len(values) - n_normal)
-    spec = info.vararg_instances.get(k)
-    if spec is None:
-        from ember.frontend.compiler import FuncInfo
-        spec = FuncInfo(info.name, info.node, info.source, info.scope, info.pyfn, info.owner)
-        spec.static, spec.nested, spec.vararg_count = info.static, info.nested, k
-        info.vararg_instances[k] = spec
-        ensure_symbol(em.c, spec)
+    spec = instance(em, info, info.vararg_instances, k, vararg_count=k)
     names, types, defaults, declared = signature_of(em.c, spec)
     if any(isinstance(t, ErrorType) for t in types):
         from ember.frontend.function import Poison
