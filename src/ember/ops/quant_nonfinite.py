@@ -25,27 +25,27 @@ from __future__ import annotations
 
 import numpy as np
 
+from ember.ops.tensor_quant import _f32, _qrange, choose_qparams
+
 _LANES = 8
 _I32_FLOAT_MAX = np.float32(2 ** 31 - 128)  # fbgemm's largest int32 exact in float32
 
 
-def _lane_fold(lanes, seed, less):
+def _lane_fold(lanes, seed, less, pick):
     """One of FindMinMax's vector reductions over lanes (R, 8): each lane's value after
-    `v = v if less(v, x) else x` from `seed`, as float64 (NaN when the lane ends on one)."""
+    `v = v if less(v, x) else x` from `seed`, as float64 (NaN when the lane ends on one);
+    `pick` (np.min / np.max) is that fold over values with no NaN."""
     with np.errstate(invalid="ignore"):
         nan = np.isnan(lanes)
         rows = lanes.shape[0]
         last = np.where(nan.any(axis=0), rows - 1 - np.argmax(nan[::-1], axis=0), -1)
         out = np.empty(_LANES)
         for j in range(_LANES):
-            rest = lanes[last[j] + 1:, j]
             if last[j] == rows - 1:
                 out[j] = np.nan
-            elif last[j] >= 0:
-                out[j] = rest.min() if less is _lt else rest.max()
-            else:
-                pick = rest.min() if less is _lt else rest.max()
-                out[j] = pick if less(pick, seed) else seed
+                continue
+            best = pick(lanes[last[j] + 1:, j])
+            out[j] = best if last[j] >= 0 or less(best, seed) else seed
         return out
 
 
@@ -74,8 +74,8 @@ def fbgemm_min_max(flat):
     n8 = flat.size // _LANES * _LANES if flat.size >= _LANES else 0
     if n8:
         lanes = flat[:n8].reshape(-1, _LANES).astype(np.float64)
-        lo = _scalar_fold(lo, (float(v) for v in _lane_fold(lanes, first, _lt)), _lt)
-        hi = _scalar_fold(hi, (float(v) for v in _lane_fold(lanes, first, _gt)), _gt)
+        lo = _scalar_fold(lo, map(float, _lane_fold(lanes, first, _lt, np.min)), _lt)
+        hi = _scalar_fold(hi, map(float, _lane_fold(lanes, first, _gt, np.max)), _gt)
     tail = flat[n8:]
     if tail.size:
         good = tail[~np.isnan(tail)]
@@ -119,7 +119,6 @@ def _wrap32(v):
 def fbgemm_product(rows, codes_kn, scale, bias, s_x, zp):
     """f32(f32(raw) * f32(s_x * s_w) + bias) of uint8 codes of rows (M, K) by int8 weight
     codes_kn (K, N): raw = wrap32(acc - wrap32(zp * column sum))."""
-    from ember.ops.tensor_quant import _f32
     q = fbgemm_codes(rows, _f32(1.0 / s_x), zp)
     w = np.asarray(codes_kn).astype(np.int64)
     raw = _wrap32(_pair_saturated(q, w) - _wrap32(zp * w.sum(axis=0)))
@@ -137,7 +136,6 @@ def fbgemm_product(rows, codes_kn, scale, bias, s_x, zp):
 def nonfinite_product(rows, codes_kn, scale, bias, reduce_range=True):
     """torch's quantized dynamic linear of rows (M, K), M * K > 0, holding NaN or
     infinities, by weight codes (K, N) with scale (a float, or float32 (N,))."""
-    from ember.ops.tensor_quant import _qrange, choose_qparams
     mn, mx = fbgemm_min_max(rows)
     if mn != mn or mx != mx:
         raise RuntimeError("In ChooseQuantizationParams, min should be less than or equal "

@@ -296,19 +296,6 @@ def _code_of(v, inv, zp):
     return round(_f32(v * inv + zp))
 
 
-def _centred_codes(rows, inv, zp, nan=True):
-    """quantize_codes(rows, 1 / inv, zp, 0, 255) - zp as float32 (NaN gives code 0; nan=False
-    says rows hold none), in place on one buffer."""
-    t = rows.astype(np.float64)
-    t *= inv
-    t += zp
-    v = t.astype(np.float32)
-    np.rint(v, out=v)
-    np.clip(v, 0, 255, out=v)
-    v -= _F32(zp)
-    return np.nan_to_num(v, copy=False, nan=-zp) if nan else v
-
-
 def _check_scales(s, what):
     if s.size == 0 or not np.all(np.isfinite(s)) or not np.all(s > 0):
         raise RuntimeError(f"{what}: quantization scales must be finite and positive")
