@@ -7,9 +7,11 @@ from __future__ import annotations
 import tracemalloc
 
 import numpy as np
-import torch
+import pytest
 
 import ember
+
+torch = pytest.importorskip("torch")
 
 HEADER = "import torch\nfrom torch import Tensor\nfrom typing import List, Tuple\n\n"
 
