@@ -154,7 +154,6 @@ class ModuleGen:
                            f"{self.prefix}entry{k}")
         b = ir.IRBuilder(shim.append_basic_block("entry"))
         ctx, ret, argp = shim.args
-        mark_stack_base(b, ctx)
         st = ir.LiteralStructType([lltype(t) for t in ft.params])
         params = [b.load(b.gep(argp, [I32(0), I32(i)], source_etype=st), typ=lltype(t))
                   for i, t in enumerate(ft.params)]
@@ -165,7 +164,8 @@ class ModuleGen:
             status = b.load(b.gep(ctx, [I32(0), I32(5)], inbounds=True, source_etype=CTX),
                             typ=I32)
             err = b.trunc(status, I8)
-        else:
+        else:  # (the direct shim marks the stack base itself)
+            mark_stack_base(b, ctx)
             depth = [I64(1)] if name in self.recursive else []
             r = b.call(self.llfns[name], [ctx] + depth + params)
             err, value = b.extract_value(r, 0), b.extract_value(r, 1)
