@@ -263,7 +263,7 @@ def infer_empty_container(em, node):
 def probe_stored_type(em, node):
     """For `d = {}` whose key and value types infer_empty_container cannot tell: the types
     of the first `d[k] = v` in a muted probe of the statements after it, or None."""
-    from ember.frontend.env import Var, walk
+    from ember.frontend.env import walk
     from ember.frontend.function import erase_tensor_info
     if em.probing or not em.following:
         return None
@@ -275,20 +275,8 @@ def probe_stored_type(em, node):
             isinstance(t, A.Subscript) and isinstance(t.value, A.Name) and t.value.id == target
             for t in n.targets) for n in walk(A.Module(node.span, rest))):
         return None
-    seen = []
-
-    def emit():
-        empty = em.b.create("dict.new", [], [T.DictType(T.STR, T.TENSOR)],
-                            loc=em.loc(node)).result
-        em.env.set(target, Var(T.DictType(T.STR, T.TENSOR), empty, True))
-        em.append_probe = (("dict", target), seen)
-        try:
-            em.emit_body(rest)
-        finally:
-            em.append_probe = None
-        return {}
-
-    em.probe(emit, [])
+    seen = _probe_following(em, node, target, rest, "dict.new",
+                            T.DictType(T.STR, T.TENSOR), ("dict", target))
     if not seen:
         return None
     k, v = seen[0]
@@ -296,6 +284,27 @@ def probe_stored_type(em, node):
             (k == T.STR and isinstance(v, T.TensorType)):
         return None
     return T.DictType(k, erase_tensor_info(v))
+
+
+def _probe_following(em, node, target, rest, op, empty_type, key):
+    """What a muted probe of the statements `rest` records under `key` (em.append_probe:
+    the types stored into target), target bound there to a fresh empty `op` value of
+    empty_type (TorchScript's default)."""
+    from ember.frontend.env import Var
+    seen: list = []
+
+    def emit():
+        empty = em.b.create(op, [], [empty_type], loc=em.loc(node)).result
+        em.env.set(target, Var(empty_type, empty, True))
+        em.append_probe = (key, seen)
+        try:
+            em.emit_body(rest)
+        finally:
+            em.append_probe = None
+        return {}
+
+    em.probe(emit, [])
+    return seen
 
 
 def _assigned_name(em, node):
@@ -313,7 +322,7 @@ def probe_appended_type(em, node):
     first value given to `xs.append(v)` / `xs.insert(i, v)` when the statements after the
     assignment are emitted in a muted probe (xs a List[Tensor] there), or None. Types a
     list filled from a generator's items, from `.item()` or from a call's result."""
-    from ember.frontend.env import Var, walk
+    from ember.frontend.env import walk
     from ember.frontend.function import erase_tensor_info
     if em.probing or not em.following:
         return None
@@ -326,19 +335,7 @@ def probe_appended_type(em, node):
                isinstance(n.func.value, A.Name) and
                n.func.value.id == target for n in walk(A.Module(node.span, rest))):
         return None
-    seen = []
-
-    def emit():
-        empty = em.b.create("list.new", [], [T.ListType(T.TENSOR)], loc=em.loc(node)).result
-        em.env.set(target, Var(T.ListType(T.TENSOR), empty, True))
-        em.append_probe = (target, seen)
-        try:
-            em.emit_body(rest)
-        finally:
-            em.append_probe = None
-        return {}
-
-    em.probe(emit, [])
+    seen = _probe_following(em, node, target, rest, "list.new", T.ListType(T.TENSOR), target)
     if not seen or isinstance(seen[0], ErrorType) or seen[0] == T.TENSOR or \
             isinstance(seen[0], T.TensorType):
         return None
