@@ -279,13 +279,16 @@ def _mha_info(args):
     return (TensorInfo(q.dtype, q.shape), TensorInfo(q.dtype, None) if need is True else None)
 
 
-reg("tensor.multi_head_attention", "(Tensor query, Tensor key, Tensor value, "
+MHA_PARAMS = (
+    "(Tensor query, Tensor key, Tensor value, "
     "int embed_dim_to_check, int num_heads, Tensor? in_proj_weight, Tensor? in_proj_bias, "
     "Tensor? bias_k, Tensor? bias_v, bool add_zero_attn, float dropout_p, "
     "Tensor out_proj_weight, Tensor? out_proj_bias, bool training=True, "
     "Tensor? key_padding_mask=None, bool need_weights=True, Tensor? attn_mask=None, "
     "bool use_separate_proj_weight=False, Tensor? q_proj_weight=None, "
     "Tensor? k_proj_weight=None, Tensor? v_proj_weight=None, Tensor? static_k=None, "
-    "Tensor? static_v=None, bool average_attn_weights=True, bool is_causal=False) -> "
-    "Tuple[Tensor, Tensor?]", mha_forward, (f"{F}.multi_head_attention_forward",),
-    _mha_info, may_raise=True)
+    "Tensor? static_v=None, bool average_attn_weights=True, bool is_causal=False) -> ")
+"""F.multi_head_attention_forward's parameters (the forward's and the training form's)."""
+
+reg("tensor.multi_head_attention", MHA_PARAMS + "Tuple[Tensor, Tensor?]", mha_forward,
+    (f"{F}.multi_head_attention_forward",), _mha_info, may_raise=True)

@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from ember.ops.tensor_activation import softmax_last
-from ember.ops.tensor_attention import _merged_mask, _mha_info, mha_forward
+from ember.ops.tensor_attention import MHA_PARAMS, _merged_mask, _mha_info, mha_forward
 from ember.ops.tensor_common import arr, reg
 from ember.ops.tensorinfo import TensorInfo
 
@@ -217,15 +217,8 @@ def _train_info(args):
     return out, w, TensorInfo(args[0].dtype, None)
 
 
-reg("tensor.multi_head_attention_train", "(Tensor query, Tensor key, Tensor value, "
-    "int embed_dim_to_check, int num_heads, Tensor? in_proj_weight, Tensor? in_proj_bias, "
-    "Tensor? bias_k, Tensor? bias_v, bool add_zero_attn, float dropout_p, "
-    "Tensor out_proj_weight, Tensor? out_proj_bias, bool training=True, "
-    "Tensor? key_padding_mask=None, bool need_weights=True, Tensor? attn_mask=None, "
-    "bool use_separate_proj_weight=False, Tensor? q_proj_weight=None, "
-    "Tensor? k_proj_weight=None, Tensor? v_proj_weight=None, Tensor? static_k=None, "
-    "Tensor? static_v=None, bool average_attn_weights=True, bool is_causal=False) -> "
-    "Tuple[Tensor, Tensor?, Tensor]", mha_train, shape=_train_info, may_raise=True)
+reg("tensor.multi_head_attention_train", MHA_PARAMS + "Tuple[Tensor, Tensor?, Tensor]",
+    mha_train, shape=_train_info, may_raise=True)
 reg("tensor.multi_head_attention_backward_saved",
     "(Tensor grad_output, Tensor? grad_weights, Tensor saved, Tensor query, Tensor key, "
     "Tensor value, int num_heads, Tensor? in_proj_weight, Tensor? in_proj_bias, "
