@@ -18,17 +18,13 @@ import re
 import sys
 from pathlib import Path
 
+from ember.fuzz.oracle import names_missing_torch
+
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
-_HAS_TORCH = importlib.util.find_spec("torch") is not None
-
-
-def _runnable(path: Path) -> bool:
-    """A program that names torch (or F. / nn.) runs under CPython only where torch is
-    installed: without it such programs are left out, as the tests that need torch skip."""
-    return _HAS_TORCH or not re.search(r"\b(torch|Tensor)\b|\b(F|nn)\.", path.read_text())
-
-
-PROGRAMS = [p for p in sorted((CORPUS / "programs").glob("*.py")) if _runnable(p)]
+# a program that names torch runs under CPython only where torch is installed: without it
+# such programs are left out, as the tests that need torch skip
+PROGRAMS = [p for p in sorted((CORPUS / "programs").glob("*.py"))
+            if not names_missing_torch(p.read_text())]
 INVALID = sorted((CORPUS / "invalid").glob("*.py"))
 
 

@@ -27,7 +27,8 @@ def test_fixed_seed_grad_campaign_agrees(tmp_path):
     wrong = [f for f in stats.failures if not (f[1] == "rejected" and f[2] == "gradgrad")]
     assert not wrong, _report(stats)
     assert stats.agreed >= CI_PROGRAMS * 3 // 4
-    assert stats.tensor_programs and stats.tensor_programs < CI_PROGRAMS  # both kinds
+    if grad_oracle.torch_available():  # (tensor programs need torch as their reference)
+        assert stats.tensor_programs and stats.tensor_programs < CI_PROGRAMS  # both kinds
 
 
 def test_scalar_programs_without_torch_use_finite_differences_only():

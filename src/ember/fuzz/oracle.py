@@ -128,6 +128,15 @@ def cpython_executor(source: str, filename: str):
     return lambda entry: ns[entry]
 
 
+def names_missing_torch(source: str) -> bool:
+    """True when the source names torch (torch, Tensor, F., nn.) and torch is not
+    installed: CPython cannot run it, so it cannot be a reference here."""
+    import importlib.util
+    import re
+    return importlib.util.find_spec("torch") is None and \
+        re.search(r"\b(torch|Tensor)\b|\b(F|nn)\.", source) is not None
+
+
 def string_frontend_values(source: str) -> dict:
     """CPython's values of the names a CompilationUnit resolves without imports (typing's
     constructs, Tensor, torch, math), for sources written that way (the corpus's); torch
