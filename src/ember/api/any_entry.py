@@ -25,8 +25,35 @@ def any_entries(source: str) -> dict:
     return {node.name: node for node in tree.body
             if isinstance(node, ast.FunctionDef) and any(
                 a.annotation is not None and _per_call(a.annotation) or
-                a.annotation is None and a.arg in _called(node)
+                a.annotation is None and a.arg in _called(node) | item_params(node)
                 for a in node.args.args)}
+
+
+def item_params(node) -> set:
+    """Unannotated parameters of a def whose body calls `.item()`: such an entry is compiled
+    for the dtypes of the tensors it is given (frontend/signature.item_params)."""
+    names = {a.arg for a in node.args.args if a.annotation is None}
+    item = names and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+                         n.func.attr == "item" and not n.args and not n.keywords
+                         for n in ast.walk(node))
+    return names if item else set()
+
+
+def by_dtype_only(node) -> bool:
+    """An entry compiled per call only for its tensors' dtypes (no Any, Tuple[T, ...] or
+    called parameter): it is also compiled once as a plain entry."""
+    return not any(a.annotation is not None and _per_call(a.annotation) or
+                   a.annotation is None and a.arg in _called(node)
+                   for a in node.args.args)
+
+
+def tensor_annotation(value) -> str:
+    """The wrapper's annotation of a tensor given for an unannotated parameter of an entry
+    compiled per dtype: `__ember_tensor_int64` (frontend/annotations.TENSOR_OF_DTYPE)."""
+    from ember.frontend.annotations import TENSOR_DTYPES, TENSOR_OF_DTYPE
+    if isinstance(value, np.ndarray) and value.dtype.name in TENSOR_DTYPES:
+        return TENSOR_OF_DTYPE + value.dtype.name
+    return "Tensor"
 
 
 def _called(node) -> set:
@@ -103,7 +130,7 @@ class AnyEntry:
         if arg.annotation is not None and not _mentions_any(arg.annotation):
             return ast.unparse(arg.annotation)
         if arg.annotation is None:
-            return "Tensor"
+            return tensor_annotation(value) if name in item_params(self._node) else "Tensor"
         return type_of(value, what)
 
     def _compile(self, names, types, keywords):
@@ -117,6 +144,25 @@ class AnyEntry:
 
     def __repr__(self) -> str:
         return f"<ember.CompilationUnit entry {self.name} (Any parameters)>"
+
+
+class DtypeEntry(AnyEntry):
+    """An entry whose body calls `.item()` on unannotated parameters: called, it is compiled
+    for the dtypes of the tensors given (an integer tensor's item() is an int); its other
+    attributes (save, code, ...) are those of its plain compilation, where item() of a
+    tensor of unknown dtype is a float."""
+
+    def __init__(self, source, filename, node, make_unit, plain):
+        super().__init__(source, filename, node, make_unit)
+        self._plain = plain
+
+    def __getattr__(self, attr):
+        if attr.startswith("_"):
+            raise AttributeError(attr)
+        return getattr(self._plain, attr)
+
+    def __repr__(self) -> str:
+        return repr(self._plain)
 
 
 class _Renamed:

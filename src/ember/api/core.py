@@ -287,11 +287,17 @@ class CompilationUnit:
         self.module = compiled.module
         self._functions = {name: ScriptFunction(None, name, compiled=compiled)
                            for name in self.module.entries}
-        from ember.api.any_entry import AnyEntry, any_entries
+        from ember.api.any_entry import AnyEntry, DtypeEntry, any_entries, by_dtype_only
+
+        def make(text, fname):
+            return CompilationUnit(text, fname, optimize, backend)
+
         for name, node in any_entries(source).items():  # compiled per argument types
-            self._functions.setdefault(name, AnyEntry(
-                source, filename, node,
-                lambda text, fname: CompilationUnit(text, fname, optimize, backend)))
+            if name in self._functions and by_dtype_only(node):
+                self._functions[name] = DtypeEntry(source, filename, node, make,
+                                                   self._functions[name])
+            else:
+                self._functions.setdefault(name, AnyEntry(source, filename, node, make))
 
     def __getattr__(self, name):
         fns = self.__dict__.get("_functions", {})

@@ -31,6 +31,15 @@ _SIMPLE = {"int": T.I64, "float": T.F64, "complex": T.C128, "bool": T.BOOL, "str
 """(A torch.device is its string in ember, as x.device is: "cpu", "cuda:1".)"""
 
 
+TENSOR_OF_DTYPE = "__ember_tensor_"
+"""`__ember_tensor_int64`: a Tensor of that dtype, the parameter type of the wrapper an
+entry calling `.item()` is compiled through for the dtypes it is given (api/any_entry)."""
+TENSOR_DTYPES = {"bool": "bool", "uint8": "u8", "int8": "i8", "int16": "i16", "int32": "i32",
+                 "int64": "i64", "float16": "f16", "float32": "f32", "float64": "f64",
+                 "complex64": "c64", "complex128": "c128"}
+"""numpy's dtype names -> the IR's (mobile/types.NUMPY_DTYPE inverted)."""
+
+
 _TYPING = {"List", "Dict", "Tuple", "Optional", "Union", "Callable", "Final", "Sequence",
            "Set"}
 """typing names an annotation may use; a message suggests importing them."""
@@ -117,7 +126,8 @@ class AnnotationResolver:
     def _name_of(self, node) -> str | None:
         """The meaning of a bare annotation name: 'int', 'Tensor', a class, ..."""
         if isinstance(node, A.Name):
-            if node.id in _SIMPLE and self.em.scope.lookup(node.id) is None:
+            if (node.id in _SIMPLE or node.id.startswith(TENSOR_OF_DTYPE)) and \
+                    self.em.scope.lookup(node.id) is None:
                 return node.id
             meta = self.em.scope.lookup(node.id)
             return self._meta_name(meta, node)
@@ -181,6 +191,9 @@ class AnnotationResolver:
             return class_annotation(self.em, name.info, decl)
         if name in _SIMPLE:
             return _SIMPLE[name]
+        if isinstance(name, str) and name.startswith(TENSOR_OF_DTYPE) and \
+                name[len(TENSOR_OF_DTYPE):] in TENSOR_DTYPES:
+            return T.TensorType(dtype=TENSOR_DTYPES[name[len(TENSOR_OF_DTYPE):]])
         if name == "Exception":
             return T.EXC
         if name in ("List", "list"):

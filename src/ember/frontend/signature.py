@@ -102,6 +102,22 @@ def called_params(node) -> set:
     return names if called else set()
 
 
+def item_params(node) -> set:
+    """The unannotated parameters of a function whose body calls `.item()`: TorchScript's
+    `t.item()` is a Scalar, an int for an integer tensor and a float for a floating one,
+    which ember types from the tensor's dtype. A call that gives tensors of known dtypes
+    compiles the function for them (as for `Any` parameters); a tensor of unknown dtype
+    keeps the function's own compilation, where `t.item()` is a float."""
+    from ember.frontend.env import walk
+    names = {a.arg for a in node.args if a.kind == "normal" and a.annotation is None}
+    if not names:
+        return set()
+    item = any(isinstance(n, A.Call) and isinstance(n.func, A.Attribute) and
+               n.func.attr == "item" and not n.args and not n.keywords
+               for n in walk(A.Module(node.span, list(node.body))))
+    return names if item else set()
+
+
 def any_params(em_or_c, info) -> list:
     """Names of the parameters of `info` annotated with (something holding) Any, or
     with Tuple[T, ...] (compiled per length, frontend/vartuple.py)."""

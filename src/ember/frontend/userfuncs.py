@@ -45,9 +45,11 @@ def instance(em, info, table, key, **attrs):
     return spec
 
 
-def call_user_function(em, info, node, leading, values=None):
+def call_user_function(em, info, node, leading, values=None, by_dtype=True):
     """Emit a call of `info` with `leading` values (self, captures) before the call's args
-    (the AST arguments of `node`, or the already evaluated positional `values`)."""
+    (the AST arguments of `node`, or the already evaluated positional `values`).
+    `by_dtype`: a function calling `.item()` on unannotated parameters is compiled for the
+    dtypes of the tensors given (signature.item_params)."""
     if info.overloads and values is None:
         from ember.frontend.overloads import call_overloaded
         return call_overloaded(em, info, node, leading)
@@ -77,6 +79,11 @@ def call_user_function(em, info, node, leading, values=None):
         names_any = any_params(em, info)
         if names_any:
             return call_any(em, info, node, leading, values, names_any)
+    if by_dtype and info.any_types is None and not info.overloads and info.owner is None:
+        from ember.frontend.signature import item_params
+        names_item = item_params(info.node)
+        if names_item:
+            return call_by_dtype(em, info, node, leading, values, names_item)
     ensure_symbol(c, info)
     names, types, defaults, declared = signature_of(c, info)
     fname = info.node.name
@@ -156,6 +163,28 @@ def call_any(em, info, node, leading, values, names_any):
         return em.unsupported(f"keyword arguments that skip a parameter of {fname}(), which "
                               "has Any parameters, are not supported", node.span)
     return call_user_function(em, spec, node, leading, out)
+
+
+def call_by_dtype(em, info, node, leading, values, names):
+    """A call of a function whose body calls `.item()` on unannotated (Tensor) parameters:
+    compiled once per combination of the dtypes of the tensors given for them, when the
+    call knows them (so `t.item()` of an integer tensor is an int, as TorchScript's Scalar
+    holds it); the function itself otherwise."""
+    params = [a.arg for a in info.node.args if a.kind == "normal"]
+    if values is None:
+        if node.keywords or len(node.args) > len(params) or \
+                any(isinstance(a, A.Starred) for a in node.args):
+            return call_user_function(em, info, node, leading, by_dtype=False)
+        names_, types_, _, _ = signature_of(em.c, info)
+        want = dict(zip(names_, types_))
+        values = [em.value(a, want.get(p)) for p, a in zip(params, node.args)]
+    types = {p: T.TensorType(dtype=v.type.dtype) for p, v in zip(params, values)
+             if p in names and isinstance(v.type, T.TensorType) and v.type.dtype is not None}
+    if not types:
+        return call_user_function(em, info, node, leading, values, by_dtype=False)
+    key = ("dtype",) + tuple(sorted((p, str(t)) for p, t in types.items()))
+    spec = instance(em, info, info.any_instances, key, any_types=types)
+    return call_user_function(em, spec, node, leading, values)
 
 
 def call_varargs(em, info, node, leading, values):

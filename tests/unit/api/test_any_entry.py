@@ -46,3 +46,33 @@ def test_values_without_one_ember_type_are_call_errors(value, match):
     cu = ember.CompilationUnit(SOURCE)
     with pytest.raises(CallError, match=match):
         cu.describe(value)
+
+
+ITEM_SOURCE = '''
+def first(x):
+    s = x.item()
+    if isinstance(s, int):
+        return s + 3
+    return 8
+
+
+def power(x, y):
+    return x.item() ** y.item()
+'''
+
+
+def test_an_entry_calling_item_is_compiled_for_the_dtypes_it_is_given(tmp_path):
+    cu = ember.CompilationUnit(ITEM_SOURCE)
+    assert cu.first(np.array(2)) == 5 and cu.first(np.array(2.5)) == 8
+    got = cu.power(np.array(2), np.array(3))
+    assert got == 8 and type(got) is int
+    assert cu.power(np.array(0.5), np.array(2)) == 0.25
+    inst = cu.first.instance(np.array(4, dtype=np.int32))
+    inst.save(tmp_path / "f.ember")
+    assert getattr(mobile.load(tmp_path / "f.ember"), inst.entry)(np.array(1, dtype=np.int32)) == 4
+
+
+def test_an_entry_calling_item_keeps_its_plain_compilation_for_other_uses(tmp_path):
+    cu = ember.CompilationUnit(ITEM_SOURCE)
+    cu.first.save(tmp_path / "plain.ember")  # the plain entry: item() of any tensor a float
+    assert mobile.load(tmp_path / "plain.ember").first(np.array(2)) == 8
