@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ember.ops.tensor_common import F, arr, check_dim, check_dims, reg
+from ember.ops.tensor_common import TORCH_SCALAR_NAMES, F, arr, check_dim, check_dims, reg
 from ember.ops.tensorinfo import TensorInfo
 
 _KW = "*, ScalarType? dtype=None, Any device=None, bool requires_grad=False"
@@ -119,6 +119,43 @@ def _index_add_(x, dim, index, source, alpha=1):
     return x
 
 
+def _index_put_into(out, indices, values, accumulate):
+    if values.dtype != out.dtype:
+        raise RuntimeError("Index put requires the source and destination dtypes match, got "
+                           f"{TORCH_SCALAR_NAMES[out.dtype.name]} for the destination and "
+                           f"{TORCH_SCALAR_NAMES[values.dtype.name]} for the source.")
+    if len(indices) > max(out.ndim, 1):
+        raise IndexError(f"too many indices for tensor of dimension {out.ndim}")
+    for i in indices:
+        if i.dtype.kind not in "iub":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    idx = tuple(indices)
+    if accumulate:
+        np.add.at(out, idx, values)
+    else:
+        out[idx] = values
+    return out
+
+
+def _index_put(x, indices, values, accumulate=False):
+    """torch.index_put(x, [i, j, ...], values, accumulate): a copy of x with x[i, j, ...]
+    set to values (added to it, repeated indices adding up, when accumulate)."""
+    return _index_put_into(x.copy(), indices, values, accumulate)
+
+
+def _index_put_(x, indices, values, accumulate=False):
+    """x.index_put_(indices, values, accumulate): x[indices] = values, in place."""
+    return _index_put_into(x, indices, values, accumulate)
+
+
+reg("tensor.index_put_copy",
+    "(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor",
+    _index_put, ("torch.index_put", "Tensor.index_put"),
+    lambda a: TensorInfo(a[0].dtype, a[0].shape), may_raise=True)
+reg("tensor.index_put_",
+    "(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor",
+    _index_put_, ("torch.index_put_", "Tensor.index_put_"),
+    lambda a: TensorInfo(a[0].dtype, a[0].shape), may_raise=True)
 reg("tensor.trace", "(Tensor self) -> Tensor", _trace, ("torch.trace", "Tensor.trace"),
     _trace_info, may_raise=True)
 reg("tensor.rot90", "(Tensor self, int k=1, int[] dims=[0, 1]) -> Tensor", _rot90,
