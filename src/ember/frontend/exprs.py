@@ -260,6 +260,14 @@ class ExprMixin:
             return MModule(f"{name}.{attr}")
         if name in ("typing", "enum"):
             return MTypeName(attr)
+        if name == "torch" and attr == "ops" or name == "torch.ops" and attr == "aten":
+            return MModule(f"{name}.{attr}")
+        if name == "torch.ops.aten":
+            # torch.ops.aten.index_put(...): the ATen operator torch.index_put calls (the
+            # _unsafe_ variants skip checks ember's kernels make anyway)
+            op = attr[len("_unsafe_"):] if attr.startswith("_unsafe_") else attr
+            if ops.by_python_name(f"torch.{op}"):
+                return MOpFunc(f"torch.{op}")
         if mod.pyobj is not None and name not in ("math", "cmath", "torch",
                                                   "torch.nn.functional"):
             from ember.frontend.meta import classify
