@@ -506,6 +506,7 @@ def string_frontend_names() -> dict:
     table["nn"] = MModule("torch.nn")             # test files and models
     table["OrderedDict"] = _from_import("collections", "OrderedDict")
     table["Enum"] = MTypeName("Enum")  # TorchScript's tests import it; their sources use it
+    table["Future"] = MTypeName("Future")  # Future[T]: a builtin type name of TorchScript's
     return table
 
 
@@ -547,6 +548,8 @@ def _from_import(module: str, name: str):
         return MDtype(TORCH_DTYPES[name])
     if module == "torch" and name == "Tensor":
         return MTypeName("Tensor")
+    if module in ("torch.jit", "torch.futures") and name == "Future":
+        return MTypeName("Future")
     if module == "torch" and name == "nn":
         return MModule("torch.nn")
     if module == "torch.nn" and name == "functional":

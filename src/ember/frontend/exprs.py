@@ -264,10 +264,12 @@ class ExprMixin:
             return MModule(f"{name}.{attr}")
         if name == "torch.ops.aten":
             # torch.ops.aten.index_put(...): the ATen operator torch.index_put calls (the
-            # _unsafe_ variants skip checks ember's kernels make anyway)
+            # _unsafe_ variants skip checks ember's kernels make anyway); softmax etc. of
+            # torch.nn.functional where torch has no such function
             op = attr[len("_unsafe_"):] if attr.startswith("_unsafe_") else attr
-            if ops.by_python_name(f"torch.{op}"):
-                return MOpFunc(f"torch.{op}")
+            for where in ("torch", "torch.nn.functional"):
+                if ops.by_python_name(f"{where}.{op}"):
+                    return MOpFunc(f"{where}.{op}")
         if mod.pyobj is not None and name not in ("math", "cmath", "torch",
                                                   "torch.nn.functional"):
             from ember.frontend.meta import classify

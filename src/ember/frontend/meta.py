@@ -259,6 +259,8 @@ def _classify_type(obj, compiler):
         return MTypeName("Tensor")
     if obj.__name__ == "dtype" and obj.__module__.startswith(("torch", "ember.")):
         return MTypeName("dtype")
+    if obj.__name__ == "Future" and obj.__module__.startswith("torch"):
+        return MTypeName("Future")  # torch.jit.Future[T]: a fork's value
     return compiler.class_meta(obj)
 
 

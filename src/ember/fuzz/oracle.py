@@ -171,6 +171,13 @@ def string_frontend_values(source: str) -> dict:
         elif name == "Enum":
             import enum
             out[name] = enum.Enum
+        elif name == "Future":
+            if re.search(r"\bFuture\b", source):
+                try:
+                    import torch.jit
+                except ImportError:
+                    continue
+                out[name] = torch.jit.Future
         elif hasattr(typing, name):
             out[name] = getattr(typing, name)
     return out
