@@ -370,7 +370,6 @@ _LEFT_OUT = {
     17: 'starred targets make lists (CPython) but the case annotates tuples (TorchScript)',
     22: 'a constant tuple index out of range is a compile error',
     24: 'a constant tuple index out of range is a compile error',
-    31: 'the out= argument is not supported',
     50: 'arithmetic on a Union of numbers needs isinstance narrowing',
 }
 CASES = [c for i, c in enumerate(CASES) if i not in _LEFT_OUT]

@@ -417,6 +417,9 @@ class CallMixin:
         if not overloads:
             return self.error(f"'{qualname}' is not supported by ember (no operator "
                               "implements it)", node.span, NameResolutionError)
+        if "out" in kwargs and isinstance(kwargs["out"][0].type, T.TensorType) and \
+                not any(p.name == "out" for d in overloads for p in d.schema.params):
+            return self.call_with_out(qualname, args, node, kwargs, receiver, arg_nodes)
         reasons, promoted = [], []
         for d in overloads:
             bound = self.bind_overload(d, args, kwargs, node, int(receiver))
@@ -445,6 +448,18 @@ class CallMixin:
             message = f"{qualname}(): {reasons[0].split(': ', 1)[1]}"
         return self.error(message + self.overload_hint(qualname, args, kwargs, receiver, node,
                                                        arg_nodes), node.span)
+
+    def call_with_out(self, qualname, args, node, kwargs, receiver, arg_nodes):
+        """`torch.mul(x, y, out=z)`: the call without out=, its result then copied into
+        z (tensor.out_copy: same shape, a dtype z can hold), which is the call's value."""
+        rest = {k: v for k, v in kwargs.items() if k != "out"}
+        v = self.call_python_op(qualname, args, node, rest, receiver, arg_nodes)
+        if not isinstance(v, Value) or isinstance(v.type, ErrorType):
+            return v
+        if not isinstance(v.type, T.TensorType):
+            return self.error(f"{qualname}(): out= is only for an operator returning a "
+                              "Tensor", node.span)
+        return self.call_op_name("tensor.out_copy", [kwargs["out"][0], v], node)
 
     def on_true(self, d, bound, args, kwargs, node, receiver):
         """(operator, binding) to emit: d's flag-dispatch target (ops.on_true) when the flag

@@ -141,6 +141,39 @@ reg("tensor.copy_", "(Tensor self, Tensor src, bool non_blocking=False) -> Tenso
     lambda a: TensorInfo(a[0].dtype, a[0].shape), may_raise=True,
     doc="src (broadcast, cast) copied into self; returns self.")
 
+
+def _out_copy(out, result):
+    """An operator's result written into its out= tensor, as torch does (same shape here:
+    ember's tensors do not change shape in place); torch's error for a result dtype the
+    out tensor cannot hold (a float result into an int tensor)."""
+    result = np.asarray(result)
+    if not _can_cast(result.dtype, out.dtype):
+        raise RuntimeError(f"result type {_TORCH_NAME.get(result.dtype.kind, result.dtype)} "
+                           "can't be cast to the desired output type "
+                           f"{_TORCH_NAME.get(out.dtype.kind, out.dtype)}")
+    if result.shape != out.shape:
+        raise RuntimeError(f"out= tensor has shape {list(out.shape)} but the result has "
+                           f"shape {list(result.shape)} (ember does not resize a tensor in "
+                           "place)")
+    np.copyto(out, result, casting="unsafe")
+    return out
+
+
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+_TORCH_NAME = {"b": "Bool", "u": "Byte", "i": "Long", "f": "Float", "c": "ComplexFloat"}
+
+
+def _can_cast(src, dst) -> bool:
+    """torch's canCast: no float to integral, complex to non-complex, or non-bool to bool."""
+    if dst.kind == "b":
+        return src.kind == "b"
+    return _KIND_RANK[src.kind] <= _KIND_RANK[dst.kind]
+
+
+reg("tensor.out_copy", "(Tensor out, Tensor result) -> Tensor", _out_copy, (),
+    lambda a: TensorInfo(a[0].dtype, a[0].shape), may_raise=True,
+    doc="An out= argument: result copied into out (same shape, a dtype out can hold).")
+
 # ----------------------------------------------------------------------------- ranges
 
 
