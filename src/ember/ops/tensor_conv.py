@@ -354,6 +354,22 @@ def _conv_info(n):
     return info
 
 
+def conv_tbc(x, w, b, pad=0):
+    """torch.conv_tbc: a 1-D convolution of time-batch-channel input (T, B, C) by weight
+    (k, C, O) plus bias (O,), padded by pad on both ends of T; (T', B, O) out."""
+    if x.ndim != 3 or w.ndim != 3 or b.ndim != 1:
+        raise RuntimeError(f"conv_tbc: expected a 3-D input and weight and a 1-D bias, got "
+                           f"{x.ndim}-D, {w.ndim}-D and {b.ndim}-D")
+    if w.shape[1] != x.shape[2]:
+        raise RuntimeError("conv_tbc: Input dim 2 (input channels) is not == dim 1 in the "
+                           "weight tensor")
+    if b.shape[0] != w.shape[2]:
+        raise RuntimeError("conv_tbc: Bias has incorrect size. Must match dim 2 of weight")
+    out = conv1d(np.ascontiguousarray(x.transpose(1, 2, 0)),
+                 np.ascontiguousarray(w.transpose(2, 1, 0)), b, 1, pad, 1, 1)
+    return np.ascontiguousarray(out.transpose(2, 0, 1))
+
+
 def _mul(a, b):
     return a * b if isinstance(a, int) and isinstance(b, int) else None
 
@@ -366,3 +382,5 @@ reg("tensor.conv3d", _CONV, conv3d, (f"{F}.conv3d", "torch.conv3d"), _conv_info(
     may_raise=True)
 reg("tensor.conv1d", _CONV, conv1d, (f"{F}.conv1d", "torch.conv1d"), _conv_info(1),
     may_raise=True)
+reg("tensor.conv_tbc", "(Tensor self, Tensor weight, Tensor bias, int pad=0) -> Tensor", conv_tbc,
+    (f"{F}.conv_tbc", "torch.conv_tbc"), lambda a: TensorInfo(a[0].dtype, None), may_raise=True)

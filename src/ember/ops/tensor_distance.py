@@ -1,5 +1,6 @@
 """Distances between tensors: F.cosine_similarity and F.pairwise_distance (broadcasting
-their two inputs, as torch does)."""
+their two inputs, as torch does), F.pdist (the distances between the rows of a matrix) and
+F.cosine_embedding_loss."""
 
 from __future__ import annotations
 
@@ -75,3 +76,71 @@ reg("tensor.pairwise_distance", "(Tensor x1, Tensor x2, float p=2.0, float eps=0
     "bool keepdim=False) -> Tensor", pairwise_distance,
     (f"{F}.pairwise_distance", "torch.pairwise_distance"), _reduced_info(None, 4),
     may_raise=True)
+
+
+def _p_norm(diff, p, axis):
+    if p == 2:
+        return np.sqrt(np.sum(diff * diff, axis=axis))
+    if p == float("inf"):
+        return np.max(np.abs(diff), axis=axis, initial=0)
+    if p == 0:
+        return np.sum(diff != 0, axis=axis).astype(diff.dtype)
+    return np.sum(np.abs(diff) ** p, axis=axis) ** (1.0 / p)
+
+
+def pdist(x, p=2.0):
+    """The p-norm distance between each pair of rows i < j of a 2-D input, in row order."""
+    if x.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {x.ndim}D")
+    if x.dtype.kind != "f":
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    i, j = np.triu_indices(x.shape[0], 1)
+    with quiet():
+        return np.asarray(_p_norm(x[i] - x[j], p, -1), x.dtype).reshape(len(i))
+
+
+def cosine_embedding_loss(x1, x2, target, margin=0.0, reduction="mean"):
+    """1 - cos(x1, x2) where target is 1, max(0, cos(x1, x2) - margin) where it is -1."""
+    if x1.ndim != x2.ndim or x1.ndim not in (1, 2) or target.ndim != x1.ndim - 1:
+        raise RuntimeError(f"cosine_embedding_loss: expected 1D or 2D inputs of one rank and "
+                           f"a target of one dimension less, got {x1.ndim}D, {x2.ndim}D and "
+                           f"{target.ndim}D")
+    a, b = _operands(x1, x2, "cosine_embedding_loss")
+    eps = a.dtype.type(1e-12)
+    with quiet():
+        prod = np.sum(a * b, axis=-1)
+        denom = np.sqrt((np.sum(a * a, axis=-1) + eps) * (np.sum(b * b, axis=-1) + eps))
+        cos = prod / denom
+        loss = np.where(target == 1, 1 - cos, 0) + \
+            np.where(target == -1, np.maximum(cos - margin, 0), 0)
+    loss = np.asarray(loss, a.dtype)
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return np.asarray(loss.sum(dtype=a.dtype))
+    if reduction == "mean":
+        return np.asarray(loss.mean(dtype=a.dtype))
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _pdist_info(args):
+    x = args[0]
+    n = x.shape[0] if x.shape is not None and len(x.shape) == 2 and \
+        isinstance(x.shape[0], int) else None
+    return TensorInfo(x.dtype, None if n is None else (n * (n - 1) // 2,))
+
+
+def _cel_info(args):
+    reduction = args[4].const
+    shape = () if reduction in ("mean", "sum") else None
+    return TensorInfo(to_float(args[0].dtype) if args[0].dtype == args[1].dtype else None,
+                      shape)
+
+
+reg("tensor.pdist", "(Tensor self, float p=2.0) -> Tensor", pdist, (f"{F}.pdist", "torch.pdist"),
+    _pdist_info, may_raise=True)
+reg("tensor.cosine_embedding_loss", "(Tensor input1, Tensor input2, Tensor target, "
+    'float margin=0.0, str reduction="mean") -> Tensor', cosine_embedding_loss,
+    (f"{F}.cosine_embedding_loss", "torch.cosine_embedding_loss"), _cel_info, may_raise=True)

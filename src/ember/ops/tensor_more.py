@@ -901,6 +901,11 @@ def _hinge_embedding(x, y, margin=1.0, reduction="mean"):
 
 def _margin_ranking(x1, x2, y, margin=0.0, reduction="mean"):
     """max(0, -y * (x1 - x2) + margin)."""
+    if not x1.ndim == x2.ndim == y.ndim:
+        raise RuntimeError("margin_ranking_loss : All input tensors should have same "
+                           f"dimension but got sizes: input1: torch.Size({list(x1.shape)}), "
+                           f"input2: torch.Size({list(x2.shape)}), target: "
+                           f"torch.Size({list(y.shape)}) ")
     loss = np.maximum(0, -y * (x1 - x2) + margin)
     return _reduced(loss.astype(np.result_type(x1, x2)), reduction)
 
@@ -964,6 +969,75 @@ def _bilinear(x1, x2, w, b=None):
     return arr(out.astype(np.result_type(x1, w)))
 
 
+def _legacy_reduction(size_average, reduce, reduction):
+    """torch's _Reduction.legacy_get_string: size_average / reduce, where either is given,
+    decide the reduction (both default to True)."""
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    return "none" if not reduce else "mean" if size_average else "sum"
+
+
+def _margin_targets(x, target, what):
+    if x.ndim not in (1, 2) or target.ndim != x.ndim - (0 if what == "multilabel" else 1) \
+            and not (x.ndim == 1 and target.ndim == 0):
+        raise RuntimeError(f"{what}_margin_loss: inconsistent input {list(x.shape)} and "
+                           f"target {list(target.shape)}")
+    return x.reshape(1, -1) if x.ndim == 1 else x
+
+
+def _multi_margin(x, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
+                  reduction="mean"):
+    """Per sample: the sum over classes i != y of max(0, margin - x[y] + x[i]) ** p (times
+    weight[y]), over the number of classes."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if p not in (1, 2):
+        raise RuntimeError("only p == 1 and p == 2 supported")
+    if x.dtype.kind != "f":
+        raise RuntimeError("multi_margin_loss: expected a floating point input")
+    x2 = _margin_targets(x, target, "multi")
+    y = target.reshape(-1).astype(np.int64)
+    n, c = x2.shape
+    if y.shape[0] != n or np.any((y < 0) | (y >= c)):
+        raise RuntimeError("multi_margin_loss: target out of range")
+    rows = np.arange(n)
+    with np.errstate(all="ignore"):
+        z = np.maximum(margin - x2[rows, y][:, None] + x2, 0) ** p
+        if weight is not None:
+            z = z * weight[y][:, None]
+        z[rows, y] = 0
+        loss = (z.sum(axis=1) / c).astype(x.dtype)
+    if x.ndim == 1 and reduction == "none":
+        loss = loss.reshape(())
+    return _reduced(loss, reduction)
+
+
+def _multilabel_margin(x, target, size_average=None, reduce=None, reduction="mean"):
+    """Per sample: for each target class j (those before the first -1) and each class i not
+    a target, max(0, 1 - (x[j] - x[i])), summed, over the number of classes."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if x.dtype.kind != "f":
+        raise RuntimeError("multilabel_margin_loss: expected a floating point input")
+    x2 = _margin_targets(x, target, "multilabel")
+    t2 = target.reshape(x2.shape).astype(np.int64)
+    n, c = x2.shape
+    loss = np.zeros(n, dtype=x.dtype)
+    for k in range(n):
+        ends = np.nonzero(t2[k] < 0)[0]
+        tgt = t2[k, :ends[0] if len(ends) else c]
+        if np.any(tgt >= c):
+            raise RuntimeError("multilabel_margin_loss: target out of range")
+        is_t = np.zeros(c, dtype=bool)
+        is_t[tgt] = True
+        others = x2[k, ~is_t]
+        total = sum(np.maximum(1 - (x2[k, j] - others), 0).sum() for j in tgt)
+        loss[k] = total / c
+    if x.ndim == 1 and reduction == "none":
+        loss = loss.reshape(())
+    return _reduced(loss, reduction)
+
+
 _R = 'str reduction="mean"'
 _LOSS = lambda a: TensorInfo(a[0].dtype, None)  # noqa: E731
 reg("tensor.hinge_embedding_loss", f"(Tensor self, Tensor target, float margin=1.0, {_R}) "
@@ -971,6 +1045,13 @@ reg("tensor.hinge_embedding_loss", f"(Tensor self, Tensor target, float margin=1
 reg("tensor.margin_ranking_loss", "(Tensor input1, Tensor input2, Tensor target, "
     f"float margin=0.0, {_R}) -> Tensor", _margin_ranking, (f"{F}.margin_ranking_loss",),
     _LOSS, may_raise=True)
+reg("tensor.multi_margin_loss", "(Tensor self, Tensor target, int p=1, float margin=1.0, "
+    f"Tensor? weight=None, bool? size_average=None, bool? reduce=None, {_R}) -> Tensor",
+    _multi_margin, (f"{F}.multi_margin_loss", "torch.multi_margin_loss"), _LOSS,
+    may_raise=True)
+reg("tensor.multilabel_margin_loss", "(Tensor self, Tensor target, bool? size_average=None, "
+    f"bool? reduce=None, {_R}) -> Tensor", _multilabel_margin,
+    (f"{F}.multilabel_margin_loss", "torch.multilabel_margin_loss"), _LOSS, may_raise=True)
 reg("tensor.soft_margin_loss", f"(Tensor self, Tensor target, {_R}) -> Tensor", _soft_margin,
     (f"{F}.soft_margin_loss",), _LOSS, may_raise=True)
 reg("tensor.multilabel_soft_margin_loss", f"(Tensor self, Tensor target, Tensor? weight=None, "

@@ -1,6 +1,7 @@
 """Pooling: max_pool1d/2d/3d, avg_pool1d/2d/3d (ceil_mode, count_include_pad,
 divisor_override), adaptive_avg_pool1d/2d/3d and adaptive_max_pool1d/2d/3d (any output size),
-and max_unpool1d/2d/3d (each value scattered to its flat index in a zero output plane).
+and max_unpool1d/2d/3d (each value scattered to its flat index in a zero output plane);
+lp_pool1d/2d (the p-norm of each window, torch's composition of avg_pool).
 
 Fixed-window pools combine the strided slices of the padded input, one per window tap,
 with one ufunc each (one pass over the output per tap, never a window tensor: numpy reduces
@@ -586,3 +587,26 @@ for _n, _k in ((1, max_unpool1d), (2, max_unpool2d), (3, max_unpool3d)):
     reg(f"tensor.max_unpool{_n}d", "(Tensor self, Tensor indices, Any kernel_size, "
         "Any stride=None, Any padding=0, Any output_size=None) -> Tensor", _k,
         (f"{F}.max_unpool{_n}d",), _unpool_info(_n), may_raise=True)
+
+
+def _lp_pool(n, x, norm_type, kernel_size, stride, ceil_mode):
+    """torch's lp_pool: (sign(a) * relu(|a|) * window size) ** (1 / p), a the average of
+    x ** p over each window."""
+    need_float(x, f"lp_pool{n}d")
+    k = ntuple(kernel_size, n, "kernel_size")
+    with quiet():
+        xp = np.power(x, x.dtype.type(norm_type))
+        if n == 1:
+            a = avg_pool1d(xp, k[0], stride, 0, ceil_mode, True)
+        else:
+            a = avg_pool2d(xp, k, stride, 0, ceil_mode, True, None)
+        out = np.sign(a) * np.maximum(np.abs(a), 0) * a.dtype.type(math.prod(k))
+        return np.asarray(np.power(out, a.dtype.type(1.0 / norm_type)), x.dtype)
+
+
+for _n in (1, 2):
+    reg(f"tensor.lp_pool{_n}d", "(Tensor self, float norm_type, Any kernel_size, "
+        "Any stride=None, bool ceil_mode=False) -> Tensor",
+        (lambda n: lambda x, p, k, s, c: _lp_pool(n, x, p, k, s, c))(_n),
+        (f"{F}.lp_pool{_n}d",), lambda a: TensorInfo(a[0].dtype, None), may_raise=True,
+        doc=f"The p-norm over each window of a {_n}-d pool.")
