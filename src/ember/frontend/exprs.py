@@ -71,12 +71,53 @@ _RETURN_TYPES = {
 }
 
 
-def _return_type_field(node, base):
-    """The element of a torch.return_types tuple that `f(...).name` reads, else None."""
-    call = node.value
+def _return_fields(call) -> tuple:
     if not (isinstance(call, A.Call) and isinstance(call.func, A.Attribute)):
-        return None
-    fields = _RETURN_TYPES.get(call.func.attr, ())
+        return ()
+    return _RETURN_TYPES.get(call.func.attr, ())
+
+
+def _named_results(fn) -> dict:
+    """{local name: fields} for the names of function `fn` bound only by assignments of a
+    torch.return_types call (`r = torch.max(x, 0)`), whose `r.values` reads a field."""
+    from ember.frontend.env import walk
+    found: dict = {}
+    for n in walk(fn):
+        if isinstance(n, (A.Assign, A.AnnAssign)):
+            targets = n.targets if isinstance(n, A.Assign) else [n.target]
+            for t in targets:
+                if isinstance(t, A.Name):
+                    fields = _return_fields(n.value)
+                    if found.get(t.id, fields) != fields or not fields:
+                        found[t.id] = None
+                    else:
+                        found[t.id] = fields
+                else:
+                    for m in walk(t):
+                        if isinstance(m, A.Name):
+                            found[m.id] = None
+        elif isinstance(n, (A.AugAssign, A.For)):
+            for m in walk(n.target):
+                if isinstance(m, A.Name):
+                    found[m.id] = None
+        elif isinstance(n, A.Arg):
+            found[n.arg] = None
+    return {k: v for k, v in found.items() if v}
+
+
+def _return_type_field(node, base, fn=None, cache=None):
+    """The element of a torch.return_types tuple that `f(...).name` reads (or `r.name` of a
+    local r bound only to such results), else None."""
+    call = node.value
+    fields = _return_fields(call)
+    if not fields and isinstance(call, A.Name) and fn is not None:
+        if cache is None or fn not in cache:
+            named = _named_results(fn)
+            if cache is not None:
+                cache[fn] = named
+        else:
+            named = cache[fn]
+        fields = named.get(call.id, ())
     t = getattr(base, "type", None)
     if node.attr not in fields or not isinstance(t, T.TupleType) or \
             len(t.elems) != len(fields):
@@ -208,7 +249,8 @@ class ExprMixin:
             base = self.as_value(base, node.value)  # NAME.upper() of a str constant
         if isinstance(base, Meta):
             return self.meta_attribute(base, node)
-        field = _return_type_field(node, base)
+        field = _return_type_field(node, base, getattr(self, "node", None),
+                                   self.__dict__.setdefault("_named_results", {}))
         if field is not None:  # x.max(1).values: torch's named result tuples
             t = base.type.elems[field]
             return self.b.create("tuple.get", [base], [t], {"index": field},
@@ -285,6 +327,8 @@ class ExprMixin:
             return MOpFunc(f"{name}.{attr}")
         if name == "torch.jit" or name == "ember":
             return MOpFunc(f"{name}.{attr}")
+        if name == "torch.functional" and ops.by_python_name(f"torch.{attr}"):
+            return MOpFunc(f"torch.{attr}")  # torch.functional.split is torch.split
         return self.error(f"module '{name}' has no attribute '{attr}' that ember knows",
                           node.span, NameResolutionError)
 
