@@ -464,15 +464,19 @@ class CallMixin:
     def on_true(self, d, bound, args, kwargs, node, receiver):
         """(operator, binding) to emit: d's flag-dispatch target (ops.on_true) when the flag
         is bound to the constant True (`return_indices=True`), else d itself."""
-        rule = ops.on_true(d)
-        if rule is None:
-            return d, bound
-        _, at, alt = rule
-        v = bound[1][at]
-        if not isinstance(v, Value) or _const_value(v) is not True:
-            return d, bound
-        again = self.bind_overload(alt, args, kwargs, node, int(receiver))
-        return (d, bound) if isinstance(again, str) else (alt, again)
+        for flag, at, alt in ops.on_true_rules(d):
+            v = bound[1][at]
+            if isinstance(v, Value) and not isinstance(v.type, ErrorType) and \
+                    _const_value(v) is None:
+                self.error(f"{flag}= must be a constant True or False here: it decides the "
+                           "type of the result (TorchScript's boolean dispatch)", node.span)
+                return d, bound
+            if not isinstance(v, Value) or _const_value(v) is not True:
+                continue
+            again = self.bind_overload(alt, args, kwargs, node, int(receiver))
+            if not isinstance(again, str):
+                return self.on_true(alt, again, args, kwargs, node, receiver)
+        return d, bound
 
     def overload_hint(self, qualname, args, kwargs, receiver, node, arg_nodes=None) -> str:
         """Why a call that matched no overload probably failed, when there is a usual reason."""

@@ -73,6 +73,7 @@ from ember.ops.registry import (
     by_python_name,
     get,
     on_true,
+    on_true_rules,
     op,
     register,
 )
@@ -95,6 +96,7 @@ __all__ = [
     "exception_matches",
     "get",
     "on_true",
+    "on_true_rules",
     "op",
     "register",
 ]

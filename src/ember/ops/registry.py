@@ -104,25 +104,29 @@ def all_ops() -> list[OpDef]:
     return list(REGISTRY.values())
 
 
-_ON_TRUE: dict[str, tuple[str, str]] = {}
+_ON_TRUE: dict[str, list[tuple[str, str]]] = {}
 
 
 def dispatch_on_true(name: str, flag: str, target: str) -> None:
     """Calls of operator `name` whose bool argument `flag` is True run operator `target`
     (TorchScript's boolean_dispatch: `F.max_pool2d(..., return_indices=True)` returns
-    (values, indices)). The compiler needs the flag constant; eager calls look at it."""
-    _ON_TRUE[name] = (flag, target)
+    (values, indices)). The compiler needs the flag constant; eager calls look at it.
+    An operator may dispatch on several flags (torch.unique's return_inverse and
+    return_counts), the first true one first; the target's own rules then apply."""
+    _ON_TRUE.setdefault(name, []).append((flag, target))
+
+
+def on_true_rules(d: OpDef) -> list[tuple[str, int, OpDef]]:
+    """(flag, its position among d's parameters, target operator) for each flag calls of
+    operator d dispatch on (dispatch_on_true), in registration order."""
+    return [(flag, next(i for i, p in enumerate(d.schema.params) if p.name == flag),
+             REGISTRY[target]) for flag, target in _ON_TRUE.get(d.name, ())]
 
 
 def on_true(d: OpDef) -> tuple[str, int, OpDef] | None:
-    """(flag, its position among d's parameters, target operator) if calls of operator d
-    dispatch on a flag (dispatch_on_true)."""
-    rule = _ON_TRUE.get(d.name)
-    if rule is None:
-        return None
-    flag, target = rule
-    at = next(i for i, p in enumerate(d.schema.params) if p.name == flag)
-    return flag, at, REGISTRY[target]
+    """The first of on_true_rules(d), or None."""
+    rules = on_true_rules(d)
+    return rules[0] if rules else None
 
 
 # ----------------------------------------------------------------------------- derivatives

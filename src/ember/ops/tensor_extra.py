@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ember.ops.registry import dispatch_on_true
 from ember.ops.tensor_common import arr, as_float_info, binary_info, broadcast_error, \
     check_dim, div_info, operands_dtype, quiet, reg, same_as_first
 from ember.ops.tensor_elementwise import _truediv_scalar
@@ -130,9 +131,29 @@ def _msort(x):
     return arr(np.sort(x, axis=0, kind="stable")) if x.ndim else x.copy()
 
 
-def _unique(x, is_sorted):
+def _unique_parts(x, dim, inverse, counts):
+    """np.unique of x flattened (or of its slices along dim): (values, inverse, counts),
+    as torch.unique gives them (the inverse has x's shape, or x.shape[dim] entries)."""
+    if dim is None:
+        u, inv, cnt = np.unique(x.reshape(-1), return_inverse=True, return_counts=True)
+        inv = inv.reshape(x.shape)
+    else:
+        d = check_dim(dim, max(x.ndim, 1))
+        if x.ndim == 0:
+            x = x.reshape(1)
+        u, inv, cnt = np.unique(x, axis=d, return_inverse=True, return_counts=True)
+        inv = inv.reshape(-1)
+    out = [arr(u)]
+    if inverse:
+        out.append(arr(inv.astype(np.int64)))
+    if counts:
+        out.append(arr(cnt.astype(np.int64)))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def _unique(x, is_sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct values of x, ascending (torch's CPU unique sorts either way)."""
-    return arr(np.unique(x.reshape(-1)))
+    return _unique_parts(x, dim, return_inverse, return_counts)
 
 
 def _addc_info(args):
@@ -161,9 +182,22 @@ reg("tensor.diff", "(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, "
     doc="The n-th forward difference along dim (prepend / append joined first).")
 reg("tensor.msort", "(Tensor self) -> Tensor", _msort, ("torch.msort", "Tensor.msort"),
     same_as_first, doc="The values sorted along dim 0.")
-reg("tensor.unique", "(Tensor self, bool sorted=True) -> Tensor", _unique,
+_UNIQ = "Tensor self, bool sorted=True, bool return_inverse={}, bool return_counts={}, int? dim=None"
+reg("tensor.unique", f"({_UNIQ.format(False, False)}) -> Tensor", _unique,
     ("torch.unique", "Tensor.unique"), lambda a: TensorInfo(a[0].dtype, None),
-    doc="The distinct values (flattened), ascending.")
+    doc="The distinct values (flattened, or the distinct slices along dim), ascending.")
+for _n, _inv, _cnt in (("inverse", True, False), ("counts", False, True), ("all", True, True)):
+    reg(f"tensor.unique_{_n}", f"({_UNIQ.format(_inv, _cnt)}) -> "
+        f"Tuple[{', '.join(['Tensor'] * (1 + _inv + _cnt))}]",
+        (lambda i, c: lambda x, s, ri, rc, d: _unique_parts(x, d, i, c))(_inv, _cnt), (),
+        (lambda n: lambda a: tuple([TensorInfo(a[0].dtype, None)] +
+                                   [TensorInfo("int64", None)] * n))(_inv + _cnt),
+        may_raise=True, doc=f"torch.unique returning the values and {_n} "
+        "(return_inverse / return_counts true).")
+dispatch_on_true("tensor.unique", "return_inverse", "tensor.unique_inverse")
+dispatch_on_true("tensor.unique", "return_counts", "tensor.unique_counts")
+dispatch_on_true("tensor.unique_inverse", "return_counts", "tensor.unique_all")
+dispatch_on_true("tensor.unique_counts", "return_inverse", "tensor.unique_all")
 reg("tensor.where_method_scalar", "(Tensor self, Tensor condition, Scalar other) -> Tensor",
     lambda a, c, b: _where(c, a, b), ("Tensor.where",),
     lambda args: _where_info([args[1], args[0], args[2]]), may_raise=True,

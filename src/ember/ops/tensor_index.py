@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ember.ops.registry import ShapeMismatch
+from ember.ops.registry import ShapeMismatch, dispatch_on_true
 from ember.ops.tensor_common import F, check_dim, reg
 from ember.ops.tensorinfo import TensorInfo, norm_dim
 
@@ -340,11 +340,24 @@ def _take(x, idx):
 reg("tensor.masked_select", "(Tensor self, Tensor mask) -> Tensor", masked_select,
     ("torch.masked_select", "Tensor.masked_select"),
     lambda a: TensorInfo(a[0].dtype, (None,)), may_raise=True)
-reg("tensor.nonzero", "(Tensor self) -> Tensor",
-    lambda x: np.argwhere(x).astype(np.int64, copy=False), ("torch.nonzero", "Tensor.nonzero",
-                                                              "torch.argwhere"),
+reg("tensor.nonzero", "(Tensor self, *, bool as_tuple=False) -> Tensor",
+    lambda x, as_tuple=False: np.argwhere(x).astype(np.int64, copy=False),
+    ("torch.nonzero", "Tensor.nonzero", "torch.argwhere"),
     lambda a: TensorInfo("int64", None if a[0].shape is None else (None, len(a[0].shape))),
     doc="The indices of nonzero elements, one row per element (shape [n, ndim]).")
+
+
+def _nonzero_tuple(x, as_tuple=True):
+    """The indices of the nonzero elements, one int64 tensor per dim (a 0-dim x counts as
+    1-D, as torch does)."""
+    return [i.astype(np.int64, copy=False) for i in np.nonzero(np.atleast_1d(x))]
+
+
+reg("tensor.nonzero_tuple", "(Tensor self, *, bool as_tuple=True) -> Tensor[]", _nonzero_tuple,
+    (), doc="nonzero(as_tuple=True): the indices, one tensor per dim.")
+dispatch_on_true("tensor.nonzero", "as_tuple", "tensor.nonzero_tuple")
+reg("tensor.where_condition", "(Tensor condition) -> Tensor[]", _nonzero_tuple,
+    ("torch.where",), doc="torch.where(condition): nonzero(condition, as_tuple=True).")
 reg("tensor.take", "(Tensor self, Tensor index) -> Tensor", _take, ("torch.take", "Tensor.take"),
     lambda a: TensorInfo(a[0].dtype, a[1].shape), may_raise=True)
 def _tri(fn, name):
