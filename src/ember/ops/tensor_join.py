@@ -134,8 +134,25 @@ def _joined_dtype(args):
 
 reg("tensor.hstack", "(Tensor[] tensors) -> Tensor", _hstack, ("torch.hstack",),
     _joined_dtype, may_raise=True)
-reg("tensor.vstack", "(Tensor[] tensors) -> Tensor", _vstack, ("torch.vstack",),
+reg("tensor.vstack", "(Tensor[] tensors) -> Tensor", _vstack, ("torch.vstack", "torch.row_stack"),
     _joined_dtype, may_raise=True)
+
+
+def _broadcast_tensors(ts):
+    """The tensors broadcast to their common shape (copies, as ember's tensors own data)."""
+    shape = ()
+    for t in ts:
+        try:
+            shape = np.broadcast_shapes(shape, t.shape)
+        except ValueError:
+            raise RuntimeError(f"The size of tensor a ({shape}) must match the size of tensor "
+                               f"b ({list(t.shape)}) at a non-singleton dimension") from None
+    return [np.broadcast_to(t, shape).copy() for t in ts]
+
+
+reg("tensor.broadcast_tensors", "(Tensor[] tensors) -> Tensor[]", _broadcast_tensors,
+    ("torch.broadcast_tensors",), may_raise=True,
+    doc="The tensors expanded to the shape they broadcast to.")
 
 # ----------------------------------------------------------------------------- splitting
 

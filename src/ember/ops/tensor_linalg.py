@@ -252,8 +252,24 @@ reg("tensor.mv", "(Tensor self, Tensor vec) -> Tensor",
     ("torch.mv", "Tensor.mv"), matmul_info, may_raise=True,
     doc="Matrix-vector product.")
 reg("tensor.dot", "(Tensor self, Tensor tensor) -> Tensor", _dot,
-    ("torch.dot", "Tensor.dot", "torch.inner"), lambda a: TensorInfo(a[0].dtype, ()),
+    ("torch.dot", "Tensor.dot"), lambda a: TensorInfo(a[0].dtype, ()),
     may_raise=True)
+
+
+def _inner(a, b):
+    """torch.inner: the sum over the last dim of a and b (a product for a 0-dim operand)."""
+    _same_dtype("inner", a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        return arr(np.asarray(a * b))
+    if a.shape[-1] != b.shape[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but "
+                           f"got shapes {list(a.shape)} and {list(b.shape)}")
+    return arr(np.asarray(np.inner(a, b), dtype=a.dtype))
+
+
+reg("tensor.inner", "(Tensor self, Tensor other) -> Tensor", _inner,
+    ("torch.inner", "Tensor.inner"), lambda a: TensorInfo(a[0].dtype, None), may_raise=True,
+    doc="The sum of products over the last dim of each (a tensordot).")
 reg("tensor.outer", "(Tensor self, Tensor vec2) -> Tensor",
     lambda a, b: (_same_dtype("outer", a, b), arr(np.outer(a, b)))[1],
     ("torch.outer", "Tensor.outer", "torch.ger"), _outer_info, may_raise=True,

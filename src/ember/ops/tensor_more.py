@@ -421,6 +421,41 @@ for _n in ("var", "std"):
 reg("tensor.aminmax", "(Tensor self, *, int? dim=None, bool keepdim=False) -> "
     "Tuple[Tensor, Tensor]", _aminmax, ("torch.aminmax", "Tensor.aminmax"),
     _pair_of(lambda a: a[0].dtype), may_raise=True)
+def _logcumsumexp(x, dim):
+    """log(cumsum(exp(x))) along dim, accumulated stably."""
+    if x.dtype.kind not in "fc":
+        raise RuntimeError("logcumsumexp(): expected a floating point or complex input")
+    if x.ndim == 0:
+        return x.copy()
+    d = check_dim(dim, x.ndim)
+    with np.errstate(all="ignore"):
+        return np.logaddexp.accumulate(x, axis=d).astype(x.dtype, copy=False)
+
+
+def _bincount(x, weights=None, minlength=0):
+    """The count of each value 0..max(x) of a 1-D non-negative int tensor (weights summed
+    instead where given: float64 unless the weights are float32)."""
+    if x.ndim != 1 or x.dtype.kind not in "iu":
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if x.size and x.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if weights is not None and weights.shape != x.shape:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    out = np.bincount(x, None if weights is None else weights.astype(np.float64),
+                      minlength=minlength)
+    if weights is None:
+        return out.astype(np.int64)
+    return out.astype(np.float32 if weights.dtype == np.float32 else np.float64)
+
+
+reg("tensor.logcumsumexp", "(Tensor self, int dim) -> Tensor", _logcumsumexp,
+    ("torch.logcumsumexp", "Tensor.logcumsumexp"), lambda a: TensorInfo(a[0].dtype, a[0].shape),
+    may_raise=True)
+reg("tensor.bincount", "(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor",
+    _bincount, ("torch.bincount", "Tensor.bincount"), lambda a: TensorInfo(None, (None,)),
+    may_raise=True)
 reg("tensor.cummax", "(Tensor self, int dim) -> Tuple[Tensor, Tensor]", _cumext(np.greater),
     ("torch.cummax", "Tensor.cummax"), _pair_of(lambda a: a[0].dtype, lambda a: "int64"),
     may_raise=True, doc="(running max along dim, where each was found).")
