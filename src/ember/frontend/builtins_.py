@@ -80,6 +80,9 @@ def call_builtin(em, name, node, expected):
             if name == "repr":
                 return em.str_of(args[0], node, "repr")
             m = dunder(em, args[0].type, f"__{name}__")
+            if m is None and name == "len" and _is_namedtuple(em, args[0].type):
+                decl = em.c.module.classes[args[0].type.name]
+                return em.b.const(len(decl.fields), T.I64, em.loc(node))  # its field count
             if m is None:
                 return em.error(f"object of type '{args[0].type.name}' has no {name}() "
                                 f"(define __{name}__)", node.span)

@@ -670,7 +670,22 @@ class ExprMixin:
             if enum_type(self, a.type) or enum_type(self, b.type):
                 # an Enum member equals itself only (Python's identity __eq__)
                 return self.b.const(op == "!=", T.BOOL, self.loc(node))
+        ta, tb = self.tuple_of_namedtuple(a, node), self.tuple_of_namedtuple(b, node)
+        if (ta is not a or tb is not b) and isinstance(ta.type, T.TupleType) and \
+                isinstance(tb.type, T.TupleType):
+            return self.scalar_compare(op, ta, tb, node)  # NamedTuples compare as tuples
         return None
+
+    def tuple_of_namedtuple(self, v, node):
+        """A NamedTuple value as the plain tuple of its fields (v itself if it is none)."""
+        if not (isinstance(v.type, T.ClassType) and self.is_namedtuple(v.type)):
+            return v
+        decl = self.c.module.classes[v.type.name]
+        loc = self.loc(node)
+        items = [self.b.create("obj.get", [v], [t], {"field": f}, loc=loc).result
+                 for f, t in decl.fields]
+        return self.b.create("tuple.new", items, [T.TupleType(tuple(t for _, t in decl.fields))],
+                             loc=loc).result
 
     def scalar_compare(self, op, a, b, node, nodes=(None, None)):
         ta, tb = a.type, b.type
