@@ -493,7 +493,7 @@ _TYPING_NAMES = ("List", "Dict", "Tuple", "Optional", "Union", "Any", "Final", "
 def string_frontend_names() -> dict:
     """The names a CompilationUnit's source may use with no import, as TorchScript's
     string frontend resolves them: typing's constructs, Tensor and torch (and math, cmath,
-    F for torch.nn.functional, nn for torch.nn and OrderedDict, which TorchScript's CompilationUnit
+    warnings, F for torch.nn.functional, nn for torch.nn and OrderedDict, which TorchScript's CompilationUnit
     leaves undefined but its Python frontend resolves through a function's globals, where
     test files and models import them). The source's own imports and definitions take
     precedence."""
@@ -502,6 +502,7 @@ def string_frontend_names() -> dict:
     table["torch"] = MModule("torch")
     table["math"] = MModule("math")
     table["cmath"] = MModule("cmath")
+    table["warnings"] = MModule("warnings")  # warnings.warn, as test files import it
     table["F"] = MModule("torch.nn.functional")  # the conventional aliases of torch's
     table["nn"] = MModule("torch.nn")             # test files and models
     table["OrderedDict"] = _from_import("collections", "OrderedDict")

@@ -327,6 +327,8 @@ class ExprMixin:
             return MOpFunc(f"{name}.{attr}")
         if name == "torch.jit" or name == "ember":
             return MOpFunc(f"{name}.{attr}")
+        if name == "warnings" and attr == "warn":
+            return MBuiltin("warnings.warn")
         if name == "torch.functional" and ops.by_python_name(f"torch.{attr}"):
             return MOpFunc(f"torch.{attr}")  # torch.functional.split is torch.split
         return self.error(f"module '{name}' has no attribute '{attr}' that ember knows",

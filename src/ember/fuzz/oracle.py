@@ -163,7 +163,7 @@ def string_frontend_values(source: str) -> dict:
                 except ImportError:
                     continue
                 out[name] = tnn.functional if name == "F" else tnn
-        elif name in ("math", "cmath"):
+        elif name in ("math", "cmath", "warnings"):
             out[name] = __import__(name)
         elif name == "OrderedDict":
             import collections

@@ -90,3 +90,22 @@ def test_ordered_dict_needs_no_import():
     cu = ember.CompilationUnit("def f() -> Dict[int, int]:\n"
                                "    return OrderedDict([(1, 2), (2, 3), (1, 4)])\n")
     assert cu.f() == {1: 4, 2: 3}
+
+
+def test_warnings_and_future_need_no_import():
+    cu = ember.CompilationUnit('''
+def fork(x: Tensor) -> List[Tensor]:
+    return [x + 1]
+
+def f(x: Tensor) -> float:
+    fut = torch.jit.annotate(Future[List[Tensor]], torch.jit._fork(fork, x))
+    if bool(x.sum() < 2):
+        warnings.warn("small")
+    return float(torch.jit._wait(fut)[0].sum())
+''')
+    assert cu.f(np.array([0.5], np.float32)) == 1.5  # compiled code issues no warnings
+
+
+def test_warnings_has_only_warn():
+    with pytest.raises(NameResolutionError, match="module 'warnings' has no attribute 'warnx'"):
+        ember.CompilationUnit("def f(x: int) -> int:\n    warnings.warnx('a')\n    return x\n")
