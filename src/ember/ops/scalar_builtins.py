@@ -301,6 +301,19 @@ _reg("torch.assert", "(bool condition, str message) -> None", _torch_assert,
      doc="torch._assert(condition, message): raise AssertionError(message) if not condition.")
 
 
+def _torch_assert_tensor(condition, message):
+    """torch._assert of a one-element tensor (its truth, as TorchScript converts it)."""
+    if condition.size != 1:
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    _torch_assert(bool(condition.reshape(())), message)
+
+
+_reg("torch.assert_tensor", "(Tensor condition, str message) -> None", _torch_assert_tensor,
+     ("torch._assert", "torch._assert_async"), pure=False, may_raise=True, fold=False,
+     doc="torch._assert(tensor, message): AssertionError(message) unless the one-element "
+     "tensor is true.")
+
+
 def _torch_check(cond, message):
     """torch._check as TorchScript compiles it: RuntimeError unless cond holds."""
     if not cond:
