@@ -190,8 +190,6 @@ CASES += [_case('interpolate', s, a, ", mode='{}'".format(m)) for s, a, m in _MO
 _LEFT_OUT = {
     48: "softmax's positional _stacklevel (torch.nn.functional's Python signature; ember "
         "takes the operator's (input, dim, dtype))",
-    79: "F.affine_grid is not implemented",
-    88: "F.grid_sample is not implemented",
     92: "binary_cross_entropy's legacy size_average / reduce arguments",
 }
 CASES = [c for i, c in enumerate(CASES) if i not in _LEFT_OUT]

@@ -2,7 +2,8 @@
 crop) and F.interpolate / F.upsample (nearest, nearest-exact, linear, bilinear, bicubic,
 trilinear, area; size or scale_factor; align_corners, also as F.upsample_nearest /
 F.upsample_bilinear), with torch's source-index and border rules; F.pixel_shuffle and F.pixel_unshuffle (channel blocks <-> pixel blocks) and
-F.channel_shuffle.
+F.channel_shuffle; F.affine_grid and F.grid_sample (bilinear or nearest, zeros / border /
+reflection padding, 4-D).
 """
 
 from __future__ import annotations
@@ -363,3 +364,110 @@ def _channel_shuffle_info(args):
 reg("tensor.channel_shuffle", "(Tensor self, int groups) -> Tensor", channel_shuffle,
     ("torch.channel_shuffle", f"{F}.channel_shuffle", f"{F}.native_channel_shuffle",
      "torch.native_channel_shuffle"), _channel_shuffle_info, may_raise=True)
+
+
+# ----------------------------------------------------------------------------- sampling grids
+
+
+def _base_coords(n, align_corners, dtype):
+    """torch's normalized pixel-center coordinates of n pixels in [-1, 1]."""
+    if n <= 1:
+        return np.zeros(max(n, 0), dtype)
+    if align_corners:
+        return np.linspace(-1, 1, n).astype(dtype)
+    return ((np.arange(n, dtype=np.float64) * 2 + 1) / n - 1).astype(dtype)
+
+
+def affine_grid(theta, size, align_corners=None):
+    """The sampling grid of affine maps theta (N, 2, 3) for an output of size (N, C, H, W)
+    (or theta (N, 3, 4) for (N, C, D, H, W)): (N, H, W, 2) x, y (or (N, D, H, W, 3))."""
+    size = list(size)
+    if theta.dtype.kind != "f":
+        raise RuntimeError("Expected theta to have floating point type, but got int theta")
+    ac = bool(align_corners)
+    if len(size) == 4:
+        n, _, h, w = size
+        if theta.shape != (n, 2, 3):
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size "
+                             f"{size}. Got {list(theta.shape)}.")
+        ys, xs = np.meshgrid(_base_coords(h, ac, theta.dtype), _base_coords(w, ac, theta.dtype),
+                             indexing="ij")
+        base = np.stack([xs, ys, np.ones_like(xs)], -1).reshape(1, h * w, 3)
+        return np.ascontiguousarray((base @ theta.transpose(0, 2, 1)).reshape(n, h, w, 2))
+    if len(size) == 5:
+        n, _, d, h, w = size
+        if theta.shape != (n, 3, 4):
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size "
+                             f"{size}. Got {list(theta.shape)}.")
+        zs, ys, xs = np.meshgrid(_base_coords(d, ac, theta.dtype), _base_coords(h, ac, theta.dtype),
+                                 _base_coords(w, ac, theta.dtype), indexing="ij")
+        base = np.stack([xs, ys, zs, np.ones_like(xs)], -1).reshape(1, d * h * w, 4)
+        return np.ascontiguousarray((base @ theta.transpose(0, 2, 1)).reshape(n, d, h, w, 3))
+    raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D "
+                              f"affine transforms, respectively. Got size {size}.")
+
+
+def _unnormalize(c, n, align_corners):
+    return (c + 1) / 2 * (n - 1) if align_corners else ((c + 1) * n - 1) / 2
+
+
+def _reflect(c, lo, hi):
+    """c reflected into [lo, hi] (torch's reflect_coordinates, twice the span a period)."""
+    span = hi - lo
+    if span <= 0:
+        return np.zeros_like(c)
+    c = np.abs(c - lo)
+    flips = np.floor(c / span)
+    extra = c - flips * span
+    return np.where(flips % 2 == 0, extra + lo, span - extra + lo)
+
+
+def _source_coords(c, n, padding_mode, align_corners):
+    c = _unnormalize(c, n, align_corners)
+    if padding_mode == "border":
+        c = np.clip(c, 0, n - 1)
+    elif padding_mode == "reflection":
+        c = _reflect(c, 0, n - 1) if align_corners else \
+            np.clip(_reflect(c, -0.5, n - 0.5), 0, n - 1)
+    return c
+
+
+def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """x (N, C, H, W) sampled at grid (N, Ho, Wo, 2) (normalized x, y in [-1, 1])."""
+    if mode not in ("bilinear", "nearest"):
+        raise NotImplementedError(f"grid_sample: mode '{mode}' is not supported by ember "
+                                  "(bilinear and nearest are)")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+                         f"'border', or 'reflection', but got: '{padding_mode}'")
+    if x.ndim != 4 or grid.ndim != 4 or grid.shape[-1] != 2 or grid.shape[0] != x.shape[0]:
+        raise RuntimeError(f"grid_sample: expected a 4-D input and a grid of shape (N, H, W, 2) "
+                           f"with the input's batch size, got {list(x.shape)} and "
+                           f"{list(grid.shape)}")
+    n, c, h, w = x.shape
+    ac = bool(align_corners)
+    with np.errstate(all="ignore"):
+        ix = _source_coords(grid[..., 0].astype(np.float64), w, padding_mode, ac)
+        iy = _source_coords(grid[..., 1].astype(np.float64), h, padding_mode, ac)
+    b = np.arange(n)[:, None, None]
+
+    def tap(yi, xi):
+        ok = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+        v = x[b, :, np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)]  # (N, Ho, Wo, C)
+        return np.where(ok[..., None], v, 0)
+
+    if mode == "nearest":
+        out = tap(np.rint(iy).astype(np.int64), np.rint(ix).astype(np.int64))
+    else:
+        x0, y0 = np.floor(ix).astype(np.int64), np.floor(iy).astype(np.int64)
+        tx, ty = (ix - x0)[..., None], (iy - y0)[..., None]
+        out = tap(y0, x0) * (1 - tx) * (1 - ty) + tap(y0, x0 + 1) * tx * (1 - ty) + \
+            tap(y0 + 1, x0) * (1 - tx) * ty + tap(y0 + 1, x0 + 1) * tx * ty
+    return np.ascontiguousarray(out.transpose(0, 3, 1, 2).astype(x.dtype))
+
+
+reg("tensor.affine_grid", "(Tensor theta, int[] size, bool? align_corners=None) -> Tensor",
+    affine_grid, (f"{F}.affine_grid",), lambda a: TensorInfo(a[0].dtype, None), may_raise=True)
+reg("tensor.grid_sample", "(Tensor input, Tensor grid, str mode='bilinear', "
+    "str padding_mode='zeros', bool? align_corners=None) -> Tensor", grid_sample,
+    (f"{F}.grid_sample",), lambda a: TensorInfo(a[0].dtype, None), may_raise=True)
