@@ -185,11 +185,3 @@ def _case(name, self_arg, args, kwargs=""):
 
 CASES = [_case(name, s, a) for name, s, a in _TESTS]
 CASES += [_case('interpolate', s, a, ", mode='{}'".format(m)) for s, a, m in _MODES]
-
-# left out: what ember does not implement (the reason for each)
-_LEFT_OUT = {
-    48: "softmax's positional _stacklevel (torch.nn.functional's Python signature; ember "
-        "takes the operator's (input, dim, dtype))",
-    92: "binary_cross_entropy's legacy size_average / reduce arguments",
-}
-CASES = [c for i, c in enumerate(CASES) if i not in _LEFT_OUT]

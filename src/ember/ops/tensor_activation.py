@@ -431,6 +431,11 @@ for _n, _k in (("softmax", softmax), ("log_softmax", log_softmax)):
         may_raise=True, doc=(_k.__doc__ or "").strip())
 reg("tensor.softmin", "(Tensor self, int? dim=None, ScalarType? dtype=None) -> Tensor", softmin,
     (f"{F}.softmin",), _softmax_info, may_raise=True, doc="softmax(-x) along dim.")
+for _n, _k in (("softmax", softmax), ("log_softmax", log_softmax), ("softmin", softmin)):
+    reg(f"tensor.{_n}_stacklevel", "(Tensor self, int? dim=None, int _stacklevel=3, "
+        "ScalarType? dtype=None) -> Tensor", (lambda k: lambda x, d, s, dt: k(x, d, dt))(_k),
+        (f"{F}.{_n}",), lambda a: _softmax_info([a[0], a[1], a[3]]), may_raise=True,
+        doc=f"F.{_n} called with its Python signature's positional _stacklevel (unused)")
 for _n, _k in (("hardshrink", hardshrink), ("softshrink", softshrink)):
     reg(f"tensor.{_n}", "(Tensor self, float lambd=0.5) -> Tensor", _any_rank(_k),
         (f"torch.{_n}", f"Tensor.{_n}", f"{F}.{_n}"),

@@ -43,6 +43,16 @@ def _check_same(x, t, what):
                                f"size of target {tuple(t.shape)}") from None
 
 
+def legacy_reduction(size_average, reduce, reduction):
+    """torch's _Reduction.legacy_get_string: size_average / reduce, where either is given,
+    decide the reduction (both default to True)."""
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    return "none" if not reduce else "mean" if size_average else "sum"
+
+
 def _schema(extra_schema: str) -> str:
     return f"(Tensor input, Tensor target{extra_schema}, *, str reduction='mean') -> Tensor"
 
@@ -66,6 +76,12 @@ def _pointwise(name, fwd, bwd, extra_schema="", python=()):
     schema = _schema(extra_schema)
     reg(f"tensor.{name}", schema, kernel, python or (f"{F}.{name}",), shape=_loss_info,
         doc=f"torch.nn.functional.{name}")
+    reg(f"tensor.{name}_legacy", f"(Tensor input, Tensor target{extra_schema}, "
+        "bool? size_average=None, bool? reduce=None, str reduction='mean') -> Tensor",
+        lambda x, t, *rest: kernel(x, t, *rest[:-3], legacy_reduction(*rest[-3:])),
+        python or (f"{F}.{name}",), shape=_loss_info, may_raise=True,
+        doc=f"torch.nn.functional.{name} with its legacy size_average / reduce arguments "
+        "(positional, as the Python signature has them)")
     reg(f"tensor.{name}_backward", "(Tensor grad, " + schema[1:], backward,
         shape=_grad_info, doc=f"The gradient of {name} with respect to its input.")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ember.ops.tensor_common import TORCH_SCALAR_NAMES, F, arr, check_dim, check_dims, reg
+from ember.ops.tensor_loss import legacy_reduction
 from ember.ops.tensorinfo import TensorInfo
 
 _KW = "*, ScalarType? dtype=None, Any device=None, bool requires_grad=False"
@@ -1004,16 +1005,6 @@ def _bilinear(x1, x2, w, b=None):
     return arr(out.astype(np.result_type(x1, w)))
 
 
-def _legacy_reduction(size_average, reduce, reduction):
-    """torch's _Reduction.legacy_get_string: size_average / reduce, where either is given,
-    decide the reduction (both default to True)."""
-    if size_average is None and reduce is None:
-        return reduction
-    size_average = True if size_average is None else size_average
-    reduce = True if reduce is None else reduce
-    return "none" if not reduce else "mean" if size_average else "sum"
-
-
 def _margin_targets(x, target, what):
     if x.ndim not in (1, 2) or target.ndim != x.ndim - (0 if what == "multilabel" else 1) \
             and not (x.ndim == 1 and target.ndim == 0):
@@ -1026,7 +1017,7 @@ def _multi_margin(x, target, p=1, margin=1.0, weight=None, size_average=None, re
                   reduction="mean"):
     """Per sample: the sum over classes i != y of max(0, margin - x[y] + x[i]) ** p (times
     weight[y]), over the number of classes."""
-    reduction = _legacy_reduction(size_average, reduce, reduction)
+    reduction = legacy_reduction(size_average, reduce, reduction)
     if p not in (1, 2):
         raise RuntimeError("only p == 1 and p == 2 supported")
     if x.dtype.kind != "f":
@@ -1051,7 +1042,7 @@ def _multi_margin(x, target, p=1, margin=1.0, weight=None, size_average=None, re
 def _multilabel_margin(x, target, size_average=None, reduce=None, reduction="mean"):
     """Per sample: for each target class j (those before the first -1) and each class i not
     a target, max(0, 1 - (x[j] - x[i])), summed, over the number of classes."""
-    reduction = _legacy_reduction(size_average, reduce, reduction)
+    reduction = legacy_reduction(size_average, reduce, reduction)
     if x.dtype.kind != "f":
         raise RuntimeError("multilabel_margin_loss: expected a floating point input")
     x2 = _margin_targets(x, target, "multilabel")
