@@ -103,7 +103,13 @@ TENSOR = TensorType()
 
 @dataclass(frozen=True, slots=True)
 class ListType(Type):
+    """A list; a tensor in its element type keeps its dtype but not its shape
+    (container_elem): a list is mutable, and TorchScript's List[Tensor] takes any tensor."""
+
     elem: Type
+
+    def __post_init__(self):
+        object.__setattr__(self, "elem", container_elem(self.elem))
 
     def __str__(self) -> str:
         return f"list<{self.elem}>"
@@ -115,8 +121,15 @@ class ListType(Type):
 
 @dataclass(frozen=True, slots=True)
 class DictType(Type):
+    """A dict; tensors in its key and value types keep their dtype, not their shape (as a
+    list's elements: container_elem)."""
+
     key: Type
     value: Type
+
+    def __post_init__(self):
+        object.__setattr__(self, "key", container_elem(self.key))
+        object.__setattr__(self, "value", container_elem(self.value))
 
     def __str__(self) -> str:
         return f"dict<{self.key}, {self.value}>"
@@ -224,6 +237,25 @@ class ClassType(Type):
     @property
     def is_refcounted(self) -> bool:
         return True
+
+
+def container_elem(t: Type) -> Type:
+    """The element type a mutable container keeps for values of type t: a tensor's shape
+    is dropped (also inside tuples, Optional and Union members), so that a list made of
+    tensors of one shape can be given tensors of others, as TorchScript's List[Tensor]
+    can; the dtype stays (a list of int64 tensors has int64 elements)."""
+    if isinstance(t, TensorType):
+        return t if t.shape is None else TensorType(t.dtype, None)
+    if isinstance(t, TupleType):
+        elems = tuple(container_elem(e) for e in t.elems)
+        return t if elems == t.elems else TupleType(elems)
+    if isinstance(t, OptionalType):
+        e = container_elem(t.elem)
+        return t if e == t.elem else OptionalType(e)
+    if isinstance(t, UnionType):
+        members = tuple(container_elem(m) for m in t.members)
+        return t if members == t.members else make_union(members)
+    return t
 
 
 def make_union(types) -> Type:
