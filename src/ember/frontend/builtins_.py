@@ -337,6 +337,10 @@ def isinstance_types(em, node, subject):
         if isinstance(n, A.Tuple):  # isinstance(x, (int, (float, str))): nested, as CPython
             out.extend(isinstance_types(em, n, subject))
             continue
+        if isinstance(n, A.BinOp) and n.op == "|":  # isinstance(x, int | str): a union
+            out.extend(isinstance_types(em, n.left, subject))
+            out.extend(isinstance_types(em, n.right, subject))
+            continue
         if isinstance(n, A.Subscript):  # isinstance(x, List[int]), torch.jit.isinstance
             out.append(em.ann.resolve(n))
             continue
