@@ -50,6 +50,11 @@ def declare_class(c, info) -> None:
         const = _class_constant(stmt)
         if const is not _NOT_CONST:
             info.constants[const[0]] = const[1]
+        elif isinstance(stmt, A.AnnAssign) and isinstance(stmt.target, A.Name) and \
+                init_var_type(stmt.annotation) is not None:
+            if stmt.value is not None and _is_literal(stmt.value):  # `p: InitVar[int] = 2`:
+                from ember.frontend.compiler import _literal  # __init__'s parameter only,
+                info.constants[stmt.target.id] = _literal(stmt.value)  # and Cls.p = 2
         elif isinstance(stmt, A.AnnAssign) and isinstance(stmt.target, A.Name):
             decl.fields.append((stmt.target.id, probe.ann.resolve(stmt.annotation)))
             if stmt.value is not None:
@@ -224,6 +229,16 @@ def _class_constant(stmt):
         return _NOT_CONST
     value = _literal(stmt.value)
     return _NOT_CONST if value is _NO else (target.id, value)
+
+
+def init_var_type(ann):
+    """T of a dataclass's `InitVar[T]` annotation (a parameter of __init__ and
+    __post_init__, not a field), or None."""
+    if not isinstance(ann, A.Subscript):
+        return None
+    head = ann.value
+    name = head.id if isinstance(head, A.Name) else getattr(head, "attr", None)
+    return ann.slice if name == "InitVar" else None
 
 
 def _is_literal(node) -> bool:

@@ -4,7 +4,8 @@ The class's annotated body names (`x: int`, `y: float = 0.5`, `zs: List[int] =
 field(default_factory=list)`) are its fields, in order. ember makes the methods Python's
 dataclass would: `__init__(self, x, y=0.5, zs=None)` assigning each field (a
 default_factory's field is made by its factory when the argument is left out) and calling
-`__post_init__` if the class has one; `__repr__` (`P(x=1, y=0.5)`), `__eq__` (the fields
+`__post_init__` if the class has one (with the `InitVar[T]` pseudo-fields, parameters of
+`__init__` only, as its arguments); `__repr__` (`P(x=1, y=0.5)`), `__eq__` (the fields
 as a tuple), with order=True `__lt__`/`__le__`/`__gt__`/`__ge__`, and with eq and frozen
 `__hash__` (of the fields' tuple: frozen dataclasses are dict keys and set members). A method the class
 defines itself is kept. frozen=True makes assigning a field outside `__init__` a compile
@@ -77,6 +78,10 @@ def _own_fields(info):
         head = ann.value if isinstance(ann, A.Subscript) else ann
         if getattr(head, "id", None) == "ClassVar" or getattr(head, "attr", None) == "ClassVar":
             continue
+        from ember.frontend.classes import init_var_type
+        if init_var_type(ann) is not None:  # `p: InitVar[int] = 2`: __init__ passes it on
+            out.append((stmt.target.id, ann, stmt.value, None, stmt))
+            continue
         default, factory = stmt.value, None
         kw = _field_call(stmt.value)
         if kw is not None:
@@ -115,7 +120,9 @@ def add_dataclass_methods(c, info, opts) -> None:
     scope = _Scope(info)
     if opts["init"] and "__init__" not in info.methods:
         add_method(c, info, _init(info, fields), info.source, scope)
-    text = _text(info.node.name, [f[0] for f in fields], opts, info.methods)
+    from ember.frontend.classes import init_var_type
+    text = _text(info.node.name, [f[0] for f in fields if init_var_type(f[1]) is None], opts,
+                 info.methods)
     if text:
         from ember.frontend.parser import parse_module
         filename = f"<dataclass {info.node.name}>"
@@ -127,12 +134,17 @@ def add_dataclass_methods(c, info, opts) -> None:
 
 def _init(info, fields):
     sp = info.node.span
+    from ember.frontend.classes import init_var_type
     args = [A.Arg(sp, "self")]
     body = []
+    init_vars = []
     for name, ann, default, factory, stmt in fields:
         s = stmt.span
         target = A.Attribute(s, A.Name(s, "self"), name)
-        if factory is not None:
+        if init_var_type(ann) is not None:  # a parameter given on to __post_init__
+            args.append(A.Arg(s, name, init_var_type(ann), default))
+            init_vars.append(A.Name(s, name))
+        elif factory is not None:
             args.append(A.Arg(s, name, A.Subscript(s, A.Name(s, _HIDDEN_OPTIONAL), ann),
                               A.Constant(s, None)))
             value = A.IfExp(s, A.Compare(s, A.Name(s, name), ["is"], [A.Constant(s, None)]),
@@ -142,7 +154,8 @@ def _init(info, fields):
             args.append(A.Arg(s, name, ann, default))
             body.append(A.AnnAssign(s, target, ann, A.Name(s, name)))
     if "__post_init__" in info.methods:
-        call = A.Call(sp, A.Attribute(sp, A.Name(sp, "self"), "__post_init__"), [], [])
+        call = A.Call(sp, A.Attribute(sp, A.Name(sp, "self"), "__post_init__"), init_vars,
+                      [])
         body.append(A.Expr(sp, call))
     if not body:
         body.append(A.Pass(sp))
