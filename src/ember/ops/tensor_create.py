@@ -130,9 +130,10 @@ def _fill_(x, value):
 
 
 reg("tensor.fill_", "(Tensor self, Scalar value) -> Tensor", _fill_,
-    ("Tensor.fill_", "torch.nn.init.constant_"), lambda a: TensorInfo(a[0].dtype, a[0].shape))
+    ("Tensor.fill_", "torch.fill_", "torch.nn.init.constant_"),
+    lambda a: TensorInfo(a[0].dtype, a[0].shape))
 reg("tensor.zero_", "(Tensor self) -> Tensor", lambda x: _fill_(x, 0),
-    ("Tensor.zero_", "torch.nn.init.zeros_"),
+    ("Tensor.zero_", "torch.zero_", "torch.nn.init.zeros_"),
     lambda a: TensorInfo(a[0].dtype, a[0].shape), doc="Every element of self set to 0.")
 reg("tensor.one_", "(Tensor self) -> Tensor", lambda x: _fill_(x, 1), ("torch.nn.init.ones_",),
     lambda a: TensorInfo(a[0].dtype, a[0].shape), doc="Every element of self set to 1.")

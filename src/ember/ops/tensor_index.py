@@ -219,8 +219,27 @@ def _along(x, d, idx):
     return tuple(slice(None) if k == d else slice(0, idx.shape[k]) for k in range(x.ndim))
 
 
+def _zero_dim_as_1d(fn):
+    """fn for operands of which some are 0-dim and none has more than 1 dim: torch takes a
+    0-dim tensor as 1-D with one element here; the result has `shape_of`'s operand shape."""
+    def kernel(x, dim, idx, *rest, shape_of=0):
+        ops_ = (x, idx) + rest
+        if any(isinstance(t, np.ndarray) and t.ndim == 0 for t in ops_) and \
+                all(not isinstance(t, np.ndarray) or t.ndim <= 1 for t in ops_):
+            check_dim(dim, 1)
+            lifted = [t.reshape(1) if isinstance(t, np.ndarray) and t.ndim == 0 else t
+                      for t in ops_]
+            return np.asarray(fn(lifted[0], 0, lifted[1], *lifted[2:])).reshape(
+                ops_[shape_of].shape)
+        return fn(x, dim, idx, *rest)
+    kernel.__doc__ = fn.__doc__
+    return kernel
+
+
 def gather(x, dim, idx):
     """out[i][j] = x[idx[i][j]][j] for dim 0 (and likewise for other dims)."""
+    if x.ndim == 0 or idx.ndim == 0:
+        return _zero_dim_as_1d(gather)(x, dim, idx, shape_of=1)
     _int_index(idx, "gather")
     d = check_dim(dim, x.ndim)
     cut = _along(x, d, idx)
@@ -232,6 +251,8 @@ def gather(x, dim, idx):
 
 def scatter(x, dim, idx, src, inplace=False):
     """A copy of x (or x itself) with x[idx[i][j]][j] = src[i][j] for dim 0."""
+    if (x.ndim == 0 or idx.ndim == 0) and not inplace:
+        return _zero_dim_as_1d(scatter)(x, dim, idx, src)
     _int_index(idx, "scatter")
     d = check_dim(dim, x.ndim)
     out = x if inplace else x.copy()
@@ -248,6 +269,8 @@ def scatter(x, dim, idx, src, inplace=False):
 def scatter_add(x, dim, idx, src, inplace=False):
     """A copy of x (or x itself) with src[i][j] added at x[idx[i][j]][j] for dim 0
     (repeated indices add up)."""
+    if (x.ndim == 0 or idx.ndim == 0) and not inplace:
+        return _zero_dim_as_1d(scatter_add)(x, dim, idx, src)
     _int_index(idx, "scatter_add")
     d = check_dim(dim, x.ndim)
     out = x if inplace else x.copy()
@@ -332,7 +355,7 @@ def _take(x, idx):
     """x flattened, at the indices idx (result has idx's shape)."""
     _int_index(idx, "take")
     try:
-        return np.take(x.reshape(-1), idx)
+        return np.asarray(np.take(x.reshape(-1), idx))
     except IndexError as e:
         raise IndexError(f"take(): {_torch_words(e)}") from None
 

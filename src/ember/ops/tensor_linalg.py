@@ -272,7 +272,7 @@ reg("tensor.inner", "(Tensor self, Tensor other) -> Tensor", _inner,
     doc="The sum of products over the last dim of each (a tensordot).")
 reg("tensor.outer", "(Tensor self, Tensor vec2) -> Tensor",
     lambda a, b: (_same_dtype("outer", a, b), arr(np.outer(a, b)))[1],
-    ("torch.outer", "Tensor.outer", "torch.ger"), _outer_info, may_raise=True,
+    ("torch.outer", "Tensor.outer", "torch.ger", "Tensor.ger"), _outer_info, may_raise=True,
     doc="Outer product of two vectors.")
 reg("tensor.linear", "(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", linear,
     (f"{F}.linear",), _linear_info, may_raise=True)

@@ -111,6 +111,10 @@ def _index_add_(x, dim, index, source, alpha=1):
     if index.dtype.kind not in "iu":
         raise RuntimeError("index_add_(): Expected dtype int32/int64 for index")
     idx = index.reshape(-1)
+    if source.ndim != x.ndim and not (x.ndim == 1 and source.ndim == 1):
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = {list(x.shape)} "
+                           f"source.shape = {list(source.shape)}")
     n = x.shape[d] if x.ndim else 1
     if idx.size and (idx.min() < -n or idx.max() >= n):
         raise IndexError("index out of range in self")
@@ -179,6 +183,11 @@ reg("tensor.stride_dim", "(Tensor self, int dim) -> int", _stride_dim, ("Tensor.
     pure=True, may_raise=True, doc="The step in elements between neighbours along dim.")
 reg("tensor.unfold", "(Tensor self, int dimension, int size, int step) -> Tensor", _unfold,
     ("Tensor.unfold",), _unfold_info, may_raise=True)
+reg("tensor.index_add",
+    "(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor",
+    lambda x, d, i, s, alpha=1: _index_add_(x.copy(), d, i, s, alpha),
+    ("torch.index_add", "Tensor.index_add"), lambda a: TensorInfo(a[0].dtype, a[0].shape),
+    may_raise=True, doc="A copy of self with alpha * source's slices added at index along dim.")
 reg("tensor.index_add_",
     "(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor",
     _index_add_, ("Tensor.index_add_",), lambda a: TensorInfo(a[0].dtype, a[0].shape),
@@ -311,6 +320,24 @@ for _n, _k in (("sinc", _sinc), ("erfinv", _erfinv), ("lgamma", _lgamma),
                ("digamma", _digamma)):
     reg(f"tensor.{_n}", "(Tensor self) -> Tensor", _k,
         (f"torch.{_n}", f"Tensor.{_n}", f"torch.special.{_n}"), _float_info)
+
+
+def _mvlgamma(x, p):
+    """The multivariate log-gamma of dimension p: p(p-1)/4 log(pi) + the sum over
+    j < p of lgamma(x - j/2); every element must exceed (p - 1) / 2."""
+    import math
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    x = _flt(x)
+    if np.any(x <= (p - 1) / 2):
+        raise RuntimeError(f"All elements must be greater than (p-1)/2 = {(p - 1) / 2}")
+    out = sum(_lgamma(x - j / 2).astype(np.float64) for j in range(p))
+    return arr((out + p * (p - 1) / 4 * math.log(math.pi)).astype(x.dtype))
+
+
+reg("tensor.mvlgamma", "(Tensor self, int p) -> Tensor", _mvlgamma,
+    ("torch.mvlgamma", "Tensor.mvlgamma", "torch.special.multigammaln"), _float_info,
+    may_raise=True)
 reg("tensor.logit", "(Tensor self, float? eps=None) -> Tensor", _logit,
     ("torch.logit", "Tensor.logit", "torch.special.logit"), _float_info)
 reg("tensor.xlogy", "(Tensor self, Tensor other) -> Tensor", _xlogy,
@@ -703,6 +730,9 @@ def _diag_embed(x, offset=0, dim1=-2, dim2=-1):
 
 def _index_copy(x, dim, index, source):
     """A copy of x with the slices at index along dim replaced by source's."""
+    if x.ndim == 0:  # torch takes a 0-dim self (and source) as one element
+        check_dim(dim, 1)
+        return _index_copy(x.reshape(1), 0, index, source.reshape(-1)).reshape(())
     out = x.copy()
     d = check_dim(dim, x.ndim)
     moved = np.moveaxis(out, d, 0)
@@ -712,6 +742,9 @@ def _index_copy(x, dim, index, source):
 
 def _index_fill(x, dim, index, value):
     """A copy of x with the slices at index along dim set to value."""
+    if x.ndim == 0:
+        check_dim(dim, 1)
+        return _index_fill(x.reshape(1), 0, index, value).reshape(())
     out = x.copy()
     d = check_dim(dim, x.ndim)
     np.moveaxis(out, d, 0)[index.reshape(-1)] = value
@@ -734,8 +767,11 @@ def _renorm(x, p, dim, maxnorm):
     """Each slice along dim scaled down to a p-norm of at most maxnorm."""
     d = check_dim(dim, x.ndim)
     axes = tuple(i for i in range(x.ndim) if i != d)
-    norms = np.sum(np.abs(x) ** p, axis=axes, keepdims=True) ** (1.0 / p)
     with np.errstate(all="ignore"):
+        if p == float("inf"):
+            norms = np.max(np.abs(x), axis=axes, keepdims=True, initial=0)
+        else:
+            norms = np.sum(np.abs(x) ** p, axis=axes, keepdims=True) ** (1.0 / p)
         scale = np.where(norms > maxnorm, maxnorm / (norms + 1e-7), 1.0)
     return arr((x * scale).astype(x.dtype))
 

@@ -20,6 +20,9 @@ def _axes(x, dim):
     """numpy axis for a torch dim argument (None, int, or list; [] means all)."""
     if dim is None:
         return None
+    if x.ndim == 0:  # a 0-dim tensor's dim is 0 or -1, and reducing over it changes nothing
+        check_dims(dim, 1) if isinstance(dim, (list, tuple)) else check_dim(dim, 1)
+        return None
     if isinstance(dim, (list, tuple)):
         return check_dims(dim, x.ndim) if dim else None
     return check_dim(dim, x.ndim)
@@ -142,6 +145,15 @@ def _norm(x, p, dim, keepdim, dtype=None):
     need_float(x, "norm")
     axis = _axes(x, dim)
     p = 2.0 if p in ("fro", None) else p
+    if p == "nuc":  # the sum of the singular values of the matrices over the (last) 2 dims
+        if x.ndim < 2 or (axis is not None and len(np.atleast_1d(axis)) != 2):
+            raise RuntimeError("nuclear norm requires a 2-D input or two dims")
+        ax = (x.ndim - 2, x.ndim - 1) if axis is None else tuple(np.atleast_1d(axis))
+        m = np.moveaxis(x, ax, (-2, -1))
+        out = np.sum(np.linalg.svd(m, compute_uv=False), axis=-1)
+        if keepdim:
+            out = np.expand_dims(out, ax)
+        return arr(np.asarray(out, dtype=x.dtype))
     if isinstance(p, str):
         raise RuntimeError(f"norm: unsupported norm type {p!r}")  # noqa: TRY004 (torch's)
     a = np.abs(x)
@@ -197,10 +209,12 @@ def _sort(x, dim, descending):
 
 def _topk(x, k, dim, largest, is_sorted):
     """(values, indices) of the k largest (or smallest) along dim, in order."""
-    d = check_dim(dim, x.ndim)
+    d = check_dim(dim, max(x.ndim, 1))
     n = x.shape[d] if x.ndim else 1
     if not 0 <= k <= n:
         raise RuntimeError(f"selected index k out of range: k={k}, size {n} along dim {dim}")
+    if x.ndim == 0:  # a 0-dim tensor is its own top 1
+        return arr(x.copy()), arr(np.zeros((), np.int64))
     vals, idx = _sort(x, dim, largest)
     sl = (slice(None),) * d + (slice(0, k),)
     return arr(vals[sl]), arr(idx[sl])
