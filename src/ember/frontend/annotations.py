@@ -40,6 +40,11 @@ TENSOR_DTYPES = {"bool": "bool", "uint8": "u8", "int8": "i8", "int16": "i16", "i
 """numpy's dtype names -> the IR's (mobile/types.NUMPY_DTYPE inverted)."""
 
 
+TENSOR_KEYS = ("a dict with Tensor keys is not supported (TorchScript hashes a tensor by "
+               "identity; ember's tensors are numpy arrays, which have no hash): key it by an "
+               "int or str, or keep the tensors in a list")
+
+
 _TYPING = {"List", "Dict", "Tuple", "Optional", "Union", "Callable", "Final", "Sequence",
            "Set"}
 """typing names an annotation may use; a message suggests importing them."""
@@ -232,7 +237,11 @@ class AnnotationResolver:
         if head in ("Dict", "dict"):
             if len(args) != 2:
                 return self.error("Dict needs a key and a value type", node.span)
-            return T.DictType(self.resolve(args[0]), self.resolve(args[1]))
+            key = self.resolve(args[0])
+            if isinstance(key, T.TensorType):
+                self.em.c.report(UnsupportedError(TENSOR_KEYS, args[0].span))
+                return ERROR
+            return T.DictType(key, self.resolve(args[1]))
         if head in ("Tuple", "tuple"):
             if len(args) == 1 and isinstance(args[0], A.Tuple) and not args[0].elts:
                 return T.TupleType(())

@@ -56,6 +56,9 @@ def emit_comprehension(em, node, expected, kind):
             em.env.pop(name)
     em.env.vars.update(hidden)
     state.finish()
+    if kind == "dict" and isinstance(result.type.key, T.TensorType):
+        from ember.frontend.annotations import TENSOR_KEYS
+        return em.unsupported(TENSOR_KEYS, node.span)
     return result
 
 

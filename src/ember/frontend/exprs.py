@@ -1163,6 +1163,9 @@ class ExprMixin:
             values = [self.value(v, vt) for v in node.values]
         kt = kt or self.join_elements(keys, node, T.STR)
         vt = vt or self.join_elements(values, node, T.TENSOR)
+        if isinstance(kt, T.TensorType):
+            from ember.frontend.annotations import TENSOR_KEYS
+            return self.unsupported(TENSOR_KEYS, node.span)
         ops = []
         for k, v, kn, vn in zip(keys, values, node.keys, node.values):
             ops += [self.coerce(k, kt, kn.span, "dict key"), self.coerce(v, vt, vn.span,
