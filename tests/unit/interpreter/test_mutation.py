@@ -39,13 +39,14 @@ def test_item_assignment_into_a_buffer_persists_after_load(tmp_path):
 def test_results_are_bit_identical_in_process_and_after_load(inplace, tmp_path):
     m = Mlp(inplace).eval()
     sm = ember.script(m)
-    assert sm.program.mutable_tensors is inplace
+    # relu(inplace=True) writes into the linear layer's fresh result, never a weight.
+    assert sm.program.mutable_tensors is False
     lm = _loaded(sm, tmp_path)
     x = np.random.default_rng(0).standard_normal((5, 16)).astype(np.float32)
     assert np.array_equal(sm(x), lm(x))
     np.testing.assert_allclose(lm(x), m(x), rtol=1e-5, atol=1e-6)
     writable = {a.flags.writeable for _, a in lm.program.tensors}
-    assert writable == {inplace}
+    assert writable == {False}
 
 
 def test_an_artifact_without_the_flag_loads_with_writable_tensors(tmp_path):
@@ -66,3 +67,25 @@ def test_a_flag_that_is_not_a_bool_is_an_artifact_error(tmp_path):
     manifest["mutable_tensors"] = 1
     with pytest.raises(ember.errors.ArtifactError, match="mutable_tensors must be a bool"):
         read_program(pack(manifest, files))
+
+
+def test_a_write_into_a_fresh_tensor_keeps_weights_read_only_and_a_view_does_not():
+    src = '''
+def fresh(x: Tensor, w: Tensor) -> Tensor:
+    y = x * 2
+    y += w
+    return y
+'''
+    cu = ember.CompilationUnit(src)
+    from ember.interpreter.mutation import mutates_tensors
+    assert not mutates_tensors(cu.fresh.module)
+    src_view = '''
+def view(x: Tensor, w: Tensor) -> Tensor:
+    y = x.view(-1)
+    y += w
+    return x
+'''
+    cu = ember.CompilationUnit(src_view)
+    assert mutates_tensors(cu.view.module)
+    x = np.ones((2, 2), np.float32)
+    assert cu.view(x, np.ones(4, np.float32)).tolist() == [[2.0, 2.0], [2.0, 2.0]]
