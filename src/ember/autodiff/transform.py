@@ -36,6 +36,7 @@ from __future__ import annotations
 import linecache
 
 from ember.autodiff.emit import _LIST_MUTATORS, Emitter
+from ember.autodiff.inplace import functionalize
 from ember.autodiff.lists import (ListAdjoints, appends_outside, check_stale_reads, unwiden,
                                   defined_inside, holds_tensor_list, is_diff_list,
                                   is_tensor_list)
@@ -712,6 +713,7 @@ def normalize(f: FuncOp, module) -> FuncOp:
         mapping[a] = ga
     for op in f.body.ops:
         g.body.append(op.clone(mapping))
+    functionalize(g, differentiable, lambda msg, loc, cls: error(msg, loc, module, cls))
     _single_exit(g.body, module, f.type.ret)
     return g
 
