@@ -393,7 +393,7 @@ class ExprMixin:
             from ember.frontend import sets
             return sets.binop(self, op, a, b, node, aug)
         if isinstance(ta, T.TensorType) or isinstance(tb, T.TensorType):
-            return self.tensor_binop(op, a, b, node, operand_nodes)
+            return self.tensor_binop(op, a, b, node, operand_nodes, aug)
         if numeric_rank(ta) is not None and numeric_rank(tb) is not None:
             return self.numeric_binop(op, a, b, node)
         if ta == T.STR and (tb == T.STR and op == "+"):
@@ -565,8 +565,14 @@ class ExprMixin:
             return self.b.kernel("bool.to_float", [v], T.F64, self.loc(node))
         return self.error(f"expected a number, got {show(v.type)}", node.span)
 
-    def tensor_binop(self, op, a, b, node, operand_nodes=(None, None)):
+    def tensor_binop(self, op, a, b, node, operand_nodes=(None, None), aug=False):
+        """a op b with a or b a tensor. `x op= y` on a tensor x updates x in place, as
+        Tensor.__iadd__ (torch's add_) does: other names for the tensor see the change and
+        the result keeps x's dtype."""
         name = _NAMES.get(op)
+        if aug and isinstance(a.type, T.TensorType) and ops.by_python_name(f"Tensor.__i{name}__"):
+            return self.call_python_op(f"Tensor.__i{name}__", [a, b], node,
+                                       arg_nodes=list(operand_nodes))
         if isinstance(a.type, T.TensorType):
             return self.call_python_op(f"Tensor.__{name}__", [a, b], node,
                                        arg_nodes=list(operand_nodes))

@@ -348,8 +348,8 @@ reg("tensor.div_mode_scalar", "(Tensor self, Scalar other, *, str? rounding_mode
 def _store(ufunc, a, b, rt):
     if rt.kind == "f" and a.dtype.kind not in "fc" or rt.kind in "iu" and a.dtype.kind == "b" \
             or rt.kind == "c" and a.dtype.kind != "c":
-        raise RuntimeError(f"result type {rt} can't be cast to the desired output type "
-                           f"{a.dtype} of an in-place operation")
+        raise RuntimeError(f"result type {torch_scalar_name(rt)} can't be cast to the desired "
+                           f"output type {torch_scalar_name(a.dtype)}")
     try:
         ufunc(a, b, out=a, dtype=rt, casting="unsafe")
     except ValueError as e:
