@@ -196,11 +196,3 @@ def test_no_grad(x, y):
     return w
 ''', [(torch.ones(5, 5), torch.ones(5, 5))]),
 ]
-
-# left out: what differs by design or is not implemented (the reason for each)
-_LEFT_OUT = {
-    2: "x *= t with t of a wider dtype: ember's augmented assignment of a tensor is "
-       "x = x * t (out of place, so autodiff can differentiate it), torch's keeps x's dtype",
-    3: "the same, without `as`",
-}
-CASES = [c for i, c in enumerate(CASES) if i not in _LEFT_OUT]
