@@ -227,6 +227,9 @@ def define_nested(em, s: A.FunctionDef):
     if s.decorators:
         em.unsupported("decorators on nested functions are not supported", s.decorators[0].span)
     params = [a.arg for a in s.args]
+    from ember.frontend.generators import is_generator_def, nested_generator
+    if is_generator_def(s):
+        return nested_generator(em, s)
     recursive = s.name in free_names(s, params)
     if recursive and s.returns is None:
         em.unsupported(f"nested function '{s.name}' calls itself: annotate its return type "
@@ -285,6 +288,9 @@ def _define_now(em, s, params, recursive):
 def call_nested(em, meta: MNested, node):
     """A direct call of a nested def: captures are passed first, defaults work."""
     from ember.frontend.userfuncs import call_user_function
+    if meta.generator:
+        from ember.frontend.generators import refuse_generator_value
+        return refuse_generator_value(em, meta.info, node)
     if getattr(meta, "pending", None):
         _realize(em, meta)
     if meta.info is None:  # a nested def that failed to compile (already reported)

@@ -180,7 +180,8 @@ class ExprMixin:
                 return members_list(self, v, node)
         if isinstance(v, (MFunction, MLambda, MNested)):
             from ember.frontend.generators import is_generator_def, refuse_generator_value
-            if isinstance(v, MFunction) and is_generator_def(v.info.node):
+            if isinstance(v, MFunction) and is_generator_def(v.info.node) or \
+                    isinstance(v, MNested) and v.generator:
                 return refuse_generator_value(self, v.info, node)
             from ember.frontend.closures import function_value
             return function_value(self, v, node)

@@ -20,7 +20,9 @@ deciding element). The control flow:
 What cannot be inlined is refused at compile time: a generator object kept in a
 variable or passed around (ember has no suspended frames), a yield inside try or with
 (the consumer's exceptions would reach the generator's handlers), recursive generators,
-`x = yield v` (send), and generators defined in another module or as closures.
+`x = yield v` (send), and generators defined in another module. A generator def nested
+in a function is inlined the same way; its free names read the enclosing function's
+variables where its body runs, as CPython's closure cells are read when it resumes.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from dataclasses import dataclass
 
 from ember.frontend import ast as A
 from ember.frontend.env import children, local_names, target_names
-from ember.frontend.meta import MBuiltin, MFunction
+from ember.frontend.meta import MBuiltin, MFunction, MNested
 from ember.ir import types as T
 
 _counter = [0]
@@ -74,6 +76,9 @@ def generator_call(em, node):
     module-level generator function), else None."""
     if not (isinstance(node, A.Call) and isinstance(node.func, A.Name)):
         return None
+    local = getattr(em, "local_metas", {}).get(node.func.id)
+    if isinstance(local, MNested) and local.generator:
+        return local.info
     meta = em.global_meta(node.func.id)
     if isinstance(meta, MFunction) and meta.info.owner is None and \
             is_generator_def(meta.info.node):
@@ -402,8 +407,9 @@ def _call_source(em, info, call, receiver=None):
 
 def _refusal(em, info, fdef, call):
     """Why this generator cannot be inlined here: (message, span), or None."""
-    if getattr(info.scope, "globals", info.scope) is not getattr(em.scope, "globals", em.scope) \
-            or getattr(info.scope, "cells", None):
+    if not getattr(info, "nested", False) and (
+            getattr(info.scope, "globals", info.scope) is not
+            getattr(em.scope, "globals", em.scope) or getattr(info.scope, "cells", None)):
         return (f"generator '{fdef.name}' is defined in another module or as a closure; "
                 "ember inlines generators into the loop that iterates them, so it must be a "
                 "top-level def of the same module", call.span)
@@ -424,7 +430,7 @@ def _refusal(em, info, fdef, call):
             return ("'yield' used as a value (send()) is not supported; write 'yield' as a "
                     "statement", n.span)
     clash = _free_names(fdef) & em.local_names
-    if clash:
+    if clash and not getattr(info, "nested", False):  # a nested one reads them: its cells
         name = sorted(clash)[0]
         return (f"generator '{fdef.name}' reads the global '{name}', which the loop's "
                 "function shadows with a local variable; rename one of them", call.span)
@@ -562,6 +568,26 @@ def check_generator_def(c, info) -> None:
             f"'{info.node.name}' is a generator function (it has 'yield'): its return "
             "annotation must be Iterator[T], Iterable[T] or Generator[T, None, None]",
             ret.span))
+
+
+def nested_generator(em, s) -> None:
+    """`def gen(...): ... yield ...` inside a function: bound to its name, and inlined
+    like a module-level generator wherever it is iterated. Its free names are the
+    enclosing function's variables, read where the inlined body reads them — when the
+    generator runs, as CPython's closure cells are."""
+    from ember.frontend.compiler import FuncInfo
+    if s.decorators:
+        return em.unsupported("decorators on nested functions are not supported",
+                              s.decorators[0].span)
+    if em.binding_counts.get(s.name, 0) > 1 or em.env.get(s.name) is not None:
+        return em.unsupported(f"nested generator '{s.name}' is bound more than once; "
+                              "ember inlines a generator where it is iterated, so its name "
+                              "must name one def", s.name_span or s.span)
+    info = FuncInfo(f"{em.info.name}.{s.name}", s, em.source, em.scope, owner=None)
+    info.nested = True
+    meta = MNested(info, [], len(em.comprehensions))
+    meta.generator = True
+    em.local_metas[s.name] = meta
 
 
 def refuse_generator_value(em, info, node):

@@ -149,6 +149,9 @@ class MNested(Meta):
         self.pending = None
         """(def node, parameter names) of a def compiled at its first use (it reads a
         variable assigned after it)."""
+        self.generator = False
+        """A nested generator function: never compiled on its own, inlined where it is
+        iterated (frontend/generators.py)."""
 
     def describe(self):
         return f"function {self.info.node.name}"
