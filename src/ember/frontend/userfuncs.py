@@ -123,15 +123,19 @@ def call_any(em, info, node, leading, values, names_any):
     if values is None:
         if any(isinstance(a, A.Starred) for a in node.args):
             return em.unsupported("f(*xs) calls are not supported", node.span)
-        got = {p: (em.value(a), a) for p, a in zip(params, node.args)}
         if len(node.args) > len(params):
             return em.error(f"{fname}() takes {len(params)} argument(s) but "
                             f"{len(node.args)} were given", node.span)
+        pairs = list(zip(params, node.args))
         for k in node.keywords:
-            if k.arg not in params or k.arg in got:
+            if k.arg not in params or any(p == k.arg for p, _ in pairs):
                 return em.error(f"{fname}() got an unexpected or repeated keyword argument "
                                 f"'{k.arg}'", k.span)
-            got[k.arg] = (em.value(k.value), k.value)
+            pairs.append((k.arg, k.value))
+        got = {p: (em.value(a), a) for p, a in pairs if not isinstance(a, A.Lambda)}
+        from ember.frontend.lambda_args import type_lambdas
+        type_lambdas(em, info, [(p, a) for p, a in pairs if isinstance(a, A.Lambda)], got)
+        got = {p: got[p] for p, _ in pairs}
     else:
         got = {p: (v, node) for p, v in zip(params, values)}
     defaults = {a.arg: a.default for a in info.node.args if a.default is not None}
