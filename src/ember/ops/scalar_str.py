@@ -100,3 +100,21 @@ def _ord(c):
 
 _reg("str.ord", "(str c) -> int", _ord, ("builtins.ord",), may_raise=True)
 _reg("int.chr", "(int i) -> str", chr, ("builtins.chr",), may_raise=True)
+
+
+def _maketrans(x, y):
+    return str.maketrans(x, y)
+
+
+def _translate(s, table):
+    return s.translate(table)
+
+
+_reg("str.maketrans", "(str x, str y) -> Dict[int, int]", _maketrans, ("str.maketrans",),
+     may_raise=True, doc="str.maketrans(x, y): the code of each character of x mapped to "
+     "the code of y's character at its index (CPython's ValueError for unequal lengths).")
+_reg("str.translate", "(str self, Dict[int, int] table) -> str", _translate,
+     ("str.translate",), may_raise=True, doc="s.translate(table) of a str.maketrans table.")
+_reg("str.translate_str", "(str self, Dict[int, str] table) -> str", _translate,
+     ("str.translate",), may_raise=True,
+     doc="s.translate(table) of a table mapping codes to strings.")
