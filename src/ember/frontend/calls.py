@@ -210,6 +210,9 @@ class CallMixin:
                 from ember.frontend.function import Poison
                 return Poison()
             if spread is not None:
+                if _format_of_dict(node, call, spread):  # s.format(**d): s.format_map(d)
+                    return self.e_Call(A.Call(node.span, A.Attribute(
+                        func.span, func.value, "format_map"), [spread[1]], []), expected)
                 return self.spread_max_min(call, spread, node, expected)
             return self.e_Call(A.Call(call.span, func, call.args, call.keywords), expected)
         finally:
@@ -869,3 +872,10 @@ def _tolist_shape(expected):
         expected, depth = expected.elem, depth + 1
     elem = _TOLIST_ELEMS.get(expected)
     return (elem, depth) if elem is not None and depth <= 4 else (None, 0)
+
+
+def _format_of_dict(node, call, spread) -> bool:
+    """`s.format(**d)`: a dict variable spread alone into str.format."""
+    f = node.func
+    return isinstance(f, A.Attribute) and f.attr == "format" and spread[0] is None and \
+        spread[1] is not None and not call.args and not call.keywords

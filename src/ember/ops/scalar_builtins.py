@@ -90,6 +90,10 @@ _reg("builtins.repr", "(t x) -> str", py_repr, ("builtins.repr",))
 _reg("builtins.format", "(t x, str spec=\"\") -> str", py_format, ("builtins.format",),
      may_raise=True)
 _reg("builtins.print", "(str line) -> None", _print, (), pure=False, fold=False)
+_reg("str.format_map", "(str self, Dict[str, v] mapping) -> str",
+     lambda fmt, d: format_values(fmt, (), tuple(d), tuple(d.values())), ("str.format_map",),
+     may_raise=True, doc="fmt.format_map(d), and fmt.format(**d) of a dict variable: "
+     "CPython's str.format with d's items as keyword arguments.")
 _reg("str.format_values", "(str fmt, t args, u names, v values) -> str", format_values, (),
      may_raise=True, doc="fmt.format(*args, **kwargs) of a format string known at run time")
 # hash: CPython's own (a str's is salted per process, so never folded into an artifact)
