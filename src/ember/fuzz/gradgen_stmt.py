@@ -15,7 +15,7 @@ def weights(tensors: bool, depth: int):
          ("while_loop", 1), ("call", 1.5), ("recursion", 0.7), ("tuple_", 1),
          ("float_list", 0.8)]
     if tensors:
-        w += [("new_tensor", 6), ("tensor_list", 1)]
+        w += [("new_tensor", 6), ("tensor_list", 1), ("aug_tensor", 1.5)]
     if depth >= 2:
         w = [(n, x) for n, x in w if n not in ("if_else", "for_loop", "while_loop")]
     return w
@@ -34,6 +34,25 @@ def new_tensor(b, depth):
     name = b.fresh()
     b.emit(f"{name} = {expr}")
     b.pool.append(V(name, "tensor", shape))
+
+
+def aug_tensor(b, depth):
+    """A new tensor updated in place (`t += e`, `t -= e`, `t *= e`), sometimes once per
+    iteration of a loop: autodiff differentiates the update as `t = t op e`."""
+    if not b.of("tensor"):
+        return new_float(b, depth)
+    expr, shape = gt.new_tensor(b)
+    name = b.fresh()
+    b.emit(f"{name} = {expr}")
+    v = V(name, "tensor", shape)
+    b.pool.append(v)  # the update may read the tensor itself (t += t * 2)
+    op = b.rng.choice(["+=", "-=", "*="])
+    if b.rng.random() < 0.4:
+        i = b.fresh("i")
+        b.emit(f"for {i} in range({b.rng.randint(1, 3)}):")
+        b.emit(f"    {name} {op} {b.bounded_like(v)}")
+    else:
+        b.emit(f"{name} {op} {b.expr_like(v)}")
 
 
 def _targets(b, k: int):
