@@ -326,6 +326,9 @@ class ExprMixin:
                          "torch.nn.utils.rnn", "torch._C") and \
                 ops.by_python_name(f"{name}.{attr}"):
             return MOpFunc(f"{name}.{attr}")
+        if name == "torch.jit" and attr == "Error":  # TorchScript's exception class
+            from ember.frontend.meta import MException
+            return MException("Error:Exception")
         if name == "torch.jit" or name == "ember":
             return MOpFunc(f"{name}.{attr}")
         if name == "warnings" and attr == "warn":
