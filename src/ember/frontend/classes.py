@@ -287,8 +287,9 @@ def _kind(c, info):
 
 def exception_meta(info):
     """MException("MyError:ValueError") for `class MyError(ValueError)` (a class whose one
-    base is an exception class, builtin or user); None for other classes. Its body may only
-    hold a docstring or `pass`: instances are Python's exceptions with the message."""
+    base is an exception class, builtin or user); None for other classes. Its body may
+    hold a docstring, `pass`, field annotations and an `__init__` setting fields
+    (frontend/exc_fields.py): instances are Python's exceptions.""" 
     if info.reflected or len(info.node.bases) != 1 or info.kind == "error":
         return None
     cached = getattr(info, "exc_meta", False)
@@ -300,14 +301,10 @@ def exception_meta(info):
     base = info.scope.lookup(b.id) if isinstance(b, A.Name) else None
     if not isinstance(base, MException):
         return None
-    for stmt in info.node.body:
-        if not (isinstance(stmt, A.Pass) or isinstance(stmt, A.Expr) and
-                isinstance(stmt.value, A.Constant)):
-            raise UnsupportedError(f"the exception class {info.node.name} may only hold a "
-                                   "docstring or 'pass' (its instances carry the message "
-                                   "they are made with)",
-                                   getattr(stmt, "span", info.node.span))
+    from ember.frontend.exc_fields import class_spec
+    spec = class_spec(info, base)
     info.exc_meta = MException(f"{info.node.name}:{base.name}")
+    info.exc_meta.init = spec
     return info.exc_meta
 
 

@@ -356,6 +356,11 @@ class ExprMixin:
             return self.b.kernel(f"{kind}.{node.attr}", [obj], part, self.loc(node))
         if t == T.STR and node.attr == "type":  # a torch.device's (str has no .type)
             return self.b.kernel("device.type", [obj], T.STR, self.loc(node))
+        if t == T.EXC:  # a field of a user exception class (frontend/exc_fields.py)
+            from ember.frontend.exc_fields import read_field
+            v = read_field(self, obj, node)
+            if v is not None:
+                return v
         if is_class_union(t):  # an object of a class or of one of its subclasses
             from ember.frontend.polymorph import union_attribute
             return union_attribute(self, obj, node)

@@ -79,6 +79,8 @@ class MException(Meta):
     def __init__(self, name: str):
         self.name = name
         """A builtin's name, or a user class as its name chain ("MyError:ValueError")."""
+        self.init = None
+        """A user class's __init__ and fields (frontend/exc_fields.ExcInit), if any."""
 
     @property
     def shown(self) -> str:

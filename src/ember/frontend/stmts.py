@@ -289,6 +289,9 @@ class StmtMixin:
 
     def exception_from_call(self, call, callee):
         """The exception `Cls(args)` makes (a raise's operand or a `from` cause)."""
+        if getattr(callee, "init", None) is not None and callee.init.node is not None:
+            from ember.frontend.exc_fields import construct
+            return construct(self, callee, call)
         if call.keywords:
             self.unsupported("exceptions take no keyword arguments", call.span)
         if len(call.args) > 1:  # str(e) is the str of the args' tuple, as in Python

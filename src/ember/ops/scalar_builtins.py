@@ -218,6 +218,27 @@ _reg("exc.new_user_arg", "(str kind, t arg) -> exc", exc_new_arg, (), may_raise=
      fold=False, doc="A user exception class made with one argument of any type.")
 
 
+def exc_set_field(e, name: str, value):
+    """self.name = value in a user exception class's __init__ (exc_fields.py)."""
+    setattr(e, name, value)
+    return e
+
+
+def exc_get_field(e, name: str):
+    """e.name of a user exception's field: CPython's AttributeError if it has none."""
+    try:
+        return e.__dict__[name]
+    except KeyError:
+        raise AttributeError(f"'{type(e).__name__}' object has no attribute "
+                             f"'{name}'") from None
+
+
+_reg("exc.set_field", "(exc e, str name, t value) -> exc", exc_set_field, (), fold=False,
+     pure=False)
+_reg("exc.get_field", "(exc e, str name) -> t", exc_get_field, (), may_raise=True,
+     fold=False)
+
+
 def exc_set_cause(e, cause):
     """raise e from cause: Python's __cause__ (from None suppresses the context)."""
     e.__cause__ = cause

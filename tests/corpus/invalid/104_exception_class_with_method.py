@@ -1,6 +1,6 @@
 # error: UnsupportedError
 # line: 6
-# match: may only hold a docstring or 'pass'
+# match: may only hold a docstring, field annotations and an __init__
 
 class MyError(ValueError):
     def hint(self) -> str:
