@@ -37,22 +37,26 @@ def new_tensor(b, depth):
 
 
 def aug_tensor(b, depth):
-    """A new tensor updated in place (`t += e`, `t -= e`, `t *= e`), sometimes once per
-    iteration of a loop: autodiff differentiates the update as `t = t op e`."""
+    """A new tensor updated in place (`t += e`, `t -= e`, `t *= e`; the sums also once per
+    iteration of a loop): autodiff differentiates the update as `t = t op e`. The tensor
+    is a clone (never a view of a parameter) and e does not read it, so torch's autograd
+    accepts the update too (it refuses to change a tensor it saved for backward)."""
     if not b.of("tensor"):
         return new_float(b, depth)
     expr, shape = gt.new_tensor(b)
-    name = b.fresh()
-    b.emit(f"{name} = {expr}")
-    v = V(name, "tensor", shape)
-    b.pool.append(v)  # the update may read the tensor itself (t += t * 2)
-    op = b.rng.choice(["+=", "-=", "*="])
+    v = V(b.fresh(), "tensor", shape)
+    if not b.of("tensor", shape):  # e needs another tensor of its shape
+        b.emit(f"{v.name} = {expr}")
+        b.pool.append(v)
+        return
+    b.emit(f"{v.name} = ({expr}).clone()")
     if b.rng.random() < 0.4:
         i = b.fresh("i")
         b.emit(f"for {i} in range({b.rng.randint(1, 3)}):")
-        b.emit(f"    {name} {op} {b.bounded_like(v)}")
+        b.emit(f"    {v.name} {b.rng.choice(['+=', '-='])} {b.bounded_like(v)}")
     else:
-        b.emit(f"{name} {op} {b.expr_like(v)}")
+        b.emit(f"{v.name} {b.rng.choice(['+=', '-=', '*='])} {b.expr_like(v)}")
+    b.pool.append(v)
 
 
 def _targets(b, k: int):
