@@ -425,7 +425,7 @@ def _frees(f: FuncOp, alloc) -> dict:
         """Is clearing v's register after `user` worth it and sound?"""
         if user is None or isinstance(user, _TERMINATORS) or user in before_return:
             return False
-        if isinstance(user, WidenOp) and not dying_at(user.result):
+        if isinstance(user, WidenOp) and user.result is not v and not dying_at(user.result):
             return False  # the same object lives on until the frame goes
         reg = alloc.reg[v]
         return not any(alloc.reg.get(r) == reg for r in user.results if r is not v)

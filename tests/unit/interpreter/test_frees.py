@@ -104,3 +104,19 @@ def f(x: Tensor, k: int) -> Tensor:
     cu = ember.CompilationUnit(HEADER + src)
     assert "FREE" not in cu.f.code
     np.testing.assert_array_equal(cu.f(np.ones(3), 2), np.array([8.0, 10.0, 12.0]))
+
+
+def test_an_unread_widen_of_a_tensor_lowers():
+    """A widen nothing reads (left by a pipeline without DCE) dies where it is made: the
+    FREE analysis once recursed forever asking where that widen's own result dies."""
+    from ember.interpreter.pipeline import compile_to_program
+    from ember.ir.parser import parse_module
+
+    text = """export func @f(%x: tensor<f32, [2]>) -> tensor {
+  %w = widen %x : tensor
+  %y = widen %x : tensor
+  return %y
+}
+"""
+    program = compile_to_program(parse_module(text), optimize=False)
+    assert program is not None
