@@ -870,8 +870,15 @@ _HANDLERS = {
     "slice": b_slice,
     "tuple": b_tuple, "pow": b_pow, "enumerate": b_enumerate, "zip": b_zip,
     "reversed": b_reversed, "set": b_set, "iter": b_iter, "next": b_next, "map": b_map,
-    "filter": b_filter,
+    "filter": b_filter, "hasattr": lambda em, node, expected: _attr().b_hasattr(
+        em, node, expected),
+    "getattr": lambda em, node, expected: _attr().b_getattr(em, node, expected),
 }
+
+
+def _attr():
+    from ember.frontend import attr_builtins
+    return attr_builtins
 
 
 __all__ = ["call_builtin", "isinstance_types", "str_format", "sorted_with_key", "Region"]
