@@ -25,14 +25,17 @@ def any_entries(source: str) -> dict:
     return {node.name: node for node in tree.body
             if isinstance(node, ast.FunctionDef) and any(
                 a.annotation is not None and _per_call(a.annotation) or
-                a.annotation is None and a.arg in _called(node) | item_params(node)
+                a.annotation is None and a.arg in _called(node) or a.arg in item_params(node)
                 for a in node.args.args)}
 
 
 def item_params(node) -> set:
-    """Unannotated parameters of a def whose body calls `.item()`: such an entry is compiled
-    for the dtypes of the tensors it is given (frontend/signature.item_params)."""
-    names = {a.arg for a in node.args.args if a.annotation is None}
+    """Unannotated and `Tensor` parameters of a def whose body calls `.item()`: such an
+    entry is compiled for the dtypes of the tensors it is given
+    (frontend/signature.item_params)."""
+    names = {a.arg for a in node.args.args if a.annotation is None or
+             isinstance(a.annotation, ast.Name) and a.annotation.id == "Tensor" or
+             isinstance(a.annotation, ast.Attribute) and a.annotation.attr == "Tensor"}
     item = names and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
                          n.func.attr == "item" and not n.args and not n.keywords
                          for n in ast.walk(node))
@@ -127,10 +130,12 @@ class AnyEntry:
             if not isinstance(value, tuple):
                 raise CallError(f"{what} must be a tuple, got {type(value).__name__}")
             return type_of(value, what)  # the function checks the items' types
+        if name in item_params(self._node):
+            return tensor_annotation(value)
         if arg.annotation is not None and not _mentions_any(arg.annotation):
             return ast.unparse(arg.annotation)
         if arg.annotation is None:
-            return tensor_annotation(value) if name in item_params(self._node) else "Tensor"
+            return "Tensor"
         return type_of(value, what)
 
     def _compile(self, names, types, keywords):

@@ -103,13 +103,15 @@ def called_params(node) -> set:
 
 
 def item_params(node) -> set:
-    """The unannotated parameters of a function whose body calls `.item()`: TorchScript's
-    `t.item()` is a Scalar, an int for an integer tensor and a float for a floating one,
-    which ember types from the tensor's dtype. A call that gives tensors of known dtypes
+    """The unannotated and `Tensor` parameters of a function whose body calls `.item()`:
+    TorchScript's `t.item()` is a Scalar, an int for an integer tensor and a float for a
+    floating one, which ember types from the tensor's dtype. A call that gives tensors of known dtypes
     compiles the function for them (as for `Any` parameters); a tensor of unknown dtype
     keeps the function's own compilation, where `t.item()` is a float."""
     from ember.frontend.env import walk
-    names = {a.arg for a in node.args if a.kind == "normal" and a.annotation is None}
+    names = {a.arg for a in node.args if a.kind == "normal" and (
+        a.annotation is None or isinstance(a.annotation, A.Name) and a.annotation.id == "Tensor"
+        or isinstance(a.annotation, A.Attribute) and a.annotation.attr == "Tensor")}
     if not names:
         return set()
     item = any(isinstance(n, A.Call) and isinstance(n.func, A.Attribute) and

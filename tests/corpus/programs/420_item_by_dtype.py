@@ -9,6 +9,10 @@ def scaled(x, k: int):
     return x.item() * k
 
 
+def annotated(x: Tensor, k: int):
+    return x.item() + k
+
+
 def kinds(n: int) -> Tuple[int, int, int, int, float]:
     ints = torch.tensor([n, n + 1])
     return (bump(torch.tensor(n)), bump(ints[1]), bump(torch.tensor(2.5)),
@@ -16,7 +20,8 @@ def kinds(n: int) -> Tuple[int, int, int, int, float]:
 
 
 def typed(n: int) -> str:
-    a = scaled(torch.tensor(n), 3)
+    c = annotated(torch.tensor([n]), 1)
+    a = scaled(torch.tensor(n), 3) + c
     b = scaled(torch.tensor(float(n)), 3)
     return str(a) + " " + str(b)
 

@@ -76,3 +76,13 @@ def test_an_entry_calling_item_keeps_its_plain_compilation_for_other_uses(tmp_pa
     cu = ember.CompilationUnit(ITEM_SOURCE)
     cu.first.save(tmp_path / "plain.ember")  # the plain entry: item() of any tensor a float
     assert mobile.load(tmp_path / "plain.ember").first(np.array(2)) == 8
+
+
+def test_a_tensor_annotated_parameter_is_compiled_per_dtype_too():
+    cu = ember.CompilationUnit('''
+def half(x: Tensor, y: torch.Tensor, n: int):
+    return x.item() // 2, y.item() * n
+''')
+    got = cu.half(np.array(7), np.array(1.5), 2)
+    assert got == (3, 3.0) and type(got[0]) is int
+    assert cu.half(np.array(7.0), np.array(3, dtype=np.int32), 2) == (3.0, 6)
