@@ -13,6 +13,8 @@ from ember.frontend.vartuple import variadic_item
 from ember.ir import types as T
 
 
+from ember.mobile.manifest import REQUIRED  # noqa: E402  (a keyword-only parameter a call must give)
+
 LIST_VARARGS = -1
 """vararg_count of the instance of a *args function called with f(*xs) of a list: its args
 is that list's copy (a List[T]: the number of items is known at run time only)."""
@@ -42,11 +44,6 @@ def function_signature(em):
             from ember.frontend.kwargs import kwargs_param
             kwargs_param(em, arg, names, types, defaults)
             continue
-        if arg.kind == "kwonly" and arg.default is None and defaults:
-            em.unsupported("a keyword-only parameter without a default after a parameter "
-                           "with a default is not supported; give it a default or move it",
-                           arg.span)
-            continue
         names.append(arg.arg)
         any_types = em.info.any_types
         if any_types is not None and arg.arg in any_types:
@@ -61,6 +58,8 @@ def function_signature(em):
             types.append(_param_type(em, i, arg))
         if arg.default is not None:
             defaults.append(_default(em, arg, py_defaults, types[-1]))
+        elif defaults and arg.kind == "kwonly":  # def f(a, b=1, *, c): c is still required
+            defaults.append(REQUIRED)
         elif defaults:
             em.error("a parameter without a default follows one with a default", arg.span)
     ret = None

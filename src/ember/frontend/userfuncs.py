@@ -265,8 +265,17 @@ def _bind_values(em, fname, names, types, defaults, leading, values, node, kinds
                              f"{fname}()", convert=True))
     for k in range(len(leading) + len(values), len(names)):
         d = defaults[k - (len(names) - len(defaults))]
+        if _required(d):
+            em.error(f"{fname}() missing 1 required keyword-only argument: '{names[k]}'",
+                     node.span)
+            return None
         out.append(em.coerce(em.constant(d, node), types[k], node.span, convert=True))
     return out
+
+
+def _required(default) -> bool:
+    from ember.frontend.signature import REQUIRED
+    return default is REQUIRED
 
 
 def _argument(em, node, ptype, transient):
@@ -355,6 +364,10 @@ def bind_arguments(em, fname, names, types, defaults, leading, node, ret=None, k
                 em.error(f"{fname}() missing required argument '{pname}'", node.span)
                 return None
             dv = defaults[d]
+            if _required(dv):
+                em.error(f"{fname}() missing 1 required keyword-only argument: '{pname}'",
+                         node.span)
+                return None
             dv = em.value(dv, ptype) if isinstance(dv, A.Node) else em.constant(dv, node)
             out.append(em.coerce(dv, ptype, node.span, convert=True))
             continue

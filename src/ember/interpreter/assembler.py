@@ -275,7 +275,8 @@ def parse_literal(tok: str):
         return ("type", json.loads(tok[5:]))
     if tok.startswith("tensor:") and _INT.match(tok[7:]):
         return ("tensor", int(tok[7:]))
-    named = {"None": None, "True": True, "False": False}
+    from ember.mobile.manifest import REQUIRED
+    named = {"None": None, "True": True, "False": False, "required": REQUIRED}
     if tok in named:
         return named[tok]
     if _INT.match(tok):

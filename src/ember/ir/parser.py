@@ -17,6 +17,7 @@ from ember.ir import types as T
 from ember.ir.core import Block, Loc, Region, SymbolRef
 from ember.ir.module import ClassDecl, Module
 from ember.ir.ops import FuncOp, create_op, op_class
+from ember.mobile.manifest import REQUIRED
 
 _TOKEN = re.compile(r"""
     (?P<ws>[ \t\r\n]+|//[^\n]*)
@@ -431,9 +432,9 @@ class Parser:
         if tok.kind == "symbol":
             self.next()
             return SymbolRef(tok.text[1:])
-        if tok.kind == "ident" and tok.text in ("true", "false", "none"):
+        if tok.kind == "ident" and tok.text in ("true", "false", "none", "required"):
             self.next()
-            return {"true": True, "false": False, "none": None}[tok.text]
+            return {"true": True, "false": False, "none": None, "required": REQUIRED}[tok.text]
         if self.accept("["):
             items = []
             while not self.at("]"):

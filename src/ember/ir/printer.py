@@ -20,6 +20,7 @@ import re
 from ember.ir import types as T
 from ember.ir.core import Loc, Op, Region, SymbolRef, Value
 from ember.ir.ops import ConstOp, FuncOp
+from ember.mobile.manifest import REQUIRED
 
 LOC_COLUMN = 60
 """Locations start at this column (or two spaces after a longer line)."""
@@ -51,6 +52,8 @@ def print_attr_value(v) -> str:
         return "true" if v else "false"
     if v is None:
         return "none"
+    if v is REQUIRED:
+        return "required"
     if isinstance(v, int):
         return str(v)
     if isinstance(v, float):

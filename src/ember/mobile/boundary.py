@@ -22,6 +22,7 @@ import numpy as np
 
 from ember.errors import ArtifactError, CallError
 from ember.mobile import types as RT
+from ember.mobile.manifest import REQUIRED
 
 _NO_DEFAULT = object()
 _NOTE_FRAMES = 12
@@ -120,7 +121,8 @@ class LoadedFunction:
                          for axis, sym in RT.symbolic_dims(t)]
         self._shown = [RT.show(t) for t in types]
         nd = len(f.defaults)
-        self._defaults = [_NO_DEFAULT] * (len(self._params) - nd) + list(f.defaults)
+        self._defaults = [_NO_DEFAULT] * (len(self._params) - nd) + \
+            [_NO_DEFAULT if d is REQUIRED else d for d in f.defaults]
         self.signature = f"{name}(" + ", ".join(
             f"{p}: {s}" for p, s in zip(self._params, self._shown)) + ") -> " + \
             RT.show(RT.parse(f.ret_type))

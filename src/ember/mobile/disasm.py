@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 
 from ember.mobile.opcodes import LAYOUT, decode
+from ember.mobile.manifest import REQUIRED
 from ember.mobile.program import Function, Program
 
 
@@ -92,6 +93,8 @@ def literal(c) -> str:
         return "type:" + json.dumps(c[1])
     if type(c) is str:
         return json.dumps(c)
+    if c is REQUIRED:
+        return "required"
     if type(c) is tuple and c and c[0] == "fused":
         return "fused(" + ", ".join(name.removeprefix("tensor.") for name, _ in c[3]) + ")"
     if type(c) is complex:

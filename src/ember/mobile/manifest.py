@@ -186,6 +186,8 @@ def decode_const(c, ntensors: int, nobjects: int = 0):
     tag = c[0]
     if tag == "n" and len(c) == 1:
         return None
+    if tag == "r" and len(c) == 1:
+        return REQUIRED
     need(len(c) == 2, f"bad constant {c!r:.60}")
     v = c[1]
     if tag == "i" and type(v) is int:
@@ -222,10 +224,27 @@ def _encode_float(v: float) -> str:
     return v.hex() if math.isfinite(v) else repr(v)
 
 
+class _Required:
+    """The default of a keyword-only parameter that has none but follows one that has
+    (`def f(a, b=1, *, c)`): a call must give it. Written ["r"] in an artifact, `required`
+    in IR text and `.default required` in bytecode listings."""
+
+    def __repr__(self):
+        return "required"
+
+    def __reduce__(self):
+        return "REQUIRED"
+
+
+REQUIRED = _Required()
+
+
 def encode_const(v):
     """The inverse of decode_const (used by the writer); floats are exact via float.hex."""
     if v is None:
         return ["n"]
+    if v is REQUIRED:
+        return ["r"]
     if type(v) is bool:
         return ["b", v]
     if type(v) is int:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from ember.errors import ArtifactError
 from ember.mobile import opcodes as O
 from ember.mobile.fused import check_spec
+from ember.mobile.manifest import REQUIRED
 from ember.mobile.opcodes import Op
 from ember.mobile.program import SPECIAL_METHODS
 from ember.mobile.tree import For, Handler, If, Ins, Try, While, block_costs, children, \
@@ -87,7 +88,7 @@ class _FunctionVerifier:
             raise _Fail(f"{len(f.code)} code words exceed the limit of {O.MAX_FUNCTION_WORDS}")
         if len(f.param_types) != len(f.params) or len(f.defaults) > len(f.params):
             raise _Fail("the signature is inconsistent")
-        if any(type(d) not in _SCALARS for d in f.defaults):
+        if any(type(d) not in _SCALARS and d is not REQUIRED for d in f.defaults):
             raise _Fail("a parameter default is not a scalar constant")
         nodes, pc, marker = self.block(0, depth=0, loop=None)
         if marker is not None:
