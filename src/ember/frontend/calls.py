@@ -78,6 +78,10 @@ class CallMixin:
                     (isinstance(self.global_meta(node.func.id), MFunction) or
                      self.is_builtin_print(node))):
                 return self.spread_into_any(node, expected)
+        if _getattr_name(self, node.func) is not None:  # getattr(x, "m")(...) is x.m(...)
+            f = node.func
+            node = A.Call(node.span, A.Attribute(f.span, f.args[0], f.args[1].value),
+                          node.args, node.keywords)
         callee = self.expr(node.func)
         if isinstance(callee, Value):
             if isinstance(callee.type, ErrorType):
@@ -879,3 +883,14 @@ def _format_of_dict(node, call, spread) -> bool:
     f = node.func
     return isinstance(f, A.Attribute) and f.attr == "format" and spread[0] is None and \
         spread[1] is not None and not call.args and not call.keywords
+
+
+def _getattr_name(em, f):
+    """The constant name of a builtin `getattr(x, "name")` call (two arguments), else None."""
+    from ember.frontend.meta import MBuiltin
+    if isinstance(f, A.Call) and isinstance(f.func, A.Name) and f.func.id == "getattr" and \
+            len(f.args) == 2 and not f.keywords and isinstance(f.args[1], A.Constant) and \
+            isinstance(f.args[1].value, str):
+        meta = em.global_meta("getattr")
+        return f.args[1].value if isinstance(meta, MBuiltin) else None
+    return None

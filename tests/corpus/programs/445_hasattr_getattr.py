@@ -18,7 +18,15 @@ def get(n: int) -> Tuple[int, int, str]:
     return getattr(a, "v"), getattr(a, "w", 7), str(getattr(a, "v", 0) + 1)
 
 
+def call_through(n: int, s: str) -> Tuple[int, str, List[int]]:
+    a = HasA(n)
+    xs = [3, 1]
+    getattr(xs, "sort")()
+    return getattr(a, "m")() + n, getattr(s, "upper")(), xs
+
+
 CASES = [
+    ("call_through", (3, "ab")),
     ("has", ("a", [1])),
     ("get", (3,)),
 ]
