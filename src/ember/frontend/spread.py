@@ -182,7 +182,9 @@ def _spread_into_kwargs(em, info, call, dict_arg, leading):
         h = held[a.arg] = hidden_name("p")
         if a.default is None:
             raise_if(A.UnaryOp(sp, "not", in_kw),
-                     f"{fname}() missing 1 required argument: '{a.arg}'")
+                     f"{fname}() missing 1 required "
+                     f"{'keyword-only' if a.kind == 'kwonly' else 'positional'} argument: "
+                     f"'{a.arg}'")
             em.stmt(A.Assign(sp, [name(h)], A.Call(sp, A.Attribute(sp, name(kw), "pop"),
                                                     [A.Constant(sp, a.arg)], [])))
         else:

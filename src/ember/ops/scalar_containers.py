@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import operator
 
+import numpy as np
+
 from ember.ops.int64 import check
 from ember.ops.registry import OpDef, register
 
@@ -69,6 +71,17 @@ def _sum_float(xs):
 
 # ----------------------------------------------------------------------------- list
 
+
+def _index(xs, x):
+    """xs.index(x); a tensor shows in the message as torch prints it."""
+    try:
+        return xs.index(x)
+    except ValueError:
+        if isinstance(x, np.ndarray):
+            from ember.ops.tensor_str import tensor_str
+            raise ValueError(f"{tensor_str(x)} is not in list") from None
+        raise
+
 L = "List[t] self"
 _LIST = [
     ("getitem", f"({L}, int i) -> t", operator.getitem, ("list.__getitem__",), True, True),
@@ -80,7 +93,7 @@ _LIST = [
     ("insert", f"({L}, int i, t x) -> None", list.insert, ("list.insert",), False, False),
     ("extend", f"({L}, List[t] other) -> None", list.extend, ("list.extend",), False, False),
     ("remove", f"({L}, t x) -> None", list.remove, ("list.remove",), True, False),
-    ("index", f"({L}, t x) -> int", list.index, ("list.index",), True, True),
+    ("index", f"({L}, t x) -> int", _index, ("list.index",), True, True),
     ("index_from", f"({L}, t x, int start, int? end=None) -> int",
      lambda xs, x, start, end=None: xs.index(x, start, len(xs) if end is None else end),
      ("list.index",), True, True),

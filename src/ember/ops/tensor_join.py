@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ember.ops.registry import ShapeMismatch
-from ember.ops.tensor_common import check_dim, reg
+from ember.ops.tensor_common import broadcast_error, check_dim, reg
 from ember.ops.tensorinfo import (
     TensorInfo,
     fmt,
@@ -142,11 +142,10 @@ def _broadcast_tensors(ts):
     """The tensors broadcast to their common shape (copies, as ember's tensors own data)."""
     shape = ()
     for t in ts:
-        try:
-            shape = np.broadcast_shapes(shape, t.shape)
-        except ValueError:
-            raise RuntimeError(f"The size of tensor a ({shape}) must match the size of tensor "
-                               f"b ({list(t.shape)}) at a non-singleton dimension") from None
+        err = broadcast_error(np.broadcast_to(np.zeros((), t.dtype), shape), t)
+        if err is not None:
+            raise err
+        shape = np.broadcast_shapes(shape, t.shape)
     return [np.broadcast_to(t, shape).copy() for t in ts]
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ember.ops.tensor_common import TORCH_SCALAR_NAMES, F, arr, check_dim, check_dims, reg
+from ember.ops.tensor_common import TORCH_SCALAR_NAMES, F, arr, broadcast_error, check_dim, \
+    check_dims, reg
 from ember.ops.tensor_loss import legacy_reduction
 from ember.ops.tensorinfo import TensorInfo
 
@@ -501,11 +502,9 @@ reg("tensor.dist", "(Tensor self, Tensor other, Scalar p=2) -> Tensor",
 
 def _broadcastable(x, y):
     """y, once x and y are known to broadcast (torch's RuntimeError otherwise)."""
-    try:
-        np.broadcast_shapes(x.shape, y.shape)
-    except ValueError:
-        raise RuntimeError(f"The size of tensor a ({x.shape}) must match the size of tensor "
-                           f"b ({y.shape})") from None
+    err = broadcast_error(x, y)
+    if err is not None:
+        raise err
     return y
 
 
