@@ -423,7 +423,6 @@ def f(x: Tensor):
 _LEFT_OUT = {
     26: "int ** float with a negative base raises ValueError (§9.2; CPython gives a complex)",
     37: "a dtype returned to Python is its name (the dtype-as-string rule)",
-    38: "x.item() of a Tensor parameter (dtype unknown at compile time) is a float",
     50: "x.shape prints as [2], not torch.Size([2])",
     70: "a dtype returned to Python is its name (the dtype-as-string rule)",
 }
