@@ -424,6 +424,15 @@ class CallMixin:
         if not overloads:
             return self.error(f"'{qualname}' is not supported by ember (no operator "
                               "implements it)", node.span, NameResolutionError)
+        for k in ("memory_format", "layout", "pin_memory"):
+            if k in kwargs and not any(p.name == k for d in overloads for p in d.schema.params):
+                v = _const_value(kwargs[k][0])
+                from ember.frontend.exprs import _LAYOUT_CONSTANTS
+                if not (v is None or v is False or v in _LAYOUT_CONSTANTS):
+                    return self.error(f"{qualname}(): {k}= takes a torch memory format or "
+                                      "layout constant (ember's tensors are dense and "
+                                      "row-major, so it changes nothing)", node.span)
+                kwargs = {n: kv for n, kv in kwargs.items() if n != k}
         if "out" in kwargs and isinstance(kwargs["out"][0].type, T.TensorType) and \
                 not any(p.name == "out" for d in overloads for p in d.schema.params):
             return self.call_with_out(qualname, args, node, kwargs, receiver, arg_nodes)

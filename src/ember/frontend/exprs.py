@@ -71,6 +71,10 @@ _RETURN_TYPES = {
 }
 
 
+_LAYOUT_CONSTANTS = ("contiguous_format", "preserve_format", "channels_last",
+                     "channels_last_3d", "strided")
+
+
 def _return_fields(call) -> tuple:
     if not (isinstance(call, A.Call) and isinstance(call.func, A.Attribute)):
         return ()
@@ -296,6 +300,9 @@ class ExprMixin:
             return MDtype(TORCH_DTYPES[attr])
         if name == "torch" and attr == "Tensor":
             return MTypeName("Tensor")
+        if name == "torch" and attr in _LAYOUT_CONSTANTS:
+            return MConst(attr)  # torch.contiguous_format, torch.strided: only for layout=
+            # / memory_format= arguments, which ember's dense row-major tensors ignore
         if name in ("torch", "torch.nn") and attr in ("nn", "functional", "jit") or \
                 name == "torch.nn" and attr in ("init", "utils") or \
                 name == "torch.nn.utils" and attr == "rnn" or \

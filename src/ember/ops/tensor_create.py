@@ -548,6 +548,21 @@ reg("tensor.element_size", "(Tensor self) -> int", lambda x: x.itemsize,
 reg("tensor.is_floating_point", "(Tensor self) -> bool", lambda x: x.dtype.kind == "f",
     ("Tensor.is_floating_point", "torch.is_floating_point"), pure=True,
     doc="True for float16/32/64 tensors.")
+reg("tensor.is_signed", "(Tensor self) -> bool", lambda x: x.dtype.kind in "ifc",
+    ("Tensor.is_signed",), pure=True, doc="False for uint8 and bool tensors.")
+
+
+def _storage_offset(x):
+    """The element offset of x in the memory of the array that owns it (a view's offset)."""
+    root = x
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    start = x.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    return start // x.itemsize if x.itemsize else 0
+
+
+reg("tensor.storage_offset", "(Tensor self) -> int", _storage_offset,
+    ("Tensor.storage_offset",), doc="The offset of a view's first element in its storage.")
 reg("tensor.is_contiguous", "(Tensor self) -> bool", lambda x: x.flags.c_contiguous,
     ("Tensor.is_contiguous",), doc="True if the elements are in row-major order in memory.")
 def _iter_len(x):

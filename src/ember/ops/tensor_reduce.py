@@ -192,7 +192,7 @@ def _cum(fn):
             x = x.astype(np.int64)
         if x.ndim == 0:
             return x.copy()
-        return arr(fn(x, axis=check_dim(dim, x.ndim)))
+        return arr(fn(x, axis=check_dim(dim, x.ndim), dtype=x.dtype))  # int32 stays int32
     kernel.__doc__ = f"Cumulative {fn.__name__[3:]} along dim (int tensors accumulate in int64)."
     return kernel
 
