@@ -82,3 +82,12 @@ result = dict(runs=s.runs, agreed=s.agreed, llvm_runs=s.llvm_runs, native_runs=s
 """)
     assert stats["agreed"] == CI_LLVM_RUNS, stats["failures"]
     assert stats["llvm_runs"] == CI_LLVM_RUNS and stats["native_runs"] > 0
+
+
+def test_the_oracle_compares_arrays_by_dtype_shape_and_values():
+    import numpy as np
+    a = np.array([1.0, np.nan], dtype=np.float32)
+    assert oracle.same((a, [a]), (a.copy(), [a.copy()]))
+    assert not oracle.same(a, a.astype(np.float64))
+    assert not oracle.same(np.zeros(2), np.zeros((1, 2)))
+    assert not oracle.same(np.array([1, 2]), np.array([1, 3]))

@@ -65,7 +65,8 @@ def outcome(fn, args) -> tuple:
 
 
 def same(a, b) -> bool:
-    """Equal values of equal types, recursively; NaN equals NaN; -0.0 differs from 0.0.
+    """Equal values of equal types, recursively; NaN equals NaN; -0.0 differs from 0.0;
+    arrays by dtype, shape and values.
     Objects of script classes and NamedTuples compare by class name, fields and values
     (CPython's class and the runtime's are different class objects)."""
     if _is_record(a) or _is_record(b):
@@ -74,6 +75,10 @@ def same(a, b) -> bool:
             all(same(getattr(a, f), getattr(b, f)) for f in fa)
     if type(a) is not type(b):
         return False
+    if type(a).__name__ == "ndarray":  # a tensor (an argument, or a result): dtype, shape
+        import numpy as np
+        return a.dtype == b.dtype and a.shape == b.shape and \
+            bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
     if isinstance(a, float):
         if math.isnan(a) or math.isnan(b):
             return math.isnan(a) and math.isnan(b)
