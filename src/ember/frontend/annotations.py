@@ -246,10 +246,7 @@ class AnnotationResolver:
             if len(args) == 1 and isinstance(args[0], A.Tuple) and not args[0].elts:
                 return T.TupleType(())
             if len(args) == 2 and isinstance(args[1], A.Constant) and args[1].value is ...:
-                return self.error("Tuple[T, ...] (a tuple of any length) is only supported as "
-                                  "a parameter, a return or a local variable's annotation "
-                                  "(ember's tuples have a length known at compile time); "
-                                  "use List[T]", node.span)
+                return T.VarTupleType(self.resolve(args[0]))  # a tuple of run-time length
             return T.TupleType(tuple(self.resolve(a) for a in args))
         if head == "Optional":
             return T.make_union([self.resolve(args[0]), T.NONE])

@@ -17,6 +17,9 @@ from ember.frontend import ast as A
 from ember.frontend.tokens import Token as FastToken
 from ember.frontend.tokens import Tree
 
+ZIP_STAR = "$zip_star"
+"""The name `zip(*rows)` is called by: one list argument, a list of its columns."""
+
 _TOKEN: tuple = (FastToken,)
 """The token classes callbacks see: the fast parser's, and lark's once lark's own parser
 is built (accept_tokens)."""
@@ -424,6 +427,9 @@ class Builder:
     def call(self, items):
         func, args = self.strip(items)
         pos, kws = args if args else ([], [])
+        if isinstance(func, A.Name) and func.id == "zip" and len(pos) == 1 and not kws and \
+                isinstance(pos[0], A.Starred):  # zip(*rows): its columns (builtins_.b_zip_star)
+            return A.Call(self.span(items), A.Name(func.span, ZIP_STAR), [pos[0].value], [])
         return A.Call(self.span(items), func, pos, kws)
 
     def arguments(self, items):

@@ -119,19 +119,26 @@ def hidden_name(kind: str) -> str:
     return f"${kind}{_hidden[0]}"
 
 
-def materialize(em, node):
+def is_lazy_iterable(em, node) -> bool:
+    """A generator, a generator call, or range/enumerate/zip/reversed(...): iterated, not
+    evaluated to a value."""
+    return isinstance(node, A.GeneratorExp) or is_lazy_source(em, node) or \
+        dunder_iter_call(em, node) is not None or \
+        isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
+        node.func.id in ("range", "enumerate", "zip", "reversed") and \
+        isinstance(em.global_meta(node.func.id), MBuiltin)
+
+
+def materialize(em, node, v=None):
     """The list of the items of an iterable expression: a list as it is; a generator, dict
-    (keys), str, tuple or range(...) through a loop filling a fresh list."""
+    (keys), str, tuple or range(...) through a loop filling a fresh list. `v`: node's
+    value, when it was evaluated already (not a lazy iterable)."""
     from ember.frontend.env import Var
     if isinstance(node, A.GeneratorExp):
         return em.value(node)
-    if is_lazy_source(em, node) or dunder_iter_call(em, node) is not None:
+    if v is None and is_lazy_iterable(em, node):
         return _listcomp_over(em, node)
-    if isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
-            node.func.id in ("range", "enumerate", "zip", "reversed") and \
-            isinstance(em.global_meta(node.func.id), MBuiltin):
-        return _listcomp_over(em, node)
-    v = em.value(node)
+    v = em.value(node) if v is None else v
     if isinstance(v.type, (T.ListType, ErrorType)):
         return v
     name = hidden_name("it")
@@ -573,12 +580,31 @@ def b_tuple(em, node, expected):
         return em.value(A.Tuple(arg.span, list(arg.elts)), expected)
     if isinstance(arg, A.Constant) and isinstance(arg.value, str):
         return em.value(A.Tuple(arg.span, [A.Constant(arg.span, c) for c in arg.value]))
-    v = em.value(arg)
-    if isinstance(v.type, (T.TupleType, ErrorType)):
-        return v
-    return em.unsupported(f"tuple() of a {show(v.type)} is not supported: its length is only "
-                          "known at run time, and ember's tuples have a length known at "
-                          "compile time (use the list, or a tuple display)", node.span)
+    if is_lazy_iterable(em, arg):
+        items = materialize(em, arg)
+    else:
+        v = em.value(arg)
+        if isinstance(v.type, (T.TupleType, T.VarTupleType, ErrorType)):
+            return v
+        items = materialize(em, arg, v)  # any iterable: a list of its items
+    if isinstance(items.type, ErrorType) or not isinstance(items.type, T.ListType):
+        return em.unsupported(f"tuple() of a {show(v.type)} is not supported", node.span)
+    return em.b.kernel("list.to_tuple", [items], T.VarTupleType(items.type.elem), loc)
+
+
+def b_zip_star(em, node, expected):
+    """zip(*rows) of a list of lists or of tuples of run-time length: the list of its
+    columns, each a tuple of run-time length (made when the call runs; CPython's zip
+    object would make them as the loop asks)."""
+    rows = em.value(node.args[0])
+    t = rows.type
+    if isinstance(t, ErrorType):
+        return rows
+    if not (isinstance(t, T.ListType) and isinstance(t.elem, T.ListType)):
+        return em.unsupported(f"zip(*rows) of a {show(t)} is not supported (rows must be a "
+                              "list of lists or of tuples of run-time length)", node.span)
+    return em.b.kernel("list.zip_star", [rows], T.ListType(T.VarTupleType(t.elem.elem)),
+                       em.loc(node))
 
 
 def b_pow(em, node, expected):
@@ -712,7 +738,7 @@ def sort_objects(em, xs, node, in_place):
                         "__lt__ or pass key=...", node.span)
     rev = em.truth(em.value(kw["reverse"]), kw["reverse"]) if "reverse" in kw else \
         em.b.const(False, T.BOOL, loc)
-    target = xs if in_place else em.b.kernel("list.copy", [xs], xs.type, loc)
+    target = xs if in_place else em.b.kernel("list.copy", [xs], T.as_list(xs.type), loc)
     info = helper(em, "sort", [xs.type, T.BOOL])
     em.b.create("call", [target, rev], [T.NONE], {"callee": SymbolRef(info.symbol)}, loc=loc)
     return em.b.const(None, T.NONE, loc) if in_place else target
@@ -868,7 +894,7 @@ _HANDLERS = {
     "complex": b_complex,
     "bool": b_bool, "str": b_str, "range": b_range, "list": b_list, "dict": b_dict,
     "slice": b_slice,
-    "tuple": b_tuple, "pow": b_pow, "enumerate": b_enumerate, "zip": b_zip,
+    "tuple": b_tuple, "$zip_star": b_zip_star, "pow": b_pow, "enumerate": b_enumerate, "zip": b_zip,
     "reversed": b_reversed, "set": b_set, "iter": b_iter, "next": b_next, "map": b_map,
     "filter": b_filter, "hasattr": lambda em, node, expected: _attr().b_hasattr(
         em, node, expected),

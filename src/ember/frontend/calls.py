@@ -316,7 +316,7 @@ class CallMixin:
             from ember.frontend.polymorph import union_call
             return union_call(self, recv, m.name, node, expected)
         prefix = self.type_prefix(t)
-        if prefix is None:
+        if prefix is None or isinstance(t, T.VarTupleType) and m.name not in ("index", "count"):
             return self.error(f"{show(t)} has no method '{m.name}'", m.span)
         if prefix == "str" and m.name == "format":
             from ember.frontend.builtins_ import str_format

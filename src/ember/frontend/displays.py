@@ -48,29 +48,56 @@ def _snapshot(em, node, v):
     """The items of a list value as they are now (a later part may change the list)."""
     if isinstance(v.type, T.ListType) and not isinstance(node, (A.ListComp, A.GeneratorExp,
                                                                  A.List)):
-        return em.b.kernel("list.copy", [v], v.type, em.loc(node))
+        return em.b.kernel("list.copy", [v], T.as_list(v.type), em.loc(node))
     return v
 
 
 def tuple_items(em, node):
-    """The items of a tuple display whose `*t` parts are tuples (a value per item)."""
-    items = []
+    """The items of a tuple display whose `*t` parts are tuples (a value per item), or a
+    tuple of run-time length (a Value) when a part is a list or such a tuple."""
+    items, parts = [], []
     for e in node.elts:
         if not isinstance(e, A.Starred):
             items.append(em.value(e))
+            parts.append((False, items[-1]))
             continue
         v = em.value(e.value)
         if isinstance(v.type, ErrorType):
             return None
+        parts.append((True, v))
         if not isinstance(v.type, T.TupleType):
-            em.unsupported(f"(*xs, ...) needs xs to be a tuple (a tuple's length is known at "
-                           f"compile time), not {show(v.type)}; write [*xs, ...] for a list",
-                           e.span)
-            return None
+            if not isinstance(v.type, T.ListType):
+                em.unsupported(f"(*xs, ...) needs xs to be a tuple or a list, not "
+                               f"{show(v.type)}", e.span)
+                return None
+            continue
         for i, t in enumerate(v.type.elems):
             items.append(em.b.create("tuple.get", [v], [t], {"index": i},
                                      loc=em.loc(e)).result)
+    if any(star and not isinstance(v.type, T.TupleType) for star, v in parts):
+        return _run_time_tuple(em, node, parts)
     return items
+
+
+def _run_time_tuple(em, node, parts):
+    """(*xs, y) with xs a list: the list display of the parts' values (held in hidden
+    variables: each was evaluated once, in order), made a tuple of run-time length."""
+    from ember.frontend.builtins_ import hidden_name
+    from ember.frontend.env import Var
+    names, elts = [], []
+    for star, v in parts:
+        names.append(hidden_name("part"))
+        em.env.set(names[-1], Var(v.type, v, True))
+        ref = A.Name(node.span, names[-1])
+        elts.append(A.Starred(node.span, ref) if star else ref)
+    try:
+        lst = em.value(A.List(node.span, elts))
+    finally:
+        for n in names:
+            em.env.pop(n)
+    if not isinstance(lst.type, T.ListType):
+        return None
+    return em.b.kernel("list.to_tuple", [lst], T.VarTupleType(lst.type.elem), em.loc(node))
 
 
 def dict_display(em, node, expected):

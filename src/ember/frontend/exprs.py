@@ -1101,6 +1101,8 @@ class ExprMixin:
             if items is None:
                 from ember.frontend.function import Poison
                 return Poison()
+            if isinstance(items, Value):  # (*xs, y) of a list: a tuple of run-time length
+                return items
             return self.b.create("tuple.new", items,
                                  [T.TupleType(tuple(v.type for v in items))],
                                  loc=self.loc(node)).result

@@ -593,7 +593,7 @@ def erase_tensor_info(t: T.Type) -> T.Type:
     if isinstance(t, T.TensorType):
         return T.TENSOR
     if isinstance(t, T.ListType) and isinstance(t.elem, T.TensorType):
-        return T.ListType(T.TENSOR)
+        return type(t)(T.TENSOR)  # a list, or a tuple of run-time length
     if isinstance(t, T.DictType) and isinstance(t.value, T.TensorType):
         return T.DictType(t.key, T.TENSOR)
     if isinstance(t, T.TupleType) and any(isinstance(e, T.TensorType) for e in t.elems):

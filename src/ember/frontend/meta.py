@@ -205,7 +205,7 @@ class MHook(Meta):
 BUILTIN_FUNCS = {
     "len", "range", "print", "isinstance", "int", "float", "bool", "str", "abs", "min", "max",
     "sum", "sorted", "round", "divmod", "pow", "ord", "chr", "any", "all", "enumerate",
-    "zip", "reversed", "list", "dict", "tuple", "repr", "format", "hash", "id", "iter",
+    "zip", "$zip_star", "reversed", "list", "dict", "tuple", "repr", "format", "hash", "id", "iter",
     "next", "map", "filter", "set", "frozenset", "type", "getattr", "setattr", "hasattr",
     "super", "open", "input", "eval", "exec", "compile", "globals", "locals", "vars",
     "callable", "hex", "oct", "bin", "ascii", "bytes", "bytearray", "complex", "object",

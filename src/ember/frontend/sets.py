@@ -25,6 +25,8 @@ def hashable(t) -> bool:
         return True
     if isinstance(t, T.TupleType):
         return all(hashable(e) for e in t.elems)
+    if isinstance(t, T.VarTupleType):
+        return hashable(t.elem)
     if isinstance(t, (T.OptionalType, T.UnionType)):
         return all(hashable(m) for m in T.members(t))
     return False

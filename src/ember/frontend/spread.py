@@ -117,7 +117,7 @@ def _spread_into_varargs(em, info, call, list_arg, leading):
         return em.error(f"the items of the list spread into {fname}()'s *args are "
                         f"{show(items.type.elem)}, not {show(want.elem)}", node.span,
                         TypeCheckError)
-    copy = em.b.kernel("list.copy", [items], items.type, em.loc(node))
+    copy = em.b.kernel("list.copy", [items], T.as_list(items.type), em.loc(node))
     if items.type != want:
         copy = em.coerce(copy, want, node.span, convert=True)
     values = [em.value(a) for a in call.args] + [copy]

@@ -549,6 +549,8 @@ class StmtMixin:
                                           T.I64 if after else T.NONE, loc), opt, None)
             step = self.coerce(self.b.const(None, T.NONE, loc), opt, None)
             rest = self.b.kernel("list.slice", [value, lo, hi, step], t, loc)
+            if isinstance(t, T.VarTupleType):  # a, *rest = t: rest is a list
+                rest = self.b.kernel("list.copy", [rest], T.as_list(t), loc)
             for e, v in zip(before + [target.elts[k].value] + after, heads + [rest] + tails):
                 self.assign(e, v, span)
         else:

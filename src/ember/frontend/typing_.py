@@ -50,6 +50,8 @@ def show(t: T.Type) -> str:
         return _PY_NAMES[t]
     if isinstance(t, T.TensorType):
         return "Tensor" if t == T.TENSOR else f"Tensor[{str(t)[7:-1]}]"
+    if isinstance(t, T.VarTupleType):
+        return f"Tuple[{show(t.elem)}, ...]"
     if isinstance(t, T.ListType):
         return f"List[{show(t.elem)}]"
     if isinstance(t, T.DictType):

@@ -565,6 +565,7 @@ _TYPE_PARSERS = {
     "var": lambda p: p._one(T.VarType),
     "dict": Parser._dict,
     "tuple": lambda p: (p.expect("<"), T.TupleType(tuple(p._type_list())))[1],
+    "vtuple": lambda p: p._one(T.VarTupleType),
     "union": Parser._union,
     "fn": Parser._fn,
 }

@@ -120,6 +120,23 @@ class ListType(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class VarTupleType(ListType):
+    """A tuple whose length is known at run time only (`tuple(xs)` of a list, `zip(*m)`,
+    `(*xs, y)`): a Python tuple at run time, read as a list is (len, indexing, slicing,
+    iteration, `in`, comparisons, `+`, `*`, hash), and never changed. Python spells it
+    Tuple[T, ...]."""
+
+    def __str__(self) -> str:
+        return f"vtuple<{self.elem}>"
+
+
+def as_list(t: Type) -> Type:
+    """The list type a copy of a value of type t has (`list(...)` of a tuple of run-time
+    length is a list)."""
+    return ListType(t.elem) if isinstance(t, VarTupleType) else t
+
+
+@dataclass(frozen=True, slots=True)
 class DictType(Type):
     """A dict; tensors in its key and value types keep their dtype, not their shape (as a
     list's elements: container_elem)."""
@@ -316,9 +333,12 @@ def is_subtype(sub: Type, sup: Type) -> bool:
     if isinstance(sub, TupleType) and isinstance(sup, TupleType):
         return len(sub.elems) == len(sup.elems) and all(
             is_subtype(a, b) for a, b in zip(sub.elems, sup.elems))
+    if isinstance(sub, TupleType) and isinstance(sup, VarTupleType):
+        return all(is_subtype(e, sup.elem) for e in sub.elems)  # both Python tuples
     if isinstance(sub, ListType) and isinstance(sup, ListType):
-        # Lists are mutable: only tensor refinement is allowed (like TorchScript).
-        return _tensor_only_refinement(sub.elem, sup.elem)
+        # Lists are mutable: only tensor refinement is allowed (like TorchScript); a list is
+        # no tuple of run-time length, nor the other way round.
+        return type(sub) is type(sup) and _tensor_only_refinement(sub.elem, sup.elem)
     if isinstance(sub, DictType) and isinstance(sup, DictType):
         return sub.key == sup.key and _tensor_only_refinement(sub.value, sup.value)
     if isinstance(sub, (SetType, IterType)) and type(sup) is type(sub):

@@ -51,6 +51,8 @@ def lltype(t: T.Type) -> ir.Type:
         return F64
     if t in (T.BOOL, T.NONE):
         return I8
+    if isinstance(t, T.VarTupleType):
+        raise NotNative(f"type {t} (a tuple of run-time length)")
     if isinstance(t, T.ListType):
         lltype(t.elem)
         return PTR

@@ -68,7 +68,7 @@ def _parse(toks, i, depth):
         return RType(name), i
     if name == "tensor":
         return _parse_tensor(toks, i)
-    if name in ("list", "set", "iter", "optional", "var"):
+    if name in ("list", "vtuple", "set", "iter", "optional", "var"):
         i = _expect(toks, i, "<")
         t, i = _parse(toks, i, depth + 1)
         return RType(name, (t,)), _expect(toks, i, ">")
@@ -405,7 +405,12 @@ def _tuple_converter(elems):
     return convert
 
 
-_COMPOUND = {"tensor": _tensor, "list": _list, "set": _set, "iter": _iter, "dict": _dict, "tuple": _tuple,
+def _vtuple(t, classes):
+    elem = checker(t.args[0], classes)
+    return lambda v: type(v) is tuple and all(elem(x) for x in v)
+
+
+_COMPOUND = {"tensor": _tensor, "list": _list, "vtuple": _vtuple, "set": _set, "iter": _iter, "dict": _dict, "tuple": _tuple,
              "optional": _optional, "union": _union, "class": _class,
              "var": lambda t, c: (lambda v: False)}
 
@@ -429,6 +434,8 @@ def show(t: RType) -> str:
     if t.name == "class":
         return t.args[0]
     inner = ", ".join(show(a) for a in t.args)
+    if t.name == "vtuple":
+        return f"Tuple[{inner}, ...]"
     name = {"list": "List", "set": "Set", "iter": "Iterator", "dict": "Dict", "tuple": "Tuple", "optional": "Optional",
             "union": "Union", "var": "Var"}[t.name]
     return f"{name}[{inner}]"

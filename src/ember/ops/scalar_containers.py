@@ -38,6 +38,14 @@ def _setslice(xs, start, stop, step, ys):
     xs[start:stop:step] = ys
 
 
+def _index(xs, x):
+    return xs.index(x)  # a list's or a run-time-length tuple's (T.VarTupleType)
+
+
+def _count(xs, x):
+    return xs.count(x)
+
+
 def _imul(xs, n):
     xs *= n
 
@@ -97,11 +105,11 @@ _LIST = [
     ("index_from", f"({L}, t x, int start, int? end=None) -> int",
      lambda xs, x, start, end=None: xs.index(x, start, len(xs) if end is None else end),
      ("list.index",), True, True),
-    ("count", f"({L}, t x) -> int", list.count, ("list.count",), False, True),
+    ("count", f"({L}, t x) -> int", _count, ("list.count",), False, True),
     ("reverse", f"({L}) -> None", list.reverse, ("list.reverse",), False, False),
     ("sort", f"({L}, bool reverse=False) -> None", _sort, ("list.sort",), True, False),
     ("clear", f"({L}) -> None", list.clear, ("list.clear",), False, False),
-    ("copy", f"({L}) -> List[t]", list.copy, ("list.copy",), False, False),
+    ("copy", f"({L}) -> List[t]", list, ("list.copy",), False, False),
     ("slice", f"({L}, int? start=None, int? stop=None, int? step=None) -> List[t]", _slice,
      (), True, False),
     ("add", "(List[t] a, List[t] b) -> List[t]", operator.add, ("list.__add__",), False, False),
@@ -300,6 +308,11 @@ def _check_unpack(xs, n):
         raise ValueError(f"not enough values to unpack (expected {n}, got {got})")
 
 
+_reg("list.to_tuple", "(List[t] xs) -> List[t]", tuple, (), pure=False, fold=False,
+     doc="tuple(xs): a tuple of the list's items (a T.VarTupleType, of run-time length).")
+_reg("list.zip_star", "(List[t] rows) -> List[u]", lambda rows: list(zip(*rows)), (),
+     pure=False, fold=False, may_raise=True,
+     doc="zip(*rows): the list of the rows' columns, each a tuple.")
 _reg("list.check_unpack", "(List[t] xs, int n) -> None", _check_unpack, (), may_raise=True,
      pure=False, fold=False)
 
