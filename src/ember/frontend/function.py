@@ -356,6 +356,8 @@ class FunctionEmitter(StmtMixin, LoopMixin, ExprMixin, CallMixin, RefineMixin):
             return self.read_checked(name, var, span)
         if not var.defined and self.dead_depth:
             return Poison()  # unreachable: CPython never reads it
+        if not var.defined and type(var.why).__name__ == "TypeConflict":
+            return self.error(str(var.why), span, TypeCheckError)
         if not var.defined:
             why = var.why or "it is not assigned on every path that reaches this line"
             return self.error(f"variable '{name}' may be undefined here ({why})", span,

@@ -665,6 +665,7 @@ class StmtMixin:
         for e in envs[1:]:
             keys &= e.names()
         changed = changed_names(envs, before)
+        self.type_conflicts = {}
         for name in sorted(keys & changed):
             vars_ = [e.get(name) for e in envs]
             if any(v.slot is not None for v in vars_) or not all(v.defined for v in vars_):
@@ -698,10 +699,10 @@ class StmtMixin:
         result = types[0]
         for t in types[1:]:
             j = T.join(result, t)
-            if j is None:
-                span = vars_[-1].span or self.node.span
-                self.error(f"variable '{name}' is {show(result)} on one path and {show(t)} on "
-                           "another; give it one type (annotate it)", span)
+            if j is None:  # an error where it is read after the join (TorchScript's rule)
+                self.type_conflicts[name] = TypeConflict(
+                    f"variable '{name}' is {show(result)} on one path and {show(t)} on "
+                    "another; give it one type (annotate it)")
                 return None
             result = j
         return result
@@ -730,6 +731,9 @@ class StmtMixin:
                     v = e.get(name).copy()
                     v.defined, v.value = False, None
                     out.set(name, v)
+        for name, why in getattr(self, "type_conflicts", {}).items():
+            if out.get(name) is not None:
+                out.mut(name).why = why
         for name, r in zip(names, results):
             var = out.mut(name)
             var.value, var.defined = r, True
@@ -966,6 +970,11 @@ class StmtMixin:
         from ember.frontend.closures import define_nested
 
         define_nested(self, s)
+
+
+class TypeConflict(str):
+    """Why a variable is unusable after a join: its branches gave it types with no common
+    one. Reading it there is the error (a TypeCheckError), not the join itself."""
 
 
 def _slot_block(slot):

@@ -1,5 +1,5 @@
 # error: TypeCheckError
-# line: 9
+# line: 10
 # match: variable 'y'
 
 def f(c: bool) -> int:
@@ -7,6 +7,7 @@ def f(c: bool) -> int:
         y = 1
     else:
         y = "s"
+    print(y)
     return 0
 
 
