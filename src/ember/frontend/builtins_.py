@@ -596,6 +596,9 @@ def b_zip_star(em, node, expected):
     """zip(*rows) of a list of lists or of tuples of run-time length: the list of its
     columns, each a tuple of run-time length (made when the call runs; CPython's zip
     object would make them as the loop asks)."""
+    if not isinstance(em.global_meta("zip"), MBuiltin) or em.env.get("zip") is not None:
+        return em.unsupported("f(*xs) of a function named zip that is not the builtin is not "
+                              "supported", node.span)
     rows = em.value(node.args[0])
     t = rows.type
     if isinstance(t, ErrorType):
