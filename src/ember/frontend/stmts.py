@@ -642,7 +642,8 @@ class StmtMixin:
 
     def merge_into_if(self, cond_value, branches, loc, before) -> None:
         live = [(b, e) for b, e in branches if e is not None]
-        names, types = self.merge_plan([e for _, e in live], before)
+        conflicts = {}
+        names, types = self.merge_plan([e for _, e in live], before, conflicts)
         for block, env in branches:
             if env is not None:
                 with self.at(block):
@@ -654,10 +655,11 @@ class StmtMixin:
             self.b.create("unreachable", [], loc=loc)
             self.terminated = True
             return
-        self.env = self.merged_env([e for _, e in live], names, op.results, before)
+        self.env = self.merged_env([e for _, e in live], names, op.results, before, conflicts)
 
-    def merge_plan(self, envs, before):
-        """Names (re)bound inside a branch and defined on every live path, with their types."""
+    def merge_plan(self, envs, before, conflicts):
+        """Names (re)bound inside a branch and defined on every live path, with their types;
+        `conflicts` gets each name whose paths' types have nothing in common (its error)."""
         if not envs:
             return [], []
         names, types = [], []
@@ -665,7 +667,6 @@ class StmtMixin:
         for e in envs[1:]:
             keys &= e.names()
         changed = changed_names(envs, before)
-        self.type_conflicts = {}
         for name in sorted(keys & changed):
             vars_ = [e.get(name) for e in envs]
             if any(v.slot is not None for v in vars_) or not all(v.defined for v in vars_):
@@ -675,13 +676,13 @@ class StmtMixin:
             if old is not None and old.defined and old.slot is None and \
                     all(v is old.value for v in values):
                 continue
-            t = self.merged_type(name, vars_)
+            t = self.merged_type(name, vars_, conflicts)
             if t is not None:
                 names.append(name)
                 types.append(t)
         return names, types
 
-    def merged_type(self, name, vars_):
+    def merged_type(self, name, vars_, conflicts):
         types = [v.value.type for v in vars_]
         if all(t == types[0] for t in types):
             return types[0]
@@ -700,14 +701,14 @@ class StmtMixin:
         for t in types[1:]:
             j = T.join(result, t)
             if j is None:  # an error where it is read after the join (TorchScript's rule)
-                self.type_conflicts[name] = TypeConflict(
+                conflicts[name] = TypeConflict(
                     f"variable '{name}' is {show(result)} on one path and {show(t)} on "
                     "another; give it one type (annotate it)")
                 return None
             result = j
         return result
 
-    def merged_env(self, envs, names, results, before):
+    def merged_env(self, envs, names, results, before, conflicts):
         """The environment after a join: per name, defined only if defined on every path."""
         changed = changed_names(envs, before)
         out = envs[0].copy()
@@ -731,7 +732,7 @@ class StmtMixin:
                     v = e.get(name).copy()
                     v.defined, v.value = False, None
                     out.set(name, v)
-        for name, why in getattr(self, "type_conflicts", {}).items():
+        for name, why in conflicts.items():
             if out.get(name) is not None:
                 out.mut(name).why = why
         for name, r in zip(names, results):
